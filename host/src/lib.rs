@@ -1,0 +1,17 @@
+//! smart-context: an MCP server that lets coding agents find, read, understand and safely
+//! change a codebase, with every agent-facing tool and document parser a sandboxed WebAssembly
+//! component.
+//!
+//! Data flows one way: [`mcp`] receives a call, [`runtime`] runs the pillar component in a
+//! fresh instance, and the component's host-function imports reach [`workspace`], [`index`]
+//! and [`store`] through [`services`].
+
+pub mod app;
+pub mod config;
+pub mod error;
+pub mod index;
+pub mod mcp;
+pub mod runtime;
+pub mod services;
+pub mod store;
+pub mod workspace;

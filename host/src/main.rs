@@ -1,0 +1,175 @@
+//! The `smart-context` command: serve MCP (stdio or HTTP), call a tool once, list plugins,
+//! show status.
+
+use anyhow::{Context, Result, bail};
+use clap::{Parser, Subcommand};
+use smart_context::app::{self, OpenOptions};
+use smart_context::mcp::{self, Server, http};
+use std::io::Read;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use tracing_subscriber::EnvFilter;
+
+#[derive(Parser)]
+#[command(
+    name = "smart-context",
+    version,
+    about = "MCP server for coding agents: find, read, understand and safely change a codebase; every tool a sandboxed wasm component"
+)]
+struct Cli {
+    /// The workspace root every path is relative to.
+    #[arg(long, global = true, default_value = ".", env = "SMART_CONTEXT_ROOT")]
+    root: PathBuf,
+    /// The operator's policy file (default: smart-context.toml at the root, if present).
+    #[arg(long, global = true, env = "SMART_CONTEXT_CONFIG")]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve MCP over stdio, or over streamable HTTP with --http.
+    Serve {
+        /// Listen on ADDR (e.g. 127.0.0.1:8765; port 0 picks one) instead of stdio.
+        #[arg(long, value_name = "ADDR")]
+        http: Option<SocketAddr>,
+        /// Bearer token HTTP clients must send (default: $SMART_CONTEXT_HTTP_TOKEN, the config's
+        /// http.token, or a generated one printed to stderr).
+        #[arg(long, env = "SMART_CONTEXT_HTTP_TOKEN", hide_env_values = true)]
+        token: Option<String>,
+    },
+    /// Call one tool and print its structured result (exit 1 on a tool error).
+    Call {
+        /// explore, understand, change, write or manage.
+        tool: String,
+        /// Arguments as JSON, @FILE to read them from a file, or - for stdin.
+        #[arg(default_value = "{}")]
+        args: String,
+    },
+    /// List loaded plugins: world, hash, grants, source and load time; and rejected ones.
+    Plugins {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show root, plugins and store as JSON.
+    Status,
+}
+
+fn main() -> Result<()> {
+    let cli = Cli::parse();
+    let default_level = if matches!(cli.command, Command::Serve { .. }) {
+        "info"
+    } else {
+        "warn"
+    };
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            EnvFilter::try_from_env("SMART_CONTEXT_LOG")
+                .unwrap_or_else(|_| EnvFilter::new(default_level)),
+        )
+        .init();
+    let options = OpenOptions {
+        root: cli.root.clone(),
+        config: cli.config.clone(),
+        builtin_plugins: None,
+    };
+    let runtime = app::open(&options)?;
+    match cli.command {
+        Command::Serve { http: addr, token } => {
+            let server = Server::new(runtime.clone());
+            let rt = tokio::runtime::Runtime::new()?;
+            rt.block_on(async move {
+                match addr {
+                    None => server.serve_stdio().await,
+                    Some(addr) => {
+                        let http_config = &runtime.services().config.http;
+                        let token =
+                            token
+                                .or_else(|| http_config.token.clone())
+                                .unwrap_or_else(|| {
+                                    let generated = http::generate_token();
+                                    eprintln!("smart-context: HTTP bearer token: {generated}");
+                                    generated
+                                });
+                        let options = http::HttpOptions {
+                            addr,
+                            token,
+                            allowed_hosts: http_config.allowed_hosts.clone(),
+                        };
+                        let shutdown = async {
+                            let _ = tokio::signal::ctrl_c().await;
+                        };
+                        http::serve(server, options, shutdown).await
+                    }
+                }
+            })
+        }
+        Command::Call { tool, args } => {
+            let args = read_args(&args)?;
+            let value: serde_json::Value =
+                serde_json::from_str(&args).context("the arguments are not valid JSON")?;
+            if !value.is_object() {
+                bail!("the arguments must be a JSON object");
+            }
+            match runtime.call_tool(&tool, &args) {
+                Ok(output) => {
+                    println!("{}", serde_json::to_string_pretty(&output.structured)?);
+                    Ok(())
+                }
+                Err(err) => {
+                    let result = mcp::error_result(err.clone());
+                    let structured = result.structured_content.unwrap_or_default();
+                    println!("{}", serde_json::to_string_pretty(&structured)?);
+                    eprintln!("smart-context: {err}");
+                    std::process::exit(1);
+                }
+            }
+        }
+        Command::Plugins { json } => {
+            let plugins = runtime.plugins();
+            if json {
+                let report =
+                    serde_json::json!({ "plugins": plugins, "rejected": runtime.rejected() });
+                println!("{}", serde_json::to_string_pretty(&report)?);
+                return Ok(());
+            }
+            println!(
+                "{:<12} {:<15} {:<16} {:<14} {:<40} SOURCE",
+                "NAME", "WORLD", "LOAD", "SHA256", "GRANTS"
+            );
+            for p in &plugins {
+                println!(
+                    "{:<12} {:<15} {:<16} {:<14} {:<40} {}",
+                    p.name,
+                    p.world,
+                    format!("{} {:.1} ms", p.load, p.load_ms),
+                    &p.sha256[..12],
+                    p.grants.join(","),
+                    p.source
+                );
+            }
+            for r in runtime.rejected() {
+                println!("REJECTED {} ({}): {}", r.name, r.source, r.reason);
+            }
+            Ok(())
+        }
+        Command::Status => {
+            println!("{}", serde_json::to_string_pretty(&runtime.status())?);
+            Ok(())
+        }
+    }
+}
+
+fn read_args(args: &str) -> Result<String> {
+    if args == "-" {
+        let mut text = String::new();
+        std::io::stdin().read_to_string(&mut text)?;
+        return Ok(text);
+    }
+    match args.strip_prefix('@') {
+        Some(path) => std::fs::read_to_string(path).with_context(|| format!("reading {path}")),
+        None => Ok(args.to_string()),
+    }
+}

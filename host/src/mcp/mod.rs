@@ -1,0 +1,154 @@
+//! The MCP face: one tool per loaded pillar, described by the component itself, served over
+//! stdio (default) or streamable HTTP. Results carry structuredContent and the pillar's compact
+//! text; failures are isError results with code, message and suggestion.
+
+pub mod http;
+
+use crate::error::HostError;
+use crate::runtime::{Runtime, ToolDescription};
+use rmcp::ServiceExt;
+use rmcp::handler::server::ServerHandler;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
+    Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    Tool, ToolAnnotations,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use serde_json::{Map, Value, json};
+use std::sync::Arc;
+
+const INSTRUCTIONS: &str = "smart-context: explore finds and reads code and documents (previews \
+first; view=full for whole files), understand outlines a file, change edits safely (dry run by \
+default), write creates files, manage shows status and history and undoes transactions.";
+
+/// The MCP server handler; cheap to clone (one per HTTP session).
+#[derive(Clone)]
+pub struct Server {
+    runtime: Arc<Runtime>,
+    tools: Arc<Vec<Tool>>,
+}
+
+impl Server {
+    pub fn new(runtime: Arc<Runtime>) -> Self {
+        let tools = runtime.tools().into_iter().map(mcp_tool).collect();
+        Self {
+            runtime,
+            tools: Arc::new(tools),
+        }
+    }
+
+    /// Serves MCP on stdin/stdout until the client disconnects.
+    pub async fn serve_stdio(self) -> anyhow::Result<()> {
+        let service = self.serve(rmcp::transport::stdio()).await?;
+        service.waiting().await?;
+        Ok(())
+    }
+
+    /// Runs one tool call on a blocking thread (plugin calls are synchronous and bounded by
+    /// their epoch deadline) and shapes the MCP result.
+    pub async fn call(&self, name: &str, arguments: Option<Map<String, Value>>) -> CallToolResult {
+        let args = Value::Object(arguments.unwrap_or_default()).to_string();
+        let runtime = self.runtime.clone();
+        let name_owned = name.to_string();
+        let outcome =
+            tokio::task::spawn_blocking(move || runtime.call_tool(&name_owned, &args)).await;
+        match outcome {
+            Ok(Ok(output)) => {
+                let mut result = CallToolResult::success(vec![ContentBlock::text(output.text)]);
+                result.structured_content = Some(output.structured);
+                result
+            }
+            Ok(Err(err)) => error_result(err),
+            Err(join) => error_result(HostError::new(
+                crate::error::codes::INTERNAL,
+                format!("{name} call failed: {join}"),
+            )),
+        }
+    }
+}
+
+/// An isError result: the code, message and suggestion as text and as structured content.
+pub fn error_result(err: HostError) -> CallToolResult {
+    let mut text = format!("{}: {}", err.code, err.message);
+    if let Some(s) = &err.suggestion {
+        text.push_str(&format!("\nsuggestion: {s}"));
+    }
+    let mut structured = json!({ "success": false, "code": err.code, "message": err.message });
+    if let Some(s) = err.suggestion {
+        structured["suggestion"] = s.into();
+    }
+    if let Some(d) = err.details {
+        structured["details"] = d;
+    }
+    let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
+    result.structured_content = Some(structured);
+    result
+}
+
+fn mcp_tool(t: ToolDescription) -> Tool {
+    let schema = |s: &str| -> Arc<Map<String, Value>> {
+        match serde_json::from_str(s) {
+            Ok(Value::Object(map)) => Arc::new(map),
+            _ => Arc::new(Map::from_iter([(
+                "type".to_string(),
+                Value::from("object"),
+            )])),
+        }
+    };
+    let annotations = ToolAnnotations::with_title(t.spec.title.clone())
+        .read_only(t.spec.read_only)
+        .destructive(t.spec.destructive)
+        .idempotent(t.spec.idempotent)
+        .open_world(false);
+    let mut tool = Tool::new(
+        t.name,
+        t.spec.description.clone(),
+        schema(&t.spec.input_schema),
+    )
+    .with_title(t.spec.title.clone())
+    .with_annotations(annotations);
+    if let Some(output) = &t.spec.output_schema {
+        tool = tool.with_raw_output_schema(schema(output));
+    }
+    tool
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new(
+                "smart-context",
+                env!("CARGO_PKG_VERSION"),
+            ))
+            .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items((*self.tools).clone()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.tools.iter().find(|t| t.name == name).cloned()
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if !self.tools.iter().any(|t| t.name == request.name) {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "unknown tool {}; tools/list names the available ones",
+                    request.name
+                ),
+                None,
+            ));
+        }
+        Ok(self.call(&request.name, request.arguments).await.into())
+    }
+}

@@ -1,0 +1,108 @@
+//! Host-side bindings of the WIT contract and the per-call state a plugin instance sees.
+
+use super::Runtime;
+use std::sync::Arc;
+use wasmtime::ResourceLimiter;
+use wasmtime::component::ResourceTable;
+use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
+
+/// The pillar worlds (editing-pillar is a superset of pillar; what a plugin may actually
+/// import is decided per plugin when its linker is built).
+pub mod pillar {
+    wasmtime::component::bindgen!({
+        path: "../wit",
+        world: "editing-pillar",
+    });
+}
+
+/// The format-parser world, sharing the pillar bindings' types and log interface.
+pub mod parser {
+    wasmtime::component::bindgen!({
+        path: "../wit",
+        world: "format-parser",
+        with: {
+            "smart-context:plugin/types": super::pillar::smart_context::plugin::types,
+            "smart-context:plugin/log": super::pillar::smart_context::plugin::log,
+        },
+    });
+}
+
+/// Log messages one call may emit before the rest are dropped.
+const MAX_LOG_MESSAGES: u32 = 1_000;
+
+/// The state of one plugin call: a fresh, empty WASI context (no preopens, no environment, no
+/// sockets, no inherited stdio), the memory limiter, and the host services.
+pub struct HostState {
+    /// None while plugins are being loaded (describe / extensions calls).
+    pub(super) runtime: Option<Arc<Runtime>>,
+    pub(super) plugin: Arc<str>,
+    pub(super) limiter: MemoryLimiter,
+    pub(super) logged: u32,
+    wasi: WasiCtx,
+    table: ResourceTable,
+}
+
+impl HostState {
+    pub fn new(runtime: Option<Arc<Runtime>>, plugin: Arc<str>, memory_cap: usize) -> Self {
+        Self {
+            runtime,
+            plugin,
+            limiter: MemoryLimiter {
+                cap: memory_cap,
+                hit: false,
+            },
+            logged: 0,
+            wasi: WasiCtx::builder().build(),
+            table: ResourceTable::new(),
+        }
+    }
+
+    /// Counts a log message; false once the per-call budget is spent.
+    pub fn may_log(&mut self) -> bool {
+        self.logged += 1;
+        self.logged <= MAX_LOG_MESSAGES
+    }
+}
+
+impl WasiView for HostState {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView {
+            ctx: &mut self.wasi,
+            table: &mut self.table,
+        }
+    }
+}
+
+/// Caps linear memory and remembers that the cap was hit, so the failure is reported as
+/// MEMORY_LIMIT rather than a generic trap.
+pub struct MemoryLimiter {
+    cap: usize,
+    pub(super) hit: bool,
+}
+
+impl ResourceLimiter for MemoryLimiter {
+    fn memory_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _max: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        if desired > self.cap {
+            self.hit = true;
+            return Err(wasmtime::format_err!(
+                "memory limit of {} MiB reached",
+                self.cap >> 20
+            ));
+        }
+        Ok(true)
+    }
+
+    fn table_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _max: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        Ok(desired <= 1_000_000)
+    }
+}

@@ -1,0 +1,541 @@
+//! The plugin runtime: loads every component at startup (from the compiled cache when it can),
+//! checks its imports against its world and grants, and runs each call in a fresh instance
+//! with a memory cap, an epoch deadline and a cap on the result's size. A plugin that traps,
+//! loops or allocates without bound costs its own call and nothing else.
+
+pub mod bindings;
+pub mod cache;
+pub mod engine;
+mod host_functions;
+pub mod plugins;
+
+use crate::config::{Config, Limits};
+use crate::error::{HostError, HostResult, codes};
+use crate::services::Services;
+use anyhow::Result;
+use bindings::parser::FormatParserPre;
+use bindings::pillar::EditingPillarPre;
+use bindings::pillar::exports::smart_context::plugin::tool::ToolSpec;
+use bindings::pillar::smart_context::plugin::types::Document;
+use bindings::{HostState, pillar};
+use cache::{ComponentCache, Origin};
+use plugins::{Candidate, Interface, Source};
+use serde::Serialize;
+use sha2::Digest;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+use wasmtime::component::{HasSelf, Linker};
+use wasmtime::{Engine, Store, Trap};
+
+pub use host_functions::from_wit;
+
+/// Largest document a parser is handed.
+const MAX_DOCUMENT_BYTES: u64 = 32 << 20;
+
+/// What `plugins` and `status` report about a loaded plugin.
+#[derive(Debug, Clone, Serialize)]
+pub struct PluginInfo {
+    pub name: String,
+    pub world: String,
+    pub sha256: String,
+    pub grants: Vec<String>,
+    pub source: String,
+    /// "compiled" or "cached".
+    pub load: String,
+    pub load_ms: f64,
+    /// The MCP tool name, for tool plugins exposed over MCP.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    /// File extensions, for parsers.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub extensions: Vec<String>,
+}
+
+/// A plugin that could not be loaded, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct Rejected {
+    pub name: String,
+    pub source: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoreStatus {
+    pub path: String,
+    pub schema_version: u32,
+    pub transactions: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StatusReport {
+    pub root: String,
+    pub version: String,
+    pub plugins: Vec<PluginInfo>,
+    pub rejected: Vec<Rejected>,
+    pub store: StoreStatus,
+}
+
+/// A tool as MCP lists it.
+#[derive(Debug, Clone)]
+pub struct ToolDescription {
+    pub name: String,
+    pub spec: ToolSpec,
+}
+
+/// A successful tool call: the structured result and its compact text rendering.
+#[derive(Debug, Clone)]
+pub struct ToolOutput {
+    pub structured: serde_json::Value,
+    pub text: String,
+}
+
+enum Kind {
+    Tool {
+        pre: EditingPillarPre<HostState>,
+        spec: ToolSpec,
+    },
+    Parser {
+        pre: FormatParserPre<HostState>,
+    },
+}
+
+struct Plugin {
+    info: PluginInfo,
+    kind: Kind,
+}
+
+pub struct Runtime {
+    engine: Engine,
+    services: Arc<Services>,
+    plugins: Vec<Plugin>,
+    rejected: Vec<Rejected>,
+    limits: Limits,
+    _ticker: engine::EpochTicker,
+}
+
+impl Runtime {
+    /// Loads the built-in plugins from `builtin_dir` and the operator's plugin directories.
+    /// A plugin that fails to load is logged and listed as rejected; the rest carry on.
+    pub fn load(services: Arc<Services>, builtin_dir: Option<&Path>) -> Result<Arc<Self>> {
+        let config = &services.config;
+        let limits = config.limits.clone();
+        let engine = engine::build(&limits)?;
+        let ticker = engine::EpochTicker::start(&engine);
+        let cache = ComponentCache::open(&config.cache_dir(), &engine);
+        let mut plugins: Vec<Plugin> = Vec::new();
+        let mut rejected = Vec::new();
+        for candidate in plugins::discover(builtin_dir, &config.plugin_dirs()) {
+            let outcome = if plugins.iter().any(|p| p.info.name == candidate.name) {
+                Err(format!(
+                    "a plugin named {} is already loaded",
+                    candidate.name
+                ))
+            } else {
+                prepare(&engine, &cache, config, &candidate)
+            };
+            match outcome {
+                Ok(plugin) => plugins.push(plugin),
+                Err(reason) => {
+                    tracing::warn!(plugin = %candidate.name, "not loaded: {reason}");
+                    rejected.push(Rejected {
+                        name: candidate.name.clone(),
+                        source: candidate.source.describe(),
+                        reason,
+                    });
+                }
+            }
+        }
+        Ok(Arc::new(Self {
+            engine,
+            services,
+            plugins,
+            rejected,
+            limits,
+            _ticker: ticker,
+        }))
+    }
+
+    pub fn services(&self) -> &Arc<Services> {
+        &self.services
+    }
+
+    pub fn plugins(&self) -> Vec<PluginInfo> {
+        self.plugins.iter().map(|p| p.info.clone()).collect()
+    }
+
+    pub fn rejected(&self) -> &[Rejected] {
+        &self.rejected
+    }
+
+    /// The tools exposed over MCP: the five pillars in their canonical order, then enabled
+    /// third-party tools by name.
+    pub fn tools(&self) -> Vec<ToolDescription> {
+        const ORDER: [&str; 5] = ["explore", "understand", "change", "write", "manage"];
+        let mut tools: Vec<ToolDescription> = self
+            .plugins
+            .iter()
+            .filter_map(|p| match (&p.kind, &p.info.tool) {
+                (Kind::Tool { spec, .. }, Some(name)) => Some(ToolDescription {
+                    name: name.clone(),
+                    spec: spec.clone(),
+                }),
+                _ => None,
+            })
+            .collect();
+        tools.sort_by_key(|t| {
+            (
+                ORDER
+                    .iter()
+                    .position(|n| *n == t.name)
+                    .unwrap_or(ORDER.len()),
+                t.name.clone(),
+            )
+        });
+        tools
+    }
+
+    pub fn status(&self) -> StatusReport {
+        let store = self.services.store();
+        StatusReport {
+            root: self.services.workspace.root().display().to_string(),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            plugins: self.plugins(),
+            rejected: self.rejected.clone(),
+            store: StoreStatus {
+                path: store.path().display().to_string(),
+                schema_version: store.schema_version().unwrap_or(0),
+                transactions: store.transaction_count().unwrap_or(0),
+            },
+        }
+    }
+
+    /// Calls the tool exposed as `name` in a fresh instance.
+    pub fn call_tool(self: &Arc<Self>, name: &str, args_json: &str) -> HostResult<ToolOutput> {
+        let plugin = self
+            .plugins
+            .iter()
+            .find(|p| p.info.tool.as_deref() == Some(name))
+            .ok_or_else(|| HostError::new(codes::UNKNOWN_TOOL, format!("no tool named {name}")))?;
+        let Kind::Tool { pre, .. } = &plugin.kind else {
+            unreachable!("tool names belong to tools")
+        };
+        let mut store = self.store(&plugin.info.name);
+        let result = pre
+            .instantiate(&mut store)
+            .map_err(|e| instantiate_failure(&plugin.info.name, e))?
+            .smart_context_plugin_tool()
+            .call_call(&mut store, args_json)
+            .map_err(|e| call_failure(&plugin.info.name, e, &store, self.limits.timeout_ms))?;
+        let output = result.map_err(from_wit)?;
+        let size = output.structured_json.len() + output.text.len();
+        if size as u64 > self.limits.max_result_bytes {
+            return Err(HostError::new(
+                codes::RESULT_TOO_LARGE,
+                format!(
+                    "{name} returned {size} bytes, over the host's cap of {}",
+                    self.limits.max_result_bytes
+                ),
+            )
+            .suggest("ask for less: lower limits, narrower paths, or preview views"));
+        }
+        let structured: serde_json::Value =
+            serde_json::from_str(&output.structured_json).map_err(|e| {
+                HostError::new(
+                    codes::INTERNAL,
+                    format!("{name} returned invalid JSON: {e}"),
+                )
+            })?;
+        if !structured.is_object() {
+            return Err(HostError::new(
+                codes::INTERNAL,
+                format!("{name} returned a non-object result"),
+            ));
+        }
+        Ok(ToolOutput {
+            structured,
+            text: output.text,
+        })
+    }
+
+    /// Reads `path` and parses it with the parser registered for its extension.
+    pub fn parse_document(self: &Arc<Self>, path: &str) -> HostResult<Document> {
+        let ext = path
+            .rsplit_once('.')
+            .map(|(_, e)| e.to_ascii_lowercase())
+            .unwrap_or_default();
+        let (plugin, pre) = self
+            .plugins
+            .iter()
+            .find_map(|p| match &p.kind {
+                Kind::Parser { pre } if p.info.extensions.contains(&ext) => Some((p, pre)),
+                _ => None,
+            })
+            .ok_or_else(|| {
+                HostError::new(
+                    codes::NO_PARSER,
+                    format!("no document parser handles .{ext} files"),
+                )
+                .suggest("read it as a file instead (view preview or full)")
+            })?;
+        let options = crate::workspace::ReadOptions {
+            max_bytes: MAX_DOCUMENT_BYTES,
+            allow_sensitive: false,
+            allow_binary: true,
+            allow_truncate: false,
+        };
+        let file = self.services.workspace.read(path, options)?;
+        let rel = self.services.workspace.normalize(path)?;
+        let mut store = self.store(&plugin.info.name);
+        let result = pre
+            .instantiate(&mut store)
+            .map_err(|e| instantiate_failure(&plugin.info.name, e))?
+            .smart_context_plugin_parser()
+            .call_parse(&mut store, &file.bytes, &rel)
+            .map_err(|e| call_failure(&plugin.info.name, e, &store, self.limits.timeout_ms))?;
+        result.map_err(from_wit)
+    }
+
+    /// A store for one call: fresh state, memory limiter, and the call's deadline.
+    fn store(self: &Arc<Self>, plugin: &str) -> Store<HostState> {
+        new_store(&self.engine, Some(self.clone()), plugin, &self.limits)
+    }
+}
+
+fn new_store(
+    engine: &Engine,
+    runtime: Option<Arc<Runtime>>,
+    plugin: &str,
+    limits: &Limits,
+) -> Store<HostState> {
+    let state = HostState::new(runtime, plugin.into(), engine::memory_cap_bytes(limits));
+    let mut store = Store::new(engine, state);
+    store.limiter(|s| &mut s.limiter);
+    store.set_epoch_deadline(engine::deadline_ticks(limits.timeout_ms));
+    store
+}
+
+/// Compiles (or loads from cache), classifies, checks grants, links and describes a plugin.
+fn prepare(
+    engine: &Engine,
+    cache: &ComponentCache,
+    config: &Config,
+    candidate: &Candidate,
+) -> Result<Plugin, String> {
+    let started = Instant::now();
+    let path = candidate.source.path();
+    let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+    let sha256 = hex(&sha2::Sha256::digest(&bytes));
+    let policy = config.policy(&candidate.name);
+    if let Some(pinned) = policy.and_then(|p| p.sha256.as_deref()) {
+        if !pinned.eq_ignore_ascii_case(&sha256) {
+            return Err(format!(
+                "SHA-256 {sha256} does not match the pinned {pinned}; a changed binary is a new plugin"
+            ));
+        }
+    }
+    let (component, origin) = cache
+        .load_or_compile(engine, &bytes, &sha256)
+        .map_err(|e| format!("{e:#}"))?;
+    let (world, imports) = plugins::classify(&component, engine)?;
+    let grants: BTreeSet<Interface> = match &candidate.source {
+        Source::Builtin(_) => world.interfaces(),
+        Source::Directory(_) => plugins::parse_grants(policy.map_or(&[][..], |p| &p.grants[..]))?,
+    };
+    plugins::check_grants(&imports, &grants)?;
+    let linker = linker(engine, &imports).map_err(|e| format!("linking: {e:#}"))?;
+    let pre = linker
+        .instantiate_pre(&component)
+        .map_err(|e| format!("linking: {e:#}"))?;
+    let mut info = PluginInfo {
+        name: candidate.name.clone(),
+        world: world.name().to_string(),
+        sha256,
+        grants: grants.iter().map(|g| g.name().to_string()).collect(),
+        source: candidate.source.describe(),
+        load: match origin {
+            Origin::Compiled => "compiled",
+            Origin::Cached => "cached",
+        }
+        .to_string(),
+        load_ms: 0.0,
+        tool: None,
+        extensions: Vec::new(),
+    };
+    let mut store = new_store(engine, None, &candidate.name, &config.limits);
+    let kind = if world.is_tool() {
+        let pre = EditingPillarPre::new(pre).map_err(|e| format!("{e:#}"))?;
+        let spec = pre
+            .instantiate(&mut store)
+            .and_then(|i| i.smart_context_plugin_tool().call_describe(&mut store))
+            .map_err(|e| format!("describe failed: {e:#}"))?;
+        validate_spec(&spec)?;
+        info.tool = match &candidate.source {
+            Source::Builtin(_) => Some(spec.name.clone()),
+            Source::Directory(_) if policy.is_some_and(|p| p.enabled) => {
+                Some(format!("{}__{}", candidate.name, spec.name))
+            }
+            Source::Directory(_) => None,
+        };
+        Kind::Tool { pre, spec }
+    } else {
+        let pre = FormatParserPre::new(pre).map_err(|e| format!("{e:#}"))?;
+        let extensions = pre
+            .instantiate(&mut store)
+            .and_then(|i| i.smart_context_plugin_parser().call_extensions(&mut store))
+            .map_err(|e| format!("extensions failed: {e:#}"))?;
+        info.extensions = extensions
+            .into_iter()
+            .map(|e| e.trim_start_matches('.').to_ascii_lowercase())
+            .collect();
+        Kind::Parser { pre }
+    };
+    info.load_ms = started.elapsed().as_secs_f64() * 1000.0;
+    tracing::debug!(plugin = %info.name, world = %info.world, load = %info.load, ms = info.load_ms, "loaded");
+    Ok(Plugin { info, kind })
+}
+
+/// A linker with WASI (over an empty context) and exactly the host interfaces `imports` names.
+fn linker(engine: &Engine, imports: &BTreeSet<Interface>) -> wasmtime::Result<Linker<HostState>> {
+    use pillar::smart_context::plugin as wit;
+    let mut linker = Linker::new(engine);
+    wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
+    wit::types::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?;
+    for interface in imports {
+        match interface {
+            Interface::Log => wit::log::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
+            Interface::Workspace => {
+                wit::workspace::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?
+            }
+            Interface::Index => wit::index::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
+            Interface::Status => wit::status::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
+            Interface::Edits => wit::edits::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
+        }
+    }
+    Ok(linker)
+}
+
+/// MCP needs a usable name and JSON schemas; a plugin that cannot describe itself is refused.
+fn validate_spec(spec: &ToolSpec) -> Result<(), String> {
+    let valid_name = !spec.name.is_empty()
+        && spec.name.len() <= 64
+        && spec
+            .name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if !valid_name {
+        return Err(format!(
+            "tool name {:?} must be 1-64 of [A-Za-z0-9_-]",
+            spec.name
+        ));
+    }
+    for (what, schema) in [
+        ("input", Some(&spec.input_schema)),
+        ("output", spec.output_schema.as_ref()),
+    ] {
+        if let Some(schema) = schema {
+            match serde_json::from_str::<serde_json::Value>(schema) {
+                Ok(serde_json::Value::Object(_)) => {}
+                _ => {
+                    return Err(format!(
+                        "{what} schema of {} is not a JSON object",
+                        spec.name
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn instantiate_failure(plugin: &str, err: wasmtime::Error) -> HostError {
+    let text = format!("{err:#}");
+    if text.contains("concurrency limit") || text.contains("maximum concurrent") {
+        return HostError::new(
+            codes::BUSY,
+            format!("{plugin}: every plugin instance slot is in use"),
+        )
+        .suggest("retry shortly; the operator can raise limits.max_instances");
+    }
+    HostError::new(
+        codes::PLUGIN_TRAPPED,
+        format!("{plugin} failed to instantiate: {text}"),
+    )
+}
+
+/// Names why a call stopped: its deadline, its memory cap, or a trap in the plugin.
+fn call_failure(
+    plugin: &str,
+    err: wasmtime::Error,
+    store: &Store<HostState>,
+    timeout_ms: u64,
+) -> HostError {
+    if store.data().limiter.hit {
+        return HostError::new(
+            codes::MEMORY_LIMIT,
+            format!("{plugin} went past its memory cap and was stopped"),
+        )
+        .suggest(
+            "ask for less (smaller limits or files); the operator can raise limits.memory_mib",
+        );
+    }
+    if err.downcast_ref::<Trap>() == Some(&Trap::Interrupt) {
+        return HostError::new(
+            codes::DEADLINE_EXCEEDED,
+            format!("{plugin} ran past its {timeout_ms} ms deadline and was stopped"),
+        )
+        .suggest("narrow the request; the operator can raise limits.timeout_ms");
+    }
+    HostError::new(codes::PLUGIN_TRAPPED, format!("{plugin} trapped: {err:#}"))
+        .suggest("this is a bug in the plugin; other tools are unaffected")
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Where the build's own plugins are: `$SMART_CONTEXT_PLUGIN_DIR`, else `plugins/` beside the
+/// executable (an installed layout), else the directory the build wrote them to.
+pub fn builtin_plugin_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("SMART_CONTEXT_PLUGIN_DIR") {
+        return Some(PathBuf::from(dir));
+    }
+    let beside_exe = std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.join("plugins")));
+    if let Some(dir) = beside_exe.filter(|d| d.is_dir()) {
+        return Some(dir);
+    }
+    option_env!("SMART_CONTEXT_BUILTIN_PLUGINS")
+        .map(PathBuf::from)
+        .filter(|d| d.is_dir())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(name: &str, input: &str) -> ToolSpec {
+        ToolSpec {
+            name: name.into(),
+            title: String::new(),
+            description: String::new(),
+            input_schema: input.into(),
+            output_schema: None,
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+        }
+    }
+
+    #[test]
+    fn specs_need_names_and_object_schemas() {
+        assert!(validate_spec(&spec("explore", "{}")).is_ok());
+        assert!(validate_spec(&spec("bad name", "{}")).is_err());
+        assert!(validate_spec(&spec("x", "[]")).is_err());
+        assert!(validate_spec(&spec("x", "not json")).is_err());
+    }
+}

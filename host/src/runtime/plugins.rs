@@ -1,0 +1,288 @@
+//! Finding plugins and deciding what each may touch. A component's world is read from what it
+//! exports (tool or parser); its imports must be allowed by that world and granted by the
+//! operator. Built-in plugins are granted their whole world; a third-party plugin only what
+//! smart-context.toml grants it. No plugin may import WASI filesystem or sockets: the host's
+//! interfaces are the only doors.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use wasmtime::Engine;
+use wasmtime::component::Component;
+
+/// The contract version this host speaks.
+pub const CONTRACT_VERSION: &str = "0.1.0";
+const PACKAGE: &str = "smart-context:plugin/";
+
+/// A host interface a plugin can import (the `types` interface carries no functions and is
+/// always available).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Interface {
+    Log,
+    Workspace,
+    Index,
+    Status,
+    Edits,
+}
+
+impl Interface {
+    pub const ALL: [Interface; 5] = [
+        Interface::Log,
+        Interface::Workspace,
+        Interface::Index,
+        Interface::Status,
+        Interface::Edits,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Interface::Log => "log",
+            Interface::Workspace => "workspace",
+            Interface::Index => "index",
+            Interface::Status => "status",
+            Interface::Edits => "edits",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|i| i.name() == name)
+    }
+}
+
+/// The three worlds of the contract.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum World {
+    Pillar,
+    EditingPillar,
+    FormatParser,
+}
+
+impl World {
+    pub fn name(self) -> &'static str {
+        match self {
+            World::Pillar => "pillar",
+            World::EditingPillar => "editing-pillar",
+            World::FormatParser => "format-parser",
+        }
+    }
+
+    /// The host interfaces the world imports.
+    pub fn interfaces(self) -> BTreeSet<Interface> {
+        use Interface::*;
+        match self {
+            World::FormatParser => [Log].into(),
+            World::Pillar => [Log, Workspace, Index, Status].into(),
+            World::EditingPillar => [Log, Workspace, Index, Status, Edits].into(),
+        }
+    }
+
+    pub fn is_tool(self) -> bool {
+        self != World::FormatParser
+    }
+}
+
+/// Where a plugin came from: the build's own plugins, or an operator's plugin directory.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Source {
+    Builtin(PathBuf),
+    Directory(PathBuf),
+}
+
+impl Source {
+    pub fn path(&self) -> &Path {
+        match self {
+            Source::Builtin(p) | Source::Directory(p) => p,
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            Source::Builtin(p) => format!("builtin {}", p.display()),
+            Source::Directory(p) => format!("plugin dir {}", p.display()),
+        }
+    }
+}
+
+/// A `*.wasm` file found on disk, named after its file stem.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    pub name: String,
+    pub source: Source,
+}
+
+/// Built-in plugins first, then each extra directory in order; files sorted by name.
+pub fn discover(builtin_dir: Option<&Path>, extra_dirs: &[PathBuf]) -> Vec<Candidate> {
+    let mut found = Vec::new();
+    if let Some(dir) = builtin_dir {
+        found.extend(wasm_files(dir).into_iter().map(|(name, path)| Candidate {
+            name,
+            source: Source::Builtin(path),
+        }));
+    }
+    for dir in extra_dirs {
+        if !dir.is_dir() {
+            tracing::warn!("plugin directory {} does not exist", dir.display());
+        }
+        found.extend(wasm_files(dir).into_iter().map(|(name, path)| Candidate {
+            name,
+            source: Source::Directory(path),
+        }));
+    }
+    found
+}
+
+fn wasm_files(dir: &Path) -> Vec<(String, PathBuf)> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<(String, PathBuf)> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "wasm") && p.is_file())
+        .filter_map(|p| Some((p.file_stem()?.to_str()?.to_string(), p)))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The world a component implements and the host interfaces it imports, or why it cannot be
+/// loaded at all.
+pub fn classify(
+    component: &Component,
+    engine: &Engine,
+) -> Result<(World, BTreeSet<Interface>), String> {
+    let ty = component.component_type();
+    let exports: Vec<&str> = ty.exports(engine).map(|(name, _)| name).collect();
+    let exports_tool = exports.iter().any(|e| is_ours(e, "tool"));
+    let exports_parser = exports.iter().any(|e| is_ours(e, "parser"));
+    let mut imported = BTreeSet::new();
+    for (name, _) in ty.imports(engine) {
+        imported.extend(check_import(name)?);
+    }
+    let world = match (exports_tool, exports_parser) {
+        (true, false) if imported.contains(&Interface::Edits) => World::EditingPillar,
+        (true, false) => World::Pillar,
+        (false, true) => World::FormatParser,
+        (true, true) => {
+            return Err("exports both tool and parser; a plugin implements one world".into());
+        }
+        (false, false) => {
+            return Err(format!(
+                "exports neither {PACKAGE}tool@{CONTRACT_VERSION} nor {PACKAGE}parser@{CONTRACT_VERSION} (exports: {})",
+                exports.join(", ")
+            ));
+        }
+    };
+    let allowed = world.interfaces();
+    if let Some(extra) = imported.iter().find(|i| !allowed.contains(i)) {
+        return Err(format!(
+            "imports {PACKAGE}{}, which the {} world does not allow (it allows: {})",
+            extra.name(),
+            world.name(),
+            names(&allowed)
+        ));
+    }
+    Ok((world, imported))
+}
+
+/// Refuses imports the host never provides: WASI filesystem and sockets, other packages, other
+/// contract versions.
+fn check_import(name: &str) -> Result<Option<Interface>, String> {
+    if let Some(rest) = name.strip_prefix(PACKAGE) {
+        let (interface, version) = rest.split_once('@').unwrap_or((rest, ""));
+        if version != CONTRACT_VERSION {
+            return Err(format!(
+                "imports {name}: built for contract {version:?}, this host speaks {CONTRACT_VERSION}"
+            ));
+        }
+        if interface == "types" {
+            return Ok(None);
+        }
+        return Interface::parse(interface)
+            .map(Some)
+            .ok_or_else(|| format!("imports unknown interface {name}"));
+    }
+    if let Some(rest) = name.strip_prefix("wasi:") {
+        let package = rest.split('/').next().unwrap_or("");
+        return match package {
+            "cli" | "io" | "random" | "clocks" => Ok(None),
+            _ => Err(format!(
+                "imports {name}; plugins get no filesystem or network through WASI, only the host's interfaces"
+            )),
+        };
+    }
+    Err(format!("imports {name}, which this host does not provide"))
+}
+
+/// Checks the imports against the operator's grants.
+pub fn check_grants(
+    imports: &BTreeSet<Interface>,
+    granted: &BTreeSet<Interface>,
+) -> Result<(), String> {
+    let missing: BTreeSet<Interface> = imports.difference(granted).copied().collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
+        "imports {} without a grant; the operator can grant it with grants = [{}] under [plugin.NAME] in smart-context.toml",
+        names(&missing),
+        missing
+            .iter()
+            .map(|i| format!("\"{}\"", i.name()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
+}
+
+/// Grants named in the config, or an error naming the unknown one.
+pub fn parse_grants(names: &[String]) -> Result<BTreeSet<Interface>, String> {
+    names
+        .iter()
+        .map(|n| {
+            Interface::parse(n).ok_or_else(|| {
+                format!("unknown grant {n:?} (known: log, workspace, index, status, edits)")
+            })
+        })
+        .collect()
+}
+
+fn is_ours(export: &str, interface: &str) -> bool {
+    export == format!("{PACKAGE}{interface}@{CONTRACT_VERSION}")
+}
+
+pub fn names(set: &BTreeSet<Interface>) -> String {
+    set.iter().map(|i| i.name()).collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wasi_filesystem_and_sockets_are_refused() {
+        assert!(check_import("wasi:filesystem/preopens@0.2.6").is_err());
+        assert!(check_import("wasi:sockets/tcp@0.2.6").is_err());
+        assert_eq!(check_import("wasi:cli/stderr@0.2.6"), Ok(None));
+        assert_eq!(check_import("smart-context:plugin/types@0.1.0"), Ok(None));
+        assert_eq!(
+            check_import("smart-context:plugin/edits@0.1.0"),
+            Ok(Some(Interface::Edits))
+        );
+        assert!(check_import("smart-context:plugin/edits@0.2.0").is_err());
+        assert!(check_import("evil:net/socket").is_err());
+    }
+
+    #[test]
+    fn grants_must_cover_imports() {
+        let imports: BTreeSet<_> = [Interface::Log, Interface::Workspace].into();
+        assert!(check_grants(&imports, &World::Pillar.interfaces()).is_ok());
+        let err = check_grants(&imports, &[Interface::Log].into()).unwrap_err();
+        assert!(err.contains("\"workspace\""), "{err}");
+        assert!(parse_grants(&["log".into(), "root".into()]).is_err());
+    }
+
+    #[test]
+    fn parsers_get_only_logging() {
+        assert_eq!(World::FormatParser.interfaces(), [Interface::Log].into());
+        assert!(!World::Pillar.interfaces().contains(&Interface::Edits));
+    }
+}

@@ -1,0 +1,31 @@
+//! What host functions reach: the workspace root, the state store and the operator's config.
+//! One instance per server, shared by every plugin call.
+
+use crate::config::Config;
+use crate::store::Store;
+use crate::workspace::Workspace;
+use crate::workspace::transactions::Transactions;
+use std::sync::Mutex;
+
+pub struct Services {
+    pub workspace: Workspace,
+    pub store: Mutex<Store>,
+    pub config: Config,
+}
+
+impl Services {
+    pub fn transactions(&self) -> Transactions<'_> {
+        Transactions {
+            workspace: &self.workspace,
+            store: &self.store,
+        }
+    }
+
+    /// Locks the store, recovering from a panic in another holder (the data is still valid:
+    /// every write is an SQLite transaction).
+    pub fn store(&self) -> std::sync::MutexGuard<'_, Store> {
+        self.store
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}

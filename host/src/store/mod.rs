@@ -1,0 +1,269 @@
+//! The host's SQLite state (`.smart-context/state.db`, WAL): numbered migrations and the
+//! transaction journal that makes file edits undoable and crash-recoverable.
+
+mod migrations;
+
+use anyhow::{Context, Result};
+use rusqlite::{Connection, OptionalExtension, params};
+use std::path::{Path, PathBuf};
+
+pub use migrations::SCHEMA_VERSION;
+
+/// Transaction lifecycle states, as stored and as reported by history.
+pub mod state {
+    /// Journaled, files not yet (all) written. Startup recovery rolls these back.
+    pub const PENDING: &str = "pending";
+    pub const APPLIED: &str = "applied";
+    /// Reverted by a later undo transaction.
+    pub const UNDONE: &str = "undone";
+    /// Never took effect (a write failed, or the process died mid-way).
+    pub const ROLLED_BACK: &str = "rolled-back";
+}
+
+/// One file of a journaled transaction: content before and after (None = absent).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileRecord {
+    pub path: String,
+    pub before: Option<Vec<u8>>,
+    pub before_hash: Option<String>,
+    pub after: Option<Vec<u8>>,
+    pub after_hash: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TxRecord {
+    pub id: String,
+    pub intent: String,
+    pub state: String,
+    pub created_ms: u64,
+    /// The transaction this one undid, for undo transactions.
+    pub undoes: Option<String>,
+    pub files: Vec<FileRecord>,
+}
+
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl Store {
+    /// Opens (creating and migrating) the database at `path`.
+    pub fn open(path: &Path) -> Result<Self> {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("creating {}", parent.display()))?;
+        }
+        let mut conn =
+            Connection::open(path).with_context(|| format!("opening {}", path.display()))?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", true)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        migrations::run(&mut conn)?;
+        Ok(Self {
+            conn,
+            path: path.to_path_buf(),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn schema_version(&self) -> Result<u32> {
+        Ok(self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))?)
+    }
+
+    /// Journals a new transaction as pending, with every file's before and after content,
+    /// before any file is touched.
+    pub fn begin(&mut self, tx: &TxRecord) -> Result<()> {
+        let db = self.conn.transaction()?;
+        db.execute(
+            "INSERT INTO transactions (id, intent, state, created_ms, undoes) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![tx.id, tx.intent, state::PENDING, tx.created_ms as i64, tx.undoes],
+        )?;
+        for (ord, f) in tx.files.iter().enumerate() {
+            db.execute(
+                "INSERT INTO transaction_files (tx_id, ord, path, before, before_hash, after, after_hash)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![tx.id, ord as i64, f.path, f.before, f.before_hash, f.after, f.after_hash],
+            )?;
+        }
+        db.commit()?;
+        Ok(())
+    }
+
+    pub fn set_state(&self, id: &str, state: &str) -> Result<()> {
+        self.conn.execute(
+            "UPDATE transactions SET state = ?2 WHERE id = ?1",
+            params![id, state],
+        )?;
+        Ok(())
+    }
+
+    /// Marks `undo` applied and `original` undone, atomically.
+    pub fn finish_undo(&mut self, undo: &str, original: &str) -> Result<()> {
+        let db = self.conn.transaction()?;
+        db.execute(
+            "UPDATE transactions SET state = ?2 WHERE id = ?1",
+            params![undo, state::APPLIED],
+        )?;
+        db.execute(
+            "UPDATE transactions SET state = ?2 WHERE id = ?1",
+            params![original, state::UNDONE],
+        )?;
+        db.commit()?;
+        Ok(())
+    }
+
+    pub fn load(&self, id: &str) -> Result<Option<TxRecord>> {
+        let head = self
+            .conn
+            .query_row(
+                "SELECT id, intent, state, created_ms, undoes FROM transactions WHERE id = ?1",
+                [id],
+                |r| {
+                    Ok(TxRecord {
+                        id: r.get(0)?,
+                        intent: r.get(1)?,
+                        state: r.get(2)?,
+                        created_ms: r.get::<_, i64>(3)? as u64,
+                        undoes: r.get(4)?,
+                        files: Vec::new(),
+                    })
+                },
+            )
+            .optional()?;
+        let Some(mut tx) = head else { return Ok(None) };
+        let mut stmt = self.conn.prepare(
+            "SELECT path, before, before_hash, after, after_hash FROM transaction_files
+             WHERE tx_id = ?1 ORDER BY ord",
+        )?;
+        tx.files = stmt
+            .query_map([id], |r| {
+                Ok(FileRecord {
+                    path: r.get(0)?,
+                    before: r.get(1)?,
+                    before_hash: r.get(2)?,
+                    after: r.get(3)?,
+                    after_hash: r.get(4)?,
+                })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(Some(tx))
+    }
+
+    /// The newest applied transaction that is not itself an undo: what "undo" reverts by default.
+    pub fn latest_undoable(&self) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT id FROM transactions WHERE state = ?1 AND undoes IS NULL
+                 ORDER BY created_ms DESC, rowid DESC LIMIT 1",
+                [state::APPLIED],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    pub fn pending(&self) -> Result<Vec<String>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id FROM transactions WHERE state = ?1 ORDER BY rowid")?;
+        let ids = stmt
+            .query_map([state::PENDING], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(ids)
+    }
+
+    /// Newest first: id, intent, state, time and the files touched.
+    pub fn history(&self, limit: u32) -> Result<Vec<(TxRecord, Vec<String>)>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT t.id, t.intent, t.state, t.created_ms, t.undoes,
+                    (SELECT group_concat(path, char(10)) FROM
+                        (SELECT path FROM transaction_files f WHERE f.tx_id = t.id ORDER BY ord))
+             FROM transactions t ORDER BY t.created_ms DESC, t.rowid DESC LIMIT ?1",
+        )?;
+        let rows = stmt
+            .query_map([limit], |r| {
+                let files: Option<String> = r.get(5)?;
+                Ok((
+                    TxRecord {
+                        id: r.get(0)?,
+                        intent: r.get(1)?,
+                        state: r.get(2)?,
+                        created_ms: r.get::<_, i64>(3)? as u64,
+                        undoes: r.get(4)?,
+                        files: Vec::new(),
+                    },
+                    files
+                        .map(|f| f.split('\n').map(str::to_string).collect())
+                        .unwrap_or_default(),
+                ))
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(rows)
+    }
+
+    pub fn transaction_count(&self) -> Result<u64> {
+        Ok(self
+            .conn
+            .query_row("SELECT count(*) FROM transactions", [], |r| {
+                r.get::<_, i64>(0)
+            })? as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(id: &str, ms: u64) -> TxRecord {
+        TxRecord {
+            id: id.into(),
+            intent: format!("intent {id}"),
+            state: state::PENDING.into(),
+            created_ms: ms,
+            undoes: None,
+            files: vec![FileRecord {
+                path: "a.txt".into(),
+                before: Some(b"old".to_vec()),
+                before_hash: Some("h1".into()),
+                after: None,
+                after_hash: None,
+            }],
+        }
+    }
+
+    #[test]
+    fn journal_round_trip_and_history_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(&dir.path().join("s/state.db")).unwrap();
+        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+        store.begin(&record("t1", 10)).unwrap();
+        store.begin(&record("t2", 20)).unwrap();
+        assert_eq!(store.pending().unwrap(), ["t1", "t2"]);
+        store.set_state("t1", state::APPLIED).unwrap();
+        store.set_state("t2", state::APPLIED).unwrap();
+        let loaded = store.load("t1").unwrap().unwrap();
+        assert_eq!(loaded.files, record("t1", 10).files);
+        assert_eq!(loaded.state, state::APPLIED);
+        let history = store.history(10).unwrap();
+        assert_eq!(history[0].0.id, "t2");
+        assert_eq!(history[0].1, ["a.txt"]);
+        assert_eq!(store.latest_undoable().unwrap().as_deref(), Some("t2"));
+        assert_eq!(store.transaction_count().unwrap(), 2);
+    }
+
+    #[test]
+    fn reopening_keeps_data_and_version() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.db");
+        Store::open(&path).unwrap().begin(&record("t1", 1)).unwrap();
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.transaction_count().unwrap(), 1);
+        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    }
+}

@@ -1,0 +1,480 @@
+//! The workspace root as a capability: every file access goes through one cap-std `Dir`, so
+//! `..`, absolute paths and symlinks that leave the root are refused by construction. Writes
+//! are atomic (temp file, fsync, rename, fsync of the directory).
+
+pub mod policy;
+pub mod transactions;
+
+use crate::error::{HostError, HostResult, codes};
+use cap_std::ambient_authority;
+use cap_std::fs::{Dir, OpenOptions};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::UNIX_EPOCH;
+
+/// What `stat` and `list` report about an entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub path: String,
+    pub kind: EntryKind,
+    pub size: u64,
+    pub modified_ms: u64,
+    pub sensitive: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum EntryKind {
+    File,
+    Directory,
+    Symlink,
+    Other,
+}
+
+/// Caps and opt-ins of one read.
+#[derive(Debug, Clone, Copy)]
+pub struct ReadOptions {
+    pub max_bytes: u64,
+    pub allow_sensitive: bool,
+    pub allow_binary: bool,
+    pub allow_truncate: bool,
+}
+
+/// File bytes plus the facts callers need to edit safely later.
+#[derive(Debug, Clone)]
+pub struct FileContent {
+    pub bytes: Vec<u8>,
+    pub hash: String,
+    pub size: u64,
+    pub binary: bool,
+    pub truncated: bool,
+}
+
+pub struct Workspace {
+    root: PathBuf,
+    dir: Dir,
+}
+
+impl Workspace {
+    pub fn open(root: &Path) -> anyhow::Result<Self> {
+        let root = root
+            .canonicalize()
+            .map_err(|e| anyhow::anyhow!("root {}: {e}", root.display()))?;
+        let dir = Dir::open_ambient_dir(&root, ambient_authority())
+            .map_err(|e| anyhow::anyhow!("opening root {}: {e}", root.display()))?;
+        Ok(Self { root, dir })
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// A clean relative path: `/` separators, no `.` segments, no empty path (that is `.`).
+    /// Absolute paths and `..` that climb above the root are ACCESS_DENIED before any I/O.
+    pub fn normalize(&self, path: &str) -> HostResult<String> {
+        if path.contains('\0') {
+            return Err(HostError::new(
+                codes::INVALID_PATH,
+                "path contains a NUL byte",
+            ));
+        }
+        let unified = path.replace('\\', "/");
+        if unified.starts_with('/')
+            || Path::new(path).is_absolute()
+            || unified.get(1..2) == Some(":")
+        {
+            return Err(HostError::new(
+                codes::ACCESS_DENIED,
+                format!("{path}: absolute paths are refused"),
+            )
+            .suggest("use a path relative to the workspace root"));
+        }
+        let mut parts: Vec<&str> = Vec::new();
+        for part in unified.split('/') {
+            match part {
+                "" | "." => {}
+                ".." => {
+                    if parts.pop().is_none() {
+                        return Err(HostError::new(
+                            codes::ACCESS_DENIED,
+                            format!("{path}: leads outside the workspace root"),
+                        )
+                        .suggest("use a path inside the workspace root"));
+                    }
+                }
+                other => parts.push(other),
+            }
+        }
+        Ok(if parts.is_empty() {
+            ".".to_string()
+        } else {
+            parts.join("/")
+        })
+    }
+
+    pub fn stat(&self, path: &str) -> HostResult<Entry> {
+        let rel = self.normalize(path)?;
+        let meta = self
+            .dir
+            .metadata(&rel)
+            .map_err(|e| HostError::io(&rel, &e))?;
+        Ok(entry(rel, &meta))
+    }
+
+    /// Reads a file under `options`. Refuses sensitive files (including a symlink whose target
+    /// is one) and binaries unless allowed; files over max_bytes are TOO_LARGE unless truncation
+    /// is allowed. The hash always covers the whole file.
+    pub fn read(&self, path: &str, options: ReadOptions) -> HostResult<FileContent> {
+        let rel = self.normalize(path)?;
+        if !options.allow_sensitive && self.is_sensitive(&rel) {
+            return Err(HostError::new(
+                codes::SENSITIVE_BLOCKED,
+                format!("{rel} is a sensitive file (credentials, keys, environment)"),
+            )
+            .suggest("pass allowSensitive=true if you really need its content"));
+        }
+        let mut file = self.dir.open(&rel).map_err(|e| HostError::io(&rel, &e))?;
+        let meta = file.metadata().map_err(|e| HostError::io(&rel, &e))?;
+        if meta.is_dir() {
+            return Err(HostError::new(
+                codes::INVALID_PATH,
+                format!("{rel} is a directory"),
+            ));
+        }
+        let size = meta.len();
+        if size > options.max_bytes && !options.allow_truncate {
+            return Err(HostError::new(
+                codes::TOO_LARGE,
+                format!(
+                    "{rel} is {size} bytes, over the limit of {}",
+                    options.max_bytes
+                ),
+            )
+            .suggest(format!(
+                "raise limits.maxBytes to at least {size}, or read a preview"
+            ))
+            .details(serde_json::json!({ "size": size, "limit": options.max_bytes })));
+        }
+        let mut hasher = blake3::Hasher::new();
+        let mut kept = Vec::with_capacity(size.min(options.max_bytes) as usize);
+        let mut buf = vec![0u8; 64 * 1024];
+        let mut total = 0u64;
+        loop {
+            let n = file.read(&mut buf).map_err(|e| HostError::io(&rel, &e))?;
+            if n == 0 {
+                break;
+            }
+            hasher.update(&buf[..n]);
+            let room = options.max_bytes.saturating_sub(kept.len() as u64) as usize;
+            kept.extend_from_slice(&buf[..n.min(room)]);
+            total += n as u64;
+        }
+        let binary = policy::looks_binary(&kept);
+        if binary && !options.allow_binary {
+            return Err(
+                HostError::new(codes::BINARY_BLOCKED, format!("{rel} is a binary file"))
+                    .suggest("pass allowBinary=true to read it anyway"),
+            );
+        }
+        Ok(FileContent {
+            truncated: total > kept.len() as u64,
+            bytes: kept,
+            hash: hasher.finalize().to_hex().to_string(),
+            size: total,
+            binary,
+        })
+    }
+
+    /// Whole content and hash, or None when the file does not exist (for transactions).
+    pub fn snapshot(&self, rel: &str) -> HostResult<Option<(Vec<u8>, String)>> {
+        match self.dir.read(rel) {
+            Ok(bytes) => {
+                let hash = hash_bytes(&bytes);
+                Ok(Some((bytes, hash)))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(HostError::io(rel, &e)),
+        }
+    }
+
+    /// The entries of one directory, sorted, with ignore rules (.gitignore, .ignore) applied
+    /// and `.git` / `.smart-context` left out.
+    pub fn list(&self, path: &str) -> HostResult<Vec<Entry>> {
+        let rel = self.normalize(path)?;
+        let meta = self
+            .dir
+            .metadata(&rel)
+            .map_err(|e| HostError::io(&rel, &e))?;
+        if !meta.is_dir() {
+            return Err(HostError::new(
+                codes::INVALID_PATH,
+                format!("{rel} is not a directory"),
+            ));
+        }
+        let mut entries = Vec::new();
+        for item in self.walker(&rel).max_depth(Some(1)).build().skip(1) {
+            let Ok(item) = item else { continue };
+            let Some(child) = self.relative(item.path()) else {
+                continue;
+            };
+            if let Ok(meta) = self.dir.symlink_metadata(&child) {
+                entries.push(entry(child, &meta));
+            }
+        }
+        entries.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(entries)
+    }
+
+    /// An ignore-aware walker over `rel` (hidden files included, VCS and state dirs skipped),
+    /// shared by listing and searching so they agree on what exists.
+    pub fn walker(&self, rel: &str) -> ignore::WalkBuilder {
+        let mut builder = ignore::WalkBuilder::new(self.root.join(rel));
+        builder
+            .hidden(false)
+            .follow_links(false)
+            .require_git(false)
+            .filter_entry(|e| !policy::SKIPPED_DIRS.iter().any(|d| e.file_name() == *d));
+        builder
+    }
+
+    /// `path` (under the root) as a `/`-separated relative path.
+    pub fn relative(&self, path: &Path) -> Option<String> {
+        let rel = path.strip_prefix(&self.root).ok()?;
+        let parts: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        Some(if parts.is_empty() {
+            ".".to_string()
+        } else {
+            parts.join("/")
+        })
+    }
+
+    /// Sensitive by name, or a symlink pointing at a sensitive name.
+    pub fn is_sensitive(&self, rel: &str) -> bool {
+        if policy::is_sensitive(rel) {
+            return true;
+        }
+        match self.dir.read_link_contents(rel) {
+            Ok(target) => policy::is_sensitive(&target.to_string_lossy().replace('\\', "/")),
+            Err(_) => false,
+        }
+    }
+
+    /// Replaces (or creates) `rel` atomically: parents created, a temp file beside it written
+    /// and fsynced, renamed over the target, and the directory fsynced, so a crash leaves the
+    /// old or the new content and never a mix. An existing file keeps its permissions.
+    pub fn write_atomic(&self, rel: &str, bytes: &[u8]) -> std::io::Result<()> {
+        let (parent, name) = split_parent(rel);
+        if !parent.is_empty() {
+            self.dir.create_dir_all(parent)?;
+        }
+        let tmp = join(
+            parent,
+            &format!(".{name}.sc-tmp-{}", uuid::Uuid::new_v4().simple()),
+        );
+        let result = (|| {
+            let mut file = self
+                .dir
+                .open_with(&tmp, OpenOptions::new().write(true).create_new(true))?;
+            file.write_all(bytes)?;
+            if let Ok(meta) = self.dir.metadata(rel) {
+                file.set_permissions(meta.permissions())?;
+            }
+            file.sync_all()?;
+            self.dir.rename(&tmp, &self.dir, rel)?;
+            self.sync_dir(parent)
+        })();
+        if result.is_err() {
+            let _ = self.dir.remove_file(&tmp);
+        }
+        result
+    }
+
+    /// Removes `rel` and fsyncs its directory.
+    pub fn remove(&self, rel: &str) -> std::io::Result<()> {
+        self.dir.remove_file(rel)?;
+        self.sync_dir(split_parent(rel).0)
+    }
+
+    fn sync_dir(&self, parent: &str) -> std::io::Result<()> {
+        let dir = if parent.is_empty() {
+            self.dir.try_clone()?
+        } else {
+            self.dir.open_dir(parent)?
+        };
+        dir.open(".")?.sync_all()
+    }
+}
+
+/// BLAKE3 hex of `bytes`: the hash edits compare against.
+pub fn hash_bytes(bytes: &[u8]) -> String {
+    blake3::hash(bytes).to_hex().to_string()
+}
+
+fn entry(path: String, meta: &cap_std::fs::Metadata) -> Entry {
+    let kind = if meta.is_symlink() {
+        EntryKind::Symlink
+    } else if meta.is_dir() {
+        EntryKind::Directory
+    } else if meta.is_file() {
+        EntryKind::File
+    } else {
+        EntryKind::Other
+    };
+    let modified_ms = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.into_std().duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_millis() as u64);
+    let sensitive = policy::is_sensitive(&path);
+    Entry {
+        path,
+        kind,
+        size: meta.len(),
+        modified_ms,
+        sensitive,
+    }
+}
+
+fn split_parent(rel: &str) -> (&str, &str) {
+    rel.rsplit_once('/').unwrap_or(("", rel))
+}
+
+fn join(parent: &str, name: &str) -> String {
+    if parent.is_empty() {
+        name.to_string()
+    } else {
+        format!("{parent}/{name}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ws() -> (tempfile::TempDir, Workspace) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src/a.rs"), "fn a() {}\n").unwrap();
+        std::fs::write(dir.path().join(".env"), "SECRET=1\n").unwrap();
+        std::fs::write(dir.path().join("blob.bin"), b"\x00\x01\x02").unwrap();
+        let ws = Workspace::open(dir.path()).unwrap();
+        (dir, ws)
+    }
+
+    const OPEN: ReadOptions = ReadOptions {
+        max_bytes: 1 << 20,
+        allow_sensitive: false,
+        allow_binary: false,
+        allow_truncate: false,
+    };
+
+    #[test]
+    fn normalize_refuses_escapes() {
+        let (_d, ws) = ws();
+        assert_eq!(ws.normalize("./src//a.rs").unwrap(), "src/a.rs");
+        assert_eq!(ws.normalize("src/../src/a.rs").unwrap(), "src/a.rs");
+        assert_eq!(ws.normalize("").unwrap(), ".");
+        for bad in ["../x", "/etc/passwd", "src/../../x", "C:\\x"] {
+            assert_eq!(
+                ws.normalize(bad).unwrap_err().code,
+                codes::ACCESS_DENIED,
+                "{bad}"
+            );
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_out_of_the_root_are_refused() {
+        let (dir, ws) = ws();
+        std::os::unix::fs::symlink("/etc", dir.path().join("etc-link")).unwrap();
+        std::os::unix::fs::symlink(".env", dir.path().join("innocent.txt")).unwrap();
+        let err = ws.read("etc-link/passwd", OPEN).unwrap_err();
+        assert_eq!(err.code, codes::ACCESS_DENIED, "{err}");
+        let err = ws.read("innocent.txt", OPEN).unwrap_err();
+        assert_eq!(err.code, codes::SENSITIVE_BLOCKED, "{err}");
+    }
+
+    #[test]
+    fn reads_respect_policy_and_caps() {
+        let (_d, ws) = ws();
+        assert_eq!(
+            ws.read(".env", OPEN).unwrap_err().code,
+            codes::SENSITIVE_BLOCKED
+        );
+        assert!(
+            ws.read(
+                ".env",
+                ReadOptions {
+                    allow_sensitive: true,
+                    ..OPEN
+                }
+            )
+            .is_ok()
+        );
+        assert_eq!(
+            ws.read("blob.bin", OPEN).unwrap_err().code,
+            codes::BINARY_BLOCKED
+        );
+        let small = ReadOptions {
+            max_bytes: 4,
+            ..OPEN
+        };
+        assert_eq!(
+            ws.read("src/a.rs", small).unwrap_err().code,
+            codes::TOO_LARGE
+        );
+        let cut = ws
+            .read(
+                "src/a.rs",
+                ReadOptions {
+                    allow_truncate: true,
+                    ..small
+                },
+            )
+            .unwrap();
+        assert_eq!(
+            (cut.bytes.as_slice(), cut.truncated, cut.size),
+            (&b"fn a"[..], true, 10)
+        );
+        assert_eq!(cut.hash, hash_bytes(b"fn a() {}\n"));
+        assert_eq!(
+            ws.read("nope", OPEN).unwrap_err().code,
+            codes::FILE_NOT_FOUND
+        );
+    }
+
+    #[test]
+    fn atomic_write_creates_parents_and_leaves_no_temp() {
+        let (dir, ws) = ws();
+        ws.write_atomic("new/deep/f.txt", b"hi").unwrap();
+        assert_eq!(
+            std::fs::read(dir.path().join("new/deep/f.txt")).unwrap(),
+            b"hi"
+        );
+        ws.write_atomic("new/deep/f.txt", b"again").unwrap();
+        let names: Vec<_> = std::fs::read_dir(dir.path().join("new/deep"))
+            .unwrap()
+            .collect();
+        assert_eq!(names.len(), 1);
+    }
+
+    #[test]
+    fn list_applies_ignore_rules() {
+        let (dir, ws) = ws();
+        std::fs::write(dir.path().join(".gitignore"), "ignored/\n").unwrap();
+        std::fs::create_dir(dir.path().join("ignored")).unwrap();
+        std::fs::create_dir(dir.path().join(".git")).unwrap();
+        let names: Vec<String> = ws.list(".").unwrap().into_iter().map(|e| e.path).collect();
+        assert_eq!(names, [".env", ".gitignore", "blob.bin", "src"]);
+        let env = ws
+            .list(".")
+            .unwrap()
+            .into_iter()
+            .find(|e| e.path == ".env")
+            .unwrap();
+        assert!(env.sensitive);
+    }
+}

@@ -1,0 +1,489 @@
+//! Atomic multi-file transactions over the workspace, journaled in the store: every change is
+//! checked first (expected hashes, existence, policy), journaled with before and after content,
+//! then written file by file; a failure part-way restores what was written. Startup recovery
+//! rolls back transactions a crash left pending. Undo is a new transaction that restores the
+//! before content, refused when a file changed since.
+
+use super::{Workspace, hash_bytes, policy};
+use crate::error::{HostError, HostResult, codes};
+use crate::store::{FileRecord, Store, TxRecord, state};
+use serde_json::json;
+use std::sync::Mutex;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Largest file a transaction reads or writes.
+pub const MAX_FILE_BYTES: usize = 64 << 20;
+
+/// One requested change (mirrors the WIT `file-change`).
+#[derive(Debug, Clone)]
+pub struct Change {
+    pub path: String,
+    /// None deletes the file.
+    pub content: Option<Vec<u8>>,
+    /// The content the caller based its change on; None means the file must not exist yet.
+    pub expected_hash: Option<String>,
+    pub overwrite: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Receipt {
+    pub transaction_id: String,
+    pub files: Vec<(String, Option<String>, Option<String>)>,
+}
+
+/// Applies, undoes and recovers transactions. The store's mutex doubles as the edit lock, so
+/// checks and writes of two clients never interleave: one wins, the other sees HASH_MISMATCH.
+pub struct Transactions<'a> {
+    pub workspace: &'a Workspace,
+    pub store: &'a Mutex<Store>,
+}
+
+impl Transactions<'_> {
+    pub fn apply(&self, intent: &str, changes: Vec<Change>) -> HostResult<Receipt> {
+        let mut store = self.lock();
+        let files = self.plan(changes)?;
+        let tx = TxRecord {
+            id: new_id(),
+            intent: intent.to_string(),
+            state: state::PENDING.into(),
+            created_ms: now_ms(),
+            undoes: None,
+            files,
+        };
+        self.run(&mut store, tx)
+    }
+
+    /// Reverts `id` (default: the latest applied transaction that is not an undo).
+    pub fn undo(&self, id: Option<&str>) -> HostResult<Receipt> {
+        let mut store = self.lock();
+        let id = match id {
+            Some(id) => id.to_string(),
+            None => store
+                .latest_undoable()
+                .map_err(store_error)?
+                .ok_or_else(|| {
+                    HostError::new(codes::NOT_FOUND, "no transaction to undo")
+                        .suggest("see manage command=history")
+                })?,
+        };
+        let original = store.load(&id).map_err(store_error)?.ok_or_else(|| {
+            HostError::new(codes::NOT_FOUND, format!("no transaction {id}"))
+                .suggest("see manage command=history for transaction ids")
+        })?;
+        if original.state != state::APPLIED {
+            return Err(HostError::new(
+                codes::INVALID_ARGS,
+                format!(
+                    "transaction {id} is {}, only applied transactions can be undone",
+                    original.state
+                ),
+            ));
+        }
+        let mut files = Vec::new();
+        for f in &original.files {
+            let current = self.workspace.snapshot(&f.path)?;
+            let current_hash = current.as_ref().map(|(_, h)| h.clone());
+            if current_hash != f.after_hash {
+                return Err(HostError::new(
+                    codes::HASH_MISMATCH,
+                    format!(
+                        "{} changed since transaction {id}; undo would lose that change",
+                        f.path
+                    ),
+                )
+                .suggest(
+                    "read the file and revert by hand with change, or undo the later change first",
+                )
+                .details(
+                    json!({ "path": f.path, "expected": f.after_hash, "actual": current_hash }),
+                ));
+            }
+            files.push(FileRecord {
+                path: f.path.clone(),
+                before: f.after.clone(),
+                before_hash: f.after_hash.clone(),
+                after: f.before.clone(),
+                after_hash: f.before_hash.clone(),
+            });
+        }
+        let tx = TxRecord {
+            id: new_id(),
+            intent: format!("undo {id}: {}", original.intent),
+            state: state::PENDING.into(),
+            created_ms: now_ms(),
+            undoes: Some(id.clone()),
+            files,
+        };
+        let receipt = self.run(&mut store, tx)?;
+        store
+            .finish_undo(&receipt.transaction_id, &id)
+            .map_err(store_error)?;
+        Ok(receipt)
+    }
+
+    /// Rolls back every transaction left pending by a crash: a file still at its after (or
+    /// before) content gets its before content back; one changed by someone else is left alone
+    /// and reported. Returns what was recovered, for the log.
+    pub fn recover(&self) -> HostResult<Vec<String>> {
+        let store = self.lock();
+        let mut report = Vec::new();
+        for id in store.pending().map_err(store_error)? {
+            let Some(tx) = store.load(&id).map_err(store_error)? else {
+                continue;
+            };
+            for f in tx.files.iter().rev() {
+                let current = self.workspace.snapshot(&f.path)?.map(|(_, h)| h);
+                if current == f.before_hash {
+                    continue;
+                }
+                if current != f.after_hash {
+                    report.push(format!(
+                        "{id}: {} changed by someone else; left as is",
+                        f.path
+                    ));
+                    continue;
+                }
+                self.write(&f.path, f.before.as_deref())
+                    .map_err(|e| HostError::io(&f.path, &e))?;
+            }
+            store
+                .set_state(&id, state::ROLLED_BACK)
+                .map_err(store_error)?;
+            report.push(format!("{id}: rolled back ({})", tx.intent));
+        }
+        Ok(report)
+    }
+
+    /// Validates every change against policy and the files as they are now, before anything
+    /// is journaled or written.
+    fn plan(&self, changes: Vec<Change>) -> HostResult<Vec<FileRecord>> {
+        if changes.is_empty() {
+            return Err(HostError::new(
+                codes::INVALID_ARGS,
+                "a transaction needs at least one change",
+            ));
+        }
+        let mut files: Vec<FileRecord> = Vec::new();
+        for change in changes {
+            let path = self.workspace.normalize(&change.path)?;
+            if path == "." {
+                return Err(HostError::new(
+                    codes::INVALID_PATH,
+                    "cannot write the workspace root",
+                ));
+            }
+            if files.iter().any(|f| f.path == path) {
+                return Err(HostError::new(
+                    codes::INVALID_ARGS,
+                    format!("{path} appears twice in one transaction"),
+                )
+                .suggest("combine the edits of one file into one change"));
+            }
+            if policy::is_protected(&path) {
+                return Err(HostError::new(
+                    codes::ACCESS_DENIED,
+                    format!(
+                        "{path} is operator configuration or host state; plugins cannot write it"
+                    ),
+                ));
+            }
+            if self.workspace.is_sensitive(&path) {
+                return Err(HostError::new(
+                    codes::SENSITIVE_BLOCKED,
+                    format!("{path} is a sensitive file; edits to it are refused"),
+                ));
+            }
+            if change
+                .content
+                .as_ref()
+                .is_some_and(|c| c.len() > MAX_FILE_BYTES)
+            {
+                return Err(HostError::new(
+                    codes::TOO_LARGE,
+                    format!("new content of {path} is over {MAX_FILE_BYTES} bytes"),
+                ));
+            }
+            let current = self.workspace.snapshot(&path)?;
+            if current
+                .as_ref()
+                .is_some_and(|(b, _)| b.len() > MAX_FILE_BYTES)
+            {
+                return Err(HostError::new(
+                    codes::TOO_LARGE,
+                    format!("{path} is over {MAX_FILE_BYTES} bytes"),
+                ));
+            }
+            let current_hash = current.as_ref().map(|(_, h)| h.clone());
+            match (&change.expected_hash, &current_hash) {
+                (Some(expected), actual) if Some(expected) != actual.as_ref() => {
+                    return Err(HostError::new(
+                        codes::HASH_MISMATCH,
+                        format!("{path} changed since it was read"),
+                    )
+                    .suggest("read the file again and redo the edit against its current content")
+                    .details(json!({ "path": path, "expected": expected, "actual": actual })));
+                }
+                (None, Some(_)) if !change.overwrite => {
+                    return Err(HostError::new(
+                        codes::ALREADY_EXISTS,
+                        format!("{path} already exists"),
+                    )
+                    .suggest("pass overwrite, or edit the file with its current hash"));
+                }
+                _ => {}
+            }
+            if change.content.is_none() && current.is_none() {
+                return Err(HostError::new(
+                    codes::FILE_NOT_FOUND,
+                    format!("{path} does not exist; nothing to delete"),
+                ));
+            }
+            let after_hash = change.content.as_deref().map(hash_bytes);
+            let (before, before_hash) = match current {
+                Some((bytes, hash)) => (Some(bytes), Some(hash)),
+                None => (None, None),
+            };
+            files.push(FileRecord {
+                path,
+                before,
+                before_hash,
+                after: change.content,
+                after_hash,
+            });
+        }
+        Ok(files)
+    }
+
+    /// Journals `tx`, writes its files, and marks it applied; on a failed write restores the
+    /// files already written and marks it rolled back.
+    fn run(&self, store: &mut Store, mut tx: TxRecord) -> HostResult<Receipt> {
+        store.begin(&tx).map_err(store_error)?;
+        for (done, f) in tx.files.iter().enumerate() {
+            if let Err(err) = self.write(&f.path, f.after.as_deref()) {
+                for undo in tx.files[..done].iter().rev() {
+                    if let Err(e) = self.write(&undo.path, undo.before.as_deref()) {
+                        tracing::error!(path = %undo.path, "restoring after a failed transaction: {e}");
+                    }
+                }
+                let _ = store.set_state(&tx.id, state::ROLLED_BACK);
+                return Err(HostError::new(
+                    codes::WRITE_FAILED,
+                    format!("writing {} failed ({err}); no file was changed", f.path),
+                ));
+            }
+        }
+        if tx.undoes.is_none() {
+            store
+                .set_state(&tx.id, state::APPLIED)
+                .map_err(store_error)?;
+        }
+        tx.state = state::APPLIED.into();
+        Ok(Receipt {
+            transaction_id: tx.id,
+            files: tx
+                .files
+                .into_iter()
+                .map(|f| (f.path, f.before_hash, f.after_hash))
+                .collect(),
+        })
+    }
+
+    fn write(&self, path: &str, content: Option<&[u8]>) -> std::io::Result<()> {
+        match content {
+            Some(bytes) => self.workspace.write_atomic(path, bytes),
+            None => match self.workspace.remove(path) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+                other => other,
+            },
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Store> {
+        self.store
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+fn store_error(err: anyhow::Error) -> HostError {
+    HostError::new(codes::STORE_ERROR, format!("state database: {err:#}"))
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// `tx-` plus time and randomness: sortable by eye, unique across processes.
+fn new_id() -> String {
+    let rand = uuid::Uuid::new_v4().simple().to_string();
+    format!("tx-{}-{}", now_ms(), &rand[..8])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Fixture {
+        dir: tempfile::TempDir,
+        ws: Workspace,
+        store: Mutex<Store>,
+    }
+
+    impl Fixture {
+        fn new() -> Self {
+            let dir = tempfile::tempdir().unwrap();
+            std::fs::write(dir.path().join("a.txt"), "one\n").unwrap();
+            let ws = Workspace::open(dir.path()).unwrap();
+            let store =
+                Mutex::new(Store::open(&dir.path().join(".smart-context/state.db")).unwrap());
+            Self { dir, ws, store }
+        }
+        fn tx(&self) -> Transactions<'_> {
+            Transactions {
+                workspace: &self.ws,
+                store: &self.store,
+            }
+        }
+        fn read(&self, p: &str) -> Option<String> {
+            std::fs::read_to_string(self.dir.path().join(p)).ok()
+        }
+    }
+
+    fn edit(path: &str, content: &str, expected: Option<String>) -> Change {
+        Change {
+            path: path.into(),
+            content: Some(content.into()),
+            expected_hash: expected,
+            overwrite: false,
+        }
+    }
+
+    #[test]
+    fn apply_and_undo_are_byte_exact() {
+        let f = Fixture::new();
+        let h = hash_bytes(b"one\n");
+        let r = f
+            .tx()
+            .apply(
+                "edit",
+                vec![
+                    edit("a.txt", "two\n", Some(h)),
+                    edit("new/b.txt", "b", None),
+                ],
+            )
+            .unwrap();
+        assert_eq!(f.read("a.txt").as_deref(), Some("two\n"));
+        assert_eq!(f.read("new/b.txt").as_deref(), Some("b"));
+        let u = f.tx().undo(None).unwrap();
+        assert_ne!(u.transaction_id, r.transaction_id);
+        assert_eq!(f.read("a.txt").as_deref(), Some("one\n"));
+        assert_eq!(f.read("new/b.txt"), None);
+        let history = f.store.lock().unwrap().history(10).unwrap();
+        assert_eq!(
+            history[0].0.undoes.as_deref(),
+            Some(r.transaction_id.as_str())
+        );
+        assert_eq!(history[1].0.state, state::UNDONE);
+        assert_eq!(f.tx().undo(None).unwrap_err().code, codes::NOT_FOUND);
+    }
+
+    #[test]
+    fn stale_hash_fails_the_whole_transaction() {
+        let f = Fixture::new();
+        let err = f
+            .tx()
+            .apply(
+                "x",
+                vec![
+                    edit("new.txt", "n", None),
+                    edit("a.txt", "two\n", Some("stale".into())),
+                ],
+            )
+            .unwrap_err();
+        assert_eq!(err.code, codes::HASH_MISMATCH);
+        assert_eq!(f.read("new.txt"), None);
+        assert_eq!(f.read("a.txt").as_deref(), Some("one\n"));
+    }
+
+    #[test]
+    fn undo_refuses_when_file_changed_since() {
+        let f = Fixture::new();
+        f.tx()
+            .apply(
+                "e",
+                vec![edit("a.txt", "two\n", Some(hash_bytes(b"one\n")))],
+            )
+            .unwrap();
+        std::fs::write(f.dir.path().join("a.txt"), "someone else\n").unwrap();
+        assert_eq!(f.tx().undo(None).unwrap_err().code, codes::HASH_MISMATCH);
+        assert_eq!(f.read("a.txt").as_deref(), Some("someone else\n"));
+    }
+
+    #[test]
+    fn policy_refuses_protected_sensitive_and_existing() {
+        let f = Fixture::new();
+        for (path, code) in [
+            ("smart-context.toml", codes::ACCESS_DENIED),
+            (".smart-context/state.db", codes::ACCESS_DENIED),
+            (".env", codes::SENSITIVE_BLOCKED),
+            ("../out.txt", codes::ACCESS_DENIED),
+            ("a.txt", codes::ALREADY_EXISTS),
+        ] {
+            assert_eq!(
+                f.tx()
+                    .apply("x", vec![edit(path, "x", None)])
+                    .unwrap_err()
+                    .code,
+                code,
+                "{path}"
+            );
+        }
+    }
+
+    #[test]
+    fn recovery_rolls_back_a_half_applied_transaction() {
+        let f = Fixture::new();
+        // Journal a transaction and apply only its first file, as a crash would leave it.
+        let tx = TxRecord {
+            id: "tx-crash".into(),
+            intent: "crash".into(),
+            state: state::PENDING.into(),
+            created_ms: 1,
+            undoes: None,
+            files: vec![
+                FileRecord {
+                    path: "a.txt".into(),
+                    before: Some(b"one\n".to_vec()),
+                    before_hash: Some(hash_bytes(b"one\n")),
+                    after: Some(b"two\n".to_vec()),
+                    after_hash: Some(hash_bytes(b"two\n")),
+                },
+                FileRecord {
+                    path: "c.txt".into(),
+                    before: None,
+                    before_hash: None,
+                    after: Some(b"c".to_vec()),
+                    after_hash: Some(hash_bytes(b"c")),
+                },
+            ],
+        };
+        f.store.lock().unwrap().begin(&tx).unwrap();
+        f.ws.write_atomic("a.txt", b"two\n").unwrap();
+        let report = f.tx().recover().unwrap();
+        assert_eq!(report.len(), 1, "{report:?}");
+        assert_eq!(f.read("a.txt").as_deref(), Some("one\n"));
+        assert_eq!(f.read("c.txt"), None);
+        assert_eq!(
+            f.store
+                .lock()
+                .unwrap()
+                .load("tx-crash")
+                .unwrap()
+                .unwrap()
+                .state,
+            state::ROLLED_BACK
+        );
+    }
+}

@@ -1,0 +1,299 @@
+//! The ExploreResponse envelope (ADR-040 §5.2), the shared content budget, and the compact
+//! text rendering clients show when they ignore structured content.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Ok,
+    NoResults,
+    InvalidArgs,
+    Blocked,
+    Error,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ItemKind {
+    DocumentSection,
+    FilePreview,
+    FileFull,
+    Directory,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Range {
+    pub start_line: u32,
+    pub end_line: u32,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Item {
+    pub kind: ItemKind,
+    pub file_path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub range: Option<Range>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preview: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
+    #[serde(skip_serializing_if = "Map::is_empty")]
+    pub metadata: Map<String, Value>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub why: Vec<String>,
+}
+
+impl Item {
+    pub fn new(kind: ItemKind, file_path: &str) -> Self {
+        Self {
+            kind,
+            file_path: file_path.to_string(),
+            title: None,
+            range: None,
+            preview: None,
+            content: None,
+            metadata: Map::new(),
+            why: Vec::new(),
+        }
+    }
+
+    pub fn meta(mut self, key: &str, value: impl Into<Value>) -> Self {
+        self.metadata.insert(key.to_string(), value.into());
+        self
+    }
+
+    fn text_chars(&self) -> usize {
+        self.preview.as_deref().map_or(0, |p| p.chars().count())
+            + self.content.as_deref().map_or(0, |c| c.chars().count())
+    }
+}
+
+#[derive(Debug, Default, Serialize)]
+pub struct Data {
+    pub docs: Vec<Item>,
+    pub code: Vec<Item>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Response {
+    pub success: bool,
+    pub status: Status,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub query: Option<String>,
+    pub data: Data,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub degraded: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<String>,
+    pub stats: Map<String, Value>,
+}
+
+impl Response {
+    pub fn ok() -> Self {
+        Self {
+            success: true,
+            status: Status::Ok,
+            message: None,
+            code: None,
+            suggestion: None,
+            query: None,
+            data: Data::default(),
+            degraded: false,
+            reasons: Vec::new(),
+            stats: Map::new(),
+        }
+    }
+
+    pub fn failed(status: Status, message: impl Into<String>) -> Self {
+        Self {
+            success: false,
+            status,
+            message: Some(message.into()),
+            ..Self::ok()
+        }
+    }
+
+    pub fn invalid_args(message: impl Into<String>) -> Self {
+        Self::failed(Status::InvalidArgs, message)
+    }
+
+    /// A host error turned into the envelope: sizes and policy refusals are "blocked" (the
+    /// agent can lift them by asking explicitly), anything else is "error".
+    pub fn from_error(err: sdk::ToolError) -> Self {
+        let status = match err.code.as_str() {
+            sdk::codes::TOO_LARGE
+            | sdk::codes::SENSITIVE_BLOCKED
+            | sdk::codes::BINARY_BLOCKED
+            | sdk::codes::ACCESS_DENIED => Status::Blocked,
+            sdk::codes::INVALID_PATH => Status::InvalidArgs,
+            _ => Status::Error,
+        };
+        Self {
+            code: Some(err.code),
+            suggestion: err.suggestion,
+            ..Self::failed(status, err.message)
+        }
+    }
+
+    pub fn push(&mut self, document: bool, item: Item) {
+        if document {
+            self.data.docs.push(item)
+        } else {
+            self.data.code.push(item)
+        }
+    }
+
+    pub fn degrade(&mut self, reason: &str) {
+        self.degraded = true;
+        if !self.reasons.iter().any(|r| r == reason) {
+            self.reasons.push(reason.to_string());
+        }
+    }
+
+    /// Final bookkeeping: no_results for an empty success, and the stats every response carries.
+    pub fn finish(&mut self, elapsed_ms: u64) {
+        let items = self.data.docs.len() + self.data.code.len();
+        if self.success && items == 0 && self.status == Status::Ok {
+            self.status = Status::NoResults;
+        }
+        let chars: usize = self
+            .data
+            .docs
+            .iter()
+            .chain(&self.data.code)
+            .map(Item::text_chars)
+            .sum();
+        self.stats.insert("items".into(), items.into());
+        self.stats.insert("charsUsed".into(), chars.into());
+        self.stats
+            .insert("approxTokens".into(), sdk::approx_tokens(chars).into());
+        self.stats.insert("elapsedMs".into(), elapsed_ms.into());
+    }
+
+    /// Compact text: one status line, then each item as a header and its text.
+    pub fn render(&self) -> String {
+        let mut out = format!(
+            "explore: {}",
+            serde_json::to_value(self.status).unwrap_or_default()
+        );
+        out = out.replace('"', "");
+        if let Some(message) = &self.message {
+            out.push_str(&format!(" - {message}"));
+        }
+        if let Some(suggestion) = &self.suggestion {
+            out.push_str(&format!("\nsuggestion: {suggestion}"));
+        }
+        if self.degraded {
+            out.push_str(&format!("\ndegraded: {}", self.reasons.join(", ")));
+        }
+        for (group, items) in [("docs", &self.data.docs), ("code", &self.data.code)] {
+            if items.is_empty() {
+                continue;
+            }
+            out.push_str(&format!("\n[{group}]"));
+            for item in items {
+                out.push_str(&format!("\n== {}", item.file_path));
+                if let Some(range) = &item.range {
+                    out.push_str(&format!(":{}-{}", range.start_line, range.end_line));
+                }
+                if let Some(title) = &item.title {
+                    out.push_str(&format!(" ({title})"));
+                }
+                for text in [&item.preview, &item.content].into_iter().flatten() {
+                    out.push('\n');
+                    out.push_str(text.trim_end());
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The response-wide content budget (limits.maxChars): nothing ever goes past it.
+pub struct Budget {
+    remaining: usize,
+    item_cap: usize,
+}
+
+impl Budget {
+    pub fn new(max_chars: usize, item_cap: usize) -> Self {
+        Self {
+            remaining: max_chars,
+            item_cap: item_cap.min(max_chars),
+        }
+    }
+
+    pub fn exhausted(&self) -> bool {
+        self.remaining == 0
+    }
+
+    /// Takes `text` whole when it fits the item cap and what is left, else its longest prefix
+    /// of whole lines (or chars, for one long line) that does; the flag says it was cut.
+    pub fn take(&mut self, text: &str) -> (String, bool) {
+        let cap = self.item_cap.min(self.remaining);
+        let chars = text.chars().count();
+        if chars <= cap {
+            self.remaining -= chars;
+            return (text.to_string(), false);
+        }
+        let mut kept = String::new();
+        let mut used = 0;
+        for line in text.split_inclusive('\n') {
+            let n = line.chars().count();
+            if used + n > cap {
+                break;
+            }
+            kept.push_str(line);
+            used += n;
+        }
+        if kept.is_empty() {
+            kept = text.chars().take(cap).collect();
+            used = cap;
+        }
+        self.remaining -= used;
+        (kept, true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budget_never_exceeds_total_and_cuts_on_lines() {
+        let mut b = Budget::new(10, 8);
+        assert_eq!(b.take("abc\ndef\nghi\n"), ("abc\ndef\n".to_string(), true));
+        assert_eq!(b.take("xyz"), ("xy".to_string(), true));
+        assert!(b.exhausted());
+        assert_eq!(b.take("more"), (String::new(), true));
+    }
+
+    #[test]
+    fn empty_success_becomes_no_results() {
+        let mut r = Response::ok();
+        r.finish(1);
+        assert_eq!(r.status, Status::NoResults);
+        assert!(r.success);
+    }
+
+    #[test]
+    fn errors_map_to_statuses() {
+        let e = sdk::ToolError::new(sdk::codes::TOO_LARGE, "big");
+        assert_eq!(Response::from_error(e).status, Status::Blocked);
+        let e = sdk::ToolError::new(sdk::codes::FILE_NOT_FOUND, "gone");
+        assert_eq!(Response::from_error(e).status, Status::Error);
+    }
+}

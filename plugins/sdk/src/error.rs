@@ -1,0 +1,104 @@
+use serde_json::Value;
+
+/// Result of a plugin operation.
+pub type ToolResult<T> = Result<T, ToolError>;
+
+/// Error codes shared by host and plugins. Names come from the specification (ADR-001, ADR-033,
+/// ADR-040); agents match on them, so they never change once published.
+pub mod codes {
+    pub const INVALID_ARGS: &str = "INVALID_ARGS";
+    pub const INVALID_PATH: &str = "INVALID_PATH";
+    pub const ACCESS_DENIED: &str = "ACCESS_DENIED";
+    pub const FILE_NOT_FOUND: &str = "FILE_NOT_FOUND";
+    pub const ALREADY_EXISTS: &str = "ALREADY_EXISTS";
+    pub const TOO_LARGE: &str = "TOO_LARGE";
+    pub const SENSITIVE_BLOCKED: &str = "SENSITIVE_BLOCKED";
+    pub const BINARY_BLOCKED: &str = "BINARY_BLOCKED";
+    pub const NOT_TEXT: &str = "NOT_TEXT";
+    pub const NO_MATCH: &str = "NO_MATCH";
+    pub const MULTIPLE_MATCHES: &str = "MULTIPLE_MATCHES";
+    pub const HASH_MISMATCH: &str = "HASH_MISMATCH";
+    pub const NO_PARSER: &str = "NO_PARSER";
+    pub const MALFORMED: &str = "MALFORMED";
+    pub const NOT_FOUND: &str = "NOT_FOUND";
+    pub const UNSUPPORTED: &str = "UNSUPPORTED";
+    pub const INTERNAL: &str = "INTERNAL";
+}
+
+/// A failure an agent can act on: a stable code, a message, what to try next, and optional
+/// structured details (match locations, sizes).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolError {
+    pub code: String,
+    pub message: String,
+    pub suggestion: Option<String>,
+    pub details: Option<Value>,
+}
+
+impl ToolError {
+    pub fn new(code: &str, message: impl Into<String>) -> Self {
+        Self {
+            code: code.to_string(),
+            message: message.into(),
+            suggestion: None,
+            details: None,
+        }
+    }
+
+    /// Adds the next step to try.
+    pub fn suggest(mut self, suggestion: impl Into<String>) -> Self {
+        self.suggestion = Some(suggestion.into());
+        self
+    }
+
+    /// Adds structured details (a JSON object).
+    pub fn details(mut self, details: Value) -> Self {
+        self.details = Some(details);
+        self
+    }
+
+    /// Splits into the WIT record's fields (details serialized to JSON).
+    pub fn into_parts(self) -> (String, String, Option<String>, Option<String>) {
+        let details = self.details.map(|d| d.to_string());
+        (self.code, self.message, self.suggestion, details)
+    }
+
+    /// Builds from the WIT record's fields; unparseable details are kept as a JSON string.
+    pub fn from_parts(
+        code: String,
+        message: String,
+        suggestion: Option<String>,
+        details_json: Option<String>,
+    ) -> Self {
+        let details =
+            details_json.map(|raw| serde_json::from_str(&raw).unwrap_or(Value::String(raw)));
+        Self {
+            code,
+            message,
+            suggestion,
+            details,
+        }
+    }
+}
+
+impl std::fmt::Display for ToolError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for ToolError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_round_trip_keeps_details_structured() {
+        let err = ToolError::new(codes::NO_MATCH, "nothing")
+            .suggest("read the file first")
+            .details(serde_json::json!({"line": 3}));
+        let (c, m, s, d) = err.clone().into_parts();
+        assert_eq!(ToolError::from_parts(c, m, s, d), err);
+    }
+}

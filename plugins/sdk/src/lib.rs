@@ -1,0 +1,64 @@
+//! The guest-side toolkit every smart-context plugin links: one error type that maps onto the
+//! WIT `error` record, strict JSON argument parsing, and the text helpers (numbered previews,
+//! unified diffs) that keep pillar responses compact and consistent.
+//!
+//! Bindings stay in each plugin (`wit_bindgen::generate!` with the plugin's own world), so a
+//! parser never links pillar imports; [`impl_error_conversions!`] bridges this crate's
+//! [`ToolError`] to a plugin's generated error type.
+
+mod error;
+mod text;
+
+pub use error::{ToolError, ToolResult, codes};
+pub use text::{
+    approx_tokens, decode_text, line_count, numbered_lines, short_preview, unified_diff,
+};
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+/// Parses tool arguments strictly: unknown fields and wrong types are INVALID_ARGS errors that
+/// name the field, so an agent can fix its call instead of getting silently ignored input.
+pub fn parse_args<T: DeserializeOwned>(args_json: &str) -> ToolResult<T> {
+    let trimmed = args_json.trim();
+    let source = if trimmed.is_empty() { "{}" } else { trimmed };
+    serde_json::from_str(source).map_err(|err| {
+        ToolError::new(codes::INVALID_ARGS, format!("invalid arguments: {err}"))
+            .suggest("check the argument names and types against the tool's input schema")
+    })
+}
+
+/// Serializes a structured result; failure here is a plugin bug, reported as INTERNAL.
+pub fn to_json<T: Serialize>(value: &T) -> ToolResult<String> {
+    serde_json::to_string(value)
+        .map_err(|err| ToolError::new(codes::INTERNAL, format!("result serialization: {err}")))
+}
+
+/// Implements `From` in both directions between [`ToolError`] and a plugin's generated WIT
+/// `error` type, so `?` works on host calls and on the plugin's own results.
+#[macro_export]
+macro_rules! impl_error_conversions {
+    ($wit_error:path) => {
+        impl From<$crate::ToolError> for $wit_error {
+            fn from(err: $crate::ToolError) -> Self {
+                let (code, message, suggestion, details_json) = err.into_parts();
+                Self {
+                    code,
+                    message,
+                    suggestion,
+                    details_json,
+                }
+            }
+        }
+        impl From<$wit_error> for $crate::ToolError {
+            fn from(err: $wit_error) -> Self {
+                $crate::ToolError::from_parts(
+                    err.code,
+                    err.message,
+                    err.suggestion,
+                    err.details_json,
+                )
+            }
+        }
+    };
+}
