@@ -58,3 +58,52 @@ fn prepare_state_dir(dir: &Path) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn open_prepares_state_and_finds_builtin_plugins() {
+        let root = tempfile::tempdir().unwrap();
+        let cache = tempfile::tempdir().unwrap();
+        std::fs::write(
+            root.path().join("smart-context.toml"),
+            format!("cache_dir = {:?}\n", cache.path()),
+        )
+        .unwrap();
+        let runtime = open(&OpenOptions {
+            root: root.path().into(),
+            ..OpenOptions::default()
+        })
+        .unwrap();
+        assert_eq!(
+            std::fs::read_to_string(root.path().join(".smart-context/.gitignore")).unwrap(),
+            "*\n"
+        );
+        assert!(root.path().join(".smart-context/state.db").is_file());
+        let names: Vec<String> = runtime.tools().into_iter().map(|t| t.name).collect();
+        assert_eq!(
+            names,
+            ["explore", "understand", "change", "write", "manage"]
+        );
+        assert!(runtime.rejected().is_empty(), "{:?}", runtime.rejected());
+    }
+
+    #[test]
+    fn a_bad_config_is_a_startup_error() {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::write(
+            root.path().join("smart-context.toml"),
+            "[limits]\nmemory = 1\n",
+        )
+        .unwrap();
+        let Err(err) = open(&OpenOptions {
+            root: root.path().into(),
+            ..OpenOptions::default()
+        }) else {
+            panic!("an unknown config key must fail startup");
+        };
+        assert!(format!("{err:#}").contains("memory"), "{err:#}");
+    }
+}

@@ -5,7 +5,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use smart_context::app::{self, OpenOptions};
 use smart_context::mcp::{self, Server, http};
-use std::io::Read;
+use std::io::{IsTerminal, Read};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use tracing_subscriber::EnvFilter;
@@ -65,6 +65,7 @@ fn main() -> Result<()> {
     };
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_env_filter(
             EnvFilter::try_from_env("SMART_CONTEXT_LOG")
                 .unwrap_or_else(|_| EnvFilter::new(default_level)),

@@ -304,7 +304,9 @@ fn name_of(line: &str, kind: &str) -> String {
         .trim_start_matches(['*', '&'])
         .chars()
         .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | ':' | '$'))
-        .collect()
+        .collect::<String>()
+        .trim_end_matches(':')
+        .to_string()
 }
 
 #[cfg(test)]
@@ -320,7 +322,7 @@ mod tests {
 
     #[test]
     fn rust_items_with_ranges() {
-        let src = "use x;\n\npub struct A {\n    b: u8,\n}\n\npub(crate) async fn run(x: u8) -> u8 {\n    if x { 1 } else { 2 }\n}\nconst N: u8 = 3;\nimpl A {\n    fn m(&self) {}\n}\n";
+        let src = "use x;\n\npub struct A {\n    b: u8,\n}\n\npub(crate) async fn run(x: u8) -> u8 {\n    if x { 1 } else { 2 }\n}\nconst N: u8 = 3;\npub const fn k() {}\nimpl A {\n    fn m(&self) {}\n}\n";
         let lines: Vec<&str> = src.lines().collect();
         assert_eq!(
             names(&braced_definitions(&lines, "rust")),
@@ -328,7 +330,8 @@ mod tests {
                 ("struct".into(), "A".into(), 3, 5),
                 ("fn".into(), "run".into(), 7, 9),
                 ("const".into(), "N".into(), 10, 10),
-                ("impl".into(), "A".into(), 11, 13),
+                ("fn".into(), "k".into(), 11, 11),
+                ("impl".into(), "A".into(), 12, 14),
             ]
         );
     }

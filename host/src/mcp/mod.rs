@@ -152,3 +152,55 @@ impl ServerHandler for Server {
         Ok(self.call(&request.name, request.arguments).await.into())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::bindings::pillar::exports::smart_context::plugin::tool::ToolSpec;
+
+    #[test]
+    fn errors_become_is_error_results_with_code_and_suggestion() {
+        let err = HostError::new("NO_MATCH", "nothing matched")
+            .suggest("read the file first")
+            .details(json!({ "candidates": [] }));
+        let result = error_result(err);
+        assert_eq!(result.is_error, Some(true));
+        let s = result.structured_content.unwrap();
+        assert_eq!(
+            (s["code"].as_str(), s["suggestion"].as_str()),
+            (Some("NO_MATCH"), Some("read the file first"))
+        );
+        assert_eq!(s["details"], json!({ "candidates": [] }));
+        let text = result.content[0].as_text().unwrap().text.clone();
+        assert_eq!(
+            text,
+            "NO_MATCH: nothing matched\nsuggestion: read the file first"
+        );
+    }
+
+    #[test]
+    fn tools_carry_schemas_and_annotations() {
+        let spec = ToolSpec {
+            name: "explore".into(),
+            title: "Explore".into(),
+            description: "finds".into(),
+            input_schema: r#"{"type":"object","properties":{"query":{"type":"string"}}}"#.into(),
+            output_schema: Some(r#"{"type":"object"}"#.into()),
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+        };
+        let tool = mcp_tool(ToolDescription {
+            name: "explore".into(),
+            spec,
+        });
+        assert_eq!(tool.input_schema["properties"]["query"]["type"], "string");
+        assert!(tool.output_schema.is_some());
+        let a = tool.annotations.unwrap();
+        assert_eq!(
+            (a.read_only_hint, a.destructive_hint, a.idempotent_hint),
+            (Some(true), Some(false), Some(true))
+        );
+        assert_eq!(tool.title.as_deref(), Some("Explore"));
+    }
+}

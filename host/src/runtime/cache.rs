@@ -54,10 +54,10 @@ impl ComponentCache {
         let component = Component::new(engine, wasm)
             .map_err(anyhow::Error::from)
             .context("compiling component")?;
-        if let Some(dir) = &self.dir {
-            if let Err(err) = self.store(dir, sha256, &component) {
-                tracing::warn!("caching compiled component failed: {err:#}");
-            }
+        if let Some(dir) = &self.dir
+            && let Err(err) = self.store(dir, sha256, &component)
+        {
+            tracing::warn!("caching compiled component failed: {err:#}");
         }
         Ok((component, Origin::Compiled))
     }

@@ -19,7 +19,7 @@ use bindings::pillar::exports::smart_context::plugin::tool::ToolSpec;
 use bindings::pillar::smart_context::plugin::types::Document;
 use bindings::{HostState, pillar};
 use cache::{ComponentCache, Origin};
-use plugins::{Candidate, Interface, Source};
+use plugins::{Candidate, Interface, Source, World};
 use serde::Serialize;
 use sha2::Digest;
 use std::collections::BTreeSet;
@@ -330,12 +330,12 @@ fn prepare(
     let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
     let sha256 = hex(&sha2::Sha256::digest(&bytes));
     let policy = config.policy(&candidate.name);
-    if let Some(pinned) = policy.and_then(|p| p.sha256.as_deref()) {
-        if !pinned.eq_ignore_ascii_case(&sha256) {
-            return Err(format!(
-                "SHA-256 {sha256} does not match the pinned {pinned}; a changed binary is a new plugin"
-            ));
-        }
+    if let Some(pinned) = policy.and_then(|p| p.sha256.as_deref())
+        && !pinned.eq_ignore_ascii_case(&sha256)
+    {
+        return Err(format!(
+            "SHA-256 {sha256} does not match the pinned {pinned}; a changed binary is a new plugin"
+        ));
     }
     let (component, origin) = cache
         .load_or_compile(engine, &bytes, &sha256)
@@ -373,6 +373,7 @@ fn prepare(
             .and_then(|i| i.smart_context_plugin_tool().call_describe(&mut store))
             .map_err(|e| format!("describe failed: {e:#}"))?;
         validate_spec(&spec)?;
+        let spec = truthful_hints(spec, world);
         info.tool = match &candidate.source {
             Source::Builtin(_) => Some(spec.name.clone()),
             Source::Directory(_) if policy.is_some_and(|p| p.enabled) => {
@@ -416,6 +417,20 @@ fn linker(engine: &Engine, imports: &BTreeSet<Interface>) -> wasmtime::Result<Li
         }
     }
     Ok(linker)
+}
+
+/// The hints clients use to auto-approve calls follow from the world, not from the plugin's
+/// word: a pillar cannot write, so it is read-only; an editing pillar is never read-only.
+fn truthful_hints(mut spec: ToolSpec, world: World) -> ToolSpec {
+    let read_only = world == World::Pillar;
+    if spec.read_only != read_only {
+        tracing::warn!(tool = %spec.name, "declared readOnly={} but its world makes it {read_only}", spec.read_only);
+    }
+    spec.read_only = read_only;
+    if read_only {
+        spec.destructive = false;
+    }
+    spec
 }
 
 /// MCP needs a usable name and JSON schemas; a plugin that cannot describe itself is refused.
@@ -529,6 +544,16 @@ mod tests {
             destructive: false,
             idempotent: true,
         }
+    }
+
+    #[test]
+    fn hints_follow_the_world() {
+        let mut lying = spec("x", "{}");
+        lying.destructive = true;
+        let pillar = truthful_hints(lying.clone(), World::Pillar);
+        assert!(pillar.read_only && !pillar.destructive);
+        let editing = truthful_hints(lying, World::EditingPillar);
+        assert!(!editing.read_only && editing.destructive);
     }
 
     #[test]

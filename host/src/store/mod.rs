@@ -124,16 +124,7 @@ impl Store {
             .query_row(
                 "SELECT id, intent, state, created_ms, undoes FROM transactions WHERE id = ?1",
                 [id],
-                |r| {
-                    Ok(TxRecord {
-                        id: r.get(0)?,
-                        intent: r.get(1)?,
-                        state: r.get(2)?,
-                        created_ms: r.get::<_, i64>(3)? as u64,
-                        undoes: r.get(4)?,
-                        files: Vec::new(),
-                    })
-                },
+                tx_head,
             )
             .optional()?;
         let Some(mut tx) = head else { return Ok(None) };
@@ -190,14 +181,7 @@ impl Store {
             .query_map([limit], |r| {
                 let files: Option<String> = r.get(5)?;
                 Ok((
-                    TxRecord {
-                        id: r.get(0)?,
-                        intent: r.get(1)?,
-                        state: r.get(2)?,
-                        created_ms: r.get::<_, i64>(3)? as u64,
-                        undoes: r.get(4)?,
-                        files: Vec::new(),
-                    },
+                    tx_head(r)?,
                     files
                         .map(|f| f.split('\n').map(str::to_string).collect())
                         .unwrap_or_default(),
@@ -214,6 +198,18 @@ impl Store {
                 r.get::<_, i64>(0)
             })? as u64)
     }
+}
+
+/// A transaction row (columns id, intent, state, created_ms, undoes) without its files.
+fn tx_head(r: &rusqlite::Row<'_>) -> rusqlite::Result<TxRecord> {
+    Ok(TxRecord {
+        id: r.get(0)?,
+        intent: r.get(1)?,
+        state: r.get(2)?,
+        created_ms: r.get::<_, i64>(3)? as u64,
+        undoes: r.get(4)?,
+        files: Vec::new(),
+    })
 }
 
 #[cfg(test)]

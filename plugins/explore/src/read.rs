@@ -43,9 +43,10 @@ fn read_path(
     if args.wants_full(path) {
         return read_full(args, &entry.path, response);
     }
+    // Whatever a parser plugin handles reads as sections by default; NO_PARSER means a file.
     let as_document = match args.view() {
-        View::Section => true,
-        View::Auto | View::Preview => args.section.is_some() || entry.path.ends_with(".md"),
+        View::Auto | View::Section => true,
+        View::Preview => args.section.is_some(),
         View::Full => false,
     };
     if as_document {

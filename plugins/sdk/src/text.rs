@@ -25,14 +25,10 @@ pub fn line_count(text: &str) -> usize {
 /// agents quote back when they anchor an edit.
 pub fn numbered_lines(text: &str, start: usize, end: usize) -> String {
     let start = start.max(1);
-    let width = end.max(1).to_string().len();
+    let last = end.min(line_count(text));
+    let width = last.max(1).to_string().len();
     let mut out = String::new();
-    for (idx, line) in text
-        .lines()
-        .enumerate()
-        .skip(start - 1)
-        .take(end.saturating_sub(start - 1))
-    {
+    for (idx, line) in text.lines().enumerate().take(last).skip(start - 1) {
         out.push_str(&format!("{:>width$}| {}\n", idx + 1, line, width = width));
     }
     out
@@ -72,6 +68,8 @@ mod tests {
         let text = "a\nb\nc\n";
         assert_eq!(numbered_lines(text, 2, 10), "2| b\n3| c\n");
         assert_eq!(numbered_lines(text, 1, 1), "1| a\n");
+        let long: String = (1..=12).map(|i| format!("l{i}\n")).collect();
+        assert!(numbered_lines(&long, 9, 10).starts_with(" 9| l9\n10| l10"));
     }
 
     #[test]

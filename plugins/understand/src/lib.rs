@@ -10,7 +10,7 @@ wit_bindgen::generate!({
 use exports::smart_context::plugin::tool::{Guest, ToolOutput, ToolSpec};
 use sdk::{ToolError, ToolResult, codes};
 use serde::{Deserialize, Serialize};
-use smart_context::plugin::types::Error;
+use smart_context::plugin::types::{Document, Error};
 use smart_context::plugin::{index, workspace};
 
 sdk::impl_error_conversions!(Error);
@@ -120,43 +120,51 @@ impl Guest for Understand {
 
 fn understand(args: &UnderstandArgs) -> ToolResult<UnderstandResponse> {
     let path = resolve_path(args)?;
-    if path.ends_with(".md") || path.ends_with(".markdown") || path.ends_with(".mdx") {
-        if let Ok(doc) = index::parse_document(&path) {
-            let entry = workspace::stat(&path)?;
-            let outline: Vec<OutlineEntry> = doc
-                .sections
-                .iter()
-                .filter(|s| s.level > 0)
-                .map(|s| OutlineEntry {
-                    name: s.heading_path.join(" > "),
-                    kind: format!("h{}", s.level),
-                    start_line: s.start_line,
-                    end_line: s.end_line,
-                    signature: None,
-                })
-                .collect();
-            let lines = doc.sections.iter().map(|s| s.end_line).max().unwrap_or(0);
-            return Ok(UnderstandResponse {
-                success: true,
-                summary: format!(
-                    "{path}: {} document{}, {} sections",
-                    doc.kind,
-                    doc.title.map(|t| format!(" \"{t}\"")).unwrap_or_default(),
-                    outline.len()
-                ),
-                facts: Facts {
-                    lines,
-                    bytes: entry.size,
-                    language: None,
-                    kind: "document",
-                    definitions: outline.len(),
-                },
-                path,
-                outline,
-            });
-        }
+    // Files a parser plugin handles are outlined by their sections; the rest as code.
+    match index::parse_document(&path) {
+        Ok(doc) => document_outline(path, doc),
+        Err(err) if err.code == codes::NO_PARSER => code_outline(&path),
+        Err(err) => Err(err.into()),
     }
-    let outline = index::outline(&path)?;
+}
+
+fn document_outline(path: String, doc: Document) -> ToolResult<UnderstandResponse> {
+    let entry = workspace::stat(&path)?;
+    let outline: Vec<OutlineEntry> = doc
+        .sections
+        .iter()
+        .filter(|s| s.level > 0)
+        .map(|s| OutlineEntry {
+            name: s.heading_path.join(" > "),
+            kind: format!("h{}", s.level),
+            start_line: s.start_line,
+            end_line: s.end_line,
+            signature: None,
+        })
+        .collect();
+    let lines = doc.sections.iter().map(|s| s.end_line).max().unwrap_or(0);
+    Ok(UnderstandResponse {
+        success: true,
+        summary: format!(
+            "{path}: {} document{}, {} sections",
+            doc.kind,
+            doc.title.map(|t| format!(" \"{t}\"")).unwrap_or_default(),
+            outline.len()
+        ),
+        facts: Facts {
+            lines,
+            bytes: entry.size,
+            language: None,
+            kind: "document",
+            definitions: outline.len(),
+        },
+        path,
+        outline,
+    })
+}
+
+fn code_outline(path: &str) -> ToolResult<UnderstandResponse> {
+    let outline = index::outline(path)?;
     let entries: Vec<OutlineEntry> = outline
         .symbols
         .into_iter()

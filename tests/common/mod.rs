@@ -1,0 +1,103 @@
+//! Shared by the end-to-end tests: a throwaway workspace with known content, and the built
+//! `smart-context` binary started against it.
+#![allow(dead_code)] // each test binary uses a different part
+
+use std::path::{Path, PathBuf};
+
+/// The binary under test, built by cargo for this test run.
+pub const BIN: &str = env!("CARGO_BIN_EXE_smart-context");
+/// The sandbox test fixtures (plugins/testing/*), built by host/build.rs.
+pub const TEST_PLUGINS: &str = env!("SMART_CONTEXT_TEST_PLUGINS");
+
+pub const LIB_RS: &str =
+    "pub fn answer() -> u32 {\n    42\n}\n\npub struct Config {\n    pub name: String,\n}\n";
+pub const GUIDE_MD: &str =
+    "# Guide\n\nIntro text.\n\n## Install\n\nRun the installer.\n\n## Usage\n\nCall answer().\n";
+
+pub struct Fixture {
+    pub dir: tempfile::TempDir,
+}
+
+impl Fixture {
+    /// src/lib.rs, docs/guide.md, a .env secret and a binary file.
+    pub fn new() -> Self {
+        let fx = Self {
+            dir: tempfile::tempdir().unwrap(),
+        };
+        fx.write("src/lib.rs", LIB_RS);
+        fx.write("docs/guide.md", GUIDE_MD);
+        fx.write(".env", "API_KEY=very-secret\n");
+        std::fs::write(fx.path().join("logo.bin"), b"\x89PNG\0\0\0binary").unwrap();
+        fx
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn write(&self, rel: &str, content: &str) {
+        let path = self.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, content).unwrap();
+    }
+
+    pub fn read(&self, rel: &str) -> Option<String> {
+        std::fs::read_to_string(self.path().join(rel)).ok()
+    }
+
+    /// An operator config that loads the sandbox fixtures with tight limits.
+    pub fn with_sandbox_config(self, extra: &str) -> Self {
+        let config = format!(
+            "plugin_dirs = [{:?}]\n\n[limits]\ntimeout_ms = 1000\nmemory_mib = 64\n\n{extra}",
+            TEST_PLUGINS
+        );
+        self.write("smart-context.toml", &config);
+        self
+    }
+
+    /// `smart-context --root <fixture> ARGS`, with a shared component cache so tests do not
+    /// each recompile every plugin, and warnings-only logging.
+    pub fn command(&self, args: &[&str]) -> std::process::Command {
+        let mut cmd = std::process::Command::new(BIN);
+        cmd.arg("--root").arg(self.path()).args(args);
+        cmd.env("XDG_CACHE_HOME", cache_home())
+            .env("SMART_CONTEXT_LOG", "warn");
+        cmd
+    }
+
+    pub fn tokio_command(&self, args: &[&str]) -> tokio::process::Command {
+        self.command(args).into()
+    }
+}
+
+pub fn cache_home() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("xdg-cache")
+}
+
+/// The structured content of a successful call (panics with the text on isError).
+pub fn structured(result: &rmcp::model::CallToolResult) -> serde_json::Value {
+    assert_ne!(
+        result.is_error,
+        Some(true),
+        "tool failed: {:?}",
+        result.content
+    );
+    result
+        .structured_content
+        .clone()
+        .expect("structuredContent")
+}
+
+/// The text of a result's first content block.
+pub fn text(result: &rmcp::model::CallToolResult) -> String {
+    result
+        .content
+        .first()
+        .and_then(|c| c.as_text())
+        .map(|t| t.text.clone())
+        .unwrap_or_default()
+}
+
+pub fn args(value: serde_json::Value) -> serde_json::Map<String, serde_json::Value> {
+    value.as_object().cloned().expect("arguments are an object")
+}

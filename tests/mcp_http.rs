@@ -1,0 +1,111 @@
+//! `serve --http`: rmcp's streamable HTTP client with the bearer token, and the refusals
+//! (no token, wrong token, a Host header off the allowlist).
+
+mod common;
+
+use common::{Fixture, args, structured};
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use serde_json::json;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Stdio};
+
+const TOKEN: &str = "test-token-0123456789";
+
+/// Starts the server on an ephemeral port and returns it with its endpoint URL, read from the
+/// `listening on` log line.
+fn start(fx: &Fixture) -> (Child, String) {
+    let mut child = fx
+        .command(&["serve", "--http", "127.0.0.1:0", "--token", TOKEN])
+        .env("SMART_CONTEXT_LOG", "info")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let url = loop {
+        let line = lines
+            .next()
+            .expect("server exited before listening")
+            .unwrap();
+        if let Some(at) = line.find("listening on ") {
+            break line[at + "listening on ".len()..].trim().to_string();
+        }
+    };
+    // Keep draining stderr so the server never blocks on a full pipe.
+    std::thread::spawn(move || lines.for_each(drop));
+    (child, url)
+}
+
+#[tokio::test]
+async fn rmcp_client_over_http_lists_and_calls_with_the_token() {
+    let fx = Fixture::new();
+    let (mut child, url) = start(&fx);
+    let transport = StreamableHttpClientTransport::from_config(
+        StreamableHttpClientTransportConfig::with_uri(url.as_str()).auth_header(TOKEN),
+    );
+    let client = ().serve(transport).await.expect("MCP handshake over HTTP");
+    let tools = client.list_all_tools().await.unwrap();
+    assert_eq!(tools.len(), 5);
+    let result = client
+        .call_tool(
+            CallToolRequestParams::new("explore")
+                .with_arguments(args(json!({ "query": "installer" }))),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        structured(&result)["data"]["docs"][0]["filePath"],
+        "docs/guide.md"
+    );
+    let write = client
+        .call_tool(CallToolRequestParams::new("write").with_arguments(args(
+            json!({ "intent": "http", "targetPath": "h.txt", "content": "via http" }),
+        )))
+        .await
+        .unwrap();
+    assert_eq!(structured(&write)["success"], true);
+    assert_eq!(fx.read("h.txt").as_deref(), Some("via http"));
+    client.cancel().await.unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+#[tokio::test]
+async fn http_refuses_missing_or_wrong_tokens_and_foreign_hosts() {
+    let fx = Fixture::new();
+    let (mut child, url) = start(&fx);
+    let http = reqwest::Client::new();
+    let init = json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": { "name": "raw", "version": "0" } } });
+    let post = |token: Option<&str>, host: Option<&str>| {
+        let mut request = http
+            .post(&url)
+            .header("Accept", "application/json, text/event-stream")
+            .header("Content-Type", "application/json")
+            .body(init.to_string());
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        if let Some(host) = host {
+            request = request.header("Host", host);
+        }
+        request.send()
+    };
+    assert_eq!(post(None, None).await.unwrap().status(), 401);
+    assert_eq!(post(Some("wrong"), None).await.unwrap().status(), 401);
+    let foreign = post(Some(TOKEN), Some("evil.example:80"))
+        .await
+        .unwrap()
+        .status();
+    assert!(
+        foreign.is_client_error() && foreign != 401,
+        "foreign Host got {foreign}"
+    );
+    assert_eq!(post(Some(TOKEN), None).await.unwrap().status(), 200);
+    child.kill().unwrap();
+    child.wait().unwrap();
+}

@@ -1,0 +1,319 @@
+//! The built binary driven over stdio by rmcp's client: the tool list, and a real call to
+//! every pillar, including the edit -> history -> undo round trip.
+
+mod common;
+
+use common::{Fixture, args, structured, text};
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+use rmcp::transport::TokioChildProcess;
+use serde_json::json;
+use std::io::{BufRead, BufReader, Write};
+
+type Client = rmcp::service::RunningService<rmcp::RoleClient, ()>;
+
+async fn connect(fx: &Fixture) -> Client {
+    let transport = TokioChildProcess::new(fx.tokio_command(&["serve"])).unwrap();
+    ().serve(transport).await.expect("MCP handshake")
+}
+
+async fn call(
+    client: &Client,
+    tool: &str,
+    arguments: serde_json::Value,
+) -> rmcp::model::CallToolResult {
+    client
+        .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args(arguments)))
+        .await
+        .expect("tools/call")
+}
+
+#[tokio::test]
+async fn lists_exactly_the_five_pillars_with_schemas_and_annotations() {
+    let fx = Fixture::new();
+    let client = connect(&fx).await;
+    let tools = client.list_all_tools().await.unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    assert_eq!(
+        names,
+        ["explore", "understand", "change", "write", "manage"]
+    );
+    for tool in &tools {
+        assert_eq!(
+            tool.input_schema.get("type"),
+            Some(&json!("object")),
+            "{}",
+            tool.name
+        );
+        assert!(
+            tool.output_schema.is_some(),
+            "{} has an output schema",
+            tool.name
+        );
+        assert!(
+            tool.description.as_deref().is_some_and(|d| d.len() > 40),
+            "{}",
+            tool.name
+        );
+        let a = tool.annotations.as_ref().expect("annotations");
+        let read_only = matches!(tool.name.as_ref(), "explore" | "understand");
+        assert_eq!(a.read_only_hint, Some(read_only), "{}", tool.name);
+        assert_eq!(a.destructive_hint, Some(!read_only), "{}", tool.name);
+        assert!(a.idempotent_hint.is_some());
+    }
+    let explore = &tools[0];
+    let props = explore.input_schema["properties"].as_object().unwrap();
+    for field in [
+        "query",
+        "paths",
+        "intent",
+        "view",
+        "section",
+        "packId",
+        "cursor",
+        "include",
+        "fullPaths",
+        "allowSensitive",
+        "allowBinary",
+        "allowGlobs",
+        "limits",
+    ] {
+        assert!(props.contains_key(field), "explore schema lacks {field}");
+    }
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn every_pillar_answers_a_real_call() {
+    let fx = Fixture::new();
+    let client = connect(&fx).await;
+
+    // explore: a preview with line numbers, a query split into docs and code, a markdown section.
+    let preview = call(&client, "explore", json!({ "paths": ["src/lib.rs"] })).await;
+    let s = structured(&preview);
+    assert_eq!(s["status"], "ok");
+    assert_eq!(s["data"]["code"][0]["kind"], "file_preview");
+    assert!(
+        text(&preview).contains("1| pub fn answer() -> u32 {"),
+        "{}",
+        text(&preview)
+    );
+    let found = structured(&call(&client, "explore", json!({ "query": "answer" })).await);
+    assert_eq!(found["data"]["code"][0]["filePath"], "src/lib.rs");
+    assert_eq!(found["data"]["docs"][0]["filePath"], "docs/guide.md");
+    let section = structured(&call(&client, "explore", json!({ "paths": ["docs/guide.md"], "section": { "headingPath": ["Guide", "Install"] } })).await);
+    assert_eq!(
+        section["data"]["docs"][0]["content"],
+        "## Install\n\nRun the installer.\n"
+    );
+
+    // understand: the outline of the code file.
+    let outline = structured(
+        &call(
+            &client,
+            "understand",
+            json!({ "goal": "structure of src/lib.rs" }),
+        )
+        .await,
+    );
+    let names: Vec<&str> = outline["outline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["answer", "Config"]);
+
+    // change: dry run by default (nothing written), then applied.
+    let edit = json!({ "intent": "answer 43", "edits": [{ "filePath": "src/lib.rs", "targetString": "    42", "replacementString": "    43" }] });
+    let dry = structured(&call(&client, "change", edit.clone()).await);
+    assert_eq!(dry["dryRun"], true);
+    assert!(
+        dry["plan"]["steps"][0]["diff"]
+            .as_str()
+            .unwrap()
+            .contains("-    42\n+    43")
+    );
+    assert_eq!(fx.read("src/lib.rs").as_deref(), Some(common::LIB_RS));
+    let mut apply = edit;
+    apply["options"] = json!({ "dryRun": false });
+    let applied = structured(&call(&client, "change", apply).await);
+    let tx = applied["transactionId"].as_str().unwrap().to_string();
+    assert!(fx.read("src/lib.rs").unwrap().contains("    43"));
+
+    // write: a new file in a new directory.
+    let wrote = structured(
+        &call(
+            &client,
+            "write",
+            json!({ "intent": "notes", "targetPath": "notes/todo.md", "content": "# TODO\n" }),
+        )
+        .await,
+    );
+    assert_eq!(wrote["createdFiles"][0]["path"], "notes/todo.md");
+    assert_eq!(fx.read("notes/todo.md").as_deref(), Some("# TODO\n"));
+
+    // manage: status, history newest first, undo in reverse order, byte-exact.
+    let status = structured(&call(&client, "manage", json!({ "command": "status" })).await);
+    assert_eq!(status["result"]["plugins"].as_array().unwrap().len(), 6);
+    let history = structured(&call(&client, "manage", json!({ "command": "history" })).await);
+    let txs = history["result"]["transactions"].as_array().unwrap();
+    assert_eq!(txs.len(), 2);
+    assert_eq!(txs[1]["transactionId"], tx.as_str());
+    call(&client, "manage", json!({ "command": "undo" })).await;
+    assert_eq!(fx.read("notes/todo.md"), None);
+    let undone = structured(
+        &call(
+            &client,
+            "manage",
+            json!({ "command": "undo", "target": tx }),
+        )
+        .await,
+    );
+    assert_eq!(undone["result"]["files"][0], "src/lib.rs");
+    assert_eq!(fx.read("src/lib.rs").as_deref(), Some(common::LIB_RS));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn failures_are_is_error_results_with_code_and_suggestion() {
+    let fx = Fixture::new();
+    let client = connect(&fx).await;
+    let no_match = call(&client, "change", json!({ "intent": "x", "edits": [{ "filePath": "src/lib.rs", "targetString": "nope", "replacementString": "y" }] })).await;
+    assert_eq!(no_match.is_error, Some(true));
+    let s = no_match.structured_content.unwrap();
+    assert_eq!(s["code"], "NO_MATCH");
+    assert!(s["suggestion"].as_str().is_some_and(|t| !t.is_empty()));
+    let multiple = call(&client, "change", json!({ "intent": "x", "edits": [{ "filePath": "src/lib.rs", "targetString": "pub ", "replacementString": "pub(crate) " }] })).await;
+    let s = multiple.structured_content.unwrap();
+    assert_eq!(s["code"], "MULTIPLE_MATCHES");
+    let lines: Vec<u64> = s["details"]["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, [1, 5, 6]);
+    let exists = call(
+        &client,
+        "write",
+        json!({ "intent": "x", "targetPath": "src/lib.rs", "content": "" }),
+    )
+    .await;
+    assert_eq!(exists.structured_content.unwrap()["code"], "ALREADY_EXISTS");
+    let bad_args = structured(
+        &call(
+            &client,
+            "explore",
+            json!({ "paths": ["src/lib.rs"], "bogus": 1 }),
+        )
+        .await,
+    );
+    assert_eq!(bad_args["status"], "invalid_args");
+    assert!(bad_args["message"].as_str().unwrap().contains("bogus"));
+    let unknown = client
+        .call_tool(CallToolRequestParams::new("navigate"))
+        .await;
+    assert!(unknown.is_err(), "unknown tools are protocol errors");
+    // The server is still there after all of that.
+    assert_eq!(
+        structured(&call(&client, "explore", json!({ "paths": ["src/lib.rs"] })).await)["success"],
+        true
+    );
+    client.cancel().await.unwrap();
+}
+
+/// A raw JSON-RPC session over the server's stdio, to check the wire itself.
+struct Raw {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    stdout: BufReader<std::process::ChildStdout>,
+}
+
+impl Raw {
+    fn start(fx: &Fixture) -> Self {
+        let mut child = fx
+            .command(&["serve"])
+            .env("SMART_CONTEXT_LOG", "debug")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Self {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    fn notify(&mut self, message: serde_json::Value) {
+        writeln!(self.stdin, "{message}").unwrap();
+    }
+
+    /// Sends a request and returns the response with its id; every stdout line must be JSON.
+    fn request(&mut self, id: u64, method: &str, params: serde_json::Value) -> serde_json::Value {
+        self.notify(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        loop {
+            let mut line = String::new();
+            assert!(
+                self.stdout.read_line(&mut line).unwrap() > 0,
+                "server closed stdout"
+            );
+            let value: serde_json::Value = serde_json::from_str(&line)
+                .unwrap_or_else(|e| panic!("stdout line is not JSON-RPC ({e}): {line:?}"));
+            if value["id"] == id {
+                return value;
+            }
+        }
+    }
+}
+
+impl Drop for Raw {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn unknown_methods_answer_method_not_found_and_stdout_carries_only_json_rpc() {
+    let fx = Fixture::new();
+    // A stateless (2026-07-28) client probes with _meta on every request; the Python SDK 2.x
+    // starts with server/discover. An unknown method answers -32601.
+    let mut stateless = Raw::start(&fx);
+    let meta = json!({ "_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {} } });
+    let discover = stateless.request(1, "server/discover", meta.clone());
+    assert!(
+        discover["result"]["supportedVersions"]
+            .as_array()
+            .is_some_and(|v| !v.is_empty()),
+        "{discover}"
+    );
+    assert_eq!(
+        stateless.request(2, "smart-context/not-a-method", meta)["error"]["code"],
+        -32601
+    );
+
+    // A session-style client: initialize, then an unknown method, then real work.
+    let mut legacy = Raw::start(&fx);
+    let init = legacy.request(1, "initialize", json!({
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": { "name": "raw", "version": "0" } }));
+    assert_eq!(init["result"]["serverInfo"]["name"], "smart-context");
+    legacy.notify(json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+    assert_eq!(
+        legacy.request(2, "tools/frobnicate", json!({}))["error"]["code"],
+        -32601
+    );
+    assert_eq!(
+        legacy.request(3, "tools/list", json!({}))["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .len(),
+        5
+    );
+}

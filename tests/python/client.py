@@ -1,0 +1,55 @@
+"""Drives the built smart-context binary with the official MCP Python SDK (pip package `mcp`).
+
+Usage: client.py BINARY ROOT CACHE_HOME. Prints one JSON report for tests/python_sdk.rs to check.
+"""
+
+import asyncio
+import json
+import sys
+
+from mcp import Client, StdioServerParameters
+
+
+async def main(binary: str, root: str, cache_home: str) -> None:
+    params = StdioServerParameters(
+        command=binary,
+        args=["--root", root, "serve"],
+        env={"XDG_CACHE_HOME": cache_home, "SMART_CONTEXT_LOG": "warn"},
+    )
+    report: dict = {}
+    async with Client(params) as client:
+        report["server"] = client.server_info.name if client.server_info else None
+        listed = await client.list_tools()
+        report["tools"] = [t.name for t in listed.tools]
+        report["readOnly"] = {t.name: t.annotations.read_only_hint for t in listed.tools}
+        report["hasOutputSchema"] = {t.name: t.output_schema is not None for t in listed.tools}
+        calls = {
+            "explore": {"paths": ["src/lib.rs"]},
+            "understand": {"goal": "outline", "path": "src/lib.rs"},
+            "change": {
+                "intent": "from python",
+                "edits": [{"filePath": "src/lib.rs", "targetString": "    42", "replacementString": "    7"}],
+                "options": {"dryRun": False},
+            },
+            "write": {"intent": "from python", "targetPath": "py/new.txt", "content": "written by python\n"},
+            "manage": {"command": "history"},
+        }
+        results = {}
+        for name, arguments in calls.items():
+            result = await client.call_tool(name, arguments)
+            results[name] = {
+                "isError": bool(result.is_error),
+                "structured": result.structured_content,
+                "text": result.content[0].text if result.content else "",
+            }
+        report["calls"] = results
+        failed = await client.call_tool(
+            "change",
+            {"intent": "x", "edits": [{"filePath": "src/lib.rs", "targetString": "absent", "replacementString": "y"}]},
+        )
+        report["error"] = {"isError": bool(failed.is_error), "structured": failed.structured_content}
+    print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    asyncio.run(main(*sys.argv[1:4]))

@@ -1,0 +1,117 @@
+//! The built binary driven by the official MCP Python SDK (pip package `mcp`, pinned in
+//! tests/python/requirements.txt and installed into a venv under target/ on first run).
+
+mod common;
+
+use common::{BIN, Fixture, cache_home};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A venv with the pinned SDK, created once per target dir.
+fn python() -> PathBuf {
+    let venv = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("py-venv");
+    let python = venv.join("bin/python");
+    let requirements =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/python/requirements.txt");
+    let ready = venv.join(".requirements");
+    let wanted = std::fs::read_to_string(&requirements).unwrap();
+    if std::fs::read_to_string(&ready).ok().as_deref() == Some(wanted.as_str()) && python.exists() {
+        return python;
+    }
+    let status = Command::new("python3")
+        .arg("-m")
+        .arg("venv")
+        .arg(&venv)
+        .status()
+        .expect("python3 is needed for this test");
+    assert!(status.success(), "python3 -m venv failed");
+    let status = Command::new(&python)
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "-r",
+        ])
+        .arg(&requirements)
+        .status()
+        .unwrap();
+    assert!(
+        status.success(),
+        "pip install -r {} failed",
+        requirements.display()
+    );
+    std::fs::write(&ready, wanted).unwrap();
+    python
+}
+
+#[test]
+fn python_sdk_lists_tools_and_calls_every_pillar() {
+    let fx = Fixture::new();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/python/client.py");
+    let output = Command::new(python())
+        .arg(script)
+        .arg(BIN)
+        .arg(fx.path())
+        .arg(cache_home())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "python client failed:\n{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "report is not JSON ({e}): {}\n{stderr}",
+            String::from_utf8_lossy(&output.stdout)
+        )
+    });
+
+    assert_eq!(report["server"], "smart-context");
+    assert_eq!(
+        report["tools"],
+        serde_json::json!(["explore", "understand", "change", "write", "manage"])
+    );
+    assert_eq!(report["readOnly"]["explore"], true);
+    assert_eq!(report["readOnly"]["change"], false);
+    assert!(
+        report["hasOutputSchema"]
+            .as_object()
+            .unwrap()
+            .values()
+            .all(|v| v == true)
+    );
+    let calls = &report["calls"];
+    for pillar in ["explore", "understand", "change", "write", "manage"] {
+        assert_eq!(
+            calls[pillar]["isError"], false,
+            "{pillar}: {}",
+            calls[pillar]
+        );
+        assert!(
+            !calls[pillar]["text"].as_str().unwrap().is_empty(),
+            "{pillar} has a text rendering"
+        );
+    }
+    assert_eq!(
+        calls["explore"]["structured"]["data"]["code"][0]["filePath"],
+        "src/lib.rs"
+    );
+    assert_eq!(
+        calls["understand"]["structured"]["facts"]["language"],
+        "rust"
+    );
+    assert!(fx.read("src/lib.rs").unwrap().contains("    7"));
+    assert_eq!(
+        fx.read("py/new.txt").as_deref(),
+        Some("written by python\n")
+    );
+    assert_eq!(
+        calls["manage"]["structured"]["result"]["transactions"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    assert_eq!(report["error"]["isError"], true);
+    assert_eq!(report["error"]["structured"]["code"], "NO_MATCH");
+}

@@ -1,0 +1,349 @@
+//! The sandbox, end to end: paths cannot leave the root, policy files cannot be written, a
+//! plugin that loops or allocates without bound is stopped while the server keeps answering,
+//! and a component importing more than its world or its grants is refused at load.
+
+mod common;
+
+use common::{Fixture, args, structured};
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::transport::TokioChildProcess;
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+
+type Client = rmcp::service::RunningService<rmcp::RoleClient, ()>;
+
+async fn connect(fx: &Fixture) -> Client {
+    ().serve(TokioChildProcess::new(fx.tokio_command(&["serve"])).unwrap())
+        .await
+        .unwrap()
+}
+
+async fn call(client: &Client, tool: &str, arguments: Value) -> CallToolResult {
+    client
+        .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args(arguments)))
+        .await
+        .unwrap()
+}
+
+/// explore's envelope status and code for reading `path` with extra arguments.
+async fn explore_status(client: &Client, path: &str, extra: Value) -> (String, String) {
+    let mut arguments = json!({ "paths": [path] });
+    arguments
+        .as_object_mut()
+        .unwrap()
+        .extend(extra.as_object().unwrap().clone());
+    let s = structured(&call(client, "explore", arguments).await);
+    (
+        s["status"].as_str().unwrap().to_string(),
+        s["code"].as_str().unwrap_or("").to_string(),
+    )
+}
+
+#[tokio::test]
+async fn paths_cannot_leave_the_root() {
+    let fx = Fixture::new();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret.txt"), "outside").unwrap();
+    std::os::unix::fs::symlink("/etc", fx.path().join("etc-link")).unwrap();
+    std::os::unix::fs::symlink(
+        outside.path().join("secret.txt"),
+        fx.path().join("leak.txt"),
+    )
+    .unwrap();
+    let client = connect(&fx).await;
+
+    let blocked = |code: &str| ("blocked".to_string(), code.to_string());
+    for path in [
+        "../secret.txt",
+        "src/../../x",
+        "/etc/passwd",
+        "etc-link/passwd",
+        "leak.txt",
+    ] {
+        for view in ["preview", "full"] {
+            assert_eq!(
+                explore_status(&client, path, json!({ "view": view })).await,
+                blocked("ACCESS_DENIED"),
+                "{path} {view}"
+            );
+        }
+    }
+    let scoped = structured(
+        &call(
+            &client,
+            "explore",
+            json!({ "query": "root", "paths": ["../"] }),
+        )
+        .await,
+    );
+    assert_eq!(scoped["status"], "blocked");
+
+    for target in ["../escape.txt", "etc-link/evil.conf", "/tmp/escape.txt"] {
+        let result = call(
+            &client,
+            "write",
+            json!({ "intent": "escape", "targetPath": target, "content": "x" }),
+        )
+        .await;
+        assert_eq!(result.is_error, Some(true), "{target}");
+        assert_eq!(
+            result.structured_content.unwrap()["code"],
+            "ACCESS_DENIED",
+            "{target}"
+        );
+    }
+    assert!(!fx.path().parent().unwrap().join("escape.txt").exists());
+    let edit = call(&client, "change", json!({ "intent": "x", "edits": [{ "filePath": "etc-link/hostname", "targetString": "a", "replacementString": "b" }] })).await;
+    assert_eq!(edit.structured_content.unwrap()["code"], "ACCESS_DENIED");
+
+    // The operator's policy and the host's state are not writable through tools.
+    for target in ["smart-context.toml", ".smart-context/state.db"] {
+        let result = call(&client, "write", json!({ "intent": "grant myself", "targetPath": target, "content": "x", "overwrite": true })).await;
+        assert_eq!(
+            result.structured_content.unwrap()["code"],
+            "ACCESS_DENIED",
+            "{target}"
+        );
+    }
+    assert!(!fx.path().join("smart-context.toml").exists());
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn sensitive_binary_and_oversized_reads_are_refused_unless_asked() {
+    let fx = Fixture::new();
+    fx.write("big.txt", &"x".repeat(5_000));
+    let client = connect(&fx).await;
+    assert_eq!(
+        explore_status(&client, ".env", json!({ "view": "full" })).await,
+        ("blocked".into(), "SENSITIVE_BLOCKED".into())
+    );
+    assert_eq!(
+        explore_status(&client, ".env", json!({})).await,
+        ("blocked".into(), "SENSITIVE_BLOCKED".into())
+    );
+    let allowed = structured(
+        &call(
+            &client,
+            "explore",
+            json!({ "paths": [".env"], "view": "full", "allowSensitive": true }),
+        )
+        .await,
+    );
+    assert_eq!(
+        allowed["data"]["code"][0]["content"],
+        "API_KEY=very-secret\n"
+    );
+    assert_eq!(
+        explore_status(&client, "logo.bin", json!({})).await,
+        ("blocked".into(), "BINARY_BLOCKED".into())
+    );
+    // Full reads over a limit fail whole; nothing is silently cut.
+    let over = structured(
+        &call(
+            &client,
+            "explore",
+            json!({ "paths": ["big.txt"], "view": "full", "limits": { "maxBytes": 1000 } }),
+        )
+        .await,
+    );
+    assert_eq!(
+        (
+            over["success"].clone(),
+            over["status"].clone(),
+            over["code"].clone()
+        ),
+        (json!(false), json!("blocked"), json!("TOO_LARGE"))
+    );
+    assert!(over["suggestion"].as_str().unwrap().contains("5000"));
+    assert_eq!(over["data"], json!({ "docs": [], "code": [] }));
+    let chars = structured(
+        &call(
+            &client,
+            "explore",
+            json!({ "paths": ["big.txt"], "view": "full", "limits": { "maxChars": 4000 } }),
+        )
+        .await,
+    );
+    assert_eq!(chars["status"], "blocked");
+    let fits = structured(
+        &call(
+            &client,
+            "explore",
+            json!({ "paths": ["big.txt"], "view": "full" }),
+        )
+        .await,
+    );
+    assert_eq!(
+        fits["data"]["docs"][0]["content"].as_str().unwrap().len(),
+        5_000,
+        "txt files are documents"
+    );
+    // Search never looks inside secrets.
+    let search = structured(&call(&client, "explore", json!({ "query": "very-secret" })).await);
+    assert_eq!(search["status"], "no_results");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn runaway_plugins_are_stopped_while_the_server_keeps_answering() {
+    let fx = Fixture::new().with_sandbox_config(
+        "[plugin.spin]\ngrants = [\"workspace\"]\nenabled = true\n\n[plugin.hog]\nenabled = true\n",
+    );
+    let client = connect(&fx).await;
+    let names: Vec<String> = client
+        .list_all_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name.to_string())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "explore",
+            "understand",
+            "change",
+            "write",
+            "manage",
+            "hog__hog",
+            "spin__spin"
+        ]
+    );
+
+    let started = Instant::now();
+    let (spin, explore) = tokio::join!(
+        call(&client, "spin__spin", json!({})),
+        call(&client, "explore", json!({ "paths": ["src/lib.rs"] })),
+    );
+    let spin_time = started.elapsed();
+    assert_eq!(
+        structured(&explore)["success"],
+        true,
+        "answered while spin was running"
+    );
+    assert_eq!(spin.is_error, Some(true));
+    assert_eq!(
+        spin.structured_content.unwrap()["code"],
+        "DEADLINE_EXCEEDED"
+    );
+    assert!(
+        spin_time >= Duration::from_millis(900) && spin_time < Duration::from_secs(20),
+        "stopped after {spin_time:?}"
+    );
+
+    let hog = call(&client, "hog__hog", json!({})).await;
+    assert_eq!(hog.is_error, Some(true));
+    assert_eq!(hog.structured_content.unwrap()["code"], "MEMORY_LIMIT");
+
+    // Both again, then ordinary work: nothing leaked, nothing poisoned.
+    assert_eq!(
+        call(&client, "spin__spin", json!({}))
+            .await
+            .structured_content
+            .unwrap()["code"],
+        "DEADLINE_EXCEEDED"
+    );
+    assert_eq!(
+        call(&client, "hog__hog", json!({}))
+            .await
+            .structured_content
+            .unwrap()["code"],
+        "MEMORY_LIMIT"
+    );
+    let write = call(
+        &client,
+        "write",
+        json!({ "intent": "after", "targetPath": "after.txt", "content": "ok" }),
+    )
+    .await;
+    assert_eq!(structured(&write)["success"], true);
+    client.cancel().await.unwrap();
+}
+
+#[test]
+fn components_importing_beyond_world_or_grants_are_refused_at_load() {
+    // spin imports the workspace but is granted nothing; sneaky is a parser that imports the
+    // workspace, which no grant can allow.
+    let fx =
+        Fixture::new().with_sandbox_config("[plugin.sneaky]\ngrants = [\"log\", \"workspace\"]\n");
+    let output = fx.command(&["plugins", "--json"]).output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let loaded: Vec<&str> = report["plugins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        loaded,
+        [
+            "change",
+            "explore",
+            "manage",
+            "markdown",
+            "understand",
+            "write",
+            "hog"
+        ]
+    );
+    for plugin in report["plugins"].as_array().unwrap() {
+        assert_eq!(plugin["sha256"].as_str().unwrap().len(), 64);
+        assert!(["compiled", "cached"].contains(&plugin["load"].as_str().unwrap()));
+    }
+    let markdown = &report["plugins"][3];
+    assert_eq!(
+        (markdown["world"].clone(), markdown["grants"].clone()),
+        (json!("format-parser"), json!(["log"]))
+    );
+    assert!(
+        report["plugins"][6].get("tool").is_none(),
+        "hog is loaded but not enabled, so not exposed"
+    );
+    let reason = |name: &str| -> String {
+        let rejected = report["rejected"].as_array().unwrap();
+        rejected
+            .iter()
+            .find(|r| r["name"] == name)
+            .unwrap_or_else(|| panic!("{name} not rejected"))["reason"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert!(
+        reason("sneaky").contains("format-parser world does not allow"),
+        "{}",
+        reason("sneaky")
+    );
+    assert!(
+        reason("spin").contains("without a grant") && reason("spin").contains("\"workspace\""),
+        "{}",
+        reason("spin")
+    );
+}
+
+#[test]
+fn a_pinned_hash_that_does_not_match_refuses_the_plugin() {
+    let fx = Fixture::new()
+        .with_sandbox_config(&format!("[plugin.hog]\nsha256 = \"{}\"\n", "0".repeat(64)));
+    let output = fx.command(&["plugins", "--json"]).output().unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let hog = report["rejected"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "hog")
+        .expect("hog rejected");
+    assert!(
+        hog["reason"]
+            .as_str()
+            .unwrap()
+            .contains("does not match the pinned")
+    );
+}
