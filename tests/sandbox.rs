@@ -167,6 +167,17 @@ async fn sensitive_binary_and_oversized_reads_are_refused_unless_asked() {
         .await,
     );
     assert_eq!(chars["status"], "blocked");
+    // maxChars bounds the whole response: two files that fit alone do not fit together.
+    fx.write("big2.txt", &"y".repeat(3_000));
+    let both = structured(&call(&client, "explore", json!({ "paths": ["big.txt", "big2.txt"], "view": "full", "limits": { "maxChars": 6000 } })).await);
+    assert_eq!(
+        (both["status"].clone(), both["code"].clone()),
+        (json!("blocked"), json!("TOO_LARGE"))
+    );
+    assert!(
+        both["suggestion"].as_str().unwrap().contains("8000"),
+        "{both}"
+    );
     let fits = structured(
         &call(
             &client,
@@ -346,4 +357,40 @@ fn a_pinned_hash_that_does_not_match_refuses_the_plugin() {
             .unwrap()
             .contains("does not match the pinned")
     );
+}
+
+#[tokio::test]
+async fn when_every_instance_slot_is_taken_calls_fail_fast_with_busy() {
+    let fx = Fixture::new()
+        .with_sandbox_config("[plugin.spin]\ngrants = [\"workspace\"]\nenabled = true\n");
+    let config = fx
+        .read("smart-context.toml")
+        .unwrap()
+        .replace("[limits]\n", "[limits]\nmax_instances = 2\n");
+    fx.write("smart-context.toml", &config);
+    let client = connect(&fx).await;
+    let started = Instant::now();
+    let (a, b, c) = tokio::join!(
+        call(&client, "spin__spin", json!({})),
+        call(&client, "spin__spin", json!({})),
+        call(&client, "spin__spin", json!({})),
+    );
+    let mut codes: Vec<String> = [a, b, c]
+        .into_iter()
+        .map(|r| {
+            r.structured_content.unwrap()["code"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    codes.sort();
+    assert_eq!(codes, ["BUSY", "DEADLINE_EXCEEDED", "DEADLINE_EXCEEDED"]);
+    assert!(started.elapsed() < Duration::from_secs(20));
+    // Slots are returned when calls end.
+    assert_eq!(
+        structured(&call(&client, "explore", json!({ "paths": ["src/lib.rs"] })).await)["success"],
+        true
+    );
+    client.cancel().await.unwrap();
 }

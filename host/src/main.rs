@@ -5,9 +5,10 @@ use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use smart_context::app::{self, OpenOptions};
 use smart_context::mcp::{self, Server, http};
-use std::io::{IsTerminal, Read};
+use std::io::{IsTerminal, Read, Write};
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::process::ExitCode;
 use tracing_subscriber::EnvFilter;
 
 #[derive(Parser)]
@@ -56,8 +57,18 @@ enum Command {
     Status,
 }
 
-fn main() -> Result<()> {
+fn main() -> ExitCode {
     let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("smart-context: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
     let default_level = if matches!(cli.command, Command::Serve { .. }) {
         "info"
     } else {
@@ -105,7 +116,8 @@ fn main() -> Result<()> {
                         http::serve(server, options, shutdown).await
                     }
                 }
-            })
+            })?;
+            Ok(ExitCode::SUCCESS)
         }
         Command::Call { tool, args } => {
             let args = read_args(&args)?;
@@ -116,15 +128,16 @@ fn main() -> Result<()> {
             }
             match runtime.call_tool(&tool, &args) {
                 Ok(output) => {
-                    println!("{}", serde_json::to_string_pretty(&output.structured)?);
-                    Ok(())
+                    emit(&serde_json::to_string_pretty(&output.structured)?)?;
+                    Ok(ExitCode::SUCCESS)
                 }
                 Err(err) => {
-                    let result = mcp::error_result(err.clone());
-                    let structured = result.structured_content.unwrap_or_default();
-                    println!("{}", serde_json::to_string_pretty(&structured)?);
+                    let structured = mcp::error_result(err.clone()).structured_content;
+                    emit(&serde_json::to_string_pretty(
+                        &structured.unwrap_or_default(),
+                    )?)?;
                     eprintln!("smart-context: {err}");
-                    std::process::exit(1);
+                    Ok(ExitCode::FAILURE)
                 }
             }
         }
@@ -133,33 +146,46 @@ fn main() -> Result<()> {
             if json {
                 let report =
                     serde_json::json!({ "plugins": plugins, "rejected": runtime.rejected() });
-                println!("{}", serde_json::to_string_pretty(&report)?);
-                return Ok(());
+                emit(&serde_json::to_string_pretty(&report)?)?;
+                return Ok(ExitCode::SUCCESS);
             }
-            println!(
+            let mut table = format!(
                 "{:<12} {:<15} {:<16} {:<14} {:<40} SOURCE",
                 "NAME", "WORLD", "LOAD", "SHA256", "GRANTS"
             );
             for p in &plugins {
-                println!(
-                    "{:<12} {:<15} {:<16} {:<14} {:<40} {}",
+                table.push_str(&format!(
+                    "\n{:<12} {:<15} {:<16} {:<14} {:<40} {}",
                     p.name,
                     p.world,
                     format!("{} {:.1} ms", p.load, p.load_ms),
                     &p.sha256[..12],
                     p.grants.join(","),
                     p.source
-                );
+                ));
             }
             for r in runtime.rejected() {
-                println!("REJECTED {} ({}): {}", r.name, r.source, r.reason);
+                table.push_str(&format!(
+                    "\nREJECTED {} ({}): {}",
+                    r.name, r.source, r.reason
+                ));
             }
-            Ok(())
+            emit(&table)?;
+            Ok(ExitCode::SUCCESS)
         }
         Command::Status => {
-            println!("{}", serde_json::to_string_pretty(&runtime.status())?);
-            Ok(())
+            emit(&serde_json::to_string_pretty(&runtime.status())?)?;
+            Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+/// Prints a result to stdout; a reader that went away (`| head`) is not an error.
+fn emit(text: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other?),
     }
 }
 

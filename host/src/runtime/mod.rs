@@ -31,6 +31,11 @@ use wasmtime::{Engine, Store, Trap};
 
 pub use host_functions::from_wit;
 
+/// Largest title + description a tool may declare.
+const MAX_SPEC_TEXT_BYTES: usize = 16 * 1024;
+/// Largest input + output schema a tool may declare.
+const MAX_SPEC_SCHEMA_BYTES: usize = 256 * 1024;
+
 /// Largest document a parser is handed.
 const MAX_DOCUMENT_BYTES: u64 = 32 << 20;
 
@@ -447,6 +452,15 @@ fn validate_spec(spec: &ToolSpec) -> Result<(), String> {
             spec.name
         ));
     }
+    // Every tools/list carries these to the agent: keep them to a sane size.
+    let texts = spec.title.len() + spec.description.len();
+    let schemas = spec.input_schema.len() + spec.output_schema.as_ref().map_or(0, String::len);
+    if texts > MAX_SPEC_TEXT_BYTES || schemas > MAX_SPEC_SCHEMA_BYTES {
+        return Err(format!(
+            "tool {} describes itself in {texts} bytes of text and {schemas} of schema (limits {MAX_SPEC_TEXT_BYTES} and {MAX_SPEC_SCHEMA_BYTES})",
+            spec.name
+        ));
+    }
     for (what, schema) in [
         ("input", Some(&spec.input_schema)),
         ("output", spec.output_schema.as_ref()),
@@ -467,8 +481,10 @@ fn validate_spec(spec: &ToolSpec) -> Result<(), String> {
 }
 
 fn instantiate_failure(plugin: &str, err: wasmtime::Error) -> HostError {
-    let text = format!("{err:#}");
-    if text.contains("concurrency limit") || text.contains("maximum concurrent") {
+    if err
+        .downcast_ref::<wasmtime::PoolConcurrencyLimitError>()
+        .is_some()
+    {
         return HostError::new(
             codes::BUSY,
             format!("{plugin}: every plugin instance slot is in use"),
@@ -477,7 +493,7 @@ fn instantiate_failure(plugin: &str, err: wasmtime::Error) -> HostError {
     }
     HostError::new(
         codes::PLUGIN_TRAPPED,
-        format!("{plugin} failed to instantiate: {text}"),
+        format!("{plugin} failed to instantiate: {err:#}"),
     )
 }
 
@@ -562,5 +578,8 @@ mod tests {
         assert!(validate_spec(&spec("bad name", "{}")).is_err());
         assert!(validate_spec(&spec("x", "[]")).is_err());
         assert!(validate_spec(&spec("x", "not json")).is_err());
+        let mut verbose = spec("x", "{}");
+        verbose.description = "x".repeat(MAX_SPEC_TEXT_BYTES + 1);
+        assert!(validate_spec(&verbose).is_err());
     }
 }

@@ -240,6 +240,19 @@ impl Budget {
         self.remaining == 0
     }
 
+    pub fn remaining(&self) -> usize {
+        self.remaining
+    }
+
+    /// Claims `chars` whole (for full content, which is never cut); false when they do not fit.
+    pub fn reserve(&mut self, chars: usize) -> bool {
+        if chars > self.remaining {
+            return false;
+        }
+        self.remaining -= chars;
+        true
+    }
+
     /// Takes `text` whole when it fits the item cap and what is left, else its longest prefix
     /// of whole lines (or chars, for one long line) that does; the flag says it was cut.
     pub fn take(&mut self, text: &str) -> (String, bool) {
@@ -279,6 +292,14 @@ mod tests {
         assert_eq!(b.take("xyz"), ("xy".to_string(), true));
         assert!(b.exhausted());
         assert_eq!(b.take("more"), (String::new(), true));
+    }
+
+    #[test]
+    fn reservations_are_whole_or_nothing() {
+        let mut b = Budget::new(10, 10);
+        assert!(b.reserve(6));
+        assert!(!b.reserve(5));
+        assert_eq!(b.remaining(), 4);
     }
 
     #[test]

@@ -41,7 +41,7 @@ fn read_path(
         return list_directory(args, &entry.path, budget, response);
     }
     if args.wants_full(path) {
-        return read_full(args, &entry.path, response);
+        return read_full(args, &entry.path, budget, response);
     }
     // Whatever a parser plugin handles reads as sections by default; NO_PARSER means a file.
     let as_document = match args.view() {
@@ -90,21 +90,30 @@ fn list_directory(
     Ok(())
 }
 
-fn read_full(args: &ExploreArgs, path: &str, response: &mut Response) -> ToolResult<()> {
+/// A whole file, or status blocked when it does not fit what is left of limits.maxChars (the
+/// budget is shared by every path of the call): never a cut file.
+fn read_full(
+    args: &ExploreArgs,
+    path: &str,
+    budget: &mut Budget,
+    response: &mut Response,
+) -> ToolResult<()> {
     let file = workspace::read(path, read_options(args, args.max_bytes(), false))?;
     let (text, lossy) = sdk::decode_text(&file.bytes);
     let chars = text.chars().count();
-    if chars > args.max_chars() {
+    if !budget.reserve(chars) {
+        let used = args.max_chars() - budget.remaining();
         *response = Response::failed(
             Status::Blocked,
             format!(
-                "{path} has {chars} chars, over limits.maxChars {}",
+                "{path} has {chars} chars; with {used} already in this response that is over limits.maxChars {}",
                 args.max_chars()
             ),
         );
         response.code = Some(codes::TOO_LARGE.into());
         response.suggestion = Some(format!(
-            "raise limits.maxChars to at least {chars}, or read a preview or section instead"
+            "raise limits.maxChars to at least {}, read fewer paths at once, or read a preview or section instead",
+            used + chars
         ));
         return Ok(());
     }
