@@ -50,7 +50,11 @@ impl Transactions<'_> {
             undoes: None,
             files,
         };
-        self.run(&mut store, tx)
+        let receipt = self.run(&mut store, tx)?;
+        store
+            .set_state(&receipt.transaction_id, state::APPLIED)
+            .map_err(store_error)?;
+        Ok(receipt)
     }
 
     /// Reverts `id` (default: the latest applied transaction that is not an undo).
@@ -254,9 +258,10 @@ impl Transactions<'_> {
         Ok(files)
     }
 
-    /// Journals `tx`, writes its files, and marks it applied; on a failed write restores the
-    /// files already written and marks it rolled back.
-    fn run(&self, store: &mut Store, mut tx: TxRecord) -> HostResult<Receipt> {
+    /// Journals `tx` as pending and writes its files; on a failed write restores the files
+    /// already written and marks it rolled back. The caller marks success (an undo marks its
+    /// original undone in the same SQLite transaction).
+    fn run(&self, store: &mut Store, tx: TxRecord) -> HostResult<Receipt> {
         store.begin(&tx).map_err(store_error)?;
         for (done, f) in tx.files.iter().enumerate() {
             if let Err(err) = self.write(&f.path, f.after.as_deref()) {
@@ -272,12 +277,6 @@ impl Transactions<'_> {
                 ));
             }
         }
-        if tx.undoes.is_none() {
-            store
-                .set_state(&tx.id, state::APPLIED)
-                .map_err(store_error)?;
-        }
-        tx.state = state::APPLIED.into();
         Ok(Receipt {
             transaction_id: tx.id,
             files: tx
