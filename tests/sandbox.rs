@@ -78,6 +78,23 @@ async fn paths_cannot_leave_the_root() {
         .await,
     );
     assert_eq!(scoped["status"], "blocked");
+    // A symlinked directory that leaves the root can be neither listed nor searched.
+    for arguments in [
+        json!({ "paths": ["etc-link"] }),
+        json!({ "query": "root", "paths": ["etc-link"] }),
+    ] {
+        let s = structured(&call(&client, "explore", arguments.clone()).await);
+        assert_eq!(
+            (s["status"].as_str(), s["code"].as_str()),
+            (Some("blocked"), Some("ACCESS_DENIED")),
+            "{arguments}"
+        );
+        assert_eq!(
+            s["data"],
+            json!({ "docs": [], "code": [] }),
+            "nothing under /etc leaks"
+        );
+    }
 
     for target in ["../escape.txt", "etc-link/evil.conf", "/tmp/escape.txt"] {
         let result = call(
