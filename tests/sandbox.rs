@@ -411,3 +411,44 @@ async fn when_every_instance_slot_is_taken_calls_fail_fast_with_busy() {
     );
     client.cancel().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_third_party_parser_from_a_plugin_dir_serves_its_extension() {
+    // The example parser of docs/plugins.md, granted only logging.
+    let fx = Fixture::new().with_sandbox_config("[plugin.lines]\ngrants = [\"log\"]\n");
+    fx.write("notes.lines", "first idea\n\nsecond idea\n");
+    let client = connect(&fx).await;
+    let listed = structured(&call(&client, "explore", json!({ "paths": ["notes.lines"] })).await);
+    let titles: Vec<&str> = listed["data"]["docs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(titles, ["first idea", "second idea"]);
+    let section = structured(
+        &call(
+            &client,
+            "explore",
+            json!({ "paths": ["notes.lines"], "section": { "sectionId": "line-3" } }),
+        )
+        .await,
+    );
+    assert_eq!(section["data"]["docs"][0]["content"], "second idea");
+    let outline = structured(
+        &call(
+            &client,
+            "understand",
+            json!({ "goal": "outline", "path": "notes.lines" }),
+        )
+        .await,
+    );
+    assert_eq!(
+        (
+            outline["facts"]["kind"].as_str(),
+            outline["outline"].as_array().unwrap().len()
+        ),
+        (Some("document"), 2)
+    );
+    client.cancel().await.unwrap();
+}
