@@ -3,30 +3,10 @@
 
 mod common;
 
-use common::{Fixture, args, structured, text};
-use rmcp::ServiceExt;
+use common::{Fixture, call, connect, structured, text};
 use rmcp::model::CallToolRequestParams;
-use rmcp::transport::TokioChildProcess;
 use serde_json::json;
 use std::io::{BufRead, BufReader, Write};
-
-type Client = rmcp::service::RunningService<rmcp::RoleClient, ()>;
-
-async fn connect(fx: &Fixture) -> Client {
-    let transport = TokioChildProcess::new(fx.tokio_command(&["serve"])).unwrap();
-    ().serve(transport).await.expect("MCP handshake")
-}
-
-async fn call(
-    client: &Client,
-    tool: &str,
-    arguments: serde_json::Value,
-) -> rmcp::model::CallToolResult {
-    client
-        .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args(arguments)))
-        .await
-        .expect("tools/call")
-}
 
 #[tokio::test]
 async fn lists_exactly_the_five_pillars_with_schemas_and_annotations() {

@@ -4,27 +4,9 @@
 
 mod common;
 
-use common::{Fixture, args, structured};
-use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, CallToolResult};
-use rmcp::transport::TokioChildProcess;
+use common::{Client, Fixture, call, connect, structured};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
-
-type Client = rmcp::service::RunningService<rmcp::RoleClient, ()>;
-
-async fn connect(fx: &Fixture) -> Client {
-    ().serve(TokioChildProcess::new(fx.tokio_command(&["serve"])).unwrap())
-        .await
-        .unwrap()
-}
-
-async fn call(client: &Client, tool: &str, arguments: Value) -> CallToolResult {
-    client
-        .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args(arguments)))
-        .await
-        .unwrap()
-}
 
 /// explore's envelope status and code for reading `path` with extra arguments.
 async fn explore_status(client: &Client, path: &str, extra: Value) -> (String, String) {

@@ -2,6 +2,9 @@
 //! `smart-context` binary started against it.
 #![allow(dead_code)] // each test binary uses a different part
 
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::transport::TokioChildProcess;
 use std::path::{Path, PathBuf};
 
 /// The binary under test, built by cargo for this test run.
@@ -100,4 +103,21 @@ pub fn text(result: &rmcp::model::CallToolResult) -> String {
 
 pub fn args(value: serde_json::Value) -> serde_json::Map<String, serde_json::Value> {
     value.as_object().cloned().expect("arguments are an object")
+}
+
+/// An rmcp client session with the binary.
+pub type Client = rmcp::service::RunningService<rmcp::RoleClient, ()>;
+
+/// Starts `smart-context serve` on the fixture and completes the MCP handshake over stdio.
+pub async fn connect(fx: &Fixture) -> Client {
+    let transport = TokioChildProcess::new(fx.tokio_command(&["serve"])).unwrap();
+    ().serve(transport).await.expect("MCP handshake")
+}
+
+/// tools/call with JSON object arguments.
+pub async fn call(client: &Client, tool: &str, arguments: serde_json::Value) -> CallToolResult {
+    client
+        .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args(arguments)))
+        .await
+        .expect("tools/call")
 }
