@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Fixture, args, structured};
+use common::{Fixture, args, structured, wait_indexed};
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use rmcp::transport::StreamableHttpClientTransport;
@@ -48,6 +48,7 @@ async fn rmcp_client_over_http_lists_and_calls_with_the_token() {
         StreamableHttpClientTransportConfig::with_uri(url.as_str()).auth_header(TOKEN),
     );
     let client = ().serve(transport).await.expect("MCP handshake over HTTP");
+    wait_indexed(&client).await;
     let tools = client.list_all_tools().await.unwrap();
     assert_eq!(tools.len(), 5);
     let result = client

@@ -2,6 +2,7 @@
 //! crash recovery of pending transactions) and the plugin runtime.
 
 use crate::config::Config;
+use crate::index::{DocumentParsers, Index};
 use crate::runtime::{self, Runtime};
 use crate::services::Services;
 use crate::store::Store;
@@ -27,10 +28,14 @@ pub fn open(options: &OpenOptions) -> Result<Arc<Runtime>> {
     let workspace = Workspace::open(&options.root)?;
     let state_dir = workspace.root().join(STATE_DIR);
     prepare_state_dir(&state_dir)?;
-    let store = Store::open(&state_dir.join("state.db")).context("opening the state store")?;
+    let db = state_dir.join("state.db");
+    let store = open_store(&db)?;
+    let index = Index::open(&options.root, &state_dir, &db, config.index.clone())
+        .context("opening the index")?;
     let services = Arc::new(Services {
         workspace,
         store: Mutex::new(store),
+        index: Arc::new(index),
         config,
     });
     match services.transactions().recover() {
@@ -46,7 +51,55 @@ pub fn open(options: &OpenOptions) -> Result<Arc<Runtime>> {
     if builtin.is_none() {
         tracing::warn!("no built-in plugin directory found; set SMART_CONTEXT_PLUGIN_DIR");
     }
-    Runtime::load(services, builtin.as_deref())
+    let runtime = Runtime::load(services, builtin.as_deref())?;
+    let parsers: Arc<dyn DocumentParsers> = runtime.clone();
+    runtime
+        .services()
+        .index
+        .set_parsers(Arc::downgrade(&parsers));
+    Ok(runtime)
+}
+
+/// Opens state.db; one SQLite cannot read (not a database, damaged) is set aside as
+/// `state.db.corrupt-<ms>` with a warning and a new one is created, so the server still starts.
+/// The transaction history in the damaged file is lost to undo, not deleted.
+fn open_store(db: &Path) -> Result<Store> {
+    match Store::open(db) {
+        Ok(store) => Ok(store),
+        Err(err) if is_corruption(&err) => {
+            let stamp = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis());
+            let aside = db.with_extension(format!("db.corrupt-{stamp}"));
+            tracing::warn!(
+                "{} is damaged ({err:#}); moved to {} and starting a new one",
+                db.display(),
+                aside.display()
+            );
+            std::fs::rename(db, &aside)
+                .with_context(|| format!("moving the damaged {} aside", db.display()))?;
+            for suffix in ["-wal", "-shm"] {
+                let side = PathBuf::from(format!("{}{suffix}", db.display()));
+                let _ = std::fs::remove_file(side);
+            }
+            Store::open(db).context("creating a new state store")
+        }
+        Err(err) => Err(err.context("opening the state store")),
+    }
+}
+
+fn is_corruption(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<rusqlite::Error>()
+            .and_then(|e| e.sqlite_error_code())
+            .is_some_and(|code| {
+                matches!(
+                    code,
+                    rusqlite::ErrorCode::NotADatabase | rusqlite::ErrorCode::DatabaseCorrupt
+                )
+            })
+    })
 }
 
 /// Creates `.smart-context/` with a `.gitignore` so the state never ends up in the user's VCS.

@@ -25,6 +25,8 @@ pub struct Config {
     pub plugin: BTreeMap<String, PluginPolicy>,
     #[serde(default)]
     pub http: Http,
+    #[serde(default)]
+    pub index: IndexSettings,
     /// Where the file was read from, for resolving relative paths.
     #[serde(skip)]
     pub source: Option<PathBuf>,
@@ -75,6 +77,29 @@ pub struct Http {
     pub allowed_hosts: Option<Vec<String>>,
     /// Bearer token; default: $SMART_CONTEXT_HTTP_TOKEN, else one generated at start.
     pub token: Option<String>,
+}
+
+/// What the code and document index covers.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct IndexSettings {
+    /// Files larger than this are skipped (and reported), never read into the index.
+    pub max_file_bytes: u64,
+    /// Extra gitignore-style globs to leave out, on top of .gitignore, .ignore and the
+    /// built-in excludes (node_modules, target, __pycache__, virtualenvs).
+    pub exclude: Vec<String>,
+    /// Keep the index fresh while serving, with a file watcher.
+    pub watch: bool,
+}
+
+impl Default for IndexSettings {
+    fn default() -> Self {
+        Self {
+            max_file_bytes: 2 << 20,
+            exclude: Vec::new(),
+            watch: true,
+        }
+    }
 }
 
 impl Config {

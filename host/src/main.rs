@@ -3,7 +3,9 @@
 
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
 use smart_context::app::{self, OpenOptions};
+use smart_context::index::{Index, Report};
 use smart_context::mcp::{self, Server, http};
 use std::io::{IsTerminal, Read, Write};
 use std::net::SocketAddr;
@@ -53,8 +55,17 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Show root, plugins and store as JSON.
+    /// Show root, plugins, store and index as JSON.
     Status,
+    /// Index the root now (incrementally: only what changed), with progress and a summary.
+    Index {
+        /// Reread and reindex every file.
+        #[arg(long)]
+        full: bool,
+        /// Print the report as JSON instead of a summary line.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -88,8 +99,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         builtin_plugins: None,
     };
     let runtime = app::open(&options)?;
+    let index = runtime.services().index.clone();
     match cli.command {
         Command::Serve { http: addr, token } => {
+            index.start_background();
             let server = Server::new(runtime.clone());
             let rt = tokio::runtime::Runtime::new()?;
             rt.block_on(async move {
@@ -125,6 +138,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 serde_json::from_str(&args).context("the arguments are not valid JSON")?;
             if !value.is_object() {
                 bail!("the arguments must be a JSON object");
+            }
+            // One-shot calls answer from an up-to-date index: catch up first (quick when
+            // nothing changed); a read-only index answers as it is.
+            if !index.is_read_only() {
+                index.update(false, None)?;
             }
             match runtime.call_tool(&tool, &args) {
                 Ok(output) => {
@@ -174,10 +192,50 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Status => {
-            emit(&serde_json::to_string_pretty(&runtime.status())?)?;
+            let mut report = serde_json::to_value(runtime.status())?;
+            report["index"] = serde_json::to_value(index.status())?;
+            emit(&serde_json::to_string_pretty(&report)?)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Index { full, json } => {
+            let report = index_with_progress(&index, full)?;
+            if json {
+                emit(&serde_json::to_string_pretty(&report)?)?;
+            } else {
+                emit(&report.to_string())?;
+                for (reason, paths) in &report.skipped_examples {
+                    eprintln!("skipped ({reason}): {}", paths.join(", "));
+                }
+                for warning in &report.warnings {
+                    eprintln!("warning: {warning}");
+                }
+            }
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// Runs a pass with a progress bar on stderr (hidden when stderr is not a terminal).
+fn index_with_progress(index: &Index, full: bool) -> Result<Report> {
+    let bar = if std::io::stderr().is_terminal() {
+        ProgressBar::new(0)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} indexing [{bar:40}] {pos}/{len} files ({per_sec}, {eta})",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    let progress = |done: u64, total: u64| {
+        bar.set_length(total);
+        bar.set_position(done);
+    };
+    let report = index.update(full, Some(&progress));
+    bar.finish_and_clear();
+    report
 }
 
 /// Prints a result to stdout; a reader that went away (`| head`) is not an error.

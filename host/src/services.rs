@@ -1,15 +1,18 @@
-//! What host functions reach: the workspace root, the state store and the operator's config.
+//! What host functions reach: the workspace root, the state store, the code and document
+//! index and the operator's config.
 //! One instance per server, shared by every plugin call.
 
 use crate::config::Config;
+use crate::index::Index;
 use crate::store::Store;
 use crate::workspace::Workspace;
 use crate::workspace::transactions::Transactions;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 pub struct Services {
     pub workspace: Workspace,
     pub store: Mutex<Store>,
+    pub index: Arc<Index>,
     pub config: Config,
 }
 

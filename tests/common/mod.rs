@@ -108,10 +108,31 @@ pub fn args(value: serde_json::Value) -> serde_json::Map<String, serde_json::Val
 /// An rmcp client session with the binary.
 pub type Client = rmcp::service::RunningService<rmcp::RoleClient, ()>;
 
-/// Starts `smart-context serve` on the fixture and completes the MCP handshake over stdio.
+/// Starts `smart-context serve` on the fixture, completes the MCP handshake over stdio and
+/// waits for the first indexing pass, so searches see the whole fixture.
 pub async fn connect(fx: &Fixture) -> Client {
     let transport = TokioChildProcess::new(fx.tokio_command(&["serve"])).unwrap();
-    ().serve(transport).await.expect("MCP handshake")
+    let client = ().serve(transport).await.expect("MCP handshake");
+    wait_indexed(&client).await;
+    client
+}
+
+/// Polls manage status until the server's first indexing pass has finished.
+pub async fn wait_indexed(client: &Client) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let status =
+            structured(&call(client, "manage", serde_json::json!({ "command": "status" })).await);
+        let index = &status["result"]["index"];
+        if index["state"] == "fresh" && index["lastIndexedMs"].as_u64().unwrap_or(0) > 0 {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the index never became fresh: {index}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
 }
 
 /// tools/call with JSON object arguments.

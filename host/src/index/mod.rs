@@ -1,6 +1,224 @@
-//! Search and structure over the workspace. For now a literal scan (ignore rules honoured,
-//! sensitive and binary files skipped) and a line-based outline of top-level definitions; the
-//! index issue replaces both with tantivy and tree-sitter behind the same host functions.
+//! The code and document index: a parallel scanner, tree-sitter extraction, format-parser
+//! components for documents, a tantivy BM25 index of chunks and a SQLite catalogue of files,
+//! symbols and edges, kept fresh incrementally and by a file watcher.
+//!
+//! One process owns a root's index (an exclusive lock on `.smart-context/index.lock`);
+//! another server on the same root opens it read-only and says so in its status.
 
-pub mod outline;
-pub mod search;
+pub mod catalog;
+pub mod chunks;
+pub mod classify;
+pub mod code;
+pub mod documents;
+pub mod fulltext;
+mod indexer;
+mod queries;
+pub mod resolve;
+pub mod scan;
+pub mod tokenizer;
+mod watch;
+
+pub use documents::DocumentParsers;
+pub use indexer::Report;
+pub use queries::{
+    Import, Importer, MatchKind, Reference, SearchOutcome, SectionSelector, SymbolMatch,
+};
+
+use crate::config::IndexSettings;
+use crate::workspace::Workspace;
+use anyhow::{Context, Result};
+use fulltext::Fulltext;
+use rusqlite::Connection;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, RwLock, Weak};
+
+/// The index directory under the state directory.
+pub const INDEX_DIR: &str = "index";
+const LOCK_FILE: &str = "index.lock";
+
+/// Freshness, as status reports it (ADR-033's indexStatus).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Freshness {
+    /// Matches the files as of the last pass, and the watcher has seen nothing since.
+    Fresh = 0,
+    /// Files changed (or may have) and are not reindexed yet.
+    Stale = 1,
+    /// A pass is running; queries answer from what is committed so far.
+    Rebuilding = 2,
+}
+
+impl Freshness {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Freshness::Fresh => "fresh",
+            Freshness::Stale => "stale",
+            Freshness::Rebuilding => "rebuilding",
+        }
+    }
+
+    fn from_u8(v: u8) -> Self {
+        match v {
+            0 => Freshness::Fresh,
+            2 => Freshness::Rebuilding,
+            _ => Freshness::Stale,
+        }
+    }
+}
+
+/// A status snapshot.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IndexStatus {
+    pub state: &'static str,
+    pub files: u64,
+    pub code: u64,
+    pub documents: u64,
+    pub text: u64,
+    pub chunks: u64,
+    pub symbols: u64,
+    /// Files of the running pass not processed yet.
+    pub pending: u64,
+    /// Files the last pass left out (binary, sensitive, too large, unreadable).
+    pub skipped: u64,
+    /// Files whose invalid UTF-8 was decoded lossily.
+    pub lossy: u64,
+    pub last_indexed_ms: u64,
+    pub read_only: bool,
+    pub watching: bool,
+    pub message: Option<String>,
+}
+
+pub struct Index {
+    ws: Workspace,
+    settings: IndexSettings,
+    db: PathBuf,
+    fulltext: Option<Fulltext>,
+    writer: Mutex<Connection>,
+    reader: Mutex<Connection>,
+    parsers: RwLock<Option<Weak<dyn DocumentParsers>>>,
+    /// One pass at a time.
+    pass: Mutex<()>,
+    freshness: AtomicU8,
+    pending: AtomicU64,
+    skipped: AtomicU64,
+    last_indexed_ms: AtomicU64,
+    watching: std::sync::atomic::AtomicBool,
+    /// Why this instance cannot write the index, when it cannot.
+    read_only: Option<String>,
+    /// Held for the life of the index: the exclusive lock that makes this process the writer.
+    _lock: Option<File>,
+}
+
+impl Index {
+    /// Opens the index of `root` (state under `state_dir`, catalogue in `db`, already
+    /// migrated). A damaged search index is rebuilt; a locked one is opened read-only.
+    pub fn open(root: &Path, state_dir: &Path, db: &Path, settings: IndexSettings) -> Result<Self> {
+        let ws = Workspace::open(root)?;
+        let lock_path = state_dir.join(LOCK_FILE);
+        let lock = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .with_context(|| format!("opening {}", lock_path.display()))?;
+        let (lock, read_only) = match lock.try_lock() {
+            Ok(()) => (Some(lock), None),
+            Err(std::fs::TryLockError::WouldBlock) => {
+                let why = "another smart-context process is indexing this root; this one \
+                           answers from its index read-only and does not reindex";
+                tracing::warn!("{why}");
+                (None, Some(why.to_string()))
+            }
+            Err(std::fs::TryLockError::Error(err)) => {
+                return Err(err).context("locking the index");
+            }
+        };
+        let dir = state_dir.join(INDEX_DIR);
+        let writer = catalog::connect(db)?;
+        let fulltext = match Fulltext::open(&dir, read_only.is_none()) {
+            Ok((fulltext, rebuilt)) => {
+                if rebuilt {
+                    catalog::clear(&writer)?;
+                }
+                Some(fulltext)
+            }
+            Err(err) if read_only.is_some() => {
+                tracing::warn!("no search index to read yet: {err:#}");
+                None
+            }
+            Err(err) => return Err(err),
+        };
+        Ok(Self {
+            ws,
+            settings,
+            db: db.to_path_buf(),
+            fulltext,
+            writer: Mutex::new(writer),
+            reader: Mutex::new(catalog::connect(db)?),
+            parsers: RwLock::new(None),
+            pass: Mutex::new(()),
+            freshness: AtomicU8::new(Freshness::Stale as u8),
+            pending: AtomicU64::new(0),
+            skipped: AtomicU64::new(0),
+            last_indexed_ms: AtomicU64::new(0),
+            watching: false.into(),
+            read_only,
+            _lock: lock,
+        })
+    }
+
+    /// Documents are parsed by whoever this points at (the runtime, once it has loaded).
+    pub fn set_parsers(&self, parsers: Weak<dyn DocumentParsers>) {
+        *self.parsers.write().unwrap_or_else(|p| p.into_inner()) = Some(parsers);
+    }
+
+    pub fn is_read_only(&self) -> bool {
+        self.read_only.is_some()
+    }
+
+    pub fn freshness(&self) -> Freshness {
+        Freshness::from_u8(self.freshness.load(Ordering::Acquire))
+    }
+
+    fn set_freshness(&self, f: Freshness) {
+        self.freshness.store(f as u8, Ordering::Release);
+    }
+
+    fn reader(&self) -> MutexGuard<'_, Connection> {
+        self.reader.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub fn status(&self) -> IndexStatus {
+        let counts = catalog::counts(&self.reader()).unwrap_or_else(|err| {
+            tracing::warn!("reading index counts: {err:#}");
+            Default::default()
+        });
+        IndexStatus {
+            state: self.freshness().as_str(),
+            files: counts.files,
+            code: counts.code,
+            documents: counts.documents,
+            text: counts.text,
+            chunks: counts.chunks,
+            symbols: counts.symbols,
+            pending: self.pending.load(Ordering::Relaxed),
+            skipped: self.skipped.load(Ordering::Relaxed),
+            lossy: counts.lossy,
+            last_indexed_ms: self.last_indexed_ms.load(Ordering::Relaxed),
+            read_only: self.is_read_only(),
+            watching: self.watching.load(Ordering::Relaxed),
+            message: self.read_only.clone(),
+        }
+    }
+
+    /// The SQLite file the catalogue lives in.
+    pub fn database(&self) -> &Path {
+        &self.db
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -4,7 +4,8 @@
 use super::bindings::HostState;
 use super::bindings::pillar::smart_context::plugin::{edits, index, log, status, types, workspace};
 use crate::error::{HostError, codes};
-use crate::index::{outline, search};
+use crate::index::fulltext::SearchRequest;
+use crate::index::{MatchKind, SectionSelector};
 use crate::services::Services;
 use crate::workspace::{self as ws, transactions::Change};
 
@@ -125,50 +126,218 @@ impl index::Host for HostState {
         options: index::SearchOptions,
     ) -> Result<index::SearchResult, types::Error> {
         let services = self.services()?;
-        let options = search::SearchOptions {
-            case_sensitive: options.case_sensitive,
-            max_results: options.max_results,
+        let request = SearchRequest {
+            query,
+            kinds: options.kinds,
+            languages: options.languages,
             path_prefix: options.path_prefix,
+            limit: options.max_results.clamp(1, 1000) as usize,
         };
-        let result = search::search(&services.workspace, &query, &options).map_err(to_wit)?;
+        let outcome = services.index.search(&request).map_err(to_wit)?;
         Ok(index::SearchResult {
-            hits: result
+            hits: outcome
                 .hits
                 .into_iter()
-                .map(|h| index::SearchHit {
+                .map(|h| index::ChunkHit {
+                    chunk_id: h.chunk_id,
                     path: h.path,
-                    line: h.line,
-                    column: h.column,
-                    preview: h.preview,
+                    kind: h.kind,
+                    language: h.language,
+                    range: range(h.start_line, h.end_line),
+                    score: h.score,
+                    symbol: h.symbol,
+                    heading_path: h.heading_path,
+                    snippet: h.snippet,
+                    snippet_line: h.snippet_line,
                 })
                 .collect(),
-            files_scanned: result.files_scanned,
-            truncated: result.truncated,
+            total: outcome.total,
+            degraded: outcome.degraded,
+            reasons: outcome.reasons,
         })
     }
 
-    fn outline(&mut self, path: String) -> Result<index::FileOutline, types::Error> {
+    fn symbols(&mut self, path: String) -> Result<index::FileSymbols, types::Error> {
         let services = self.services()?;
-        let o = outline::outline(&services.workspace, &path).map_err(to_wit)?;
-        Ok(index::FileOutline {
-            path: o.path,
-            language: o.language.map(str::to_string),
-            line_count: o.line_count,
-            byte_size: o.byte_size,
-            symbols: o
-                .symbols
+        let (path, language, symbols, lines) = services.index.symbols(&path).map_err(to_wit)?;
+        Ok(index::FileSymbols {
+            symbols: symbols.into_iter().map(|s| symbol(&path, s)).collect(),
+            path,
+            language: language.into(),
+            line_count: lines,
+        })
+    }
+
+    fn find_symbol(
+        &mut self,
+        name: String,
+        max_results: u32,
+    ) -> Result<Vec<index::SymbolMatch>, types::Error> {
+        let services = self.services()?;
+        let found = services
+            .index
+            .find_symbol(&name, max_results as usize)
+            .map_err(to_wit)?;
+        Ok(found
+            .into_iter()
+            .map(|m| index::SymbolMatch {
+                symbol: symbol(&m.found.path, m.found.symbol),
+                how: match m.how {
+                    MatchKind::Exact => index::MatchKind::Exact,
+                    MatchKind::Prefix => index::MatchKind::Prefix,
+                    MatchKind::Fuzzy => index::MatchKind::Fuzzy,
+                },
+            })
+            .collect())
+    }
+
+    fn references(
+        &mut self,
+        name: String,
+        max_results: u32,
+    ) -> Result<Vec<index::Reference>, types::Error> {
+        let services = self.services()?;
+        let refs = services
+            .index
+            .references(&name, max_results as usize)
+            .map_err(to_wit)?;
+        Ok(refs
+            .into_iter()
+            .map(|r| index::Reference {
+                path: r.path,
+                line: r.line,
+                kind: r.kind,
+                context: r.context,
+            })
+            .collect())
+    }
+
+    fn skeleton(&mut self, path: String) -> Result<index::FileSkeleton, types::Error> {
+        let services = self.services()?;
+        let (path, language, text, definitions, lines) =
+            services.index.skeleton(&path).map_err(to_wit)?;
+        Ok(index::FileSkeleton {
+            path,
+            language: language.into(),
+            line_count: lines,
+            definitions: definitions as u32,
+            text,
+        })
+    }
+
+    fn doc_toc(&mut self, path: String) -> Result<index::DocumentToc, types::Error> {
+        let services = self.services()?;
+        let (path, doc) = services.index.document(&path).map_err(to_wit)?;
+        Ok(index::DocumentToc {
+            path,
+            kind: doc.kind,
+            title: doc.title,
+            entries: doc
+                .sections
                 .into_iter()
-                .map(|s| index::Symbol {
-                    name: s.name,
-                    kind: s.kind,
-                    range: types::LineRange {
-                        start: s.start,
-                        end: s.end,
-                    },
-                    signature: s.signature,
+                .map(|s| index::TocEntry {
+                    id: s.id,
+                    heading_path: s.heading_path,
+                    level: s.level,
+                    range: range(s.start_line, s.end_line),
+                    page: s.page,
                 })
                 .collect(),
         })
+    }
+
+    fn doc_section(
+        &mut self,
+        path: String,
+        selector: index::SectionSelector,
+    ) -> Result<types::Section, types::Error> {
+        let services = self.services()?;
+        let selector = match selector {
+            index::SectionSelector::Id(id) => SectionSelector::Id(id),
+            index::SectionSelector::HeadingPath(p) => SectionSelector::HeadingPath(p),
+        };
+        let s = services
+            .index
+            .doc_section(&path, &selector)
+            .map_err(to_wit)?;
+        Ok(types::Section {
+            id: s.id,
+            heading_path: s.heading_path,
+            level: s.level,
+            text: s.text,
+            start_line: s.start_line,
+            end_line: s.end_line,
+            page: s.page,
+        })
+    }
+
+    fn imports(&mut self, path: String) -> Result<Vec<index::ImportEdge>, types::Error> {
+        let services = self.services()?;
+        let imports = services.index.imports(&path).map_err(to_wit)?;
+        Ok(imports
+            .into_iter()
+            .map(|i| index::ImportEdge {
+                target: i.target,
+                line: i.line,
+                resolved: i.resolved,
+            })
+            .collect())
+    }
+
+    fn importers(
+        &mut self,
+        path: String,
+        max_results: u32,
+    ) -> Result<Vec<index::Importer>, types::Error> {
+        let services = self.services()?;
+        let importers = services
+            .index
+            .importers(&path, max_results as usize)
+            .map_err(to_wit)?;
+        Ok(importers
+            .into_iter()
+            .map(|i| index::Importer {
+                path: i.path,
+                line: i.line,
+                target: i.target,
+            })
+            .collect())
+    }
+
+    fn index_status(&mut self) -> index::IndexReport {
+        let Ok(services) = self.services() else {
+            return index::IndexReport {
+                state: "stale".into(),
+                files: 0,
+                code_files: 0,
+                document_files: 0,
+                text_files: 0,
+                chunks: 0,
+                symbols: 0,
+                pending: 0,
+                skipped: 0,
+                last_indexed_ms: 0,
+                read_only: false,
+                watching: false,
+                message: Some("host services are not available while plugins load".into()),
+            };
+        };
+        let s = services.index.status();
+        index::IndexReport {
+            state: s.state.into(),
+            files: s.files,
+            code_files: s.code,
+            document_files: s.documents,
+            text_files: s.text,
+            chunks: s.chunks,
+            symbols: s.symbols,
+            pending: s.pending,
+            skipped: s.skipped,
+            last_indexed_ms: s.last_indexed_ms,
+            read_only: s.read_only,
+            watching: s.watching,
+            message: s.message,
+        }
     }
 
     fn parse_document(&mut self, path: String) -> Result<types::Document, types::Error> {
@@ -179,6 +348,22 @@ impl index::Host for HostState {
             ))
         })?;
         runtime.parse_document(&path).map_err(to_wit)
+    }
+}
+
+fn range(start: u32, end: u32) -> types::LineRange {
+    types::LineRange { start, end }
+}
+
+fn symbol(path: &str, s: crate::index::code::Symbol) -> index::Symbol {
+    index::Symbol {
+        name: s.name,
+        kind: s.kind,
+        container: s.container,
+        path: path.to_string(),
+        range: range(s.start_line, s.end_line),
+        signature: s.signature,
+        doc: s.doc.map(|d| d.text),
     }
 }
 

@@ -267,13 +267,22 @@ impl Runtime {
     }
 
     /// Reads `path` and parses it with the parser registered for its extension.
-    pub fn parse_document(self: &Arc<Self>, path: &str) -> HostResult<Document> {
-        let ext = path
-            .rsplit_once('.')
-            .map(|(_, e)| e.to_ascii_lowercase())
-            .unwrap_or_default();
-        let (plugin, pre) = self
-            .plugins
+    pub fn parse_document(&self, path: &str) -> HostResult<Document> {
+        let rel = self.services.workspace.normalize(path)?;
+        self.parser_for(&rel)?;
+        let options = crate::workspace::ReadOptions {
+            max_bytes: MAX_DOCUMENT_BYTES,
+            allow_sensitive: false,
+            allow_binary: true,
+            allow_truncate: false,
+        };
+        let file = self.services.workspace.read(&rel, options)?;
+        self.parse_bytes(&rel, &file.bytes)
+    }
+
+    fn parser_for(&self, path: &str) -> HostResult<(&Plugin, &FormatParserPre<HostState>)> {
+        let ext = extension(path);
+        self.plugins
             .iter()
             .find_map(|p| match &p.kind {
                 Kind::Parser { pre } if p.info.extensions.contains(&ext) => Some((p, pre)),
@@ -285,21 +294,19 @@ impl Runtime {
                     format!("no document parser handles .{ext} files"),
                 )
                 .suggest("read it as a file instead (view preview or full)")
-            })?;
-        let options = crate::workspace::ReadOptions {
-            max_bytes: MAX_DOCUMENT_BYTES,
-            allow_sensitive: false,
-            allow_binary: true,
-            allow_truncate: false,
-        };
-        let file = self.services.workspace.read(path, options)?;
-        let rel = self.services.workspace.normalize(path)?;
-        let mut store = self.store(&plugin.info.name);
+            })
+    }
+
+    /// Parses `bytes` (the content of `path`) in a fresh instance of the parser for its
+    /// extension. Parsers import nothing but log, so the instance gets no host services.
+    pub fn parse_bytes(&self, path: &str, bytes: &[u8]) -> HostResult<Document> {
+        let (plugin, pre) = self.parser_for(path)?;
+        let mut store = new_store(&self.engine, None, &plugin.info.name, &self.limits);
         let result = pre
             .instantiate(&mut store)
             .map_err(|e| instantiate_failure(&plugin.info.name, e))?
             .smart_context_plugin_parser()
-            .call_parse(&mut store, &file.bytes, &rel)
+            .call_parse(&mut store, bytes, path)
             .map_err(|e| call_failure(&plugin.info.name, e, &store, self.limits.timeout_ms))?;
         result.map_err(from_wit)
     }
@@ -307,6 +314,54 @@ impl Runtime {
     /// A store for one call: fresh state, memory limiter, and the call's deadline.
     fn store(self: &Arc<Self>, plugin: &str) -> Store<HostState> {
         new_store(&self.engine, Some(self.clone()), plugin, &self.limits)
+    }
+}
+
+/// The lower-case extension of a path's file name ("" when none).
+fn extension(path: &str) -> String {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
+/// The index parses documents through the format-parser components.
+impl crate::index::DocumentParsers for Runtime {
+    fn handles(&self, ext: &str) -> bool {
+        self.plugins.iter().any(|p| {
+            matches!(p.kind, Kind::Parser { .. }) && p.info.extensions.iter().any(|e| e == ext)
+        })
+    }
+
+    fn parse(&self, path: &str, bytes: &[u8]) -> HostResult<crate::index::documents::Document> {
+        let doc = self.parse_bytes(path, bytes)?;
+        Ok(crate::index::documents::Document {
+            title: doc.title,
+            kind: doc.kind,
+            sections: doc
+                .sections
+                .into_iter()
+                .map(|s| crate::index::documents::Section {
+                    id: s.id,
+                    heading_path: s.heading_path,
+                    level: s.level,
+                    text: s.text,
+                    start_line: s.start_line,
+                    end_line: s.end_line,
+                    page: s.page,
+                })
+                .collect(),
+            links: doc
+                .links
+                .into_iter()
+                .map(|l| crate::index::documents::Link {
+                    section_id: l.section_id,
+                    target: l.target,
+                    text: l.text,
+                })
+                .collect(),
+            warnings: doc.warnings,
+        })
     }
 }
 

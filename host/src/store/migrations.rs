@@ -24,12 +24,102 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (tx_id, ord)
      );
      CREATE INDEX idx_transactions_state ON transactions(state);",
+    // 2: the code and document index catalogue. Chunk bodies live in the tantivy index;
+    // these tables hold what is looked up by key (paths, symbol names, edges).
+    "CREATE TABLE files (
+        id INTEGER PRIMARY KEY,
+        path TEXT NOT NULL UNIQUE,
+        hash TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        mtime_ms INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        language TEXT,
+        lossy INTEGER NOT NULL DEFAULT 0,
+        indexed_ms INTEGER NOT NULL
+     );
+     CREATE TABLE chunks (
+        id TEXT PRIMARY KEY,
+        file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        symbol TEXT,
+        heading_path_json TEXT,
+        start_line INTEGER NOT NULL,
+        end_line INTEGER NOT NULL,
+        page INTEGER,
+        content_hash TEXT NOT NULL
+     );
+     CREATE INDEX idx_chunks_file ON chunks(file_id);
+     CREATE TABLE symbols (
+        id INTEGER PRIMARY KEY,
+        file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        name_lower TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        container TEXT,
+        start_line INTEGER NOT NULL,
+        end_line INTEGER NOT NULL,
+        signature TEXT NOT NULL,
+        doc TEXT
+     );
+     CREATE INDEX idx_symbols_file ON symbols(file_id);
+     CREATE INDEX idx_symbols_name ON symbols(name_lower);
+     CREATE TABLE edges (
+        file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL CHECK(kind IN ('import', 'call', 'reference', 'link')),
+        name TEXT NOT NULL,
+        key TEXT NOT NULL,
+        line INTEGER NOT NULL
+     );
+     CREATE INDEX idx_edges_file ON edges(file_id);
+     CREATE INDEX idx_edges_key ON edges(kind, key);",
+    // 3: ADR-038 evidence packs and the chunk summary cache.
+    "CREATE TABLE evidence_packs (
+        pack_id TEXT PRIMARY KEY,
+        query TEXT NOT NULL,
+        options_json TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER,
+        degraded_json TEXT,
+        root_fingerprint TEXT
+     );
+     CREATE TABLE evidence_pack_items (
+        pack_id TEXT NOT NULL,
+        role TEXT NOT NULL CHECK(role IN ('result','evidence')),
+        rank INTEGER NOT NULL,
+        chunk_id TEXT NOT NULL,
+        file_path TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        section_id TEXT NOT NULL,
+        heading_path_json TEXT,
+        start_line INTEGER,
+        end_line INTEGER,
+        preview TEXT NOT NULL,
+        content_hash_snapshot TEXT,
+        updated_at_snapshot INTEGER,
+        scores_json TEXT,
+        PRIMARY KEY(pack_id, role, rank),
+        FOREIGN KEY(pack_id) REFERENCES evidence_packs(pack_id) ON DELETE CASCADE
+     );
+     CREATE INDEX idx_evidence_pack_items_chunk ON evidence_pack_items(chunk_id);
+     CREATE INDEX idx_evidence_pack_items_file ON evidence_pack_items(file_path);
+     CREATE TABLE chunk_summaries (
+        chunk_id TEXT NOT NULL,
+        style TEXT NOT NULL,
+        summary TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY(chunk_id, style)
+     );",
 ];
 
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
 
 pub fn run(conn: &mut Connection) -> Result<()> {
+    run_to(conn, SCHEMA_VERSION)
+}
+
+/// Migrates up to `target` only: how tests build a database "made by the previous version".
+fn run_to(conn: &mut Connection, target: u32) -> Result<()> {
     let current: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
     if current > SCHEMA_VERSION {
         bail!(
@@ -37,7 +127,8 @@ pub fn run(conn: &mut Connection) -> Result<()> {
              upgrade smart-context"
         );
     }
-    for (index, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
+    let pending = MIGRATIONS.iter().enumerate().take(target as usize);
+    for (index, sql) in pending.skip(current as usize) {
         let version = index as u32 + 1;
         let tx = conn.transaction()?;
         tx.execute_batch(sql)
@@ -64,5 +155,83 @@ mod tests {
         conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1)
             .unwrap();
         assert!(run(&mut conn).is_err());
+    }
+
+    fn version(conn: &Connection) -> u32 {
+        conn.pragma_query_value(None, "user_version", |r| r.get(0))
+            .unwrap()
+    }
+
+    fn count(conn: &Connection, table: &str) -> i64 {
+        conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
+            .unwrap()
+    }
+
+    #[test]
+    fn v1_to_v2_keeps_the_journal_and_adds_the_catalogue() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        run_to(&mut conn, 1).unwrap();
+        conn.execute(
+            "INSERT INTO transactions (id, intent, state, created_ms) VALUES ('t1', 'fix', 'applied', 1)",
+            [],
+        )
+        .unwrap();
+        run_to(&mut conn, 2).unwrap();
+        assert_eq!(version(&conn), 2);
+        assert_eq!(count(&conn, "transactions"), 1);
+        conn.execute(
+            "INSERT INTO files (path, hash, size, mtime_ms, kind, indexed_ms) VALUES ('a.rs', 'h', 1, 1, 'code', 1)",
+            [],
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO edges (file_id, kind, name, key, line) VALUES (1, 'import', 'std::fs', 'fs', 1)",
+            [],
+        )
+        .unwrap();
+        let bad = conn.execute(
+            "INSERT INTO edges (file_id, kind, name, key, line) VALUES (1, 'bogus', 'x', 'x', 1)",
+            [],
+        );
+        assert!(bad.is_err(), "edge kinds are checked");
+    }
+
+    #[test]
+    fn v2_to_v3_keeps_the_catalogue_and_adds_evidence_packs() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.pragma_update(None, "foreign_keys", true).unwrap();
+        run_to(&mut conn, 2).unwrap();
+        conn.execute(
+            "INSERT INTO files (path, hash, size, mtime_ms, kind, indexed_ms) VALUES ('a.md', 'h', 1, 1, 'document', 1)",
+            [],
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO chunks (id, file_id, kind, start_line, end_line, content_hash) VALUES ('c1', 1, 'markdown', 1, 3, 'x')",
+            [],
+        )
+        .unwrap();
+        run(&mut conn).unwrap();
+        assert_eq!(version(&conn), 3);
+        assert_eq!(count(&conn, "chunks"), 1);
+        conn.execute(
+            "INSERT INTO evidence_packs (pack_id, query, options_json, created_at) VALUES ('p', 'q', '{}', 1)",
+            [],
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO evidence_pack_items (pack_id, role, rank, chunk_id, file_path, kind, section_id, preview)
+             VALUES ('p', 'result', 1, 'c1', 'a.md', 'markdown', 's1', 'text')",
+            [],
+        )
+        .unwrap();
+        conn.execute("DELETE FROM evidence_packs", []).unwrap();
+        assert_eq!(
+            count(&conn, "evidence_pack_items"),
+            0,
+            "items cascade with their pack"
+        );
+        conn.execute("DELETE FROM files", []).unwrap();
+        assert_eq!(count(&conn, "chunks"), 0, "chunks cascade with their file");
     }
 }

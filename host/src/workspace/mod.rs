@@ -227,7 +227,12 @@ impl Workspace {
     /// An ignore-aware walker over `rel` (hidden files included, VCS and state dirs skipped),
     /// shared by listing and searching so they agree on what exists.
     pub fn walker(&self, rel: &str) -> ignore::WalkBuilder {
-        let mut builder = ignore::WalkBuilder::new(self.root.join(rel));
+        let start = if rel == "." {
+            self.root.clone()
+        } else {
+            self.root.join(rel)
+        };
+        let mut builder = ignore::WalkBuilder::new(start);
         builder
             .hidden(false)
             .follow_links(false)

@@ -11,7 +11,7 @@ use sdk::{ToolError, ToolResult, codes};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use smart_context::plugin::types::Error;
-use smart_context::plugin::{edits, status};
+use smart_context::plugin::{edits, index, status};
 
 sdk::impl_error_conversions!(Error);
 
@@ -78,8 +78,9 @@ fn run(args: &ManageArgs) -> ToolResult<(Value, String)> {
                 .iter()
                 .map(|p| json!({ "name": p.name, "world": p.world, "sha256": p.sha256, "source": p.source }))
                 .collect();
+            let ix = index::index_status();
             let text = format!(
-                "root {}\nsmart-context {}\nplugins: {}\nstore: {} (schema v{}, {} transactions)",
+                "root {}\nsmart-context {}\nplugins: {}\nstore: {} (schema v{}, {} transactions)\nindex: {}, {} files ({} code, {} documents, {} text), {} symbols, {} chunks{}{}",
                 s.root,
                 s.version,
                 s.plugins
@@ -89,13 +90,38 @@ fn run(args: &ManageArgs) -> ToolResult<(Value, String)> {
                     .join(", "),
                 s.store_path,
                 s.schema_version,
-                s.transactions
+                s.transactions,
+                ix.state,
+                ix.files,
+                ix.code_files,
+                ix.document_files,
+                ix.text_files,
+                ix.symbols,
+                ix.chunks,
+                if ix.pending > 0 {
+                    format!(", {} pending", ix.pending)
+                } else {
+                    String::new()
+                },
+                ix.message
+                    .as_deref()
+                    .map(|m| format!(" ({m})"))
+                    .unwrap_or_default(),
             );
             let result = json!({
                 "root": s.root,
                 "version": s.version,
                 "plugins": plugins,
                 "store": { "path": s.store_path, "schemaVersion": s.schema_version, "transactions": s.transactions },
+                "index": {
+                    "state": ix.state, "files": ix.files, "codeFiles": ix.code_files,
+                    "documentFiles": ix.document_files, "textFiles": ix.text_files,
+                    "symbols": ix.symbols, "chunks": ix.chunks, "pending": ix.pending,
+                    "skipped": ix.skipped, "lastIndexedMs": ix.last_indexed_ms,
+                    "readOnly": ix.read_only, "watching": ix.watching, "message": ix.message,
+                },
+                // ADR-033 ManageResponse.projectState.
+                "projectState": { "indexStatus": ix.state },
             });
             Ok((result, text))
         }

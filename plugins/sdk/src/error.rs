@@ -19,6 +19,7 @@ pub mod codes {
     pub const MULTIPLE_MATCHES: &str = "MULTIPLE_MATCHES";
     pub const HASH_MISMATCH: &str = "HASH_MISMATCH";
     pub const NO_PARSER: &str = "NO_PARSER";
+    pub const UNSUPPORTED_LANGUAGE: &str = "UNSUPPORTED_LANGUAGE";
     pub const MALFORMED: &str = "MALFORMED";
     pub const NOT_FOUND: &str = "NOT_FOUND";
     pub const UNSUPPORTED: &str = "UNSUPPORTED";

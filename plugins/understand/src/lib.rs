@@ -1,6 +1,7 @@
-//! The understand pillar (ADR-033 Pillar 1), first cut: for a file, its structure (top-level
-//! definitions, or a document's sections) with line ranges, plus file facts. Call graphs,
-//! PageRank and hot spots arrive with the index.
+//! The understand pillar (ADR-033 Pillar 1), first cut: for a file, its structure (every
+//! definition with its container, from the host's tree-sitter extraction, or a document's
+//! sections) with line ranges, plus file facts. Call graphs, PageRank and hot spots build on
+//! the index's edges in a later issue.
 
 wit_bindgen::generate!({
     path: "../../wit",
@@ -10,7 +11,8 @@ wit_bindgen::generate!({
 use exports::smart_context::plugin::tool::{Guest, ToolOutput, ToolSpec};
 use sdk::{ToolError, ToolResult, codes};
 use serde::{Deserialize, Serialize};
-use smart_context::plugin::types::{Document, Error};
+use smart_context::plugin::index::DocumentToc;
+use smart_context::plugin::types::Error;
 use smart_context::plugin::{index, workspace};
 
 sdk::impl_error_conversions!(Error);
@@ -62,6 +64,8 @@ struct Include {
 struct OutlineEntry {
     name: String,
     kind: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    container: Option<String>,
     start_line: u32,
     end_line: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -96,8 +100,8 @@ impl Guest for Understand {
         ToolSpec {
             name: "understand".to_string(),
             title: "Understand: structure of code and documents".to_string(),
-            description: "The structure of a file: its top-level definitions (functions, types, \
-                modules) or a document's sections, each with a line range, and file facts \
+            description: "The structure of a file: its definitions (functions, methods, types, \
+                modules, with their containers) or a document's sections, each with a line range, and file facts \
                 (lines, bytes, language). Name the file in `path` (or in `goal`)."
                 .to_string(),
             input_schema: INPUT_SCHEMA.to_string(),
@@ -121,34 +125,35 @@ impl Guest for Understand {
 fn understand(args: &UnderstandArgs) -> ToolResult<UnderstandResponse> {
     let path = resolve_path(args)?;
     // Files a parser plugin handles are outlined by their sections; the rest as code.
-    match index::parse_document(&path) {
-        Ok(doc) => document_outline(path, doc),
+    match index::doc_toc(&path) {
+        Ok(toc) => document_outline(path, toc),
         Err(err) if err.code == codes::NO_PARSER => code_outline(&path),
         Err(err) => Err(err.into()),
     }
 }
 
-fn document_outline(path: String, doc: Document) -> ToolResult<UnderstandResponse> {
+fn document_outline(path: String, toc: DocumentToc) -> ToolResult<UnderstandResponse> {
     let entry = workspace::stat(&path)?;
-    let outline: Vec<OutlineEntry> = doc
-        .sections
+    let outline: Vec<OutlineEntry> = toc
+        .entries
         .iter()
         .filter(|s| s.level > 0)
         .map(|s| OutlineEntry {
             name: s.heading_path.join(" > "),
             kind: format!("h{}", s.level),
-            start_line: s.start_line,
-            end_line: s.end_line,
+            container: None,
+            start_line: s.range.start,
+            end_line: s.range.end,
             signature: None,
         })
         .collect();
-    let lines = doc.sections.iter().map(|s| s.end_line).max().unwrap_or(0);
+    let lines = toc.entries.iter().map(|s| s.range.end).max().unwrap_or(0);
     Ok(UnderstandResponse {
         success: true,
         summary: format!(
             "{path}: {} document{}, {} sections",
-            doc.kind,
-            doc.title.map(|t| format!(" \"{t}\"")).unwrap_or_default(),
+            toc.kind,
+            toc.title.map(|t| format!(" \"{t}\"")).unwrap_or_default(),
             outline.len()
         ),
         facts: Facts {
@@ -164,23 +169,31 @@ fn document_outline(path: String, doc: Document) -> ToolResult<UnderstandRespons
 }
 
 fn code_outline(path: &str) -> ToolResult<UnderstandResponse> {
-    let outline = index::outline(path)?;
+    let outline = match index::symbols(path) {
+        Ok(outline) => outline,
+        Err(err) if err.code == codes::UNSUPPORTED_LANGUAGE => {
+            return plain_file(path, err.message);
+        }
+        Err(err) => return Err(err.into()),
+    };
     let entries: Vec<OutlineEntry> = outline
         .symbols
         .into_iter()
         .map(|s| OutlineEntry {
             name: s.name,
             kind: s.kind,
+            container: s.container,
             start_line: s.range.start,
             end_line: s.range.end,
             signature: Some(s.signature),
         })
         .collect();
-    let language = outline.language.clone();
+    let language = Some(outline.language.clone());
+    let byte_size = workspace::stat(path)?.size;
     Ok(UnderstandResponse {
         success: true,
         summary: format!(
-            "{}: {} lines of {}, {} top-level definitions",
+            "{}: {} lines of {}, {} definitions",
             outline.path,
             outline.line_count,
             language.as_deref().unwrap_or("text"),
@@ -188,13 +201,31 @@ fn code_outline(path: &str) -> ToolResult<UnderstandResponse> {
         ),
         facts: Facts {
             lines: outline.line_count,
-            bytes: outline.byte_size,
+            bytes: byte_size,
             language,
             kind: "code",
             definitions: entries.len(),
         },
         path: outline.path,
         outline: entries,
+    })
+}
+
+/// A file that is neither a parsed document nor code in a supported language: facts only.
+fn plain_file(path: &str, why: String) -> ToolResult<UnderstandResponse> {
+    let entry = workspace::stat(path)?;
+    Ok(UnderstandResponse {
+        success: true,
+        path: path.to_string(),
+        summary: format!("{path}: {} bytes; no structure: {why}", entry.size),
+        outline: Vec::new(),
+        facts: Facts {
+            lines: 0,
+            bytes: entry.size,
+            language: None,
+            kind: "text",
+            definitions: 0,
+        },
     })
 }
 
@@ -217,6 +248,10 @@ fn render(r: &UnderstandResponse) -> String {
     let mut out = r.summary.clone();
     for e in &r.outline {
         let detail = e.signature.as_deref().unwrap_or(&e.name);
+        let detail = match &e.container {
+            Some(c) => format!("{detail}  (in {c})"),
+            None => detail.to_string(),
+        };
         out.push_str(&format!(
             "\n{:>5}-{:<5} {} {}",
             e.start_line, e.end_line, e.kind, detail

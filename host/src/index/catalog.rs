@@ -1,0 +1,329 @@
+//! The SQLite side of the index (tables `files`, `chunks`, `symbols`, `edges` in state.db):
+//! what is looked up by key rather than ranked. The indexer writes through one connection;
+//! queries read through another, so a long indexing transaction never blocks a lookup (WAL).
+
+use super::chunks::Chunk;
+use super::code::Symbol;
+use anyhow::Result;
+use rusqlite::{Connection, OptionalExtension, params};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// What the catalogue remembers of an indexed file, to decide whether to read it again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Known {
+    pub hash: String,
+    pub size: u64,
+    pub mtime_ms: u64,
+}
+
+/// A file's index entry, ready to be written.
+#[derive(Debug, Clone)]
+pub struct FileEntry {
+    pub path: String,
+    pub hash: String,
+    pub size: u64,
+    pub mtime_ms: u64,
+    pub kind: &'static str,
+    pub language: Option<&'static str>,
+    pub lossy: bool,
+    pub chunks: Vec<Chunk>,
+    pub symbols: Vec<Symbol>,
+    /// (edge kind, name, key, line)
+    pub edges: Vec<(&'static str, String, String, u32)>,
+}
+
+/// A definition found by name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SymbolRow {
+    pub path: String,
+    pub language: Option<String>,
+    pub symbol: Symbol,
+}
+
+/// An edge row joined with its file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EdgeRow {
+    pub path: String,
+    pub language: Option<String>,
+    pub kind: String,
+    pub name: String,
+    pub line: u32,
+}
+
+/// Totals for status reports.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub files: u64,
+    pub code: u64,
+    pub documents: u64,
+    pub text: u64,
+    pub chunks: u64,
+    pub symbols: u64,
+    pub lossy: u64,
+}
+
+pub fn connect(db: &Path) -> Result<Connection> {
+    let conn = Connection::open(db)?;
+    conn.pragma_update(None, "foreign_keys", true)?;
+    // The catalogue is derived data: a lost tail after a power cut is reindexed.
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.busy_timeout(std::time::Duration::from_secs(10))?;
+    Ok(conn)
+}
+
+pub fn known(conn: &Connection) -> Result<HashMap<String, Known>> {
+    let mut stmt = conn.prepare("SELECT path, hash, size, mtime_ms FROM files")?;
+    let rows = stmt.query_map([], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            Known {
+                hash: r.get(1)?,
+                size: r.get::<_, i64>(2)? as u64,
+                mtime_ms: r.get::<_, i64>(3)? as u64,
+            },
+        ))
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Writes entries, touches and removals in one transaction.
+pub fn apply(
+    conn: &mut Connection,
+    entries: &[FileEntry],
+    touched: &[(String, u64, u64)],
+    removed: &[String],
+) -> Result<()> {
+    let tx = conn.transaction()?;
+    {
+        let now = now_ms();
+        let mut delete = tx.prepare_cached("DELETE FROM files WHERE path = ?1")?;
+        let mut file = tx.prepare_cached(
+            "INSERT INTO files (path, hash, size, mtime_ms, kind, language, lossy, indexed_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        )?;
+        let mut chunk = tx.prepare_cached(
+            "INSERT OR REPLACE INTO chunks (id, file_id, kind, symbol, heading_path_json, start_line, end_line, page, content_hash)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        )?;
+        let mut symbol = tx.prepare_cached(
+            "INSERT INTO symbols (file_id, name, name_lower, kind, container, start_line, end_line, signature, doc)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        )?;
+        let mut edge = tx.prepare_cached(
+            "INSERT INTO edges (file_id, kind, name, key, line) VALUES (?1, ?2, ?3, ?4, ?5)",
+        )?;
+        for path in removed {
+            delete.execute([path])?;
+        }
+        for e in entries {
+            delete.execute([&e.path])?;
+            file.execute(params![
+                e.path,
+                e.hash,
+                e.size as i64,
+                e.mtime_ms as i64,
+                e.kind,
+                e.language,
+                e.lossy,
+                now as i64
+            ])?;
+            let id = tx.last_insert_rowid();
+            for c in &e.chunks {
+                let heading = (!c.heading_path.is_empty())
+                    .then(|| serde_json::to_string(&c.heading_path).unwrap_or_default());
+                chunk.execute(params![
+                    c.id,
+                    id,
+                    c.kind,
+                    c.symbol,
+                    heading,
+                    c.start_line,
+                    c.end_line,
+                    c.page,
+                    c.content_hash()
+                ])?;
+            }
+            for s in &e.symbols {
+                symbol.execute(params![
+                    id,
+                    s.name,
+                    s.name.to_lowercase(),
+                    s.kind,
+                    s.container,
+                    s.start_line,
+                    s.end_line,
+                    s.signature,
+                    s.doc.as_ref().map(|d| d.text.as_str())
+                ])?;
+            }
+            for (kind, name, key, line) in &e.edges {
+                edge.execute(params![id, kind, name, key, line])?;
+            }
+        }
+        let mut touch =
+            tx.prepare_cached("UPDATE files SET size = ?2, mtime_ms = ?3 WHERE path = ?1")?;
+        for (path, size, mtime) in touched {
+            touch.execute(params![path, *size as i64, *mtime as i64])?;
+        }
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+/// Forgets everything (before a full rebuild of a wiped search index).
+pub fn clear(conn: &Connection) -> Result<()> {
+    conn.execute("DELETE FROM files", [])?;
+    Ok(())
+}
+
+pub fn counts(conn: &Connection) -> Result<Counts> {
+    let mut counts = Counts::default();
+    let mut stmt = conn.prepare("SELECT kind, count(*), sum(lossy) FROM files GROUP BY kind")?;
+    let rows = stmt.query_map([], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, i64>(1)? as u64,
+            r.get::<_, i64>(2)? as u64,
+        ))
+    })?;
+    for row in rows {
+        let (kind, n, lossy) = row?;
+        counts.files += n;
+        counts.lossy += lossy;
+        match kind.as_str() {
+            "code" => counts.code += n,
+            "document" => counts.documents += n,
+            _ => counts.text += n,
+        }
+    }
+    let count = |table: &str| -> Result<u64> {
+        let n: i64 = conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))?;
+        Ok(n as u64)
+    };
+    counts.chunks = count("chunks")?;
+    counts.symbols = count("symbols")?;
+    Ok(counts)
+}
+
+fn symbol_row(r: &rusqlite::Row) -> rusqlite::Result<SymbolRow> {
+    let doc: Option<String> = r.get(8)?;
+    let start: u32 = r.get(5)?;
+    Ok(SymbolRow {
+        path: r.get(0)?,
+        language: r.get(1)?,
+        symbol: Symbol {
+            name: r.get(2)?,
+            kind: r.get(3)?,
+            container: r.get(4)?,
+            start_line: start,
+            end_line: r.get(6)?,
+            signature: r.get(7)?,
+            // Doc comment positions are not catalogued: the text is what lookups need.
+            doc: doc.map(|text| super::code::Doc {
+                text,
+                start_line: start,
+                end_line: start,
+            }),
+        },
+    })
+}
+
+const SYMBOL_COLUMNS: &str = "f.path, f.language, s.name, s.kind, s.container, s.start_line, \
+     s.end_line, s.signature, s.doc";
+
+/// Definitions whose lower-cased name matches `pattern` (SQL LIKE), best-known first.
+pub fn symbols_like(conn: &Connection, pattern: &str, limit: usize) -> Result<Vec<SymbolRow>> {
+    let sql = format!(
+        "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
+         WHERE s.name_lower LIKE ?1 ESCAPE '\\'
+         ORDER BY length(s.name), f.path, s.start_line LIMIT ?2"
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map(params![pattern, limit as i64], symbol_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Definitions named exactly one of `names` (lower case).
+pub fn symbols_named(conn: &Connection, names: &[String], limit: usize) -> Result<Vec<SymbolRow>> {
+    let mut out = Vec::new();
+    for name in names {
+        let sql = format!(
+            "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
+             WHERE s.name_lower = ?1 ORDER BY f.path, s.start_line LIMIT ?2"
+        );
+        let mut stmt = conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map(params![name, limit as i64], symbol_row)?;
+        out.extend(rows.collect::<Result<Vec<_>, _>>()?);
+    }
+    Ok(out)
+}
+
+/// Every distinct lower-cased symbol name, for fuzzy matching.
+pub fn symbol_names(conn: &Connection) -> Result<Vec<String>> {
+    let mut stmt = conn.prepare_cached("SELECT DISTINCT name_lower FROM symbols")?;
+    let rows = stmt.query_map([], |r| r.get(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Edges of `kind` whose key or name is `value`.
+pub fn edges_by(
+    conn: &Connection,
+    kind: &str,
+    column: EdgeColumn,
+    value: &str,
+    limit: usize,
+) -> Result<Vec<EdgeRow>> {
+    let column = match column {
+        EdgeColumn::Key => "e.key",
+        EdgeColumn::Name => "e.name",
+    };
+    let sql = format!(
+        "SELECT f.path, f.language, e.kind, e.name, e.line FROM edges e JOIN files f ON f.id = e.file_id
+         WHERE e.kind = ?1 AND {column} = ?2 ORDER BY f.path, e.line LIMIT ?3"
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map(params![kind, value, limit as i64], |r| {
+        Ok(EdgeRow {
+            path: r.get(0)?,
+            language: r.get(1)?,
+            kind: r.get(2)?,
+            name: r.get(3)?,
+            line: r.get(4)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Which edge column a lookup matches.
+#[derive(Debug, Clone, Copy)]
+pub enum EdgeColumn {
+    Key,
+    Name,
+}
+
+/// Indexed paths containing `fragment`, for import resolution.
+pub fn paths_containing(conn: &Connection, fragment: &str, limit: usize) -> Result<Vec<String>> {
+    let escaped = fragment
+        .replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_");
+    let mut stmt = conn.prepare_cached(
+        "SELECT path FROM files WHERE path LIKE ?1 ESCAPE '\\' ORDER BY length(path), path LIMIT ?2",
+    )?;
+    let rows = stmt.query_map(params![format!("%{escaped}%"), limit as i64], |r| r.get(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+pub fn is_indexed(conn: &Connection, path: &str) -> Result<bool> {
+    Ok(conn
+        .query_row("SELECT 1 FROM files WHERE path = ?1", [path], |_| Ok(()))
+        .optional()?
+        .is_some())
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}

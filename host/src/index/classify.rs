@@ -1,0 +1,146 @@
+//! What a file is, for the index: code in a language tree-sitter extracts, a document a
+//! format-parser component reads, plain text, or something never read (binary, sensitive).
+
+use super::code::Language;
+use crate::workspace::policy;
+
+/// How a file is indexed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Class {
+    Code(Language),
+    /// Handled by the format parser registered for this extension.
+    Document(String),
+    /// Anything else that is not binary: indexed in blocks of lines.
+    Text,
+}
+
+impl Class {
+    /// The `files.kind` column.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Class::Code(_) => "code",
+            Class::Document(_) => "document",
+            Class::Text => "text",
+        }
+    }
+
+    pub fn language(&self) -> Option<&'static str> {
+        match self {
+            Class::Code(lang) => Some(lang.name()),
+            _ => None,
+        }
+    }
+}
+
+/// Why a file was left out of the index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SkipReason {
+    Sensitive,
+    Binary,
+    TooLarge,
+    Unreadable,
+}
+
+impl SkipReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SkipReason::Sensitive => "sensitive",
+            SkipReason::Binary => "binary",
+            SkipReason::TooLarge => "too_large",
+            SkipReason::Unreadable => "unreadable",
+        }
+    }
+}
+
+/// Extensions that are binary without looking (images, archives, compiled code, fonts).
+const BINARY_EXTENSIONS: &[&str] = &[
+    "png", "jpg", "jpeg", "gif", "ico", "webp", "bmp", "tiff", "zip", "gz", "tgz", "bz2", "xz",
+    "zst", "7z", "tar", "jar", "war", "class", "so", "dll", "dylib", "exe", "o", "a", "lib",
+    "wasm", "pyc", "pyo", "mo", "woff", "woff2", "ttf", "otf", "eot", "mp3", "mp4", "wav", "ogg",
+    "avi", "mov", "sqlite", "db", "bin", "dat",
+];
+
+/// Formats recognised by their first bytes when the extension says nothing.
+const MAGIC: &[(&[u8], &str)] = &[(b"%PDF-", "pdf")];
+
+fn extension(path: &str) -> Option<String> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let (stem, ext) = name.rsplit_once('.')?;
+    (!stem.is_empty()).then(|| ext.to_ascii_lowercase())
+}
+
+/// Decided by name alone: sensitive files and known binary extensions are never opened.
+pub fn skip_by_name(path: &str) -> Option<SkipReason> {
+    if policy::is_sensitive(path) {
+        return Some(SkipReason::Sensitive);
+    }
+    let ext = extension(path)?;
+    BINARY_EXTENSIONS
+        .contains(&ext.as_str())
+        .then_some(SkipReason::Binary)
+}
+
+/// Classifies a readable file by extension, then by magic bytes and a NUL sniff.
+/// `has_parser` tells which extensions a format-parser component handles.
+pub fn classify(
+    path: &str,
+    head: &[u8],
+    has_parser: &dyn Fn(&str) -> bool,
+) -> Result<Class, SkipReason> {
+    let ext = extension(path);
+    if let Some(ext) = ext.as_deref()
+        && has_parser(ext)
+    {
+        return Ok(Class::Document(ext.to_string()));
+    }
+    for (magic, format) in MAGIC {
+        if head.starts_with(magic) && has_parser(format) {
+            return Ok(Class::Document((*format).to_string()));
+        }
+    }
+    if policy::looks_binary(head) {
+        return Err(SkipReason::Binary);
+    }
+    Ok(match ext.as_deref().and_then(Language::from_extension) {
+        Some(lang) => Class::Code(lang),
+        None => Class::Text,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn md_only(ext: &str) -> bool {
+        ext == "md" || ext == "pdf"
+    }
+
+    #[test]
+    fn by_extension_magic_and_content() {
+        let c = |p: &str, head: &[u8]| classify(p, head, &md_only);
+        assert_eq!(c("src/a.rs", b"fn x"), Ok(Class::Code(Language::Rust)));
+        assert_eq!(c("a.TSX", b""), Ok(Class::Code(Language::Tsx)));
+        assert_eq!(c("README.md", b"# x"), Ok(Class::Document("md".into())));
+        assert_eq!(c("paper", b"%PDF-1.7"), Ok(Class::Document("pdf".into())));
+        assert_eq!(c("notes.txt", b"hello"), Ok(Class::Text));
+        assert_eq!(c("Makefile", b"all:"), Ok(Class::Text));
+        assert_eq!(c("blob.rs", b"fn\0x"), Err(SkipReason::Binary));
+    }
+
+    #[test]
+    fn names_that_are_never_opened() {
+        assert_eq!(skip_by_name(".env"), Some(SkipReason::Sensitive));
+        assert_eq!(skip_by_name("deploy/id_rsa"), Some(SkipReason::Sensitive));
+        assert_eq!(
+            skip_by_name("certs/server.pem"),
+            Some(SkipReason::Sensitive)
+        );
+        assert_eq!(skip_by_name("img/logo.PNG"), Some(SkipReason::Binary));
+        assert_eq!(
+            skip_by_name("locale/fr/django.mo"),
+            Some(SkipReason::Binary)
+        );
+        assert_eq!(skip_by_name("src/main.rs"), None);
+        assert_eq!(skip_by_name(".gitignore"), None);
+    }
+}

@@ -1,0 +1,124 @@
+//! The languages tree-sitter extracts, each with its grammar and its extraction query.
+
+use tree_sitter::{Language as Grammar, Query};
+
+/// A language with a grammar and an extraction query in `queries/`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Language {
+    Rust,
+    Python,
+    TypeScript,
+    Tsx,
+    JavaScript,
+    Go,
+    Java,
+    C,
+    Cpp,
+}
+
+impl Language {
+    pub const ALL: [Language; 9] = [
+        Language::Rust,
+        Language::Python,
+        Language::TypeScript,
+        Language::Tsx,
+        Language::JavaScript,
+        Language::Go,
+        Language::Java,
+        Language::C,
+        Language::Cpp,
+    ];
+
+    /// By file extension (lower case, without the dot).
+    pub fn from_extension(ext: &str) -> Option<Self> {
+        Some(match ext {
+            "rs" => Self::Rust,
+            "py" | "pyi" => Self::Python,
+            "ts" | "mts" | "cts" => Self::TypeScript,
+            "tsx" => Self::Tsx,
+            "js" | "jsx" | "mjs" | "cjs" => Self::JavaScript,
+            "go" => Self::Go,
+            "java" => Self::Java,
+            "c" | "h" => Self::C,
+            "cc" | "cpp" | "cxx" | "c++" | "hpp" | "hh" | "hxx" | "h++" | "ipp" => Self::Cpp,
+            _ => return None,
+        })
+    }
+
+    /// The name reported in results and accepted by language filters.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Rust => "rust",
+            Self::Python => "python",
+            Self::TypeScript => "typescript",
+            Self::Tsx => "tsx",
+            Self::JavaScript => "javascript",
+            Self::Go => "go",
+            Self::Java => "java",
+            Self::C => "c",
+            Self::Cpp => "cpp",
+        }
+    }
+
+    pub fn grammar(self) -> Grammar {
+        match self {
+            Self::Rust => tree_sitter_rust::LANGUAGE.into(),
+            Self::Python => tree_sitter_python::LANGUAGE.into(),
+            Self::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            Self::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+            Self::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+            Self::Go => tree_sitter_go::LANGUAGE.into(),
+            Self::Java => tree_sitter_java::LANGUAGE.into(),
+            Self::C => tree_sitter_c::LANGUAGE.into(),
+            Self::Cpp => tree_sitter_cpp::LANGUAGE.into(),
+        }
+    }
+
+    /// The extraction query: `@definition.<kind>` with `@name` (and optionally `@container`),
+    /// `@call` on callee names and `@import` on import targets.
+    fn query_source(self) -> String {
+        const JS: &str = include_str!("queries/javascript.scm");
+        const TS: &str = include_str!("queries/typescript.scm");
+        const C: &str = include_str!("queries/c.scm");
+        match self {
+            Self::Rust => include_str!("queries/rust.scm").into(),
+            Self::Python => include_str!("queries/python.scm").into(),
+            // TypeScript's grammar extends JavaScript's, so its query does too.
+            Self::TypeScript | Self::Tsx => format!("{JS}\n{TS}"),
+            Self::JavaScript => JS.into(),
+            Self::Go => include_str!("queries/go.scm").into(),
+            Self::Java => include_str!("queries/java.scm").into(),
+            Self::C => C.into(),
+            Self::Cpp => format!("{C}\n{}", include_str!("queries/cpp.scm")),
+        }
+    }
+
+    /// The compiled query, built once per language and process.
+    pub fn query(self) -> &'static Query {
+        static QUERIES: std::sync::OnceLock<Vec<Query>> = std::sync::OnceLock::new();
+        let queries = QUERIES.get_or_init(|| {
+            Self::ALL
+                .iter()
+                .map(|lang| {
+                    Query::new(&lang.grammar(), &lang.query_source()).unwrap_or_else(|err| {
+                        panic!("the built-in {} query is invalid: {err}", lang.name())
+                    })
+                })
+                .collect()
+        });
+        &queries[Self::ALL.iter().position(|l| *l == self).expect("listed")]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_query_compiles_against_its_grammar() {
+        for lang in Language::ALL {
+            let query = lang.query();
+            assert!(query.pattern_count() > 3, "{}", lang.name());
+        }
+    }
+}

@@ -1,0 +1,423 @@
+//! Code structure by tree-sitter: definitions (kind, name, container, range, signature), doc
+//! comments, imports and call sites, for the languages in [`languages`]. One pass of one
+//! query per file; nesting gives containers.
+
+pub mod languages;
+pub mod skeleton;
+
+pub use languages::Language;
+
+use std::cell::RefCell;
+use tree_sitter::{Node, Parser, QueryCursor, StreamingIterator};
+
+/// A definition found in a source file. Lines are 1-based and inclusive.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Symbol {
+    pub name: String,
+    /// function, method, class, struct, enum, trait, interface, impl, module, type, ...
+    pub kind: String,
+    /// The enclosing definition's name (`impl Foo`, class `Bar`), if any.
+    pub container: Option<String>,
+    pub start_line: u32,
+    pub end_line: u32,
+    /// The declaration's first line, trimmed.
+    pub signature: String,
+    /// The doc comment or docstring, markers stripped.
+    pub doc: Option<Doc>,
+}
+
+/// A doc comment and where it sits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Doc {
+    pub text: String,
+    pub start_line: u32,
+    pub end_line: u32,
+}
+
+/// A use of another module or of a callable, by name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edge {
+    /// For imports the module path as written (`django.db.models`, `./util`, `stdio.h`);
+    /// for calls the callee's name.
+    pub name: String,
+    pub line: u32,
+}
+
+/// Everything extracted from one file.
+#[derive(Debug, Default, Clone)]
+pub struct Extraction {
+    /// In source order, containers before their members.
+    pub symbols: Vec<Symbol>,
+    pub imports: Vec<Edge>,
+    pub calls: Vec<Edge>,
+}
+
+/// Parses `source` and extracts its structure. A file tree-sitter cannot parse yields what it
+/// could recover (tree-sitter always produces a tree; error nodes are skipped).
+pub fn extract(lang: Language, source: &str) -> Extraction {
+    thread_local! {
+        static PARSER: RefCell<Parser> = RefCell::new(Parser::new());
+    }
+    let Some(tree) = PARSER.with(|p| {
+        let mut parser = p.borrow_mut();
+        parser.set_language(&lang.grammar()).ok()?;
+        parser.parse(source, None)
+    }) else {
+        return Extraction::default();
+    };
+    let query = lang.query();
+    let names = query.capture_names();
+    let mut cursor = QueryCursor::new();
+    let mut matches = cursor.matches(query, tree.root_node(), source.as_bytes());
+    let mut out = Extraction::default();
+    let mut defs: Vec<(Node, Symbol)> = Vec::new();
+    while let Some(m) = matches.next() {
+        let (mut def, mut name, mut container) = (None, None, None);
+        for capture in m.captures() {
+            let capture_name = names[capture.index as usize];
+            let node = capture.node;
+            match capture_name {
+                "name" => name = Some(node),
+                "container" => container = Some(node),
+                "call" => out.calls.push(Edge {
+                    name: text(node, source).to_string(),
+                    line: line_of(node),
+                }),
+                "import" => out.imports.extend(import_names(lang, node, source)),
+                other => {
+                    if let Some(kind) = other.strip_prefix("definition.") {
+                        def = Some((node, kind));
+                    }
+                }
+            }
+        }
+        if let (Some((node, kind)), Some(name)) = (def, name) {
+            if defs.iter().any(|(n, _)| n.id() == node.id()) {
+                continue;
+            }
+            let (name, qualifier) = split_qualified(lang, name, source);
+            defs.push((
+                node,
+                Symbol {
+                    name,
+                    kind: refine_kind(lang, node, kind).to_string(),
+                    container: container.map(|c| text(c, source).to_string()).or(qualifier),
+                    start_line: line_of(node),
+                    end_line: node.end_position().row as u32 + 1,
+                    signature: signature(node, source),
+                    doc: doc_comment(lang, node, source),
+                },
+            ));
+        }
+    }
+    defs.sort_by_key(|(n, _)| (n.start_byte(), std::cmp::Reverse(n.end_byte())));
+    assign_containers(&mut defs);
+    out.symbols = defs.into_iter().map(|(_, s)| s).collect();
+    out
+}
+
+/// Fills in containers from nesting (innermost enclosing definition) and calls functions
+/// inside types methods.
+fn assign_containers(defs: &mut [(Node, Symbol)]) {
+    let mut stack: Vec<(usize, usize, String, String)> = Vec::new(); // (start, end, name, kind)
+    for (node, symbol) in defs.iter_mut() {
+        while stack
+            .last()
+            .is_some_and(|(_, end, _, _)| node.start_byte() >= *end)
+        {
+            stack.pop();
+        }
+        if let Some((_, _, name, kind)) = stack.last() {
+            if symbol.container.is_none() {
+                symbol.container = Some(name.clone());
+            }
+            let in_type = matches!(
+                kind.as_str(),
+                "class" | "struct" | "impl" | "trait" | "interface" | "enum"
+            );
+            if symbol.kind == "function" && in_type {
+                symbol.kind = "method".into();
+            }
+        }
+        stack.push((
+            node.start_byte(),
+            node.end_byte(),
+            symbol.name.clone(),
+            symbol.kind.clone(),
+        ));
+    }
+}
+
+fn text<'s>(node: Node, source: &'s str) -> &'s str {
+    node.utf8_text(source.as_bytes()).unwrap_or("")
+}
+
+fn line_of(node: Node) -> u32 {
+    node.start_position().row as u32 + 1
+}
+
+/// `Foo::bar` (C++ out-of-class definitions) is named `bar` with container `Foo`; an impl is
+/// named by its type without generics.
+fn split_qualified(lang: Language, name: Node, source: &str) -> (String, Option<String>) {
+    let raw = text(name, source).trim();
+    if lang == Language::Rust {
+        let base = raw.split('<').next().unwrap_or(raw).trim();
+        return (base.to_string(), None);
+    }
+    match raw.rsplit_once("::") {
+        Some((qualifier, last)) if matches!(lang, Language::Cpp) => {
+            (last.to_string(), Some(qualifier.to_string()))
+        }
+        _ => (raw.to_string(), None),
+    }
+}
+
+/// Go's `type X struct` is a struct, not just a type.
+fn refine_kind(lang: Language, node: Node, kind: &'static str) -> &'static str {
+    if lang == Language::Go && kind == "type" {
+        return match node.child_by_field_name("type").map(|t| t.kind()) {
+            Some("struct_type") => "struct",
+            Some("interface_type") => "interface",
+            _ => "type",
+        };
+    }
+    kind
+}
+
+/// The definition's first line, without a trailing `{` or `:`.
+fn signature(node: Node, source: &str) -> String {
+    let first = text(node, source).lines().next().unwrap_or("").trim();
+    let first = first.trim_end_matches('{').trim_end();
+    sdk_short(first, 200)
+}
+
+fn sdk_short(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(max).collect();
+    out.push('…');
+    out
+}
+
+/// Nodes that wrap a definition without being one: the doc comment sits before the wrapper.
+const WRAPPERS: &[&str] = &[
+    "decorated_definition",
+    "export_statement",
+    "template_declaration",
+];
+/// Siblings allowed between a doc comment and its definition.
+const SKIPPABLE: &[&str] = &["attribute_item", "decorator"];
+
+fn doc_comment(lang: Language, def: Node, source: &str) -> Option<Doc> {
+    if lang == Language::Python {
+        return docstring(def, source);
+    }
+    let mut anchor = def;
+    while let Some(parent) = anchor.parent().filter(|p| WRAPPERS.contains(&p.kind())) {
+        anchor = parent;
+    }
+    let mut lines: Vec<(u32, String)> = Vec::new();
+    let mut next_start = anchor.start_position().row;
+    let mut sibling = anchor.prev_sibling();
+    while let Some(node) = sibling {
+        if SKIPPABLE.contains(&node.kind()) {
+            next_start = node.start_position().row;
+            sibling = node.prev_sibling();
+            continue;
+        }
+        if !node.kind().contains("comment") || node.end_position().row + 1 < next_start {
+            break;
+        }
+        let raw = text(node, source);
+        if lang == Language::Rust && !(raw.starts_with("///") || raw.starts_with("/**")) {
+            break;
+        }
+        let start = node.start_position().row as u32 + 1;
+        let raw_lines: Vec<&str> = raw.lines().collect();
+        for (i, line) in raw_lines.iter().enumerate().rev() {
+            lines.push((start + i as u32, strip_comment_markers(line)));
+        }
+        next_start = node.start_position().row;
+        sibling = node.prev_sibling();
+    }
+    if lines.is_empty() {
+        return None;
+    }
+    lines.reverse();
+    finish_doc(lines)
+}
+
+fn finish_doc(lines: Vec<(u32, String)>) -> Option<Doc> {
+    let start_line = lines.first()?.0;
+    let end_line = lines.last()?.0;
+    let text = lines
+        .into_iter()
+        .map(|(_, l)| l)
+        .collect::<Vec<_>>()
+        .join("\n")
+        .trim()
+        .to_string();
+    (!text.is_empty()).then_some(Doc {
+        text,
+        start_line,
+        end_line,
+    })
+}
+
+fn strip_comment_markers(line: &str) -> String {
+    let t = line.trim();
+    let t = t
+        .trim_start_matches("///")
+        .trim_start_matches("//!")
+        .trim_start_matches("//")
+        .trim_start_matches("/**")
+        .trim_start_matches("/*")
+        .trim_end_matches("*/");
+    let t = t.trim_start();
+    t.strip_prefix("* ")
+        .or_else(|| t.strip_prefix('*'))
+        .unwrap_or(t)
+        .trim_end()
+        .to_string()
+}
+
+/// A Python docstring: the first statement of the body, when it is a string.
+fn docstring(def: Node, source: &str) -> Option<Doc> {
+    let body = def.child_by_field_name("body")?;
+    let first = body.named_child(0)?;
+    if first.kind() != "expression_statement" {
+        return None;
+    }
+    let string = first.named_child(0).filter(|n| n.kind() == "string")?;
+    let raw = text(string, source);
+    let inner = raw
+        .trim_start_matches(|c| "rRuUbBfF".contains(c))
+        .trim_start_matches("\"\"\"")
+        .trim_start_matches("'''")
+        .trim_end_matches("\"\"\"")
+        .trim_end_matches("'''")
+        .trim_matches(|c| c == '"' || c == '\'');
+    let start = string.start_position().row as u32 + 1;
+    let lines = inner
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (start + i as u32, l.trim().to_string()))
+        .collect();
+    finish_doc(lines)
+}
+
+/// The module paths one import node names.
+fn import_names(lang: Language, node: Node, source: &str) -> Vec<Edge> {
+    let line = line_of(node);
+    let edge = |name: &str| Edge {
+        name: name.to_string(),
+        line,
+    };
+    let raw = text(node, source);
+    match lang {
+        Language::Python => python_imports(node, source)
+            .into_iter()
+            .map(|n| edge(&n))
+            .collect(),
+        Language::Java => {
+            let name = raw
+                .trim_start_matches("import")
+                .trim()
+                .trim_start_matches("static ")
+                .trim_end_matches(';')
+                .trim()
+                .trim_end_matches(".*");
+            vec![edge(name)]
+        }
+        Language::Rust => {
+            // `x as y` keeps x: mark the alias before whitespace goes.
+            let flat: String = raw
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .replace(" as ", "@")
+                .split_whitespace()
+                .collect();
+            rust_use_paths(&flat).iter().map(|p| edge(p)).collect()
+        }
+        _ => {
+            let name = raw.trim_matches(|c| "\"'`<>".contains(c));
+            vec![edge(name)]
+        }
+    }
+}
+
+/// `import a.b, c as d` gives a.b and c; `from x.y import z, w` gives x.y, x.y.z and x.y.w
+/// (the names may be submodules, which resolution decides).
+fn python_imports(node: Node, source: &str) -> Vec<String> {
+    let mut walker = node.walk();
+    let named: Vec<Node> = node.named_children(&mut walker).collect();
+    let module_of = |n: Node| -> String {
+        match n.kind() {
+            "aliased_import" => n
+                .child_by_field_name("name")
+                .map(|x| text(x, source).to_string())
+                .unwrap_or_default(),
+            _ => text(n, source).to_string(),
+        }
+    };
+    if node.kind() == "import_statement" {
+        return named.into_iter().map(module_of).collect();
+    }
+    let Some(module) = node.child_by_field_name("module_name") else {
+        return Vec::new();
+    };
+    let base = text(module, source).to_string();
+    let mut out = vec![base.clone()];
+    for n in named.into_iter().filter(|n| n.id() != module.id()) {
+        let name = module_of(n);
+        if !name.is_empty() && name != "*" {
+            let sep = if base.ends_with('.') { "" } else { "." };
+            out.push(format!("{base}{sep}{name}"));
+        }
+    }
+    out
+}
+
+/// `a::b::{c, d::e}` as `a::b::c` and `a::b::d::e`; `self` is the prefix, aliases (marked
+/// `@alias`) are dropped.
+fn rust_use_paths(flat: &str) -> Vec<String> {
+    let flat = flat.trim_end_matches(';');
+    let Some(open) = flat.find('{') else {
+        let path = flat.split('@').next().unwrap_or(flat);
+        return vec![path.trim_end_matches("::*").to_string()];
+    };
+    let prefix = &flat[..open];
+    let inner = flat[open + 1..]
+        .strip_suffix('}')
+        .unwrap_or(&flat[open + 1..]);
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0, 0);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&inner[start..]);
+    parts
+        .into_iter()
+        .filter(|p| !p.is_empty())
+        .flat_map(|p| {
+            if p == "self" {
+                vec![prefix.trim_end_matches("::").to_string()]
+            } else {
+                rust_use_paths(&format!("{prefix}{p}"))
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

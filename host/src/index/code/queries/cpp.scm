@@ -1,0 +1,5 @@
+(class_specifier name: (type_identifier) @name body: (_)) @definition.class
+(namespace_definition name: (_) @name) @definition.module
+(field_declaration declarator: (function_declarator declarator: (_) @name)) @definition.method
+
+(call_expression function: (qualified_identifier name: (identifier) @call))

@@ -1,0 +1,11 @@
+(function_declaration name: (identifier) @name) @definition.function
+(method_declaration
+  receiver: (parameter_list (parameter_declaration type: [(type_identifier) @container (pointer_type (type_identifier) @container) (generic_type type: (type_identifier) @container) (pointer_type (generic_type type: (type_identifier) @container))]))
+  name: (field_identifier) @name) @definition.method
+(type_spec name: (type_identifier) @name) @definition.type
+(const_spec name: (identifier) @name) @definition.const
+
+(call_expression function: (identifier) @call)
+(call_expression function: (selector_expression field: (field_identifier) @call))
+
+(import_spec path: (_) @import)

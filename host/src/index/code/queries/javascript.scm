@@ -1,0 +1,13 @@
+(function_declaration name: (identifier) @name) @definition.function
+(generator_function_declaration name: (identifier) @name) @definition.function
+(class_declaration name: (_) @name) @definition.class
+(method_definition name: (_) @name) @definition.method
+(variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)]) @definition.function
+
+(call_expression function: (identifier) @call)
+(call_expression function: (member_expression property: (property_identifier) @call))
+(new_expression constructor: (identifier) @call)
+
+(import_statement source: (string) @import)
+(export_statement source: (string) @import)
+(call_expression function: (identifier) @_require arguments: (arguments . (string) @import) (#eq? @_require "require"))

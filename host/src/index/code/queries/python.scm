@@ -1,0 +1,8 @@
+(function_definition name: (identifier) @name) @definition.function
+(class_definition name: (identifier) @name) @definition.class
+
+(call function: (identifier) @call)
+(call function: (attribute attribute: (identifier) @call))
+
+(import_statement) @import
+(import_from_statement) @import

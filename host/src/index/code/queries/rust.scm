@@ -1,0 +1,20 @@
+(function_item name: (identifier) @name) @definition.function
+(function_signature_item name: (identifier) @name) @definition.function
+(struct_item name: (type_identifier) @name) @definition.struct
+(enum_item name: (type_identifier) @name) @definition.enum
+(union_item name: (type_identifier) @name) @definition.union
+(type_item name: (type_identifier) @name) @definition.type
+(trait_item name: (type_identifier) @name) @definition.trait
+(impl_item type: (_) @name) @definition.impl
+(mod_item name: (identifier) @name) @definition.module
+(macro_definition name: (identifier) @name) @definition.macro
+(const_item name: (identifier) @name) @definition.const
+(static_item name: (identifier) @name) @definition.static
+
+(call_expression function: (identifier) @call)
+(call_expression function: (field_expression field: (field_identifier) @call))
+(call_expression function: (scoped_identifier name: (identifier) @call))
+(macro_invocation macro: (identifier) @call)
+
+(use_declaration argument: (_) @import)
+(extern_crate_declaration name: (identifier) @import)

@@ -1,0 +1,299 @@
+use super::*;
+
+fn names(x: &Extraction) -> Vec<(String, String, Option<String>)> {
+    x.symbols
+        .iter()
+        .map(|s| (s.kind.clone(), s.name.clone(), s.container.clone()))
+        .collect()
+}
+
+fn has(x: &Extraction, kind: &str, name: &str, container: Option<&str>) {
+    assert!(
+        x.symbols
+            .iter()
+            .any(|s| s.kind == kind && s.name == name && s.container.as_deref() == container),
+        "missing {kind} {name} in {container:?}: {:?}",
+        names(x)
+    );
+}
+
+fn imports(x: &Extraction) -> Vec<&str> {
+    x.imports.iter().map(|e| e.name.as_str()).collect()
+}
+
+fn calls(x: &Extraction) -> Vec<&str> {
+    x.calls.iter().map(|e| e.name.as_str()).collect()
+}
+
+#[test]
+fn rust() {
+    let src = r#"use std::{fs, io::Read as R};
+use crate::store::Store;
+
+/// Opens things.
+/// Twice.
+#[derive(Debug)]
+pub struct Opener { path: String }
+
+impl Opener {
+    /// Makes one.
+    pub fn new(path: &str) -> Self {
+        let s = Store::open(path);
+        helper(s);
+        Self { path: path.into() }
+    }
+}
+
+trait Run { fn run(&self); }
+macro_rules! m { () => {} }
+fn helper<T>(_t: T) { println!("x"); }
+"#;
+    let x = extract(Language::Rust, src);
+    has(&x, "struct", "Opener", None);
+    has(&x, "impl", "Opener", None);
+    has(&x, "method", "new", Some("Opener"));
+    has(&x, "trait", "Run", None);
+    has(&x, "method", "run", Some("Run"));
+    has(&x, "macro", "m", None);
+    has(&x, "function", "helper", None);
+    let opener = x.symbols.iter().find(|s| s.name == "Opener").unwrap();
+    let doc = opener.doc.as_ref().unwrap();
+    assert_eq!(doc.text, "Opens things.\nTwice.");
+    assert_eq!((doc.start_line, doc.end_line), (4, 5));
+    assert_eq!(opener.start_line, 7, "attributes are not part of the item");
+    let new = x.symbols.iter().find(|s| s.name == "new").unwrap();
+    assert_eq!(new.signature, "pub fn new(path: &str) -> Self");
+    assert_eq!((new.start_line, new.end_line), (11, 15));
+    assert_eq!(
+        imports(&x),
+        ["std::fs", "std::io::Read", "crate::store::Store"]
+    );
+    for c in ["open", "helper", "println"] {
+        assert!(calls(&x).contains(&c), "{c}: {:?}", calls(&x));
+    }
+}
+
+#[test]
+fn python() {
+    let src = r#"import os, sys as system
+from django.db import models, connection
+from . import utils
+
+class Article(models.Model):
+    """An article.
+
+    Long text."""
+    title = models.CharField(max_length=10)
+
+    @property
+    def slug(self):
+        return slugify(self.title)
+
+def top():
+    os.path.join("a")
+"#;
+    let x = extract(Language::Python, src);
+    has(&x, "class", "Article", None);
+    has(&x, "method", "slug", Some("Article"));
+    has(&x, "function", "top", None);
+    let article = x.symbols.iter().find(|s| s.name == "Article").unwrap();
+    assert_eq!(
+        article.doc.as_ref().unwrap().text,
+        "An article.\n\nLong text."
+    );
+    assert_eq!(article.signature, "class Article(models.Model):");
+    assert_eq!(
+        imports(&x),
+        [
+            "os",
+            "sys",
+            "django.db",
+            "django.db.models",
+            "django.db.connection",
+            ".",
+            ".utils"
+        ]
+    );
+    for c in ["CharField", "slugify", "join"] {
+        assert!(calls(&x).contains(&c), "{c}: {:?}", calls(&x));
+    }
+}
+
+#[test]
+fn typescript_and_tsx() {
+    let src = r#"import { a } from "./a";
+export * from './b';
+
+/** A shape. */
+export interface Shape { area(): number }
+export type Id = string;
+export enum Color { Red }
+export class Circle implements Shape {
+  /** The area. */
+  area(): number { return compute(this.r); }
+}
+export const make = (r: number) => new Circle();
+function plain() {}
+"#;
+    for lang in [Language::TypeScript, Language::Tsx] {
+        let x = extract(lang, src);
+        has(&x, "interface", "Shape", None);
+        has(&x, "method", "area", Some("Shape"));
+        has(&x, "type", "Id", None);
+        has(&x, "enum", "Color", None);
+        has(&x, "class", "Circle", None);
+        has(&x, "method", "area", Some("Circle"));
+        has(&x, "function", "make", None);
+        has(&x, "function", "plain", None);
+        let shape = x.symbols.iter().find(|s| s.name == "Shape").unwrap();
+        assert_eq!(shape.doc.as_ref().unwrap().text, "A shape.");
+        assert_eq!(imports(&x), ["./a", "./b"]);
+        assert!(calls(&x).contains(&"compute"));
+        assert!(calls(&x).contains(&"Circle"));
+    }
+}
+
+#[test]
+fn javascript() {
+    let src = r#"const fs = require('fs');
+import x from "../x.js";
+/**
+ * Adds.
+ */
+function add(a, b) { return sum(a, b); }
+class Box { open() { this.lid.lift(); } }
+"#;
+    let x = extract(Language::JavaScript, src);
+    has(&x, "function", "add", None);
+    has(&x, "class", "Box", None);
+    has(&x, "method", "open", Some("Box"));
+    assert_eq!(x.symbols[0].doc.as_ref().unwrap().text, "Adds.");
+    assert_eq!(imports(&x), ["fs", "../x.js"]);
+    assert!(calls(&x).contains(&"lift"));
+}
+
+#[test]
+fn go() {
+    let src = r#"package main
+
+import (
+    "fmt"
+    str "strings"
+)
+
+// Server serves.
+type Server struct{ addr string }
+type Handler interface{ Serve() }
+
+// Start starts it.
+func (s *Server) Start() error { return fmt.Errorf("x") }
+func main() { run() }
+"#;
+    let x = extract(Language::Go, src);
+    has(&x, "struct", "Server", None);
+    has(&x, "interface", "Handler", None);
+    has(&x, "method", "Start", Some("Server"));
+    has(&x, "function", "main", None);
+    let start = x.symbols.iter().find(|s| s.name == "Start").unwrap();
+    assert_eq!(start.doc.as_ref().unwrap().text, "Start starts it.");
+    assert_eq!(imports(&x), ["fmt", "strings"]);
+    assert!(calls(&x).contains(&"Errorf") && calls(&x).contains(&"run"));
+}
+
+#[test]
+fn java() {
+    let src = r#"package a.b;
+import java.util.List;
+import static org.junit.Assert.*;
+
+/** A service. */
+public class Service {
+    /** Builds it. */
+    public Service() {}
+    @Override
+    public String name() { return helper(List.of()); }
+    interface Inner {}
+}
+"#;
+    let x = extract(Language::Java, src);
+    has(&x, "class", "Service", None);
+    has(&x, "constructor", "Service", Some("Service"));
+    has(&x, "method", "name", Some("Service"));
+    has(&x, "interface", "Inner", Some("Service"));
+    let class = x.symbols.iter().find(|s| s.kind == "class").unwrap();
+    assert_eq!(class.doc.as_ref().unwrap().text, "A service.");
+    assert_eq!(imports(&x), ["java.util.List", "org.junit.Assert"]);
+    assert!(calls(&x).contains(&"helper") && calls(&x).contains(&"of"));
+}
+
+#[test]
+fn c() {
+    let src = r#"#include <stdio.h>
+#include "util/list.h"
+
+/* A list. */
+struct list { int n; };
+typedef struct list list_t;
+int count(list_t *l);
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* Counts. */
+int count(list_t *l) { return printf("%d", l->n); }
+static char *name(void) { return 0; }
+"#;
+    let x = extract(Language::C, src);
+    has(&x, "struct", "list", None);
+    has(&x, "type", "list_t", None);
+    has(&x, "prototype", "count", None);
+    has(&x, "function", "count", None);
+    has(&x, "function", "name", None);
+    has(&x, "macro", "MAX", None);
+    let count = x
+        .symbols
+        .iter()
+        .find(|s| s.kind == "function" && s.name == "count")
+        .unwrap();
+    assert_eq!(count.doc.as_ref().unwrap().text, "Counts.");
+    assert_eq!(imports(&x), ["stdio.h", "util/list.h"]);
+    assert!(calls(&x).contains(&"printf"));
+}
+
+#[test]
+fn cpp() {
+    let src = r#"#include <vector>
+namespace geo {
+/// A shape.
+class Shape {
+public:
+    virtual double area() const;
+};
+}
+double geo::Shape::area() const { return std::sqrt(2.0); }
+template <typename T> T twice(T x) { return x + x; }
+"#;
+    let x = extract(Language::Cpp, src);
+    has(&x, "module", "geo", None);
+    has(&x, "class", "Shape", Some("geo"));
+    has(&x, "method", "area", Some("Shape"));
+    has(&x, "function", "area", Some("geo::Shape"));
+    has(&x, "function", "twice", None);
+    let shape = x.symbols.iter().find(|s| s.name == "Shape").unwrap();
+    assert_eq!(shape.doc.as_ref().unwrap().text, "A shape.");
+    assert_eq!(imports(&x), ["vector"]);
+    assert!(calls(&x).contains(&"sqrt"));
+}
+
+#[test]
+fn broken_source_yields_what_parses() {
+    let x = extract(Language::Python, "def ok():\n    pass\n\ndef broken(:\n");
+    has(&x, "function", "ok", None);
+}
+
+#[test]
+fn rust_use_trees() {
+    assert_eq!(
+        rust_use_paths("a::b::{c,d::{e,f},self}"),
+        ["a::b::c", "a::b::d::e", "a::b::d::f", "a::b"]
+    );
+    assert_eq!(rust_use_paths("a::*"), ["a"]);
+}

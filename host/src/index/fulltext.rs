@@ -1,0 +1,471 @@
+//! The tantivy side of the index: one document per chunk, identifier-aware fields, BM25 with
+//! boosts for symbol-name, heading and path hits, filters by kind, language and directory.
+
+use super::chunks::Chunk;
+use super::tokenizer::{self, IdentTokenizer};
+use anyhow::{Context, Result};
+use std::path::Path;
+use std::sync::Mutex;
+use tantivy::collector::{Count, TopDocs};
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, PhraseQuery, Query, TermQuery};
+use tantivy::schema::{
+    Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
+    Value,
+};
+use tantivy::tokenizer::Token;
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+
+/// Bumped whenever the schema or tokenizer changes; a mismatch rebuilds the index.
+const FORMAT: &str = "smart-context-index-1";
+const FORMAT_FILE: &str = "FORMAT";
+/// The writer's indexing memory, shared by its threads (tantivy wants >= 15 MB each).
+const WRITER_MEMORY: usize = 96 << 20;
+
+/// Field boosts: a symbol-name hit outranks a heading hit, which outranks a path or body hit.
+const BOOST_SYMBOLS: f32 = 3.0;
+const BOOST_HEADING: f32 = 2.0;
+const BOOST_PATH: f32 = 1.5;
+const BOOST_PHRASE: f32 = 2.0;
+/// Within a multi-part identifier (`fooBar`): the whole token and each part.
+const WHOLE_WEIGHT: f32 = 3.0;
+const PART_WEIGHT: f32 = 0.5;
+
+#[derive(Clone, Copy)]
+struct Fields {
+    chunk_id: Field,
+    path: Field,
+    path_text: Field,
+    dirs: Field,
+    kind: Field,
+    language: Field,
+    symbols: Field,
+    heading: Field,
+    body: Field,
+    start_line: Field,
+    end_line: Field,
+}
+
+fn schema() -> (Schema, Fields) {
+    let mut b = Schema::builder();
+    let text = |positions: bool| {
+        TextOptions::default().set_indexing_options(
+            TextFieldIndexing::default()
+                .set_tokenizer(tokenizer::NAME)
+                .set_index_option(if positions {
+                    IndexRecordOption::WithFreqsAndPositions
+                } else {
+                    IndexRecordOption::WithFreqs
+                }),
+        )
+    };
+    let fields = Fields {
+        chunk_id: b.add_text_field("chunk_id", STRING | STORED),
+        path: b.add_text_field("path", STRING | STORED),
+        path_text: b.add_text_field("path_text", text(false)),
+        dirs: b.add_text_field("dirs", STRING),
+        kind: b.add_text_field("kind", STRING | STORED),
+        language: b.add_text_field("language", STRING | STORED),
+        symbols: b.add_text_field("symbols", text(false) | STORED),
+        heading: b.add_text_field("heading", text(false) | STORED),
+        body: b.add_text_field("body", text(true) | STORED),
+        start_line: b.add_u64_field("start_line", STORED | INDEXED),
+        end_line: b.add_u64_field("end_line", STORED),
+    };
+    (b.build(), fields)
+}
+
+/// A chunk as stored in the index, with its file's facts.
+pub struct ChunkDoc<'a> {
+    pub path: &'a str,
+    pub language: Option<&'a str>,
+    pub chunk: &'a Chunk,
+}
+
+/// What a search asks for.
+#[derive(Debug, Clone, Default)]
+pub struct SearchRequest {
+    pub query: String,
+    /// Chunk kinds to keep (empty: all).
+    pub kinds: Vec<String>,
+    pub languages: Vec<String>,
+    /// A directory or file path, relative to the root.
+    pub path_prefix: Option<String>,
+    pub limit: usize,
+}
+
+/// One ranked chunk.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    pub chunk_id: String,
+    pub path: String,
+    pub kind: String,
+    pub language: Option<String>,
+    pub symbol: Option<String>,
+    pub heading_path: Vec<String>,
+    pub start_line: u32,
+    pub end_line: u32,
+    pub score: f32,
+    /// The chunk line that best matches the query, and its line number.
+    pub snippet: String,
+    pub snippet_line: u32,
+}
+
+pub struct Fulltext {
+    reader: IndexReader,
+    fields: Fields,
+    writer: Option<Mutex<IndexWriter>>,
+}
+
+impl Fulltext {
+    /// Opens the index in `dir`, creating it when absent. A damaged index or one of another
+    /// format is wiped and recreated when `writable`: the second value says so, because the
+    /// catalogue must then be reindexed too.
+    pub fn open(dir: &Path, writable: bool) -> Result<(Self, bool)> {
+        let (schema, fields) = schema();
+        let format_ok = std::fs::read_to_string(dir.join(FORMAT_FILE)).is_ok_and(|f| f == FORMAT);
+        let existing = if format_ok {
+            Index::open_in_dir(dir).map_err(|e| anyhow::anyhow!(e))
+        } else {
+            Err(anyhow::anyhow!("no index of format {FORMAT}"))
+        };
+        let (index, rebuilt) = match existing {
+            Ok(index) => (index, false),
+            Err(err) if writable => {
+                if dir.exists() && format_ok {
+                    tracing::warn!("the search index is damaged ({err:#}); rebuilding it");
+                }
+                if dir.exists() {
+                    std::fs::remove_dir_all(dir)
+                        .with_context(|| format!("removing {}", dir.display()))?;
+                }
+                std::fs::create_dir_all(dir)?;
+                let index = Index::create_in_dir(dir, schema)?;
+                std::fs::write(dir.join(FORMAT_FILE), FORMAT)?;
+                (index, true)
+            }
+            Err(err) => return Err(err.context("opening the search index read-only")),
+        };
+        index
+            .tokenizers()
+            .register(tokenizer::NAME, IdentTokenizer::default());
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?;
+        let writer = if writable {
+            let threads = std::thread::available_parallelism()
+                .map_or(1, |n| n.get())
+                .clamp(1, 4);
+            let writer = index
+                .writer_with_num_threads(threads, WRITER_MEMORY.max((threads * 20) << 20))
+                .context("locking the search index for writing")?;
+            Some(Mutex::new(writer))
+        } else {
+            None
+        };
+        Ok((
+            Self {
+                reader,
+                fields,
+                writer,
+            },
+            rebuilt,
+        ))
+    }
+
+    fn writer(&self) -> Result<std::sync::MutexGuard<'_, IndexWriter>> {
+        let writer = self
+            .writer
+            .as_ref()
+            .context("the search index is open read-only")?;
+        Ok(writer.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    /// Replaces every chunk of `path` (uncommitted until [`Fulltext::commit`]).
+    pub fn replace_file(&self, path: &str, docs: &[ChunkDoc]) -> Result<()> {
+        let writer = self.writer()?;
+        writer.delete_term(Term::from_field_text(self.fields.path, path));
+        for doc in docs {
+            writer.add_document(self.document(doc))?;
+        }
+        Ok(())
+    }
+
+    pub fn delete_file(&self, path: &str) -> Result<()> {
+        self.writer()?
+            .delete_term(Term::from_field_text(self.fields.path, path));
+        Ok(())
+    }
+
+    pub fn delete_all(&self) -> Result<()> {
+        self.writer()?.delete_all_documents()?;
+        Ok(())
+    }
+
+    /// Makes the pending changes durable and visible to searches.
+    pub fn commit(&self) -> Result<()> {
+        self.writer()?.commit()?;
+        self.reader.reload()?;
+        Ok(())
+    }
+
+    /// Picks up commits made by another process (a read-only server beside a writer).
+    pub fn refresh(&self) {
+        if let Err(err) = self.reader.reload() {
+            tracing::debug!("reloading the search index: {err}");
+        }
+    }
+
+    pub fn num_chunks(&self) -> u64 {
+        self.reader.searcher().num_docs()
+    }
+
+    fn document(&self, doc: &ChunkDoc) -> TantivyDocument {
+        let f = &self.fields;
+        let c = doc.chunk;
+        let mut d = TantivyDocument::default();
+        d.add_text(f.chunk_id, &c.id);
+        d.add_text(f.path, doc.path);
+        d.add_text(f.path_text, doc.path);
+        let mut dir = String::new();
+        for part in doc.path.split('/') {
+            if !dir.is_empty() {
+                dir.push('/');
+            }
+            dir.push_str(part);
+            d.add_text(f.dirs, &dir);
+        }
+        d.add_text(f.kind, &c.kind);
+        if let Some(lang) = doc.language {
+            d.add_text(f.language, lang);
+        }
+        if let Some(symbol) = &c.symbol {
+            d.add_text(f.symbols, symbol);
+        }
+        if !c.heading_path.is_empty() {
+            d.add_text(f.heading, c.heading_path.join("\u{1f}"));
+        }
+        d.add_text(f.body, &c.body);
+        d.add_u64(f.start_line, c.start_line.into());
+        d.add_u64(f.end_line, c.end_line.into());
+        d
+    }
+
+    /// Ranked chunks for `request`, and how many chunks matched in all.
+    pub fn search(&self, request: &SearchRequest) -> Result<(Vec<Hit>, usize)> {
+        let parsed = parse_query(&request.query);
+        let Some(query) = self.build_query(&parsed, request) else {
+            return Ok((Vec::new(), 0));
+        };
+        let searcher = self.reader.searcher();
+        let limit = request.limit.max(1);
+        let (top, total) = searcher.search(
+            &query,
+            &(TopDocs::with_limit(limit).order_by_score(), Count),
+        )?;
+        let needles = parsed.needles();
+        let mut hits = Vec::with_capacity(top.len());
+        for (score, address) in top {
+            let doc: TantivyDocument = searcher.doc(address)?;
+            hits.push(self.hit(&doc, score, &needles));
+        }
+        Ok((hits, total))
+    }
+
+    fn hit(&self, doc: &TantivyDocument, score: f32, needles: &[String]) -> Hit {
+        let f = &self.fields;
+        let text = |field| {
+            doc.get_first(field)
+                .and_then(|v| v.as_str())
+                .map(str::to_string)
+        };
+        let number = |field| doc.get_first(field).and_then(|v| v.as_u64()).unwrap_or(0) as u32;
+        let body = text(f.body).unwrap_or_default();
+        let start_line = number(f.start_line);
+        let (offset, snippet) = best_line(&body, needles);
+        Hit {
+            chunk_id: text(f.chunk_id).unwrap_or_default(),
+            path: text(f.path).unwrap_or_default(),
+            kind: text(f.kind).unwrap_or_default(),
+            language: text(f.language),
+            symbol: text(f.symbols),
+            heading_path: text(f.heading)
+                .map(|h| h.split('\u{1f}').map(str::to_string).collect())
+                .unwrap_or_default(),
+            start_line,
+            end_line: number(f.end_line),
+            score,
+            snippet,
+            snippet_line: start_line + offset,
+        }
+    }
+
+    fn build_query(&self, parsed: &ParsedQuery, request: &SearchRequest) -> Option<Box<dyn Query>> {
+        let f = self.fields;
+        let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        for word in &parsed.words {
+            for (field, boost) in [
+                (f.body, 1.0),
+                (f.symbols, BOOST_SYMBOLS),
+                (f.heading, BOOST_HEADING),
+                (f.path_text, BOOST_PATH),
+            ] {
+                for token in word {
+                    let term = Term::from_field_text(field, &token.text);
+                    let q: Box<dyn Query> =
+                        Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs));
+                    // The whole identifier as typed outranks documents that only share parts.
+                    let weight = match (word.len(), token.position_length) {
+                        (1, _) => 1.0,
+                        (_, 1) => PART_WEIGHT,
+                        _ => WHOLE_WEIGHT,
+                    };
+                    should.push((Occur::Should, boosted(q, boost * weight)));
+                }
+            }
+        }
+        for phrase in &parsed.phrases {
+            let parts: Vec<(usize, Term)> = phrase
+                .iter()
+                .filter(|t| t.position_length == 1)
+                .map(|t| (t.position, Term::from_field_text(f.body, &t.text)))
+                .collect();
+            let first = phrase.first().map_or(0, |t| t.position);
+            let q: Box<dyn Query> = match parts.len() {
+                0 => continue,
+                1 => Box::new(TermQuery::new(
+                    parts[0].1.clone(),
+                    IndexRecordOption::WithFreqs,
+                )),
+                _ => Box::new(PhraseQuery::new_with_offset(
+                    parts.into_iter().map(|(p, t)| (p - first, t)).collect(),
+                )),
+            };
+            // A quoted phrase must match: it is what the agent asked for, verbatim.
+            should.push((Occur::Must, boosted(q, BOOST_PHRASE)));
+        }
+        if should.is_empty() {
+            return None;
+        }
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> =
+            vec![(Occur::Must, Box::new(BooleanQuery::new(should)))];
+        let any_of = |field: Field, values: &[String]| -> Box<dyn Query> {
+            Box::new(BooleanQuery::new(
+                values
+                    .iter()
+                    .map(|v| {
+                        let q: Box<dyn Query> = Box::new(TermQuery::new(
+                            Term::from_field_text(field, v),
+                            IndexRecordOption::Basic,
+                        ));
+                        (Occur::Should, q)
+                    })
+                    .collect(),
+            ))
+        };
+        if !request.kinds.is_empty() {
+            clauses.push((Occur::Must, any_of(f.kind, &request.kinds)));
+        }
+        if !request.languages.is_empty() {
+            clauses.push((Occur::Must, any_of(f.language, &request.languages)));
+        }
+        if let Some(prefix) = request
+            .path_prefix
+            .as_deref()
+            .map(|p| p.trim_matches('/'))
+            .filter(|p| !p.is_empty() && *p != ".")
+        {
+            clauses.push((Occur::Must, any_of(f.dirs, &[prefix.to_string()])));
+        }
+        Some(Box::new(BooleanQuery::new(clauses)))
+    }
+}
+
+fn boosted(q: Box<dyn Query>, boost: f32) -> Box<dyn Query> {
+    if boost == 1.0 {
+        q
+    } else {
+        Box::new(BoostQuery::new(q, boost))
+    }
+}
+
+/// A query split into free words (each tokenized) and quoted phrases.
+#[derive(Debug, Default)]
+struct ParsedQuery {
+    words: Vec<Vec<Token>>,
+    phrases: Vec<Vec<Token>>,
+}
+
+impl ParsedQuery {
+    /// Lower-case parts to look for when choosing a snippet line.
+    fn needles(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .words
+            .iter()
+            .chain(&self.phrases)
+            .flatten()
+            .map(|t| t.text.clone())
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+}
+
+fn parse_query(query: &str) -> ParsedQuery {
+    let mut parsed = ParsedQuery::default();
+    for (i, piece) in query.split('"').enumerate() {
+        let mut tokens = Vec::new();
+        tokenizer::tokenize(piece, &mut tokens);
+        if tokens.is_empty() {
+            continue;
+        }
+        if i % 2 == 1 {
+            parsed.phrases.push(tokens);
+        } else {
+            // Each identifier's whole and parts form one word.
+            let mut word: Vec<Token> = Vec::new();
+            let mut end = 0;
+            for token in tokens {
+                if token.position >= end && !word.is_empty() {
+                    parsed.words.push(std::mem::take(&mut word));
+                }
+                end = end.max(token.position + token.position_length);
+                word.push(token);
+            }
+            if !word.is_empty() {
+                parsed.words.push(word);
+            }
+        }
+    }
+    parsed
+}
+
+/// The line of `body` containing the most distinct needles (the first, on ties), as its
+/// 0-based offset and a trimmed preview.
+fn best_line(body: &str, needles: &[String]) -> (u32, String) {
+    let mut best = (0usize, 0u32, "");
+    for (i, line) in body.lines().enumerate() {
+        let lower = line.to_lowercase();
+        let count = needles
+            .iter()
+            .filter(|n| lower.contains(String::as_str(n)))
+            .count();
+        if count > best.0 || best.2.is_empty() && !line.trim().is_empty() && best.0 == 0 {
+            best = (count, i as u32, line);
+        }
+    }
+    (best.1, preview(best.2.trim(), 160))
+}
+
+fn preview(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(max).collect();
+    out.push('…');
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,206 @@
+use super::*;
+use crate::index::chunks::kind;
+
+fn chunk(id: &str, kind: &str, symbol: Option<&str>, heading: &[&str], body: &str) -> Chunk {
+    Chunk {
+        id: id.into(),
+        kind: kind.into(),
+        symbol: symbol.map(str::to_string),
+        heading_path: heading.iter().map(|h| h.to_string()).collect(),
+        start_line: 10,
+        end_line: 10 + body.lines().count() as u32,
+        page: None,
+        body: body.into(),
+    }
+}
+
+fn fixture() -> (tempfile::TempDir, Fulltext) {
+    let dir = tempfile::tempdir().unwrap();
+    let (ft, rebuilt) = Fulltext::open(&dir.path().join("index"), true).unwrap();
+    assert!(rebuilt, "a new index counts as rebuilt");
+    let files: Vec<(&str, Option<&str>, Vec<Chunk>)> = vec![
+        (
+            "src/store/query.rs",
+            Some("rust"),
+            vec![
+                chunk(
+                    "a",
+                    kind::CODE,
+                    Some("QueryBuilder::build"),
+                    &[],
+                    "fn build(&self) -> Query {\n    let fooBar = parse_input(x);\n    fooBar\n}",
+                ),
+                chunk(
+                    "b",
+                    kind::CODE_COMMENT,
+                    Some("QueryBuilder::build"),
+                    &["QueryBuilder::build"],
+                    "Builds the query from parsed input.",
+                ),
+            ],
+        ),
+        (
+            "src/util.py",
+            Some("python"),
+            vec![chunk(
+                "c",
+                kind::CODE,
+                Some("foo_bar"),
+                &[],
+                "def foo_bar(x):\n    return x",
+            )],
+        ),
+        (
+            "docs/guide.md",
+            None,
+            vec![chunk(
+                "d",
+                "markdown",
+                None,
+                &["Guide", "Install"],
+                "Install\nRun the installer, then parse the input files.",
+            )],
+        ),
+        (
+            "notes.txt",
+            None,
+            vec![chunk(
+                "e",
+                kind::TEXT,
+                None,
+                &[],
+                "a note that mentions build once",
+            )],
+        ),
+    ];
+    for (path, language, chunks) in &files {
+        let docs: Vec<ChunkDoc> = chunks
+            .iter()
+            .map(|chunk| ChunkDoc {
+                path,
+                language: *language,
+                chunk,
+            })
+            .collect();
+        ft.replace_file(path, &docs).unwrap();
+    }
+    ft.commit().unwrap();
+    (dir, ft)
+}
+
+fn search(ft: &Fulltext, query: &str) -> Vec<String> {
+    let (hits, _) = ft
+        .search(&SearchRequest {
+            query: query.into(),
+            limit: 10,
+            ..Default::default()
+        })
+        .unwrap();
+    hits.into_iter().map(|h| h.chunk_id).collect()
+}
+
+#[test]
+fn identifiers_match_by_parts_and_whole() {
+    let (_dir, ft) = fixture();
+    // `foo` finds fooBar (camel) and foo_bar (snake); the exact identifier ranks first.
+    let foo = search(&ft, "foo");
+    assert!(
+        foo.contains(&"a".to_string()) && foo.contains(&"c".to_string()),
+        "{foo:?}"
+    );
+    assert_eq!(search(&ft, "foo_bar")[0], "c");
+    assert_eq!(search(&ft, "fooBar")[0], "a");
+    assert_eq!(
+        search(&ft, "FooBar").len(),
+        2,
+        "case and style do not matter"
+    );
+}
+
+#[test]
+fn symbol_names_outrank_body_mentions() {
+    let (_dir, ft) = fixture();
+    let build = search(&ft, "build");
+    assert_eq!(build.last().map(String::as_str), Some("e"), "{build:?}");
+    assert!(build[0] == "a" || build[0] == "b", "{build:?}");
+}
+
+#[test]
+fn phrases_must_match_in_order() {
+    let (_dir, ft) = fixture();
+    assert_eq!(search(&ft, "\"parse the input\""), ["d"]);
+    assert!(search(&ft, "\"input the parse\"").is_empty());
+    // A phrase across an identifier's parts: parse_input.
+    assert_eq!(search(&ft, "\"parse input\""), ["a"]);
+}
+
+#[test]
+fn filters_and_snippets() {
+    let (_dir, ft) = fixture();
+    let request = |kinds: &[&str], languages: &[&str], prefix: Option<&str>| SearchRequest {
+        query: "parse input build".into(),
+        kinds: kinds.iter().map(|s| s.to_string()).collect(),
+        languages: languages.iter().map(|s| s.to_string()).collect(),
+        path_prefix: prefix.map(str::to_string),
+        limit: 10,
+    };
+    let ids = |r: SearchRequest| -> Vec<String> {
+        ft.search(&r)
+            .unwrap()
+            .0
+            .into_iter()
+            .map(|h| h.chunk_id)
+            .collect()
+    };
+    assert_eq!(ids(request(&["markdown"], &[], None)), ["d"]);
+    assert_eq!(ids(request(&[], &["rust"], None)).len(), 2);
+    assert_eq!(ids(request(&[], &[], Some("docs"))), ["d"]);
+    assert_eq!(ids(request(&[], &[], Some("docs/guide.md"))), ["d"]);
+    assert!(
+        ids(request(&[], &[], Some("doc"))).is_empty(),
+        "prefixes are whole directories"
+    );
+    let (hits, total) = ft.search(&request(&[], &["rust"], None)).unwrap();
+    assert_eq!(total, 2);
+    let code = hits.iter().find(|h| h.chunk_id == "a").unwrap();
+    assert_eq!(code.snippet, "let fooBar = parse_input(x);");
+    assert_eq!(code.snippet_line, 11);
+    assert_eq!(code.symbol.as_deref(), Some("QueryBuilder::build"));
+    assert_eq!(code.path, "src/store/query.rs");
+}
+
+#[test]
+fn replacing_and_deleting_a_file() {
+    let (dir, ft) = fixture();
+    let replacement = chunk("z", kind::TEXT, None, &[], "brand new words");
+    ft.replace_file(
+        "notes.txt",
+        &[ChunkDoc {
+            path: "notes.txt",
+            language: None,
+            chunk: &replacement,
+        }],
+    )
+    .unwrap();
+    ft.delete_file("src/util.py").unwrap();
+    ft.commit().unwrap();
+    assert_eq!(search(&ft, "brand"), ["z"]);
+    assert!(search(&ft, "mentions").is_empty());
+    assert!(search(&ft, "foo_bar").iter().all(|id| id != "c"));
+    drop(ft);
+    let (again, rebuilt) = Fulltext::open(&dir.path().join("index"), true).unwrap();
+    assert!(!rebuilt);
+    assert_eq!(again.num_chunks(), 4);
+}
+
+#[test]
+fn a_damaged_index_is_rebuilt_and_a_missing_one_is_an_error_read_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("index");
+    assert!(Fulltext::open(&path, false).is_err());
+    drop(Fulltext::open(&path, true).unwrap());
+    std::fs::write(path.join("meta.json"), b"{ not json").unwrap();
+    let (ft, rebuilt) = Fulltext::open(&path, true).unwrap();
+    assert!(rebuilt);
+    assert_eq!(ft.num_chunks(), 0);
+}

@@ -1,0 +1,402 @@
+//! One indexing pass: scan, compare with the catalogue (mtime and size, then hash), extract
+//! what changed in parallel, and commit search index then catalogue, so a crash between the
+//! two only makes the next pass redo some files.
+
+use super::catalog::{self, FileEntry, Known};
+use super::chunks::{self, Chunk};
+use super::classify::{self, Class, SkipReason};
+use super::code;
+use super::documents::DocumentParsers;
+use super::fulltext::ChunkDoc;
+use super::resolve::import_key;
+use super::scan::{self, Found};
+use super::{Freshness, Index};
+use crate::error::codes;
+use crate::workspace::ReadOptions;
+use anyhow::{Context, Result};
+use rayon::prelude::*;
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+/// Files extracted per parallel batch.
+const BATCH: usize = 512;
+/// Commit at least this often during a long pass, so queries see progress.
+const COMMIT_EVERY: Duration = Duration::from_secs(2);
+
+/// What a pass did, for the CLI summary and the logs.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    /// Files the walk found.
+    pub scanned: u64,
+    /// Files (re)indexed in this pass, by kind (code, document, text).
+    pub indexed: BTreeMap<&'static str, u64>,
+    /// Files whose mtime or size changed but whose content did not.
+    pub touched: u64,
+    pub unchanged: u64,
+    pub removed: u64,
+    /// Files left out, by reason.
+    pub skipped: BTreeMap<&'static str, u64>,
+    /// Up to ten skipped paths per reason, to tell the user which.
+    pub skipped_examples: BTreeMap<&'static str, Vec<String>>,
+    pub lossy: u64,
+    pub chunks: u64,
+    pub symbols: u64,
+    pub bytes: u64,
+    pub seconds: f64,
+    /// Documents whose parser failed (indexed as plain text instead).
+    pub warnings: Vec<String>,
+}
+
+impl Report {
+    pub fn indexed_total(&self) -> u64 {
+        self.indexed.values().sum()
+    }
+}
+
+impl std::fmt::Display for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kinds: Vec<String> = self
+            .indexed
+            .iter()
+            .map(|(k, n)| format!("{n} {k}"))
+            .collect();
+        write!(
+            f,
+            "indexed {} files ({}) in {:.1} s: {} symbols, {} chunks, {:.1} MB; {} unchanged, {} removed",
+            self.indexed_total(),
+            if kinds.is_empty() {
+                "none".to_string()
+            } else {
+                kinds.join(", ")
+            },
+            self.seconds,
+            self.symbols,
+            self.chunks,
+            self.bytes as f64 / 1e6,
+            self.unchanged + self.touched,
+            self.removed,
+        )?;
+        if !self.skipped.is_empty() {
+            let reasons: Vec<String> = self
+                .skipped
+                .iter()
+                .map(|(k, n)| format!("{n} {k}"))
+                .collect();
+            write!(f, "; skipped {}", reasons.join(", "))?;
+        }
+        if self.lossy > 0 {
+            write!(f, "; {} not valid UTF-8 (decoded lossily)", self.lossy)?;
+        }
+        Ok(())
+    }
+}
+
+/// What became of one file.
+enum Outcome {
+    Indexed(FileEntry, Vec<String>),
+    /// Same content, new mtime or size.
+    Touched(Found),
+    Skipped(String, SkipReason),
+    /// Deleted between the walk and the read.
+    Vanished(String),
+}
+
+/// Progress callback: (files done, files to do).
+pub type Progress<'a> = &'a (dyn Fn(u64, u64) + Sync);
+
+impl Index {
+    /// Brings the index up to date with the files. `full` rereads every file. Runs one pass
+    /// at a time; queries keep answering from the last commit meanwhile.
+    pub fn update(&self, full: bool, progress: Option<Progress>) -> Result<Report> {
+        let Some(fulltext) = self.fulltext.as_ref().filter(|_| !self.is_read_only()) else {
+            anyhow::bail!(
+                "{}",
+                self.read_only
+                    .clone()
+                    .unwrap_or_else(|| "the index is not writable".into())
+            );
+        };
+        let _pass = self.pass.lock().unwrap_or_else(|p| p.into_inner());
+        self.set_freshness(Freshness::Rebuilding);
+        let result = self.pass(fulltext, full, progress);
+        self.pending.store(0, Ordering::Relaxed);
+        match &result {
+            Ok(report) => {
+                self.set_freshness(Freshness::Fresh);
+                self.last_indexed_ms.store(now_ms(), Ordering::Relaxed);
+                self.skipped
+                    .store(report.skipped.values().sum(), Ordering::Relaxed);
+            }
+            Err(err) => {
+                self.set_freshness(Freshness::Stale);
+                tracing::error!("indexing failed: {err:#}");
+            }
+        }
+        result
+    }
+
+    fn pass(
+        &self,
+        fulltext: &super::Fulltext,
+        full: bool,
+        progress: Option<Progress>,
+    ) -> Result<Report> {
+        let started = Instant::now();
+        let mut report = Report::default();
+        let found = scan::scan(&self.ws, &self.settings.exclude)?;
+        report.scanned = found.len() as u64;
+        let mut known = {
+            let conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
+            catalog::known(&conn)?
+        };
+        if full {
+            fulltext.delete_all()?;
+        }
+        let mut todo: Vec<(Found, Option<Known>)> = Vec::new();
+        let mut seen: HashSet<&str> = HashSet::with_capacity(found.len());
+        for f in &found {
+            seen.insert(&f.path);
+            let previous = known.get(&f.path);
+            if !full && previous.is_some_and(|k| k.size == f.size && k.mtime_ms == f.mtime_ms) {
+                report.unchanged += 1;
+                continue;
+            }
+            todo.push((f.clone(), if full { None } else { previous.cloned() }));
+        }
+        let mut removed: Vec<String> = known
+            .keys()
+            .filter(|p| !seen.contains(p.as_str()))
+            .cloned()
+            .collect();
+        let total = todo.len() as u64;
+        self.pending.store(total, Ordering::Relaxed);
+        let parsers = self
+            .parsers
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+            .and_then(|w| w.upgrade());
+        let mut entries: Vec<FileEntry> = Vec::new();
+        let mut touched: Vec<(String, u64, u64)> = Vec::new();
+        let mut last_commit = Instant::now();
+        let mut done = 0u64;
+        for batch in todo.chunks(BATCH) {
+            let outcomes: Vec<Outcome> = batch
+                .par_iter()
+                .map(|(f, k)| self.prepare(f, k.as_ref(), parsers.as_ref()))
+                .collect();
+            for outcome in outcomes {
+                match outcome {
+                    Outcome::Indexed(entry, warnings) => {
+                        let docs: Vec<ChunkDoc> = entry
+                            .chunks
+                            .iter()
+                            .map(|chunk| ChunkDoc {
+                                path: &entry.path,
+                                language: entry.language,
+                                chunk,
+                            })
+                            .collect();
+                        fulltext.replace_file(&entry.path, &docs)?;
+                        *report.indexed.entry(entry.kind).or_default() += 1;
+                        report.chunks += entry.chunks.len() as u64;
+                        report.symbols += entry.symbols.len() as u64;
+                        report.bytes += entry.size;
+                        report.lossy += u64::from(entry.lossy);
+                        report.warnings.extend(warnings);
+                        entries.push(entry);
+                    }
+                    Outcome::Touched(f) => {
+                        report.touched += 1;
+                        touched.push((f.path, f.size, f.mtime_ms));
+                    }
+                    Outcome::Skipped(path, reason) => {
+                        *report.skipped.entry(reason.as_str()).or_default() += 1;
+                        let examples = report.skipped_examples.entry(reason.as_str()).or_default();
+                        if examples.len() < 10 {
+                            examples.push(path.clone());
+                        }
+                        if known.remove(&path).is_some() {
+                            removed.push(path);
+                        }
+                    }
+                    Outcome::Vanished(path) => {
+                        if known.remove(&path).is_some() {
+                            removed.push(path);
+                        }
+                    }
+                }
+            }
+            done += batch.len() as u64;
+            self.pending.store(total - done, Ordering::Relaxed);
+            if let Some(progress) = progress {
+                progress(done, total);
+            }
+            if last_commit.elapsed() >= COMMIT_EVERY {
+                self.commit(fulltext, &entries, &touched, &[])?;
+                entries.clear();
+                touched.clear();
+                last_commit = Instant::now();
+            }
+        }
+        for path in &removed {
+            fulltext.delete_file(path)?;
+        }
+        report.removed = removed.len() as u64;
+        self.commit(fulltext, &entries, &touched, &removed)?;
+        report.seconds = started.elapsed().as_secs_f64();
+        Ok(report)
+    }
+
+    /// Search index first, then catalogue: the catalogue never claims what is not searchable.
+    fn commit(
+        &self,
+        fulltext: &super::Fulltext,
+        entries: &[FileEntry],
+        touched: &[(String, u64, u64)],
+        removed: &[String],
+    ) -> Result<()> {
+        fulltext.commit().context("committing the search index")?;
+        let mut conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
+        catalog::apply(&mut conn, entries, touched, removed).context("writing the catalogue")
+    }
+
+    /// Reads, classifies and extracts one file. Never fails: what cannot be indexed is
+    /// skipped with a reason.
+    fn prepare(
+        &self,
+        found: &Found,
+        known: Option<&Known>,
+        parsers: Option<&Arc<dyn DocumentParsers>>,
+    ) -> Outcome {
+        let path = &found.path;
+        if let Some(reason) = classify::skip_by_name(path) {
+            return Outcome::Skipped(path.clone(), reason);
+        }
+        let max = self.settings.max_file_bytes;
+        if found.size > max {
+            return Outcome::Skipped(path.clone(), SkipReason::TooLarge);
+        }
+        let options = ReadOptions {
+            max_bytes: max,
+            allow_sensitive: false,
+            allow_binary: true,
+            allow_truncate: false,
+        };
+        let file = match self.ws.read(path, options) {
+            Ok(file) => file,
+            Err(err) => {
+                let reason = match err.code.as_str() {
+                    codes::FILE_NOT_FOUND => return Outcome::Vanished(path.clone()),
+                    codes::TOO_LARGE => SkipReason::TooLarge,
+                    codes::SENSITIVE_BLOCKED => SkipReason::Sensitive,
+                    _ => SkipReason::Unreadable,
+                };
+                tracing::debug!("not indexing {path}: {}", err.message);
+                return Outcome::Skipped(path.clone(), reason);
+            }
+        };
+        let size = file.bytes.len() as u64;
+        let current = Found {
+            path: path.clone(),
+            size,
+            mtime_ms: found.mtime_ms,
+        };
+        if known.is_some_and(|k| k.hash == file.hash) {
+            return Outcome::Touched(current);
+        }
+        let head = &file.bytes[..file.bytes.len().min(8192)];
+        let has_parser = |ext: &str| parsers.is_some_and(|p| p.handles(ext));
+        let class = match classify::classify(path, head, &has_parser) {
+            Ok(class) => class,
+            Err(reason) => return Outcome::Skipped(path.clone(), reason),
+        };
+        let (text, lossy) = match String::from_utf8_lossy(&file.bytes) {
+            std::borrow::Cow::Borrowed(s) => (s.to_string(), false),
+            std::borrow::Cow::Owned(s) => (s, true),
+        };
+        let mut warnings = Vec::new();
+        let mut entry = FileEntry {
+            path: path.clone(),
+            hash: file.hash,
+            size,
+            mtime_ms: found.mtime_ms,
+            kind: class.kind(),
+            language: class.language(),
+            lossy: lossy && !matches!(class, Class::Document(_)),
+            chunks: Vec::new(),
+            symbols: Vec::new(),
+            edges: Vec::new(),
+        };
+        match class {
+            Class::Code(lang) => {
+                let x = code::extract(lang, &text);
+                entry.chunks = chunks::code_chunks(path, &text, &x.symbols);
+                for e in x.imports {
+                    let key = import_key(&e.name);
+                    entry.edges.push(("import", e.name, key, e.line));
+                }
+                for e in x.calls {
+                    let key = e.name.clone();
+                    entry.edges.push(("call", e.name, key, e.line));
+                }
+                entry.symbols = x.symbols;
+            }
+            Class::Document(_) => {
+                let parsed = parsers
+                    .map(|p| p.parse(path, &file.bytes))
+                    .unwrap_or_else(|| {
+                        Err(crate::error::HostError::new(codes::NO_PARSER, "no parser"))
+                    });
+                match parsed {
+                    Ok(doc) => {
+                        entry.chunks = document_chunks(path, &doc);
+                        for link in doc.links {
+                            let key = import_key(&link.target);
+                            entry.edges.push(("link", link.target, key, 0));
+                        }
+                    }
+                    Err(err) => {
+                        warnings.push(format!("{path}: {} ({})", err.message, err.code));
+                        entry.kind = "text";
+                        entry.lossy = lossy;
+                        entry.chunks = chunks::text_chunks(path, &text);
+                    }
+                }
+            }
+            Class::Text => entry.chunks = chunks::text_chunks(path, &text),
+        }
+        Outcome::Indexed(entry, warnings)
+    }
+}
+
+fn document_chunks(path: &str, doc: &super::documents::Document) -> Vec<Chunk> {
+    doc.sections
+        .iter()
+        .filter(|s| !s.text.trim().is_empty() || !s.heading_path.is_empty())
+        .map(|s| {
+            let body = match s.heading_path.last() {
+                Some(h) if !s.text.contains(h.as_str()) => format!("{h}\n{}", s.text),
+                _ => s.text.clone(),
+            };
+            chunks::section_chunk(
+                path,
+                &doc.kind,
+                &s.id,
+                s.heading_path.clone(),
+                (s.start_line, s.end_line),
+                s.page,
+                body,
+            )
+        })
+        .collect()
+}
+
+pub(super) fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}

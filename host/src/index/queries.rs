@@ -1,0 +1,397 @@
+//! What the pillars ask the index. Search, symbol lookup, references and importers read the
+//! index (and say when it is still being built); a file's own symbols, skeleton and imports
+//! are extracted live from the file, so they are exact even for a file written a moment ago.
+
+use super::catalog::{self, EdgeColumn, SymbolRow};
+use super::classify::{self, Class};
+use super::code::{self, Symbol, skeleton};
+use super::documents::{Document, Section};
+use super::fulltext::{Hit, SearchRequest};
+use super::resolve;
+use super::{Freshness, Index};
+use crate::error::{HostError, HostResult, codes};
+use crate::workspace::ReadOptions;
+
+/// Search results and whether they may be incomplete.
+#[derive(Debug, Clone, Default)]
+pub struct SearchOutcome {
+    pub hits: Vec<Hit>,
+    /// Chunks that matched in all (more than `hits` when the limit cut).
+    pub total: u64,
+    pub degraded: bool,
+    pub reasons: Vec<String>,
+}
+
+/// How a symbol lookup matched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatchKind {
+    Exact,
+    Prefix,
+    Fuzzy,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SymbolMatch {
+    pub found: SymbolRow,
+    pub how: MatchKind,
+}
+
+/// A use of a name somewhere.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reference {
+    pub path: String,
+    pub line: u32,
+    /// call or import.
+    pub kind: String,
+    /// The source line, trimmed.
+    pub context: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Import {
+    pub target: String,
+    pub line: u32,
+    /// The indexed file it names, when resolution finds one.
+    pub resolved: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Importer {
+    pub path: String,
+    pub line: u32,
+    pub target: String,
+}
+
+/// Files read for live extraction are capped like indexed ones.
+fn store_error(err: anyhow::Error) -> HostError {
+    HostError::new(codes::STORE_ERROR, format!("index lookup failed: {err:#}"))
+        .suggest("run `smart-context index --full` if this persists")
+}
+
+impl Index {
+    fn degraded_reasons(&self) -> Vec<String> {
+        let mut reasons = Vec::new();
+        if self.fulltext.is_none() {
+            reasons.push("index_unavailable".to_string());
+        } else if self.freshness() == Freshness::Rebuilding {
+            reasons.push("index_building".to_string());
+        }
+        reasons
+    }
+
+    /// BM25-ranked chunks. Never waits for indexing: answers from the last commit, marked
+    /// degraded while a pass runs.
+    pub fn search(&self, request: &SearchRequest) -> HostResult<SearchOutcome> {
+        if request.query.trim().is_empty() {
+            return Err(HostError::new(codes::INVALID_ARGS, "empty search query")
+                .suggest("pass words, identifiers or a \"quoted phrase\""));
+        }
+        let reasons = self.degraded_reasons();
+        let Some(fulltext) = &self.fulltext else {
+            return Ok(SearchOutcome {
+                degraded: true,
+                reasons,
+                ..Default::default()
+            });
+        };
+        if self.is_read_only() {
+            fulltext.refresh();
+        }
+        let mut request = request.clone();
+        if let Some(prefix) = &request.path_prefix {
+            let prefix = self.ws.normalize(prefix)?;
+            // A scope that does not exist (or leads out of the root) is an error, not silence.
+            self.ws.stat(&prefix)?;
+            request.path_prefix = Some(prefix);
+        }
+        let (hits, total) = fulltext
+            .search(&request)
+            .map_err(|e| HostError::new(codes::INTERNAL, format!("search failed: {e:#}")))?;
+        Ok(SearchOutcome {
+            hits,
+            total: total as u64,
+            degraded: !reasons.is_empty(),
+            reasons,
+        })
+    }
+
+    /// Reads a file for live extraction and says what it is.
+    fn read_source(&self, path: &str) -> HostResult<(String, Class, Vec<u8>)> {
+        let rel = self.ws.normalize(path)?;
+        let file = self.ws.read(
+            &rel,
+            ReadOptions {
+                max_bytes: self.settings.max_file_bytes,
+                allow_sensitive: false,
+                allow_binary: false,
+                allow_truncate: false,
+            },
+        )?;
+        let parsers = self.parsers();
+        let has_parser = |ext: &str| parsers.as_ref().is_some_and(|p| p.handles(ext));
+        let head = &file.bytes[..file.bytes.len().min(8192)];
+        let class = classify::classify(&rel, head, &has_parser).map_err(|reason| {
+            HostError::new(
+                codes::BINARY_BLOCKED,
+                format!("{rel} is {}", reason.as_str()),
+            )
+        })?;
+        Ok((rel, class, file.bytes))
+    }
+
+    fn parsers(&self) -> Option<std::sync::Arc<dyn super::DocumentParsers>> {
+        self.parsers
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+            .and_then(|w| w.upgrade())
+    }
+
+    /// The definitions of a source file, in source order, and its language.
+    pub fn symbols(&self, path: &str) -> HostResult<(String, &'static str, Vec<Symbol>, u32)> {
+        let (rel, class, bytes) = self.read_source(path)?;
+        let Class::Code(lang) = class else {
+            return Err(HostError::new(
+                codes::UNSUPPORTED_LANGUAGE,
+                format!("{rel} is not source code in a language the index parses"),
+            )
+            .suggest(
+                "supported: rust, python, typescript, tsx, javascript, go, java, c, cpp; \
+                 for documents use the table of contents",
+            ));
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        let lines = text.lines().count() as u32;
+        Ok((rel, lang.name(), code::extract(lang, &text).symbols, lines))
+    }
+
+    /// Signatures and doc summaries with line numbers, bodies elided.
+    pub fn skeleton(&self, path: &str) -> HostResult<(String, &'static str, String, usize, u32)> {
+        let (rel, lang, symbols, lines) = self.symbols(path)?;
+        Ok((rel, lang, skeleton::render(&symbols), symbols.len(), lines))
+    }
+
+    /// Definitions named `name`: exact matches, else names starting with it, else names
+    /// close to it (substring or small edit distance), best first.
+    pub fn find_symbol(&self, name: &str, limit: usize) -> HostResult<Vec<SymbolMatch>> {
+        let needle = name.trim().to_lowercase();
+        if needle.is_empty() {
+            return Err(HostError::new(codes::INVALID_ARGS, "empty symbol name"));
+        }
+        let limit = limit.clamp(1, 500);
+        let conn = self.reader();
+        let tag = |rows: Vec<SymbolRow>, how| {
+            rows.into_iter()
+                .map(|found| SymbolMatch { found, how })
+                .collect::<Vec<_>>()
+        };
+        let exact = catalog::symbols_named(&conn, std::slice::from_ref(&needle), limit)
+            .map_err(store_error)?;
+        if !exact.is_empty() {
+            return Ok(tag(exact, MatchKind::Exact));
+        }
+        let escaped = needle
+            .replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_");
+        let prefix =
+            catalog::symbols_like(&conn, &format!("{escaped}%"), limit).map_err(store_error)?;
+        if !prefix.is_empty() {
+            return Ok(tag(prefix, MatchKind::Prefix));
+        }
+        let mut close: Vec<(f64, String)> = catalog::symbol_names(&conn)
+            .map_err(store_error)?
+            .into_iter()
+            .filter_map(|candidate| {
+                let score = if candidate.contains(&needle) {
+                    0.9
+                } else {
+                    strsim::jaro_winkler(&needle, &candidate)
+                };
+                (score >= 0.85).then_some((score, candidate))
+            })
+            .collect();
+        close.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.len().cmp(&b.1.len())));
+        close.truncate(limit);
+        let names: Vec<String> = close.into_iter().map(|(_, n)| n).collect();
+        let mut rows = catalog::symbols_named(&conn, &names, limit).map_err(store_error)?;
+        rows.truncate(limit);
+        Ok(tag(rows, MatchKind::Fuzzy))
+    }
+
+    /// Call sites and imports naming `name`, with their source lines.
+    pub fn references(&self, name: &str, limit: usize) -> HostResult<Vec<Reference>> {
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(HostError::new(codes::INVALID_ARGS, "empty name"));
+        }
+        let limit = limit.clamp(1, 1000);
+        let rows = {
+            let conn = self.reader();
+            let mut rows = catalog::edges_by(&conn, "call", EdgeColumn::Name, name, limit)
+                .map_err(store_error)?;
+            rows.extend(
+                catalog::edges_by(&conn, "import", EdgeColumn::Key, name, limit)
+                    .map_err(store_error)?,
+            );
+            rows
+        };
+        let mut out: Vec<Reference> = Vec::new();
+        let mut file: Option<(String, Vec<String>)> = None;
+        for row in rows.into_iter().take(limit) {
+            if file.as_ref().is_none_or(|(p, _)| *p != row.path) {
+                let lines = self
+                    .ws
+                    .read(&row.path, preview_read())
+                    .map(|f| {
+                        String::from_utf8_lossy(&f.bytes)
+                            .lines()
+                            .map(str::to_string)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                file = Some((row.path.clone(), lines));
+            }
+            let context = file
+                .as_ref()
+                .and_then(|(_, lines)| lines.get(row.line.saturating_sub(1) as usize))
+                .map(|l| short(l.trim(), 200))
+                .unwrap_or_default();
+            out.push(Reference {
+                path: row.path,
+                line: row.line,
+                kind: row.kind,
+                context,
+            });
+        }
+        out.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+        Ok(out)
+    }
+
+    /// What a source file imports, each resolved to an indexed file when one matches.
+    pub fn imports(&self, path: &str) -> HostResult<Vec<Import>> {
+        let (rel, class, bytes) = self.read_source(path)?;
+        let Class::Code(lang) = class else {
+            return Ok(Vec::new());
+        };
+        let x = code::extract(lang, &String::from_utf8_lossy(&bytes));
+        let conn = self.reader();
+        let mut out = Vec::new();
+        for edge in x.imports {
+            let candidates = resolve::candidates(Some(lang.name()), &rel, &edge.name);
+            let key = resolve::import_key(&edge.name);
+            let resolved = if candidates.is_empty() || key.is_empty() {
+                None
+            } else {
+                catalog::paths_containing(&conn, &key, 200)
+                    .map_err(store_error)?
+                    .into_iter()
+                    .find(|p| resolve::matches(p, &candidates))
+            };
+            out.push(Import {
+                target: edge.name,
+                line: edge.line,
+                resolved,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Indexed files whose imports resolve to `path`.
+    pub fn importers(&self, path: &str, limit: usize) -> HostResult<Vec<Importer>> {
+        let rel = self.ws.normalize(path)?;
+        self.ws.stat(&rel)?;
+        let conn = self.reader();
+        let mut out = Vec::new();
+        for key in resolve::file_keys(&rel) {
+            let rows = catalog::edges_by(&conn, "import", EdgeColumn::Key, &key, 5000)
+                .map_err(store_error)?;
+            for row in rows {
+                let candidates = resolve::candidates(row.language.as_deref(), &row.path, &row.name);
+                if resolve::matches(&rel, &candidates)
+                    && !out
+                        .iter()
+                        .any(|i: &Importer| i.path == row.path && i.line == row.line)
+                {
+                    out.push(Importer {
+                        path: row.path,
+                        line: row.line,
+                        target: row.name,
+                    });
+                }
+            }
+        }
+        out.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+        out.truncate(limit.max(1));
+        Ok(out)
+    }
+
+    /// A document parsed by its format parser (for tables of contents and sections).
+    pub fn document(&self, path: &str) -> HostResult<(String, Document)> {
+        let (rel, class, bytes) = self.read_source(path)?;
+        if !matches!(class, Class::Document(_)) {
+            return Err(HostError::new(
+                codes::NO_PARSER,
+                format!("no document parser handles {rel}"),
+            )
+            .suggest("for source code use symbols or skeleton; otherwise read the file"));
+        }
+        let parsers = self.parsers().ok_or_else(|| {
+            HostError::new(codes::INTERNAL, "document parsers are not loaded yet")
+        })?;
+        let doc = parsers.parse(&rel, &bytes)?;
+        Ok((rel, doc))
+    }
+
+    /// One section of a document, by its id or by its heading path (case-insensitive, the
+    /// last headings suffice: `["Install"]` finds `Guide > Install`).
+    pub fn doc_section(&self, path: &str, selector: &SectionSelector) -> HostResult<Section> {
+        let (rel, doc) = self.document(path)?;
+        let found = doc.sections.iter().find(|s| match selector {
+            SectionSelector::Id(id) => s.id == *id,
+            SectionSelector::HeadingPath(wanted) => {
+                wanted.len() <= s.heading_path.len()
+                    && s.heading_path[s.heading_path.len() - wanted.len()..]
+                        .iter()
+                        .zip(wanted)
+                        .all(|(a, b)| a.trim().eq_ignore_ascii_case(b.trim()))
+            }
+        });
+        found.cloned().ok_or_else(|| {
+            let ids: Vec<&str> = doc
+                .sections
+                .iter()
+                .take(20)
+                .map(|s| s.id.as_str())
+                .collect();
+            HostError::new(codes::NOT_FOUND, format!("no such section in {rel}"))
+                .suggest("list the sections with the table of contents")
+                .details(serde_json::json!({ "sections": ids }))
+        })
+    }
+}
+
+/// How a caller names a section.
+#[derive(Debug, Clone)]
+pub enum SectionSelector {
+    Id(String),
+    HeadingPath(Vec<String>),
+}
+
+fn preview_read() -> ReadOptions {
+    ReadOptions {
+        max_bytes: 8 << 20,
+        allow_sensitive: false,
+        allow_binary: false,
+        allow_truncate: true,
+    }
+}
+
+fn short(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(max).collect();
+    out.push('…');
+    out
+}

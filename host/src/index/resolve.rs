@@ -1,0 +1,174 @@
+//! Import resolution by convention: which indexed file an import names. Each language's
+//! module system is approximated by path suffixes (Python dotted modules, JS/TS relative
+//! specifiers, C includes, Rust module paths, Go package directories, Java class files).
+
+use super::code::Language;
+
+/// The lookup key of an import: the last module segment, without a file extension.
+/// Imports and files with the same key are the candidates resolution checks.
+pub fn import_key(name: &str) -> String {
+    let last = name
+        .rsplit(['/', ':'])
+        .find(|s| !s.is_empty())
+        .unwrap_or(name);
+    let has_file_ext = last
+        .rsplit_once('.')
+        .is_some_and(|(_, ext)| KNOWN_EXTENSIONS.contains(&ext));
+    if has_file_ext || name.contains('/') {
+        last.split('.').next().unwrap_or(last).to_string()
+    } else {
+        last.rsplit('.').next().unwrap_or(last).to_string()
+    }
+}
+
+const KNOWN_EXTENSIONS: &[&str] = &[
+    "h", "hpp", "hh", "hxx", "c", "cc", "cpp", "js", "jsx", "mjs", "cjs", "ts", "tsx", "py", "rs",
+    "go", "java", "inc",
+];
+
+/// Files named like a package (`__init__.py`, `index.ts`, `mod.rs`) are keyed by their
+/// directory; the rest by their stem.
+pub fn file_keys(path: &str) -> Vec<String> {
+    let mut parts = path.rsplit('/');
+    let name = parts.next().unwrap_or(path);
+    let stem = name.split('.').next().unwrap_or(name).to_string();
+    let mut keys = vec![stem.clone()];
+    if matches!(stem.as_str(), "__init__" | "index" | "mod" | "lib")
+        && let Some(dir) = parts.next()
+    {
+        keys.push(dir.to_string());
+    }
+    if path.ends_with(".go")
+        && let Some(dir) = path.rsplit('/').nth(1)
+    {
+        keys.push(dir.to_string());
+    }
+    keys
+}
+
+/// The relative paths (or path suffixes, marked by a leading `/`) an import may name.
+pub fn candidates(lang: Option<&str>, importer: &str, name: &str) -> Vec<String> {
+    let dir = importer.rsplit_once('/').map_or("", |(d, _)| d);
+    let lang = lang.and_then(|l| Language::ALL.into_iter().find(|x| x.name() == l));
+    match lang {
+        Some(Language::Python) => {
+            let dots = name.chars().take_while(|c| *c == '.').count();
+            let module = name[dots..].replace('.', "/");
+            let base = if dots == 0 {
+                format!("/{module}")
+            } else {
+                let mut base = dir.to_string();
+                for _ in 1..dots {
+                    base = base
+                        .rsplit_once('/')
+                        .map_or(String::new(), |(d, _)| d.to_string());
+                }
+                join(&base, &module)
+            };
+            vec![format!("{base}.py"), format!("{base}/__init__.py")]
+        }
+        Some(Language::JavaScript | Language::TypeScript | Language::Tsx) => {
+            if !name.starts_with('.') {
+                return Vec::new();
+            }
+            let base = join(dir, name);
+            let mut out = vec![base.clone()];
+            for ext in ["ts", "tsx", "d.ts", "js", "jsx", "mjs", "cjs"] {
+                out.push(format!("{base}.{ext}"));
+                out.push(format!("{base}/index.{ext}"));
+            }
+            out
+        }
+        Some(Language::C | Language::Cpp) => vec![join(dir, name), format!("/{name}")],
+        Some(Language::Rust) => {
+            let segments: Vec<&str> = name
+                .split("::")
+                .filter(|s| !matches!(*s, "crate" | "self" | "super" | ""))
+                .collect();
+            (1..=segments.len())
+                .flat_map(|k| {
+                    let module = segments[..k].join("/");
+                    [format!("/{module}.rs"), format!("/{module}/mod.rs")]
+                })
+                .collect()
+        }
+        // The module path's prefix (example.com/m) is not a directory of the tree: any
+        // trailing run of its segments may be.
+        Some(Language::Go) => {
+            let segments: Vec<&str> = name.split('/').filter(|s| !s.is_empty()).collect();
+            (0..segments.len())
+                .map(|k| format!("/{}/", segments[k..].join("/")))
+                .collect()
+        }
+        Some(Language::Java) => vec![format!("/{}.java", name.replace('.', "/"))],
+        None => Vec::new(),
+    }
+}
+
+/// Whether `path` is one of `candidates` (a leading `/` means "ends with", a trailing `/`
+/// means "is directly inside").
+pub fn matches(path: &str, candidates: &[String]) -> bool {
+    let rooted = format!("/{path}");
+    candidates.iter().any(|c| {
+        if c.ends_with('/') {
+            let dir = rooted.rsplit_once('/').map_or("", |(d, _)| d);
+            format!("{dir}/").ends_with(c.as_str())
+        } else if c.starts_with('/') {
+            rooted.ends_with(c.as_str())
+        } else {
+            path == c
+        }
+    })
+}
+
+/// `dir` joined with a relative `spec`, `.` and `..` resolved.
+fn join(dir: &str, spec: &str) -> String {
+    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    for part in spec.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    parts.join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys() {
+        assert_eq!(import_key("django.db.models"), "models");
+        assert_eq!(import_key("./util/strings"), "strings");
+        assert_eq!(import_key("../x.js"), "x");
+        assert_eq!(import_key("util/list.h"), "list");
+        assert_eq!(import_key("crate::store::Store"), "Store");
+        assert_eq!(import_key("github.com/a/b"), "b");
+        assert_eq!(file_keys("a/b/__init__.py"), ["__init__", "b"]);
+        assert_eq!(file_keys("pkg/server/run.go"), ["run", "server"]);
+    }
+
+    #[test]
+    fn resolution_by_language() {
+        let py = candidates(Some("python"), "pkg/app/views.py", "django.db.models");
+        assert!(matches("django/db/models/__init__.py", &py));
+        assert!(!matches("other/models.py", &py));
+        let rel = candidates(Some("python"), "pkg/app/views.py", "..core.utils");
+        assert!(matches("pkg/core/utils.py", &rel));
+        let js = candidates(Some("typescript"), "src/ui/button.ts", "../lib/dom");
+        assert!(matches("src/lib/dom.ts", &js) && matches("src/lib/dom/index.js", &js));
+        assert!(candidates(Some("javascript"), "a.js", "react").is_empty());
+        let c = candidates(Some("c"), "src/main.c", "util/list.h");
+        assert!(matches("src/util/list.h", &c) && matches("include/util/list.h", &c));
+        let rs = candidates(Some("rust"), "src/app.rs", "crate::store::Store");
+        assert!(matches("host/src/store/mod.rs", &rs) && matches("src/store.rs", &rs));
+        let go = candidates(Some("go"), "main.go", "example.com/m/server");
+        assert!(matches("server/run.go", &go) && !matches("server/sub/x.go", &go));
+        let java = candidates(Some("java"), "A.java", "com.acme.Util");
+        assert!(matches("src/main/java/com/acme/Util.java", &java));
+    }
+}

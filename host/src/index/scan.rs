@@ -1,0 +1,123 @@
+//! The parallel walk: every file under the root that the ignore rules let through, with its
+//! size and mtime, in path order. Nothing is read here; reading is the indexer's job.
+
+use crate::workspace::{Workspace, policy};
+use ignore::WalkState;
+use ignore::overrides::OverrideBuilder;
+use std::sync::Mutex;
+
+/// Directories never indexed, wherever they are, on top of .gitignore and .ignore.
+pub const EXCLUDED_DIRS: &[&str] = &[
+    "node_modules",
+    "target",
+    "__pycache__",
+    ".venv",
+    "venv",
+    ".tox",
+    ".mypy_cache",
+    ".pytest_cache",
+];
+
+/// A file the walk found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    pub path: String,
+    pub size: u64,
+    pub mtime_ms: u64,
+}
+
+/// Walks `ws` on all cores. `exclude` holds extra gitignore-style globs from the config.
+pub fn scan(ws: &Workspace, exclude: &[String]) -> anyhow::Result<Vec<Found>> {
+    let mut overrides = OverrideBuilder::new(ws.root());
+    for glob in exclude {
+        overrides
+            .add(&format!("!{glob}"))
+            .map_err(|e| anyhow::anyhow!("index.exclude pattern {glob:?}: {e}"))?;
+    }
+    let overrides = overrides.build()?;
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let walker = ws
+        .walker(".")
+        .overrides(overrides)
+        .threads(threads)
+        .filter_entry(|e| {
+            let name = e.file_name();
+            !(policy::SKIPPED_DIRS.iter().any(|d| name == *d)
+                || e.file_type().is_some_and(|t| t.is_dir())
+                    && EXCLUDED_DIRS.iter().any(|d| name == *d))
+        })
+        .build_parallel();
+    let found = Mutex::new(Vec::new());
+    walker.run(|| {
+        let found = &found;
+        Box::new(move |entry| {
+            let Ok(entry) = entry else {
+                return WalkState::Continue;
+            };
+            if !entry.file_type().is_some_and(|t| t.is_file()) {
+                return WalkState::Continue;
+            }
+            let Some(path) = ws.relative(entry.path()) else {
+                return WalkState::Continue;
+            };
+            // A file deleted between listing and stat is simply not found.
+            if let Ok(meta) = entry.metadata() {
+                let mtime_ms = meta
+                    .modified()
+                    .ok()
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                    .map_or(0, |d| d.as_millis() as u64);
+                found.lock().unwrap().push(Found {
+                    path,
+                    size: meta.len(),
+                    mtime_ms,
+                });
+            }
+            WalkState::Continue
+        })
+    });
+    let mut found = found.into_inner().unwrap();
+    found.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn honours_ignore_files_excluded_dirs_and_config_globs() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for (path, text) in [
+            ("src/a.rs", "fn a() {}"),
+            ("src/gen/b.rs", "fn b() {}"),
+            ("node_modules/x/index.js", "x"),
+            ("target/debug/out.rs", "x"),
+            (".git/config", "x"),
+            (".hidden/kept.txt", "x"),
+            ("ignored.log", "x"),
+            ("docs/readme.md", "# x"),
+            (".gitignore", "*.log\n"),
+        ] {
+            let p = root.join(path);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        }
+        let ws = Workspace::open(root).unwrap();
+        let paths: Vec<String> = scan(&ws, &["src/gen/".into()])
+            .unwrap()
+            .into_iter()
+            .map(|f| f.path)
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                ".gitignore",
+                ".hidden/kept.txt",
+                "docs/readme.md",
+                "src/a.rs"
+            ]
+        );
+    }
+}

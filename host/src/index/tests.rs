@@ -1,0 +1,426 @@
+//! The index end to end on real files, with the real format-parser components (through the
+//! runtime that `app::open` loads) and the real SQLite and tantivy stores.
+
+use super::*;
+use crate::app::{self, OpenOptions};
+use crate::index::fulltext::SearchRequest;
+use crate::runtime::Runtime;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+struct Root {
+    dir: tempfile::TempDir,
+    _cache: tempfile::TempDir,
+}
+
+impl Root {
+    fn new(files: &[(&str, &str)]) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("smart-context.toml"),
+            format!(
+                "cache_dir = {:?}\n[index]\nmax_file_bytes = 4096\nwatch = true\n",
+                cache.path()
+            ),
+        )
+        .unwrap();
+        let root = Self { dir, _cache: cache };
+        for (path, text) in files {
+            root.write(path, text.as_bytes());
+        }
+        root
+    }
+
+    fn write(&self, path: &str, bytes: &[u8]) {
+        let p = self.dir.path().join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    }
+
+    fn open(&self) -> Arc<Runtime> {
+        app::open(&OpenOptions {
+            root: self.dir.path().into(),
+            ..OpenOptions::default()
+        })
+        .unwrap()
+    }
+}
+
+fn index(runtime: &Arc<Runtime>) -> Arc<Index> {
+    runtime.services().index.clone()
+}
+
+fn search(index: &Index, query: &str) -> Vec<(String, String)> {
+    index
+        .search(&SearchRequest {
+            query: query.into(),
+            limit: 20,
+            ..Default::default()
+        })
+        .unwrap()
+        .hits
+        .into_iter()
+        .map(|h| (h.path, h.kind))
+        .collect()
+}
+
+const LIB_PY: &str = "\"\"\"Utilities.\"\"\"\n\ndef parse_config(path):\n    \"\"\"Reads the config file.\"\"\"\n    return load(path)\n\n\nclass ConfigError(Exception):\n    pass\n";
+const APP_PY: &str =
+    "from pkg import lib\nfrom pkg.lib import parse_config\n\ndef main():\n    parse_config('x')\n";
+const GUIDE_MD: &str = "# Guide\n\nIntro text.\n\n## Install\n\nRun the installer.\n\n## Configure\n\nEdit the config file.\n";
+
+fn sample() -> Root {
+    Root::new(&[
+        ("pkg/__init__.py", ""),
+        ("pkg/lib.py", LIB_PY),
+        ("pkg/app.py", APP_PY),
+        ("docs/guide.md", GUIDE_MD),
+        ("notes.txt", "remember the milk\n"),
+        (".env", "SECRET=1\n"),
+        ("keys/server.pem", "-----BEGIN-----\n"),
+        ("logo.png", "\u{89}PNG"),
+        ("data.bin.txt", "a\0b"),
+        ("big.txt", &"x".repeat(5000)),
+    ])
+}
+
+#[test]
+fn a_pass_indexes_code_documents_and_text_and_skips_the_rest() {
+    let root = sample();
+    let runtime = root.open();
+    let index = index(&runtime);
+    let report = index.update(false, None).unwrap();
+    assert_eq!(report.indexed.get("code"), Some(&3), "{report:?}");
+    assert_eq!(report.indexed.get("document"), Some(&1), "{report:?}");
+    assert_eq!(
+        report.indexed.get("text"),
+        Some(&2),
+        "notes.txt and .gitignore-less smart-context.toml: {report:?}"
+    );
+    assert_eq!(report.skipped.get("sensitive"), Some(&2), "{report:?}");
+    assert_eq!(report.skipped.get("binary"), Some(&2), "{report:?}");
+    assert_eq!(report.skipped.get("too_large"), Some(&1), "{report:?}");
+    assert!(
+        report
+            .to_string()
+            .contains("skipped 2 binary, 2 sensitive, 1 too_large"),
+        "{report}"
+    );
+    let status = index.status();
+    assert_eq!(
+        (status.state, status.files, status.skipped),
+        ("fresh", 6, 5)
+    );
+    assert!(status.symbols >= 3);
+
+    assert_eq!(search(&index, "parseConfig")[0].0, "pkg/lib.py");
+    assert_eq!(
+        search(&index, "installer"),
+        [("docs/guide.md".to_string(), "markdown".to_string())]
+    );
+    assert!(
+        search(&index, "SECRET").is_empty(),
+        "sensitive files are never read"
+    );
+    let comments = index
+        .search(&SearchRequest {
+            query: "reads config".into(),
+            kinds: vec!["code_comment".into()],
+            limit: 5,
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(comments.hits[0].symbol.as_deref(), Some("parse_config"));
+    assert!(!comments.degraded);
+}
+
+#[test]
+fn symbols_references_imports_and_importers() {
+    let root = sample();
+    let runtime = root.open();
+    let index = index(&runtime);
+    index.update(false, None).unwrap();
+
+    let exact = index.find_symbol("parse_config", 10).unwrap();
+    assert_eq!(exact.len(), 1);
+    assert_eq!(exact[0].how, MatchKind::Exact);
+    assert_eq!(exact[0].found.path, "pkg/lib.py");
+    assert_eq!(
+        exact[0].found.symbol.doc.as_ref().unwrap().text,
+        "Reads the config file."
+    );
+    let prefix = index.find_symbol("Config", 10).unwrap();
+    assert_eq!(
+        (prefix[0].how, prefix[0].found.symbol.name.as_str()),
+        (MatchKind::Prefix, "ConfigError")
+    );
+    let fuzzy = index.find_symbol("parse_confg", 10).unwrap();
+    assert_eq!(
+        (fuzzy[0].how, fuzzy[0].found.symbol.name.as_str()),
+        (MatchKind::Fuzzy, "parse_config")
+    );
+    assert!(index.find_symbol("zzzz", 10).unwrap().is_empty());
+
+    let refs = index.references("parse_config", 10).unwrap();
+    let calls: Vec<(&str, u32, &str)> = refs
+        .iter()
+        .map(|r| (r.path.as_str(), r.line, r.kind.as_str()))
+        .collect();
+    assert!(calls.contains(&("pkg/app.py", 5, "call")), "{refs:?}");
+    assert!(calls.contains(&("pkg/app.py", 2, "import")), "{refs:?}");
+    assert_eq!(
+        refs.iter().find(|r| r.line == 5).unwrap().context,
+        "parse_config('x')"
+    );
+
+    let imports = index.imports("pkg/app.py").unwrap();
+    let resolved: Vec<(&str, Option<&str>)> = imports
+        .iter()
+        .map(|i| (i.target.as_str(), i.resolved.as_deref()))
+        .collect();
+    assert!(
+        resolved.contains(&("pkg.lib", Some("pkg/lib.py"))),
+        "{resolved:?}"
+    );
+    assert!(
+        resolved.contains(&("pkg", Some("pkg/__init__.py"))),
+        "{resolved:?}"
+    );
+    let importers = index.importers("pkg/lib.py", 10).unwrap();
+    assert_eq!(importers.len(), 2, "{importers:?}");
+    assert!(importers.iter().all(|i| i.path == "pkg/app.py"));
+
+    let (_, lang, skeleton, defs, _) = index.skeleton("pkg/lib.py").unwrap();
+    assert_eq!((lang, defs), ("python", 2));
+    assert!(
+        skeleton.contains("3-5| def parse_config(path):"),
+        "{skeleton}"
+    );
+    assert!(skeleton.contains("// Reads the config file."), "{skeleton}");
+    let err = index.symbols("notes.txt").unwrap_err();
+    assert_eq!(err.code, "UNSUPPORTED_LANGUAGE");
+}
+
+#[test]
+fn document_sections_by_id_and_heading_path_with_stable_ids() {
+    let root = sample();
+    let runtime = root.open();
+    let index = index(&runtime);
+    index.update(false, None).unwrap();
+    let (_, doc) = index.document("docs/guide.md").unwrap();
+    let install = doc
+        .sections
+        .iter()
+        .find(|s| s.heading_path.ends_with(&["Install".to_string()]))
+        .unwrap();
+    let by_id = index
+        .doc_section("docs/guide.md", &SectionSelector::Id(install.id.clone()))
+        .unwrap();
+    assert!(by_id.text.contains("Run the installer."));
+    let by_path = index
+        .doc_section(
+            "docs/guide.md",
+            &SectionSelector::HeadingPath(vec!["install".into()]),
+        )
+        .unwrap();
+    assert_eq!(by_path.id, install.id);
+    let missing = index
+        .doc_section("docs/guide.md", &SectionSelector::Id("nope".into()))
+        .unwrap_err();
+    assert_eq!(missing.code, "NOT_FOUND");
+    assert_eq!(index.document("pkg/lib.py").unwrap_err().code, "NO_PARSER");
+
+    let chunk_of = |query: &str| {
+        index
+            .search(&SearchRequest {
+                query: query.into(),
+                limit: 1,
+                ..Default::default()
+            })
+            .unwrap()
+            .hits[0]
+            .chunk_id
+            .clone()
+    };
+    let before = chunk_of("installer");
+    root.write(
+        "docs/guide.md",
+        GUIDE_MD
+            .replace("Intro text.", "A longer\nintro.")
+            .as_bytes(),
+    );
+    let report = index.update(false, None).unwrap();
+    assert_eq!(report.indexed_total(), 1);
+    assert_eq!(
+        chunk_of("installer"),
+        before,
+        "an unchanged section keeps its chunk id"
+    );
+}
+
+#[test]
+fn incremental_passes_touch_only_what_changed() {
+    let root = sample();
+    let runtime = root.open();
+    let index = index(&runtime);
+    index.update(false, None).unwrap();
+    let again = index.update(false, None).unwrap();
+    assert_eq!((again.indexed_total(), again.unchanged), (0, 6));
+
+    root.write(
+        "pkg/lib.py",
+        LIB_PY.replace("parse_config", "read_settings").as_bytes(),
+    );
+    std::fs::remove_file(root.dir.path().join("notes.txt")).unwrap();
+    root.write("new.rs", b"fn brand_new() {}\n");
+    // Same content, new mtime: hashed, not reindexed.
+    let app = root.dir.path().join("pkg/app.py");
+    let file = std::fs::File::options().write(true).open(&app).unwrap();
+    file.set_modified(std::time::SystemTime::now() + Duration::from_secs(5))
+        .unwrap();
+    let report = index.update(false, None).unwrap();
+    assert_eq!(report.indexed_total(), 2, "{report:?}");
+    assert_eq!((report.removed, report.touched), (1, 1), "{report:?}");
+    assert!(search(&index, "remember milk").is_empty());
+    assert_eq!(search(&index, "brandNew")[0].0, "new.rs");
+    assert_eq!(search(&index, "read_settings")[0].0, "pkg/lib.py");
+    assert!(
+        index
+            .find_symbol("parse_config", 5)
+            .unwrap()
+            .iter()
+            .all(|m| m.how != MatchKind::Exact)
+    );
+    let full = index.update(true, None).unwrap();
+    assert_eq!(
+        full.indexed_total(),
+        6,
+        "--full rereads everything: {full:?}"
+    );
+}
+
+#[test]
+fn invalid_utf8_is_decoded_lossily_and_flagged() {
+    let root = Root::new(&[]);
+    root.write("latin1.txt", b"caf\xe9 au lait\n");
+    let runtime = root.open();
+    let index = index(&runtime);
+    let report = index.update(false, None).unwrap();
+    assert_eq!(report.lossy, 1);
+    assert_eq!(index.status().lossy, 1);
+    assert_eq!(search(&index, "lait")[0].0, "latin1.txt");
+}
+
+#[test]
+fn queries_during_a_pass_are_answered_and_marked_degraded() {
+    let root = sample();
+    let runtime = root.open();
+    let index = index(&runtime);
+    index.update(false, None).unwrap();
+    index.set_freshness(Freshness::Rebuilding);
+    let outcome = index
+        .search(&SearchRequest {
+            query: "installer".into(),
+            limit: 5,
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(outcome.hits.len(), 1);
+    assert!(outcome.degraded);
+    assert_eq!(outcome.reasons, ["index_building"]);
+}
+
+#[test]
+fn a_damaged_search_index_is_rebuilt_on_open() {
+    let root = sample();
+    {
+        let runtime = root.open();
+        index(&runtime).update(false, None).unwrap();
+    }
+    let meta = root.dir.path().join(".smart-context/index/meta.json");
+    std::fs::write(&meta, b"garbage").unwrap();
+    let runtime = root.open();
+    let index = index(&runtime);
+    assert_eq!(
+        index.status().files,
+        0,
+        "the catalogue is cleared with the index"
+    );
+    let report = index.update(false, None).unwrap();
+    assert_eq!(report.indexed_total(), 6);
+    assert_eq!(search(&index, "installer").len(), 1);
+}
+
+#[test]
+fn a_damaged_state_db_is_set_aside_and_replaced() {
+    let root = sample();
+    std::fs::create_dir_all(root.dir.path().join(".smart-context")).unwrap();
+    std::fs::write(
+        root.dir.path().join(".smart-context/state.db"),
+        vec![b'x'; 8192],
+    )
+    .unwrap();
+    let runtime = root.open();
+    index(&runtime).update(false, None).unwrap();
+    let aside = std::fs::read_dir(root.dir.path().join(".smart-context"))
+        .unwrap()
+        .filter_map(Result::ok)
+        .any(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("state.db.corrupt-")
+        });
+    assert!(aside, "the damaged file is kept for inspection");
+}
+
+#[test]
+fn a_second_process_on_the_same_root_reads_but_does_not_write() {
+    let root = sample();
+    let first = root.open();
+    index(&first).update(false, None).unwrap();
+    let second = root.open();
+    let reader = index(&second);
+    assert!(reader.is_read_only());
+    let status = reader.status();
+    assert!(status.read_only && status.message.unwrap().contains("another smart-context"));
+    assert!(reader.update(false, None).is_err());
+    assert_eq!(
+        search(&reader, "installer").len(),
+        1,
+        "reads the owner's commits"
+    );
+    // The owner's later commits become visible too.
+    root.write("later.md", b"# Later\n\nfreshly added words\n");
+    index(&first).update(false, None).unwrap();
+    assert_eq!(search(&reader, "freshly").len(), 1);
+}
+
+#[test]
+fn the_watcher_reindexes_changed_files() {
+    let root = sample();
+    let runtime = root.open();
+    let index = index(&runtime);
+    index.start_background();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !(index.status().watching && index.freshness() == Freshness::Fresh) {
+        assert!(Instant::now() < deadline, "the first pass never finished");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    root.write("src/added.rs", b"pub fn watched_function() {}\n");
+    while search(&index, "watched_function").is_empty() {
+        assert!(
+            Instant::now() < deadline,
+            "the watcher never indexed the new file"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::fs::remove_file(root.dir.path().join("src/added.rs")).unwrap();
+    while !search(&index, "watched_function").is_empty() {
+        assert!(
+            Instant::now() < deadline,
+            "the watcher never removed the file"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}

@@ -1,0 +1,97 @@
+//! Keeping the index fresh while serving: a background pass at start, then a file watcher
+//! whose events (debounced) trigger incremental passes. Our own state directory and .git are
+//! ignored, so indexing never triggers itself.
+
+use super::{Freshness, Index};
+use crate::workspace::policy;
+use notify::{EventKind, RecursiveMode, Watcher};
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// Quiet time after the last event before a pass starts: editors write in bursts.
+const DEBOUNCE: Duration = Duration::from_millis(40);
+
+impl Index {
+    /// Indexes in the background, then watches (when the config allows) until the process
+    /// ends. Queries answer meanwhile, marked degraded while the first pass runs.
+    pub fn start_background(self: &Arc<Self>) {
+        if self.is_read_only() {
+            return;
+        }
+        let index = Arc::clone(self);
+        let spawned = std::thread::Builder::new()
+            .name("index".into())
+            .spawn(move || {
+                let watcher = if index.settings.watch {
+                    index.watch()
+                } else {
+                    None
+                };
+                match index.update(false, None) {
+                    Ok(report) => tracing::info!("{report}"),
+                    Err(err) => tracing::error!("initial indexing failed: {err:#}"),
+                }
+                if let Some((_watcher, events)) = watcher {
+                    index.watching.store(true, Ordering::Relaxed);
+                    index.follow(events);
+                }
+            });
+        if let Err(err) = spawned {
+            tracing::error!("cannot start the indexing thread: {err}");
+        }
+    }
+
+    fn watch(&self) -> Option<(notify::RecommendedWatcher, mpsc::Receiver<()>)> {
+        let (tx, rx) = mpsc::channel();
+        let root = self.ws.root().to_path_buf();
+        let handler = move |event: notify::Result<notify::Event>| {
+            let Ok(event) = event else { return };
+            if matches!(event.kind, EventKind::Access(_)) {
+                return;
+            }
+            if event.paths.iter().any(|p| relevant(&root, p)) {
+                let _ = tx.send(());
+            }
+        };
+        let mut watcher = match notify::recommended_watcher(handler) {
+            Ok(w) => w,
+            Err(err) => {
+                tracing::warn!("no file watcher ({err}); the index refreshes on restart only");
+                return None;
+            }
+        };
+        if let Err(err) = watcher.watch(self.ws.root(), RecursiveMode::Recursive) {
+            tracing::warn!("cannot watch the root ({err}); the index refreshes on restart only");
+            return None;
+        }
+        Some((watcher, rx))
+    }
+
+    fn follow(&self, events: mpsc::Receiver<()>) {
+        while events.recv().is_ok() {
+            self.set_freshness(Freshness::Stale);
+            while events.recv_timeout(DEBOUNCE).is_ok() {}
+            match self.update(false, None) {
+                Ok(report) if report.indexed_total() + report.removed > 0 => {
+                    tracing::debug!("{report}")
+                }
+                Ok(_) => {}
+                Err(err) => tracing::warn!("reindexing after a change failed: {err:#}"),
+            }
+        }
+    }
+}
+
+/// Changes inside .git or our own state directory are not the user's files.
+fn relevant(root: &Path, path: &Path) -> bool {
+    let Ok(rel) = path.strip_prefix(root) else {
+        return false;
+    };
+    !rel.components().any(|c| {
+        let name = c.as_os_str();
+        policy::SKIPPED_DIRS.iter().any(|d| name == *d)
+    })
+}
