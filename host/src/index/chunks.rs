@@ -83,12 +83,15 @@ pub fn code_chunks(path: &str, source: &str, symbols: &[Symbol]) -> Vec<Chunk> {
     let n = lines.len() as u32;
     let mut ids = Ids::new(path);
     let mut out = Vec::new();
-    // Innermost definitions: those that contain no other definition.
+    // Innermost definitions: those that contain no other definition. Symbols come in source
+    // order with containers first, so a symbol contains another only if its successor is
+    // inside it.
+    let contains =
+        |s: &Symbol, o: &Symbol| o.start_line >= s.start_line && o.end_line <= s.end_line && o != s;
     let is_leaf = |i: usize| {
-        let s = &symbols[i];
-        !symbols.iter().enumerate().any(|(j, o)| {
-            j != i && o.start_line >= s.start_line && o.end_line <= s.end_line && o != s
-        })
+        symbols
+            .get(i + 1)
+            .is_none_or(|next| !contains(&symbols[i], next))
     };
     let mut covered = vec![false; n as usize + 2];
     for (i, symbol) in symbols.iter().enumerate() {
@@ -112,7 +115,14 @@ pub fn code_chunks(path: &str, source: &str, symbols: &[Symbol]) -> Vec<Chunk> {
             body: join(&lines, start, end),
         });
     }
-    // The rest, cut wherever a definition starts or ends so each piece has one owner.
+    // The rest, cut wherever a definition starts or ends so each piece has one owner: the
+    // innermost definition around its lines (members overwrite their containers).
+    let mut owners: Vec<Option<usize>> = vec![None; n as usize + 2];
+    for (i, s) in symbols.iter().enumerate() {
+        for line in s.start_line.max(1)..=s.end_line.min(n) {
+            owners[line as usize] = Some(i);
+        }
+    }
     let mut boundaries = vec![false; n as usize + 2];
     for s in symbols {
         boundaries[(s.start_line as usize).min(n as usize + 1)] = true;
@@ -144,11 +154,7 @@ pub fn code_chunks(path: &str, source: &str, symbols: &[Symbol]) -> Vec<Chunk> {
             continue;
         }
         let body = join(&lines, start, end);
-        let owner = symbols
-            .iter()
-            .filter(|s| s.start_line <= start && s.end_line >= end)
-            .min_by_key(|s| s.end_line - s.start_line)
-            .map(qualified);
+        let owner = owners[start as usize].map(|i| qualified(&symbols[i]));
         out.push(Chunk {
             id: ids.next(kind::CODE, owner.as_deref().unwrap_or("")),
             kind: kind::CODE.into(),

@@ -18,6 +18,7 @@ use rayon::prelude::*;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// Files extracted per parallel batch.
@@ -46,6 +47,9 @@ pub struct Report {
     pub symbols: u64,
     pub bytes: u64,
     pub seconds: f64,
+    /// Wall-clock milliseconds per phase: scan, extract (parallel), add (to the search index),
+    /// commit (search index and catalogue).
+    pub phase_ms: BTreeMap<&'static str, u64>,
     /// Documents whose parser failed (indexed as plain text instead).
     pub warnings: Vec<String>,
 }
@@ -94,8 +98,49 @@ impl std::fmt::Display for Report {
     }
 }
 
+/// Catalogue rows waiting for the writer thread.
+struct CatalogBatch {
+    entries: Vec<FileEntry>,
+    touched: Vec<(String, u64, u64)>,
+    removed: Vec<String>,
+}
+
+/// What the pass has extracted since its last commit, and the way to the catalogue writer.
+struct Batches {
+    tx: mpsc::SyncSender<CatalogBatch>,
+    entries: Vec<FileEntry>,
+    touched: Vec<(String, u64, u64)>,
+}
+
+impl Batches {
+    /// Search index first, then catalogue: the catalogue never claims what is not searchable.
+    fn commit(
+        &mut self,
+        fulltext: &super::Fulltext,
+        removed: Vec<String>,
+        report: &mut Report,
+    ) -> Result<()> {
+        let t = Instant::now();
+        fulltext.commit().context("committing the search index")?;
+        lap(report, "commit_index", t);
+        let batch = CatalogBatch {
+            entries: std::mem::take(&mut self.entries),
+            touched: std::mem::take(&mut self.touched),
+            removed,
+        };
+        self.tx
+            .send(batch)
+            .map_err(|_| anyhow::anyhow!("the catalogue writer stopped"))
+    }
+}
+
+/// Adds the time since `since` to a phase of the report.
+fn lap(report: &mut Report, phase: &'static str, since: Instant) {
+    *report.phase_ms.entry(phase).or_default() += since.elapsed().as_millis() as u64;
+}
+
 /// What became of one file.
-enum Outcome {
+pub(super) enum Outcome {
     Indexed(FileEntry, Vec<String>),
     /// Same content, new mtime or size.
     Touched(Found),
@@ -148,6 +193,7 @@ impl Index {
         let mut report = Report::default();
         let found = scan::scan(&self.ws, &self.settings.exclude)?;
         report.scanned = found.len() as u64;
+        lap(&mut report, "scan", started);
         let mut known = {
             let conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
             catalog::known(&conn)?
@@ -179,94 +225,137 @@ impl Index {
             .unwrap_or_else(|p| p.into_inner())
             .as_ref()
             .and_then(|w| w.upgrade());
-        let mut entries: Vec<FileEntry> = Vec::new();
-        let mut touched: Vec<(String, u64, u64)> = Vec::new();
-        let mut last_commit = Instant::now();
-        let mut done = 0u64;
-        for batch in todo.chunks(BATCH) {
-            let outcomes: Vec<Outcome> = batch
-                .par_iter()
-                .map(|(f, k)| self.prepare(f, k.as_ref(), parsers.as_ref()))
-                .collect();
-            for outcome in outcomes {
-                match outcome {
-                    Outcome::Indexed(entry, warnings) => {
-                        let docs: Vec<ChunkDoc> = entry
-                            .chunks
-                            .iter()
-                            .map(|chunk| ChunkDoc {
-                                path: &entry.path,
-                                language: entry.language,
-                                chunk,
-                            })
-                            .collect();
-                        fulltext.replace_file(&entry.path, &docs)?;
-                        *report.indexed.entry(entry.kind).or_default() += 1;
-                        report.chunks += entry.chunks.len() as u64;
-                        report.symbols += entry.symbols.len() as u64;
-                        report.bytes += entry.size;
-                        report.lossy += u64::from(entry.lossy);
-                        report.warnings.extend(warnings);
-                        entries.push(entry);
+        // The catalogue is written on its own thread, each batch after the search index
+        // commit that covers it, while the next files are extracted.
+        std::thread::scope(|scope| {
+            let (tx, rx) = mpsc::sync_channel::<CatalogBatch>(1);
+            let writer = scope.spawn(move || self.write_catalog(rx));
+            let mut batches = Batches {
+                tx,
+                entries: Vec::new(),
+                touched: Vec::new(),
+            };
+            let result = (|| -> Result<()> {
+                let mut last_commit = Instant::now();
+                let mut done = 0u64;
+                for batch in todo.chunks(BATCH) {
+                    let t = Instant::now();
+                    let outcomes: Vec<Outcome> = batch
+                        .par_iter()
+                        .map(|(f, k)| self.prepare(f, k.as_ref(), parsers.as_ref()))
+                        .collect();
+                    lap(&mut report, "extract", t);
+                    let t = Instant::now();
+                    for outcome in outcomes {
+                        self.absorb(
+                            outcome,
+                            fulltext,
+                            &mut report,
+                            &mut batches,
+                            &mut known,
+                            &mut removed,
+                        )?;
                     }
-                    Outcome::Touched(f) => {
-                        report.touched += 1;
-                        touched.push((f.path, f.size, f.mtime_ms));
+                    done += batch.len() as u64;
+                    self.pending.store(total - done, Ordering::Relaxed);
+                    if let Some(progress) = progress {
+                        progress(done, total);
                     }
-                    Outcome::Skipped(path, reason) => {
-                        *report.skipped.entry(reason.as_str()).or_default() += 1;
-                        let examples = report.skipped_examples.entry(reason.as_str()).or_default();
-                        if examples.len() < 10 {
-                            examples.push(path.clone());
-                        }
-                        if known.remove(&path).is_some() {
-                            removed.push(path);
-                        }
-                    }
-                    Outcome::Vanished(path) => {
-                        if known.remove(&path).is_some() {
-                            removed.push(path);
-                        }
+                    lap(&mut report, "add", t);
+                    if last_commit.elapsed() >= COMMIT_EVERY {
+                        batches.commit(fulltext, Vec::new(), &mut report)?;
+                        last_commit = Instant::now();
                     }
                 }
-            }
-            done += batch.len() as u64;
-            self.pending.store(total - done, Ordering::Relaxed);
-            if let Some(progress) = progress {
-                progress(done, total);
-            }
-            if last_commit.elapsed() >= COMMIT_EVERY {
-                self.commit(fulltext, &entries, &touched, &[])?;
-                entries.clear();
-                touched.clear();
-                last_commit = Instant::now();
-            }
-        }
-        for path in &removed {
-            fulltext.delete_file(path)?;
-        }
-        report.removed = removed.len() as u64;
-        self.commit(fulltext, &entries, &touched, &removed)?;
+                for path in &removed {
+                    fulltext.delete_file(path)?;
+                }
+                report.removed = removed.len() as u64;
+                batches.commit(fulltext, std::mem::take(&mut removed), &mut report)
+            })();
+            drop(batches);
+            let catalog = writer
+                .join()
+                .unwrap_or_else(|_| Err(anyhow::anyhow!("the catalogue writer panicked")));
+            // A catalogue failure explains a refused send, so it is reported first.
+            let catalog_ms = catalog?;
+            result?;
+            report.phase_ms.insert("commit_catalog", catalog_ms);
+            anyhow::Ok(())
+        })?;
         report.seconds = started.elapsed().as_secs_f64();
         Ok(report)
     }
 
-    /// Search index first, then catalogue: the catalogue never claims what is not searchable.
-    fn commit(
+    /// Counts one file's outcome and queues its search documents and catalogue rows.
+    fn absorb(
         &self,
+        outcome: Outcome,
         fulltext: &super::Fulltext,
-        entries: &[FileEntry],
-        touched: &[(String, u64, u64)],
-        removed: &[String],
+        report: &mut Report,
+        batches: &mut Batches,
+        known: &mut std::collections::HashMap<String, Known>,
+        removed: &mut Vec<String>,
     ) -> Result<()> {
-        fulltext.commit().context("committing the search index")?;
-        let mut conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
-        catalog::apply(&mut conn, entries, touched, removed).context("writing the catalogue")
+        match outcome {
+            Outcome::Indexed(entry, warnings) => {
+                let docs: Vec<ChunkDoc> = entry
+                    .chunks
+                    .iter()
+                    .map(|chunk| ChunkDoc {
+                        path: &entry.path,
+                        language: entry.language,
+                        chunk,
+                    })
+                    .collect();
+                fulltext.replace_file(&entry.path, &docs)?;
+                *report.indexed.entry(entry.kind).or_default() += 1;
+                report.chunks += entry.chunks.len() as u64;
+                report.symbols += entry.symbols.len() as u64;
+                report.bytes += entry.size;
+                report.lossy += u64::from(entry.lossy);
+                report.warnings.extend(warnings);
+                batches.entries.push(entry);
+            }
+            Outcome::Touched(f) => {
+                report.touched += 1;
+                batches.touched.push((f.path, f.size, f.mtime_ms));
+            }
+            Outcome::Skipped(path, reason) => {
+                *report.skipped.entry(reason.as_str()).or_default() += 1;
+                let examples = report.skipped_examples.entry(reason.as_str()).or_default();
+                if examples.len() < 10 {
+                    examples.push(path.clone());
+                }
+                if known.remove(&path).is_some() {
+                    removed.push(path);
+                }
+            }
+            Outcome::Vanished(path) => {
+                if known.remove(&path).is_some() {
+                    removed.push(path);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies catalogue batches in order until the sender is done; returns the time spent.
+    fn write_catalog(&self, batches: mpsc::Receiver<CatalogBatch>) -> Result<u64> {
+        let mut spent = Duration::ZERO;
+        for batch in batches {
+            let t = Instant::now();
+            let mut conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
+            catalog::apply(&mut conn, &batch.entries, &batch.touched, &batch.removed)
+                .context("writing the catalogue")?;
+            spent += t.elapsed();
+        }
+        Ok(spent.as_millis() as u64)
     }
 
     /// Reads, classifies and extracts one file. Never fails: what cannot be indexed is
     /// skipped with a reason.
-    fn prepare(
+    pub(super) fn prepare(
         &self,
         found: &Found,
         known: Option<&Known>,

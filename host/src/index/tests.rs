@@ -313,6 +313,23 @@ fn invalid_utf8_is_decoded_lossily_and_flagged() {
 }
 
 #[test]
+fn a_file_deleted_between_the_walk_and_the_read_is_dropped() {
+    let root = sample();
+    let runtime = root.open();
+    let index = index(&runtime);
+    let found = scan::Found {
+        path: "notes.txt".into(),
+        size: 18,
+        mtime_ms: 1,
+    };
+    std::fs::remove_file(root.dir.path().join("notes.txt")).unwrap();
+    assert!(matches!(
+        index.prepare(&found, None, None),
+        indexer::Outcome::Vanished(path) if path == "notes.txt"
+    ));
+}
+
+#[test]
 fn queries_during_a_pass_are_answered_and_marked_degraded() {
     let root = sample();
     let runtime = root.open();

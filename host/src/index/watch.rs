@@ -2,6 +2,7 @@
 //! whose events (debounced) trigger incremental passes. Our own state directory and .git are
 //! ignored, so indexing never triggers itself.
 
+use super::scan::EXCLUDED_DIRS;
 use super::{Freshness, Index};
 use crate::workspace::policy;
 use notify::{EventKind, RecursiveMode, Watcher};
@@ -85,13 +86,37 @@ impl Index {
     }
 }
 
-/// Changes inside .git or our own state directory are not the user's files.
+/// Changes inside .git, our own state directory or an always-excluded directory (build
+/// output, dependencies) cannot change the index, so they do not start a pass.
 fn relevant(root: &Path, path: &Path) -> bool {
     let Ok(rel) = path.strip_prefix(root) else {
         return false;
     };
     !rel.components().any(|c| {
         let name = c.as_os_str();
-        policy::SKIPPED_DIRS.iter().any(|d| name == *d)
+        policy::SKIPPED_DIRS
+            .iter()
+            .chain(EXCLUDED_DIRS)
+            .any(|d| name == *d)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_vcs_and_build_output_are_not_relevant() {
+        let root = Path::new("/r");
+        assert!(relevant(root, Path::new("/r/src/a.rs")));
+        for ignored in [
+            "/r/.smart-context/state.db-wal",
+            "/r/.git/index",
+            "/r/target/debug/x",
+            "/r/web/node_modules/a/b.js",
+            "/elsewhere/a.rs",
+        ] {
+            assert!(!relevant(root, Path::new(ignored)), "{ignored}");
+        }
+    }
 }

@@ -1,0 +1,167 @@
+//! The index through the product's faces: the `index` command, explore and understand over
+//! MCP (rmcp's client), the watcher picking up a file written by the write pillar, and a
+//! second server on the same root.
+
+mod common;
+
+use common::{Fixture, call, connect, structured};
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+
+fn fixture() -> Fixture {
+    let fx = Fixture::new();
+    fx.write(
+        "src/shapes.py",
+        "class Circle:\n    \"\"\"A round shape.\"\"\"\n\n    def area(self):\n        return compute_area(self.r)\n",
+    );
+    fx.write(
+        "src/app.py",
+        "from src.shapes import Circle\n\nCircle().area()\n",
+    );
+    fx
+}
+
+#[test]
+fn the_index_command_reports_progress_summaries_and_incremental_passes() {
+    let fx = fixture();
+    let out = fx.command(&["index"]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        summary.starts_with("indexed 4 files (3 code, 1 document)"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("skipped 1 binary, 1 sensitive"),
+        "{summary}"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("skipped (sensitive): .env"), "{stderr}");
+
+    let again = fx.command(&["index", "--json"]).output().unwrap();
+    let report: Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(report["indexed"], json!({}));
+    assert_eq!(report["unchanged"], 4);
+
+    let full = fx.command(&["index", "--full", "--json"]).output().unwrap();
+    let report: Value = serde_json::from_slice(&full.stdout).unwrap();
+    assert_eq!(report["indexed"]["code"], 3);
+
+    let status = fx.command(&["status"]).output().unwrap();
+    let status: Value = serde_json::from_slice(&status.stdout).unwrap();
+    assert_eq!(status["index"]["files"], 4);
+    assert_eq!(
+        status["index"]["state"], "stale",
+        "nothing watches between CLI runs"
+    );
+}
+
+#[tokio::test]
+async fn explore_and_understand_answer_from_the_index() {
+    let fx = fixture();
+    let client = connect(&fx).await;
+    let found = structured(&call(&client, "explore", json!({ "query": "computeArea" })).await);
+    let hit = &found["data"]["code"][0];
+    assert_eq!(hit["filePath"], "src/shapes.py", "{found}");
+    assert_eq!(hit["title"], "Circle::area");
+    assert_eq!(hit["range"], json!({ "startLine": 4, "endLine": 5 }));
+    assert_eq!(hit["preview"], "5| return compute_area(self.r)");
+
+    let outline = structured(
+        &call(
+            &client,
+            "understand",
+            json!({ "goal": "shapes", "path": "src/shapes.py" }),
+        )
+        .await,
+    );
+    let names: Vec<(String, String, Value)> = outline["outline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["kind"].as_str().unwrap().into(),
+                e["name"].as_str().unwrap().into(),
+                e["container"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("class".into(), "Circle".into(), Value::Null),
+            ("method".into(), "area".into(), json!("Circle"))
+        ]
+    );
+    let status = structured(&call(&client, "manage", json!({ "command": "status" })).await);
+    assert_eq!(status["result"]["projectState"]["indexStatus"], "fresh");
+    assert_eq!(status["result"]["index"]["codeFiles"], 3);
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_file_written_through_mcp_becomes_searchable() {
+    let fx = fixture();
+    let client = connect(&fx).await;
+    let written = structured(
+        &call(
+            &client,
+            "write",
+            json!({ "intent": "add helper", "targetPath": "src/helpers.rs", "content": "pub fn freshly_written_helper() {}\n" }),
+        )
+        .await,
+    );
+    assert_eq!(written["success"], true);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let found = structured(
+            &call(
+                &client,
+                "explore",
+                json!({ "query": "freshly_written_helper" }),
+            )
+            .await,
+        );
+        if found["data"]["code"][0]["filePath"] == "src/helpers.rs" {
+            break;
+        }
+        assert!(Instant::now() < deadline, "never indexed: {found}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_second_server_on_the_same_root_reads_the_index_read_only() {
+    let fx = fixture();
+    let first = connect(&fx).await;
+    let second = connect_read_only(&fx).await;
+    let status = structured(&call(&second, "manage", json!({ "command": "status" })).await);
+    let index = &status["result"]["index"];
+    assert_eq!(index["readOnly"], true, "{status}");
+    assert!(
+        index["message"]
+            .as_str()
+            .unwrap()
+            .contains("another smart-context process")
+    );
+    let found = structured(&call(&second, "explore", json!({ "query": "installer" })).await);
+    assert_eq!(
+        found["data"]["docs"][0]["filePath"], "docs/guide.md",
+        "{found}"
+    );
+    second.cancel().await.unwrap();
+    first.cancel().await.unwrap();
+}
+
+/// A second server never becomes "fresh" by itself (it does not index), so it is not waited on.
+async fn connect_read_only(fx: &Fixture) -> common::Client {
+    use rmcp::ServiceExt;
+    let transport = rmcp::transport::TokioChildProcess::new(fx.tokio_command(&["serve"])).unwrap();
+    ().serve(transport).await.expect("MCP handshake")
+}
