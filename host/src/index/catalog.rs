@@ -4,6 +4,7 @@
 
 use super::chunks::Chunk;
 use super::code::Symbol;
+use crate::store::now_ms;
 use anyhow::Result;
 use rusqlite::{Connection, OptionalExtension, params};
 use std::collections::HashMap;
@@ -323,10 +324,4 @@ pub fn is_indexed(conn: &Connection, path: &str) -> Result<bool> {
         .query_row("SELECT 1 FROM files WHERE path = ?1", [path], |_| Ok(()))
         .optional()?
         .is_some())
-}
-
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
 }

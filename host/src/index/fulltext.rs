@@ -455,16 +455,7 @@ fn best_line(body: &str, needles: &[String]) -> (u32, String) {
             best = (count, i as u32, line);
         }
     }
-    (best.1, preview(best.2.trim(), 160))
-}
-
-fn preview(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.to_string();
-    }
-    let mut out: String = s.chars().take(max).collect();
-    out.push('…');
-    out
+    (best.1, super::clip(best.2.trim(), 160))
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ use super::resolve::import_key;
 use super::scan::{self, Found};
 use super::{Freshness, Index};
 use crate::error::codes;
+use crate::store::now_ms;
 use crate::workspace::ReadOptions;
 use anyhow::{Context, Result};
 use rayon::prelude::*;
@@ -482,10 +483,4 @@ fn document_chunks(path: &str, doc: &super::documents::Document) -> Vec<Chunk> {
             )
         })
         .collect()
-}
-
-pub(super) fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
 }

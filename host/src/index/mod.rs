@@ -34,6 +34,16 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, RwLock, Weak};
 
+/// `s` cut to `max` characters, with an ellipsis when cut: previews and signatures.
+pub fn clip(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(max).collect();
+    out.push('…');
+    out
+}
+
 /// The index directory under the state directory.
 pub const INDEX_DIR: &str = "index";
 const LOCK_FILE: &str = "index.lock";

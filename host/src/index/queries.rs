@@ -255,7 +255,7 @@ impl Index {
             let context = file
                 .as_ref()
                 .and_then(|(_, lines)| lines.get(row.line.saturating_sub(1) as usize))
-                .map(|l| short(l.trim(), 200))
+                .map(|l| super::clip(l.trim(), 200))
                 .unwrap_or_default();
             out.push(Reference {
                 path: row.path,
@@ -385,13 +385,4 @@ fn preview_read() -> ReadOptions {
         allow_binary: false,
         allow_truncate: true,
     }
-}
-
-fn short(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.to_string();
-    }
-    let mut out: String = s.chars().take(max).collect();
-    out.push('…');
-    out
 }

@@ -9,6 +9,13 @@ use std::path::{Path, PathBuf};
 
 pub use migrations::SCHEMA_VERSION;
 
+/// Milliseconds since the Unix epoch: how every stored row stamps time.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
 /// Transaction lifecycle states, as stored and as reported by history.
 pub mod state {
     /// Journaled, files not yet (all) written. Startup recovery rolls these back.

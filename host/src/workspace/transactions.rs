@@ -6,10 +6,10 @@
 
 use super::{Workspace, hash_bytes, policy};
 use crate::error::{HostError, HostResult, codes};
+use crate::store::now_ms;
 use crate::store::{FileRecord, Store, TxRecord, state};
 use serde_json::json;
 use std::sync::Mutex;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Largest file a transaction reads or writes.
 pub const MAX_FILE_BYTES: usize = 64 << 20;
@@ -306,12 +306,6 @@ impl Transactions<'_> {
 
 fn store_error(err: anyhow::Error) -> HostError {
     HostError::new(codes::STORE_ERROR, format!("state database: {err:#}"))
-}
-
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
 }
 
 /// `tx-` plus time and randomness: sortable by eye, unique across processes.

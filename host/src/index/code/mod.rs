@@ -188,16 +188,7 @@ fn refine_kind(lang: Language, node: Node, kind: &'static str) -> &'static str {
 fn signature(node: Node, source: &str) -> String {
     let first = text(node, source).lines().next().unwrap_or("").trim();
     let first = first.trim_end_matches('{').trim_end();
-    sdk_short(first, 200)
-}
-
-fn sdk_short(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.to_string();
-    }
-    let mut out: String = s.chars().take(max).collect();
-    out.push('…');
-    out
+    super::clip(first, 200)
 }
 
 /// Nodes that wrap a definition without being one: the doc comment sits before the wrapper.
