@@ -87,6 +87,8 @@ pub struct SearchRequest {
     pub query: String,
     /// Chunk kinds to keep (empty: all).
     pub kinds: Vec<String>,
+    /// Chunk kinds to leave out.
+    pub exclude_kinds: Vec<String>,
     pub languages: Vec<String>,
     /// A directory or file path, relative to the root.
     pub path_prefix: Option<String>,
@@ -365,6 +367,9 @@ impl Fulltext {
         };
         if !request.kinds.is_empty() {
             clauses.push((Occur::Must, any_of(f.kind, &request.kinds)));
+        }
+        if !request.exclude_kinds.is_empty() {
+            clauses.push((Occur::MustNot, any_of(f.kind, &request.exclude_kinds)));
         }
         if !request.languages.is_empty() {
             clauses.push((Occur::Must, any_of(f.language, &request.languages)));

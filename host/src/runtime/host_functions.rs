@@ -129,6 +129,7 @@ impl index::Host for HostState {
         let request = SearchRequest {
             query,
             kinds: options.kinds,
+            exclude_kinds: options.exclude_kinds,
             languages: options.languages,
             path_prefix: options.path_prefix,
             limit: options.max_results.clamp(1, 1000) as usize,

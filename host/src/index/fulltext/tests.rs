@@ -140,6 +140,7 @@ fn filters_and_snippets() {
     let request = |kinds: &[&str], languages: &[&str], prefix: Option<&str>| SearchRequest {
         query: "parse input build".into(),
         kinds: kinds.iter().map(|s| s.to_string()).collect(),
+        exclude_kinds: Vec::new(),
         languages: languages.iter().map(|s| s.to_string()).collect(),
         path_prefix: prefix.map(str::to_string),
         limit: 10,
@@ -160,6 +161,11 @@ fn filters_and_snippets() {
         ids(request(&[], &[], Some("doc"))).is_empty(),
         "prefixes are whole directories"
     );
+    let mut not_code = request(&[], &[], None);
+    not_code.exclude_kinds = vec!["code".into(), "code_comment".into()];
+    let mut documents = ids(not_code);
+    documents.sort();
+    assert_eq!(documents, ["d", "e"]);
     let (hits, total) = ft.search(&request(&[], &["rust"], None)).unwrap();
     assert_eq!(total, 2);
     let code = hits.iter().find(|h| h.chunk_id == "a").unwrap();
