@@ -234,11 +234,14 @@ impl Index {
                 catalog::edges_by(&conn, "import", EdgeColumn::Key, name, limit)
                     .map_err(store_error)?,
             );
+            // In file order, so each file is read once for its context lines.
+            rows.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+            rows.truncate(limit);
             rows
         };
         let mut out: Vec<Reference> = Vec::new();
         let mut file: Option<(String, Vec<String>)> = None;
-        for row in rows.into_iter().take(limit) {
+        for row in rows {
             if file.as_ref().is_none_or(|(p, _)| *p != row.path) {
                 let lines = self
                     .ws
@@ -321,7 +324,6 @@ impl Index {
                 }
             }
         }
-        out.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
         out.truncate(limit.max(1));
         Ok(out)
     }
