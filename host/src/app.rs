@@ -67,9 +67,7 @@ fn open_store(db: &Path) -> Result<Store> {
     match Store::open(db) {
         Ok(store) => Ok(store),
         Err(err) if is_corruption(&err) => {
-            let stamp = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_millis());
+            let stamp = crate::store::now_ms();
             let aside = db.with_extension(format!("db.corrupt-{stamp}"));
             tracing::warn!(
                 "{} is damaged ({err:#}); moved to {} and starting a new one",

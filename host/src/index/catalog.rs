@@ -6,7 +6,7 @@ use super::chunks::Chunk;
 use super::code::Symbol;
 use crate::store::now_ms;
 use anyhow::Result;
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, params};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -250,13 +250,13 @@ pub fn symbols_like(conn: &Connection, pattern: &str, limit: usize) -> Result<Ve
 
 /// Definitions named exactly one of `names` (lower case).
 pub fn symbols_named(conn: &Connection, names: &[String], limit: usize) -> Result<Vec<SymbolRow>> {
+    let sql = format!(
+        "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
+         WHERE s.name_lower = ?1 ORDER BY f.path, s.start_line LIMIT ?2"
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
     let mut out = Vec::new();
     for name in names {
-        let sql = format!(
-            "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
-             WHERE s.name_lower = ?1 ORDER BY f.path, s.start_line LIMIT ?2"
-        );
-        let mut stmt = conn.prepare_cached(&sql)?;
         let rows = stmt.query_map(params![name, limit as i64], symbol_row)?;
         out.extend(rows.collect::<Result<Vec<_>, _>>()?);
     }
@@ -317,11 +317,4 @@ pub fn paths_containing(conn: &Connection, fragment: &str, limit: usize) -> Resu
     )?;
     let rows = stmt.query_map(params![format!("%{escaped}%"), limit as i64], |r| r.get(0))?;
     Ok(rows.collect::<Result<_, _>>()?)
-}
-
-pub fn is_indexed(conn: &Connection, path: &str) -> Result<bool> {
-    Ok(conn
-        .query_row("SELECT 1 FROM files WHERE path = ?1", [path], |_| Ok(()))
-        .optional()?
-        .is_some())
 }

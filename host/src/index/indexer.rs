@@ -404,10 +404,9 @@ impl Index {
             Ok(class) => class,
             Err(reason) => return Outcome::Skipped(path.clone(), reason),
         };
-        let (text, lossy) = match String::from_utf8_lossy(&file.bytes) {
-            std::borrow::Cow::Borrowed(s) => (s.to_string(), false),
-            std::borrow::Cow::Owned(s) => (s, true),
-        };
+        // Borrowed when the file is valid UTF-8: no copy of its text.
+        let text = String::from_utf8_lossy(&file.bytes);
+        let lossy = matches!(text, std::borrow::Cow::Owned(_));
         let mut warnings = Vec::new();
         let mut entry = FileEntry {
             path: path.clone(),

@@ -30,7 +30,7 @@ use anyhow::{Context, Result};
 use fulltext::Fulltext;
 use rusqlite::Connection;
 use std::fs::File;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, RwLock, Weak};
 
@@ -104,7 +104,6 @@ pub struct IndexStatus {
 pub struct Index {
     ws: Workspace,
     settings: IndexSettings,
-    db: PathBuf,
     fulltext: Option<Fulltext>,
     writer: Mutex<Connection>,
     reader: Mutex<Connection>,
@@ -164,7 +163,6 @@ impl Index {
         Ok(Self {
             ws,
             settings,
-            db: db.to_path_buf(),
             fulltext,
             writer: Mutex::new(writer),
             reader: Mutex::new(catalog::connect(db)?),
@@ -222,11 +220,6 @@ impl Index {
             watching: self.watching.load(Ordering::Relaxed),
             message: self.read_only.clone(),
         }
-    }
-
-    /// The SQLite file the catalogue lives in.
-    pub fn database(&self) -> &Path {
-        &self.db
     }
 }
 

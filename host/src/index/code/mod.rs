@@ -119,15 +119,15 @@ pub fn extract(lang: Language, source: &str) -> Extraction {
 /// Fills in containers from nesting (innermost enclosing definition) and calls functions
 /// inside types methods.
 fn assign_containers(defs: &mut [(Node, Symbol)]) {
-    let mut stack: Vec<(usize, usize, String, String)> = Vec::new(); // (start, end, name, kind)
+    let mut stack: Vec<(usize, String, String)> = Vec::new(); // (end byte, name, kind)
     for (node, symbol) in defs.iter_mut() {
         while stack
             .last()
-            .is_some_and(|(_, end, _, _)| node.start_byte() >= *end)
+            .is_some_and(|(end, _, _)| node.start_byte() >= *end)
         {
             stack.pop();
         }
-        if let Some((_, _, name, kind)) = stack.last() {
+        if let Some((_, name, kind)) = stack.last() {
             if symbol.container.is_none() {
                 symbol.container = Some(name.clone());
             }
@@ -139,12 +139,7 @@ fn assign_containers(defs: &mut [(Node, Symbol)]) {
                 symbol.kind = "method".into();
             }
         }
-        stack.push((
-            node.start_byte(),
-            node.end_byte(),
-            symbol.name.clone(),
-            symbol.kind.clone(),
-        ));
+        stack.push((node.end_byte(), symbol.name.clone(), symbol.kind.clone()));
     }
 }
 
