@@ -32,6 +32,8 @@ pub struct FileEntry {
     pub symbols: Vec<Symbol>,
     /// (edge kind, name, key, line)
     pub edges: Vec<(&'static str, String, String, u32)>,
+    /// The error code of a document whose parser failed.
+    pub parse_error: Option<String>,
 }
 
 /// A definition found by name.
@@ -62,6 +64,8 @@ pub struct Counts {
     pub chunks: u64,
     pub symbols: u64,
     pub lossy: u64,
+    /// Documents whose parser failed, by error code.
+    pub failed: std::collections::BTreeMap<String, u64>,
 }
 
 pub fn connect(db: &Path) -> Result<Connection> {
@@ -103,8 +107,8 @@ pub fn apply(
         let now = now_ms();
         let mut delete = tx.prepare_cached("DELETE FROM files WHERE path = ?1")?;
         let mut file = tx.prepare_cached(
-            "INSERT INTO files (path, hash, size, mtime_ms, kind, language, lossy, indexed_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            "INSERT INTO files (path, hash, size, mtime_ms, kind, language, lossy, indexed_ms, parse_error)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         )?;
         let mut chunk = tx.prepare_cached(
             "INSERT OR REPLACE INTO chunks (id, file_id, kind, symbol, heading_path_json, start_line, end_line, page, content_hash)
@@ -130,7 +134,8 @@ pub fn apply(
                 e.kind,
                 e.language,
                 e.lossy,
-                now as i64
+                now as i64,
+                e.parse_error
             ])?;
             let id = tx.last_insert_rowid();
             for c in &e.chunks {
@@ -205,6 +210,14 @@ pub fn counts(conn: &Connection) -> Result<Counts> {
         let n: i64 = conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))?;
         Ok(n as u64)
     };
+    let mut stmt = conn.prepare(
+        "SELECT parse_error, count(*) FROM files WHERE parse_error IS NOT NULL GROUP BY 1",
+    )?;
+    let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
+    for row in rows {
+        let (code, n) = row?;
+        counts.failed.insert(code, n as u64);
+    }
     counts.chunks = count("chunks")?;
     counts.symbols = count("symbols")?;
     Ok(counts)

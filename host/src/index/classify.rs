@@ -60,9 +60,6 @@ const BINARY_EXTENSIONS: &[&str] = &[
     "avi", "mov", "sqlite", "db", "bin", "dat",
 ];
 
-/// Formats recognised by their first bytes when the extension says nothing.
-const MAGIC: &[(&[u8], &str)] = &[(b"%PDF-", "pdf")];
-
 fn extension(path: &str) -> Option<String> {
     let name = path.rsplit('/').next().unwrap_or(path);
     let (stem, ext) = name.rsplit_once('.')?;
@@ -80,47 +77,54 @@ pub fn skip_by_name(path: &str) -> Option<SkipReason> {
         .then_some(SkipReason::Binary)
 }
 
-/// Classifies a readable file by extension, then by magic bytes and a NUL sniff.
-/// `has_parser` tells which extensions a format-parser component handles.
+/// Classifies a readable file: a document when a format parser claims it (by extension or
+/// signature, as `claims` answers with the parser's format), else binary by a NUL sniff, else
+/// code by extension, else text.
 pub fn classify(
     path: &str,
     head: &[u8],
-    has_parser: &dyn Fn(&str) -> bool,
+    claims: &dyn Fn(&str, &[u8]) -> Option<String>,
 ) -> Result<Class, SkipReason> {
-    let ext = extension(path);
-    if let Some(ext) = ext.as_deref()
-        && has_parser(ext)
-    {
-        return Ok(Class::Document(ext.to_string()));
-    }
-    for (magic, format) in MAGIC {
-        if head.starts_with(magic) && has_parser(format) {
-            return Ok(Class::Document((*format).to_string()));
-        }
+    if let Some(format) = claims(path, head) {
+        return Ok(Class::Document(format));
     }
     if policy::looks_binary(head) {
         return Err(SkipReason::Binary);
     }
-    Ok(match ext.as_deref().and_then(Language::from_extension) {
-        Some(lang) => Class::Code(lang),
-        None => Class::Text,
-    })
+    Ok(
+        match extension(path)
+            .as_deref()
+            .and_then(Language::from_extension)
+        {
+            Some(lang) => Class::Code(lang),
+            None => Class::Text,
+        },
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn md_only(ext: &str) -> bool {
-        ext == "md" || ext == "pdf"
+    fn md_and_pdf(path: &str, head: &[u8]) -> Option<String> {
+        if path.ends_with(".md") {
+            Some("markdown".into())
+        } else if head.starts_with(b"%PDF-") {
+            Some("pdf".into())
+        } else {
+            None
+        }
     }
 
     #[test]
-    fn by_extension_magic_and_content() {
-        let c = |p: &str, head: &[u8]| classify(p, head, &md_only);
+    fn by_parser_claim_then_content() {
+        let c = |p: &str, head: &[u8]| classify(p, head, &md_and_pdf);
         assert_eq!(c("src/a.rs", b"fn x"), Ok(Class::Code(Language::Rust)));
         assert_eq!(c("a.TSX", b""), Ok(Class::Code(Language::Tsx)));
-        assert_eq!(c("README.md", b"# x"), Ok(Class::Document("md".into())));
+        assert_eq!(
+            c("README.md", b"# x"),
+            Ok(Class::Document("markdown".into()))
+        );
         assert_eq!(c("paper", b"%PDF-1.7"), Ok(Class::Document("pdf".into())));
         assert_eq!(c("notes.txt", b"hello"), Ok(Class::Text));
         assert_eq!(c("Makefile", b"all:"), Ok(Class::Text));

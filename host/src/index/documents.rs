@@ -5,10 +5,15 @@ use crate::error::HostResult;
 
 /// Whoever can parse documents: the plugin runtime, with its format-parser components.
 pub trait DocumentParsers: Send + Sync {
-    /// A parser handles this lower-case extension.
-    fn handles(&self, extension: &str) -> bool;
+    /// The format of the parser that claims `path` by its extension or by the signature its
+    /// first bytes (`head`) carry.
+    fn claims(&self, path: &str, head: &[u8]) -> Option<String>;
 
-    /// Parses `bytes`, the content of `path`, with the parser for its extension.
+    /// A parser reads text files no other parser claims.
+    fn has_text_fallback(&self) -> bool;
+
+    /// Parses `bytes`, the content of `path`, with the parser that claims it, or the text
+    /// fallback for unclaimed text.
     fn parse(&self, path: &str, bytes: &[u8]) -> HostResult<Document>;
 }
 
@@ -19,6 +24,8 @@ pub struct Document {
     pub kind: String,
     pub sections: Vec<Section>,
     pub links: Vec<Link>,
+    /// Front matter, document properties, sheet names.
+    pub metadata: Vec<(String, String)>,
     pub warnings: Vec<String>,
 }
 

@@ -51,7 +51,9 @@ pub struct Report {
     /// Wall-clock milliseconds per phase: scan, extract (parallel), add (to the search index),
     /// commit (search index and catalogue).
     pub phase_ms: BTreeMap<&'static str, u64>,
-    /// Documents whose parser failed (indexed as plain text instead).
+    /// Documents whose parser failed, by error code (ENCRYPTED, MALFORMED, ...).
+    pub failed: BTreeMap<String, u64>,
+    /// What parsers reported: failures (`path: message (CODE)`) and warnings.
     pub warnings: Vec<String>,
 }
 
@@ -94,6 +96,14 @@ impl std::fmt::Display for Report {
         }
         if self.lossy > 0 {
             write!(f, "; {} not valid UTF-8 (decoded lossily)", self.lossy)?;
+        }
+        if !self.failed.is_empty() {
+            let codes: Vec<String> = self
+                .failed
+                .iter()
+                .map(|(code, n)| format!("{n} {code}"))
+                .collect();
+            write!(f, "; documents not parsed: {}", codes.join(", "))?;
         }
         Ok(())
     }
@@ -315,6 +325,9 @@ impl Index {
                 report.symbols += entry.symbols.len() as u64;
                 report.bytes += entry.size;
                 report.lossy += u64::from(entry.lossy);
+                if let Some(code) = &entry.parse_error {
+                    *report.failed.entry(code.clone()).or_default() += 1;
+                }
                 report.warnings.extend(warnings);
                 batches.entries.push(entry);
             }
@@ -399,8 +412,8 @@ impl Index {
             return Outcome::Touched(current);
         }
         let head = &file.bytes[..file.bytes.len().min(8192)];
-        let has_parser = |ext: &str| parsers.is_some_and(|p| p.handles(ext));
-        let class = match classify::classify(path, head, &has_parser) {
+        let claims = |p: &str, h: &[u8]| parsers.and_then(|ps| ps.claims(p, h));
+        let class = match classify::classify(path, head, &claims) {
             Ok(class) => class,
             Err(reason) => return Outcome::Skipped(path.clone(), reason),
         };
@@ -419,6 +432,7 @@ impl Index {
             chunks: Vec::new(),
             symbols: Vec::new(),
             edges: Vec::new(),
+            parse_error: None,
         };
         match class {
             Class::Code(lang) => {
@@ -435,30 +449,57 @@ impl Index {
                 entry.symbols = x.symbols;
             }
             Class::Document(_) => {
-                let parsed = parsers
-                    .map(|p| p.parse(path, &file.bytes))
-                    .unwrap_or_else(|| {
-                        Err(crate::error::HostError::new(codes::NO_PARSER, "no parser"))
-                    });
-                match parsed {
-                    Ok(doc) => {
-                        entry.chunks = document_chunks(path, &doc);
-                        for link in doc.links {
-                            let key = import_key(&link.target);
-                            entry.edges.push(("link", link.target, key, 0));
-                        }
-                    }
-                    Err(err) => {
-                        warnings.push(format!("{path}: {} ({})", err.message, err.code));
-                        entry.kind = "text";
-                        entry.lossy = lossy;
-                        entry.chunks = chunks::text_chunks(path, &text);
-                    }
-                }
+                parse_document(&mut entry, parsers, &file.bytes, &text, &mut warnings);
             }
-            Class::Text => entry.chunks = chunks::text_chunks(path, &text),
+            Class::Text => match parsers.filter(|p| p.has_text_fallback()) {
+                Some(_) => parse_document(&mut entry, parsers, &file.bytes, &text, &mut warnings),
+                None => entry.chunks = chunks::text_chunks(path, &text),
+            },
         }
         Outcome::Indexed(entry, warnings)
+    }
+}
+
+/// Parses a document (or unclaimed text, with the text fallback) into `entry`. When the
+/// parser fails, the failure's code is recorded and logged, and a file that is text after all
+/// is indexed in blocks of lines, so nothing searchable is lost; a binary one gets no chunks.
+fn parse_document(
+    entry: &mut FileEntry,
+    parsers: Option<&Arc<dyn DocumentParsers>>,
+    bytes: &[u8],
+    text: &str,
+    warnings: &mut Vec<String>,
+) {
+    let path = entry.path.clone();
+    let parsed = parsers
+        .map(|p| p.parse(&path, bytes))
+        .unwrap_or_else(|| Err(crate::error::HostError::new(codes::NO_PARSER, "no parser")));
+    match parsed {
+        Ok(doc) => {
+            entry.chunks = document_chunks(&path, &doc);
+            let starts: std::collections::HashMap<&str, u32> = doc
+                .sections
+                .iter()
+                .map(|s| (s.id.as_str(), s.start_line))
+                .collect();
+            entry.lossy = doc.warnings.iter().any(|w| w.contains("invalid UTF-8"));
+            for link in &doc.links {
+                let key = super::resolve::link_key(&link.target);
+                let line = starts.get(link.section_id.as_str()).copied().unwrap_or(0);
+                entry.edges.push(("link", link.target.clone(), key, line));
+            }
+            warnings.extend(doc.warnings.iter().map(|w| format!("{path}: {w}")));
+        }
+        Err(err) => {
+            tracing::info!("{path}: not parsed: {} ({})", err.message, err.code);
+            warnings.push(format!("{path}: {} ({})", err.message, err.code));
+            entry.parse_error = Some(err.code);
+            let head = &bytes[..bytes.len().min(8192)];
+            if !crate::workspace::policy::looks_binary(head) && std::str::from_utf8(bytes).is_ok() {
+                entry.kind = "text";
+                entry.chunks = chunks::text_chunks(&path, text);
+            }
+        }
     }
 }
 

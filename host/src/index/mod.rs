@@ -9,6 +9,7 @@ pub mod catalog;
 pub mod chunks;
 pub mod classify;
 pub mod code;
+pub mod digest;
 pub mod documents;
 pub mod fulltext;
 mod indexer;
@@ -21,7 +22,8 @@ mod watch;
 pub use documents::DocumentParsers;
 pub use indexer::Report;
 pub use queries::{
-    Import, Importer, MatchKind, Reference, SearchOutcome, SectionSelector, SymbolMatch,
+    Backlink, DocLinks, Import, Importer, MatchKind, OutgoingLink, Reference, SearchOutcome,
+    SectionSelector, SectionView, SymbolMatch,
 };
 
 use crate::config::IndexSettings;
@@ -95,6 +97,8 @@ pub struct IndexStatus {
     pub skipped: u64,
     /// Files whose invalid UTF-8 was decoded lossily.
     pub lossy: u64,
+    /// Documents whose parser failed, by error code (ENCRYPTED, MALFORMED, ...).
+    pub failed: std::collections::BTreeMap<String, u64>,
     pub last_indexed_ms: u64,
     pub read_only: bool,
     pub watching: bool,
@@ -215,6 +219,7 @@ impl Index {
             pending: self.pending.load(Ordering::Relaxed),
             skipped: self.skipped.load(Ordering::Relaxed),
             lossy: counts.lossy,
+            failed: counts.failed,
             last_indexed_ms: self.last_indexed_ms.load(Ordering::Relaxed),
             read_only: self.is_read_only(),
             watching: self.watching.load(Ordering::Relaxed),

@@ -5,6 +5,7 @@
 use super::catalog::{self, EdgeColumn, SymbolRow};
 use super::classify::{self, Class};
 use super::code::{self, Symbol, skeleton};
+use super::digest::{self, Mode};
 use super::documents::{Document, Section};
 use super::fulltext::{Hit, SearchRequest};
 use super::resolve;
@@ -123,14 +124,15 @@ impl Index {
             ReadOptions {
                 max_bytes: self.settings.max_file_bytes,
                 allow_sensitive: false,
-                allow_binary: false,
+                // Documents (PDF, DOCX, XLSX) are binary; classification refuses other binaries.
+                allow_binary: true,
                 allow_truncate: false,
             },
         )?;
         let parsers = self.parsers();
-        let has_parser = |ext: &str| parsers.as_ref().is_some_and(|p| p.handles(ext));
+        let claims = |p: &str, h: &[u8]| parsers.as_ref().and_then(|ps| ps.claims(p, h));
         let head = &file.bytes[..file.bytes.len().min(8192)];
-        let class = classify::classify(&rel, head, &has_parser).map_err(|reason| {
+        let class = classify::classify(&rel, head, &claims).map_err(|reason| {
             HostError::new(
                 codes::BINARY_BLOCKED,
                 format!("{rel} is {}", reason.as_str()),
@@ -346,31 +348,137 @@ impl Index {
     }
 
     /// One section of a document, by its id or by its heading path (case-insensitive, the
-    /// last headings suffice: `["Install"]` finds `Guide > Install`).
-    pub fn doc_section(&self, path: &str, selector: &SectionSelector) -> HostResult<Section> {
+    /// last headings suffice: `["Install"]` finds `Guide > Install`), as `mode` renders it
+    /// within `max_chars` (0: the mode's default). Raw text includes the subsections.
+    pub fn doc_section(
+        &self,
+        path: &str,
+        selector: &SectionSelector,
+        mode: Mode,
+        max_chars: usize,
+    ) -> HostResult<SectionView> {
         let (rel, doc) = self.document(path)?;
-        let found = doc.sections.iter().find(|s| match selector {
+        let found = doc.sections.iter().position(|s| match selector {
             SectionSelector::Id(id) => s.id == *id,
             SectionSelector::HeadingPath(wanted) => {
-                wanted.len() <= s.heading_path.len()
+                !wanted.is_empty()
+                    && wanted.len() <= s.heading_path.len()
                     && s.heading_path[s.heading_path.len() - wanted.len()..]
                         .iter()
                         .zip(wanted)
                         .all(|(a, b)| a.trim().eq_ignore_ascii_case(b.trim()))
             }
         });
-        found.cloned().ok_or_else(|| {
+        let Some(index) = found else {
             let ids: Vec<&str> = doc
                 .sections
                 .iter()
-                .take(20)
+                .take(50)
                 .map(|s| s.id.as_str())
                 .collect();
-            HostError::new(codes::NOT_FOUND, format!("no such section in {rel}"))
-                .suggest("list the sections with the table of contents")
-                .details(serde_json::json!({ "sections": ids }))
+            return Err(
+                HostError::new(codes::NOT_FOUND, format!("no such section in {rel}"))
+                    .suggest("pick one of the listed ids, or list the sections with the table of contents")
+                    .details(serde_json::json!({ "sections": ids })),
+            );
+        };
+        let section = &doc.sections[index];
+        let full: Vec<&str> = doc.sections[index..]
+            .iter()
+            .take_while(|s| s.start_line <= section.end_line || s.id == section.id)
+            .map(|s| s.text.as_str())
+            .collect();
+        let full = full.join("\n");
+        let source = if mode == Mode::Raw {
+            full.as_str()
+        } else {
+            section.text.as_str()
+        };
+        let (text, truncated) = digest::render(source, mode, max_chars);
+        Ok(SectionView {
+            section: Section {
+                text,
+                ..section.clone()
+            },
+            mode,
+            total_chars: full.chars().count() as u64,
+            truncated,
         })
     }
+
+    /// Links out of a document (resolved to workspace files where they point at one) and
+    /// links into it from other indexed documents.
+    pub fn doc_links(&self, path: &str, limit: usize) -> HostResult<DocLinks> {
+        let (rel, doc) = self.document(path)?;
+        let outgoing = doc
+            .links
+            .iter()
+            .take(limit.max(1))
+            .map(|l| OutgoingLink {
+                section_id: l.section_id.clone(),
+                target: l.target.clone(),
+                text: l.text.clone(),
+                resolved: resolve::link_target(&rel, &l.target)
+                    .filter(|p| *p == rel || self.ws.stat(p).is_ok()),
+            })
+            .collect();
+        let stem = resolve::link_key(&rel);
+        let conn = self.reader();
+        let rows =
+            catalog::edges_by(&conn, "link", EdgeColumn::Key, &stem, 5000).map_err(store_error)?;
+        let incoming = rows
+            .into_iter()
+            .filter(|r| {
+                r.path != rel && resolve::link_target(&r.path, &r.name).as_deref() == Some(&rel)
+            })
+            .take(limit.max(1))
+            .map(|r| Backlink {
+                path: r.path,
+                line: r.line,
+                target: r.name,
+            })
+            .collect();
+        Ok(DocLinks {
+            path: rel,
+            outgoing,
+            incoming,
+        })
+    }
+}
+
+/// A section as `doc_section` returns it: its text is the mode's rendering.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SectionView {
+    pub section: Section,
+    pub mode: Mode,
+    /// Characters of the raw text, subsections included.
+    pub total_chars: u64,
+    pub truncated: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutgoingLink {
+    pub section_id: String,
+    pub target: String,
+    pub text: String,
+    /// The workspace file the link points at, when it points at one.
+    pub resolved: Option<String>,
+}
+
+/// A link into a document from another one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Backlink {
+    pub path: String,
+    /// First line of the linking section.
+    pub line: u32,
+    pub target: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct DocLinks {
+    pub path: String,
+    pub outgoing: Vec<OutgoingLink>,
+    pub incoming: Vec<Backlink>,
 }
 
 /// How a caller names a section.

@@ -21,6 +21,43 @@ pub fn import_key(name: &str) -> String {
     }
 }
 
+/// The catalogue key of a link target or a linked file: its file name's stem
+/// (`../guide.md#install` and `docs/guide.md` both give `guide`).
+pub fn link_key(target: &str) -> String {
+    let path = target.split(['#', '?']).next().unwrap_or("");
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.split('.').next().unwrap_or(name).to_string()
+}
+
+/// The workspace path a document link points at (`#anchor` and `?query` dropped), when it is
+/// a relative or root-relative path rather than a URL.
+pub fn link_target(from: &str, target: &str) -> Option<String> {
+    let target = target.split(['#', '?']).next().unwrap_or("");
+    if target.is_empty() {
+        // An anchor in the same document.
+        return Some(from.to_string());
+    }
+    if target.contains("://") || target.starts_with("mailto:") || target.starts_with("//") {
+        return None;
+    }
+    let base = if target.starts_with('/') {
+        ""
+    } else {
+        from.rsplit_once('/').map_or("", |(dir, _)| dir)
+    };
+    let mut parts: Vec<&str> = base.split('/').filter(|p| !p.is_empty()).collect();
+    for part in target.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            p => parts.push(p),
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("/"))
+}
+
 const KNOWN_EXTENSIONS: &[&str] = &[
     "h", "hpp", "hh", "hxx", "c", "cc", "cpp", "js", "jsx", "mjs", "cjs", "ts", "tsx", "py", "rs",
     "go", "java", "inc",
@@ -139,6 +176,28 @@ fn join(dir: &str, spec: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn link_targets_resolve_relative_to_the_document() {
+        assert_eq!(
+            link_target("docs/a.md", "b.md#x").as_deref(),
+            Some("docs/b.md")
+        );
+        assert_eq!(
+            link_target("docs/a.md", "../README.md").as_deref(),
+            Some("README.md")
+        );
+        assert_eq!(
+            link_target("docs/a.md", "/src/lib.rs").as_deref(),
+            Some("src/lib.rs")
+        );
+        assert_eq!(
+            link_target("docs/a.md", "#install").as_deref(),
+            Some("docs/a.md")
+        );
+        assert_eq!(link_target("a.md", "https://x.org/a.md"), None);
+        assert_eq!(link_target("a.md", "../../etc/passwd"), None);
+    }
 
     #[test]
     fn keys() {

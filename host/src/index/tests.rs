@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::app::{self, OpenOptions};
+use crate::index::digest::Mode;
 use crate::index::fulltext::SearchRequest;
 use crate::runtime::Runtime;
 use std::sync::Arc;
@@ -92,11 +93,15 @@ fn a_pass_indexes_code_documents_and_text_and_skips_the_rest() {
     let index = index(&runtime);
     let report = index.update(false, None).unwrap();
     assert_eq!(report.indexed.get("code"), Some(&3), "{report:?}");
-    assert_eq!(report.indexed.get("document"), Some(&1), "{report:?}");
+    assert_eq!(
+        report.indexed.get("document"),
+        Some(&2),
+        "guide.md and notes.txt (the text parser claims .txt): {report:?}"
+    );
     assert_eq!(
         report.indexed.get("text"),
-        Some(&2),
-        "notes.txt and .gitignore-less smart-context.toml: {report:?}"
+        Some(&1),
+        "smart-context.toml, through the text fallback: {report:?}"
     );
     assert_eq!(report.skipped.get("sensitive"), Some(&2), "{report:?}");
     assert_eq!(report.skipped.get("binary"), Some(&2), "{report:?}");
@@ -215,18 +220,45 @@ fn document_sections_by_id_and_heading_path_with_stable_ids() {
         .find(|s| s.heading_path.ends_with(&["Install".to_string()]))
         .unwrap();
     let by_id = index
-        .doc_section("docs/guide.md", &SectionSelector::Id(install.id.clone()))
+        .doc_section(
+            "docs/guide.md",
+            &SectionSelector::Id(install.id.clone()),
+            Mode::Raw,
+            0,
+        )
         .unwrap();
-    assert!(by_id.text.contains("Run the installer."));
+    assert!(by_id.section.text.contains("Run the installer."));
+    assert!(!by_id.truncated);
     let by_path = index
         .doc_section(
             "docs/guide.md",
             &SectionSelector::HeadingPath(vec!["install".into()]),
+            Mode::Preview,
+            0,
         )
         .unwrap();
-    assert_eq!(by_path.id, install.id);
+    assert_eq!(by_path.section.id, install.id);
+    let whole = index
+        .doc_section(
+            "docs/guide.md",
+            &SectionSelector::HeadingPath(vec!["Guide".into()]),
+            Mode::Raw,
+            30,
+        )
+        .unwrap();
+    assert!(whole.truncated && whole.section.text.chars().count() <= 32);
+    assert!(
+        whole.total_chars as usize > GUIDE_MD.len() - 10,
+        "raw spans the subsections: {}",
+        whole.total_chars
+    );
     let missing = index
-        .doc_section("docs/guide.md", &SectionSelector::Id("nope".into()))
+        .doc_section(
+            "docs/guide.md",
+            &SectionSelector::Id("nope".into()),
+            Mode::Preview,
+            0,
+        )
         .unwrap_err();
     assert_eq!(missing.code, "NOT_FOUND");
     assert_eq!(index.document("pkg/lib.py").unwrap_err().code, "NO_PARSER");
@@ -440,4 +472,92 @@ fn the_watcher_reindexes_changed_files() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// A zip-shaped file that is not a zip, and a password-protected Office file as Office writes
+/// one (an OLE compound file with an EncryptionInfo stream).
+fn broken_office_files() -> (Vec<u8>, Vec<u8>) {
+    let mut broken = b"PK\x03\x04".to_vec();
+    broken.extend(std::iter::repeat_n(7u8, 200));
+    let mut protected = b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1".to_vec();
+    protected.extend(vec![0u8; 64]);
+    protected.extend("EncryptionInfo".encode_utf16().flat_map(u16::to_le_bytes));
+    (broken, protected)
+}
+
+#[test]
+fn failures_are_counted_by_code_and_never_stop_a_pass() {
+    let root = Root::new(&[
+        (
+            "docs/a.md",
+            "# A\n\nSee [the log](../logs/app.log) and [B](b.md#usage).\n",
+        ),
+        ("docs/b.md", "# B\n\n## Usage\n\nBack to [A](a.md).\n"),
+        (
+            "logs/app.log",
+            "2024-05-01 10:00:00 INFO up\n2024-05-01 10:00:05 ERROR disk quota exceeded\n  at write()\n2024-05-01 10:00:09 INFO ok\n",
+        ),
+        ("Makefile", "build:\n\tcargo build\n"),
+        ("paper.pdf", "%PDF-1.4\nthis is not really a pdf\n"),
+    ]);
+    let (broken, protected) = broken_office_files();
+    root.write("report.docx", &broken);
+    root.write("budget.xlsx", &protected);
+    let runtime = root.open();
+    let index = index(&runtime);
+    let report = index.update(false, None).unwrap();
+    assert_eq!(report.failed.get("MALFORMED"), Some(&2), "{report:?}");
+    assert_eq!(report.failed.get("ENCRYPTED"), Some(&1), "{report:?}");
+    assert!(
+        report
+            .to_string()
+            .contains("documents not parsed: 1 ENCRYPTED, 2 MALFORMED"),
+        "{report}"
+    );
+    assert!(
+        report
+            .warnings
+            .iter()
+            .any(|w| w.starts_with("budget.xlsx: "))
+    );
+    let status = index.status();
+    assert_eq!(status.failed.get("ENCRYPTED"), Some(&1));
+    assert_eq!(status.failed.get("MALFORMED"), Some(&2));
+    assert_eq!(
+        index.update(false, None).unwrap().indexed_total(),
+        0,
+        "failed files are not retried while unchanged"
+    );
+
+    // The log's error burst is its own section, and the Makefile went through the fallback.
+    let (_, log) = index.document("logs/app.log").unwrap();
+    assert_eq!(log.kind, "log");
+    let burst = log.sections.iter().find(|s| s.id == "errors").unwrap();
+    assert_eq!((burst.start_line, burst.end_line), (2, 3));
+    assert_eq!(
+        search(&index, "quota"),
+        [("logs/app.log".to_string(), "log".to_string())]
+    );
+    assert_eq!(
+        search(&index, "cargo"),
+        [("Makefile".to_string(), "text".to_string())]
+    );
+
+    // Links out and in, resolved to workspace files.
+    let links = index.doc_links("docs/a.md", 10).unwrap();
+    let out: Vec<_> = links
+        .outgoing
+        .iter()
+        .map(|l| (l.target.as_str(), l.resolved.as_deref()))
+        .collect();
+    assert_eq!(
+        out,
+        [
+            ("../logs/app.log", Some("logs/app.log")),
+            ("b.md#usage", Some("docs/b.md"))
+        ]
+    );
+    assert_eq!(links.incoming.len(), 1, "{links:?}");
+    assert_eq!(links.incoming[0].path, "docs/b.md");
+    assert_eq!(links.incoming[0].line, 3);
 }

@@ -4,6 +4,7 @@
 use super::bindings::HostState;
 use super::bindings::pillar::smart_context::plugin::{edits, index, log, status, types, workspace};
 use crate::error::{HostError, codes};
+use crate::index::digest::Mode;
 use crate::index::fulltext::SearchRequest;
 use crate::index::{MatchKind, SectionSelector};
 use crate::services::Services;
@@ -242,6 +243,7 @@ impl index::Host for HostState {
                     level: s.level,
                     range: range(s.start_line, s.end_line),
                     page: s.page,
+                    chars: s.text.chars().count() as u32,
                 })
                 .collect(),
         })
@@ -251,24 +253,70 @@ impl index::Host for HostState {
         &mut self,
         path: String,
         selector: index::SectionSelector,
-    ) -> Result<types::Section, types::Error> {
+        request: index::SectionRequest,
+    ) -> Result<index::SectionView, types::Error> {
         let services = self.services()?;
         let selector = match selector {
             index::SectionSelector::Id(id) => SectionSelector::Id(id),
             index::SectionSelector::HeadingPath(p) => SectionSelector::HeadingPath(p),
         };
-        let s = services
+        let mode = match request.mode {
+            index::SectionMode::Summary => Mode::Summary,
+            index::SectionMode::Preview => Mode::Preview,
+            index::SectionMode::Raw => Mode::Raw,
+        };
+        let view = services
             .index
-            .doc_section(&path, &selector)
+            .doc_section(&path, &selector, mode, request.max_chars as usize)
             .map_err(to_wit)?;
-        Ok(types::Section {
-            id: s.id,
-            heading_path: s.heading_path,
-            level: s.level,
-            text: s.text,
-            start_line: s.start_line,
-            end_line: s.end_line,
-            page: s.page,
+        let s = view.section;
+        Ok(index::SectionView {
+            section: types::Section {
+                id: s.id,
+                heading_path: s.heading_path,
+                level: s.level,
+                text: s.text,
+                start_line: s.start_line,
+                end_line: s.end_line,
+                page: s.page,
+            },
+            mode: request.mode,
+            total_chars: view.total_chars,
+            truncated: view.truncated,
+        })
+    }
+
+    fn doc_references(
+        &mut self,
+        path: String,
+        max_results: u32,
+    ) -> Result<index::DocumentLinks, types::Error> {
+        let services = self.services()?;
+        let links = services
+            .index
+            .doc_links(&path, max_results as usize)
+            .map_err(to_wit)?;
+        Ok(index::DocumentLinks {
+            path: links.path,
+            outgoing: links
+                .outgoing
+                .into_iter()
+                .map(|l| index::OutgoingLink {
+                    section_id: l.section_id,
+                    target: l.target,
+                    text: l.text,
+                    resolved: l.resolved,
+                })
+                .collect(),
+            incoming: links
+                .incoming
+                .into_iter()
+                .map(|l| index::Backlink {
+                    path: l.path,
+                    line: l.line,
+                    target: l.target,
+                })
+                .collect(),
         })
     }
 

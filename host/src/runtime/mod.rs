@@ -8,6 +8,7 @@ pub mod cache;
 pub mod engine;
 mod host_functions;
 pub mod plugins;
+mod registry;
 
 use crate::config::{Config, Limits};
 use crate::error::{HostError, HostResult, codes};
@@ -20,6 +21,7 @@ use bindings::pillar::smart_context::plugin::types::Document;
 use bindings::{HostState, pillar};
 use cache::{ComponentCache, Origin};
 use plugins::{Candidate, Interface, Source, World};
+use registry::{Declared, Registry};
 use serde::Serialize;
 use sha2::Digest;
 use std::collections::BTreeSet;
@@ -53,9 +55,15 @@ pub struct PluginInfo {
     /// The MCP tool name, for tool plugins exposed over MCP.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
+    /// The document kind a parser produces.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
     /// File extensions, for parsers.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub extensions: Vec<String>,
+    /// A parser reads text files no other parser claims.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub text_fallback: bool,
 }
 
 /// A plugin that could not be loaded, and why.
@@ -105,6 +113,7 @@ enum Kind {
     },
     Parser {
         pre: FormatParserPre<HostState>,
+        declared: Declared,
     },
 }
 
@@ -117,6 +126,8 @@ pub struct Runtime {
     engine: Engine,
     services: Arc<Services>,
     plugins: Vec<Plugin>,
+    /// Parsers by extension and signature; indexes into `plugins`.
+    registry: Registry,
     rejected: Vec<Rejected>,
     limits: Limits,
     _ticker: engine::EpochTicker,
@@ -154,10 +165,17 @@ impl Runtime {
                 }
             }
         }
+        let mut registry = Registry::default();
+        for (i, plugin) in plugins.iter().enumerate() {
+            if let Kind::Parser { declared, .. } = &plugin.kind {
+                registry.add(i, declared);
+            }
+        }
         Ok(Arc::new(Self {
             engine,
             services,
             plugins,
+            registry,
             rejected,
             limits,
             _ticker: ticker,
@@ -266,41 +284,52 @@ impl Runtime {
         })
     }
 
-    /// Reads `path` and parses it with the parser registered for its extension.
+    /// Reads `path` and parses it with the parser its extension or signature selects.
+    /// NO_PARSER for anything else: the text fallback is for indexing, so a source file still
+    /// reads as a file.
     pub fn parse_document(&self, path: &str) -> HostResult<Document> {
         let rel = self.services.workspace.normalize(path)?;
-        self.parser_for(&rel)?;
-        let options = crate::workspace::ReadOptions {
-            max_bytes: MAX_DOCUMENT_BYTES,
-            allow_sensitive: false,
-            allow_binary: true,
-            allow_truncate: false,
+        let read = |max_bytes: u64, allow_truncate: bool| {
+            let options = crate::workspace::ReadOptions {
+                max_bytes,
+                allow_sensitive: false,
+                allow_binary: true,
+                allow_truncate,
+            };
+            self.services.workspace.read(&rel, options)
         };
-        let file = self.services.workspace.read(&rel, options)?;
-        self.parse_bytes(&rel, &file.bytes)
+        let claimed = match self.registry.claim(&rel, b"") {
+            Some(found) => Some(found),
+            None if self.registry.has_signatures() => {
+                self.registry.claim(&rel, &read(HEAD_BYTES, true)?.bytes)
+            }
+            None => None,
+        };
+        let Some((index, _)) = claimed else {
+            return Err(no_parser(&rel));
+        };
+        let file = read(MAX_DOCUMENT_BYTES, false)?;
+        self.run_parser(index, &rel, &file.bytes)
     }
 
-    fn parser_for(&self, path: &str) -> HostResult<(&Plugin, &FormatParserPre<HostState>)> {
-        let ext = extension(path);
-        self.plugins
-            .iter()
-            .find_map(|p| match &p.kind {
-                Kind::Parser { pre } if p.info.extensions.contains(&ext) => Some((p, pre)),
-                _ => None,
-            })
-            .ok_or_else(|| {
-                HostError::new(
-                    codes::NO_PARSER,
-                    format!("no document parser handles .{ext} files"),
-                )
-                .suggest("read it as a file instead (view preview or full)")
-            })
-    }
-
-    /// Parses `bytes` (the content of `path`) in a fresh instance of the parser for its
-    /// extension. Parsers import nothing but log, so the instance gets no host services.
+    /// Parses `bytes` (the content of `path`) with the parser its extension or signature
+    /// selects, or the text fallback for unclaimed text.
     pub fn parse_bytes(&self, path: &str, bytes: &[u8]) -> HostResult<Document> {
-        let (plugin, pre) = self.parser_for(path)?;
+        let head = &bytes[..bytes.len().min(HEAD_BYTES as usize)];
+        let (index, _) = self
+            .registry
+            .route(path, head)
+            .ok_or_else(|| no_parser(path))?;
+        self.run_parser(index, path, bytes)
+    }
+
+    /// One parse in a fresh instance of parser `index`. Parsers import nothing but log, so
+    /// the instance gets no host services.
+    fn run_parser(&self, index: usize, path: &str, bytes: &[u8]) -> HostResult<Document> {
+        let plugin = &self.plugins[index];
+        let Kind::Parser { pre, .. } = &plugin.kind else {
+            unreachable!("the registry holds parsers only")
+        };
         let mut store = new_store(&self.engine, None, &plugin.info.name, &self.limits);
         let result = pre
             .instantiate(&mut store)
@@ -317,20 +346,28 @@ impl Runtime {
     }
 }
 
-/// The lower-case extension of a path's file name ("" when none).
-fn extension(path: &str) -> String {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    name.rsplit_once('.')
-        .map(|(_, e)| e.to_ascii_lowercase())
-        .unwrap_or_default()
+/// Bytes enough to recognise a format by its signature.
+const HEAD_BYTES: u64 = 1024;
+
+fn no_parser(path: &str) -> HostError {
+    let ext = registry::extension(path).unwrap_or_default();
+    HostError::new(
+        codes::NO_PARSER,
+        format!("no document parser handles {path} (.{ext})"),
+    )
+    .suggest("read it as a file instead (view preview or full)")
 }
 
 /// The index parses documents through the format-parser components.
 impl crate::index::DocumentParsers for Runtime {
-    fn handles(&self, ext: &str) -> bool {
-        self.plugins.iter().any(|p| {
-            matches!(p.kind, Kind::Parser { .. }) && p.info.extensions.iter().any(|e| e == ext)
-        })
+    fn claims(&self, path: &str, head: &[u8]) -> Option<String> {
+        self.registry
+            .claim(path, head)
+            .and_then(|(i, _)| self.plugins[i].info.format.clone())
+    }
+
+    fn has_text_fallback(&self) -> bool {
+        self.registry.has_fallback()
     }
 
     fn parse(&self, path: &str, bytes: &[u8]) -> HostResult<crate::index::documents::Document> {
@@ -360,6 +397,7 @@ impl crate::index::DocumentParsers for Runtime {
                     text: l.text,
                 })
                 .collect(),
+            metadata: doc.metadata,
             warnings: doc.warnings,
         })
     }
@@ -423,7 +461,9 @@ fn prepare(
         .to_string(),
         load_ms: 0.0,
         tool: None,
+        format: None,
         extensions: Vec::new(),
+        text_fallback: false,
     };
     let mut store = new_store(engine, None, &candidate.name, &config.limits);
     let kind = if world.is_tool() {
@@ -444,15 +484,29 @@ fn prepare(
         Kind::Tool { pre, spec }
     } else {
         let pre = FormatParserPre::new(pre).map_err(|e| format!("{e:#}"))?;
-        let extensions = pre
+        let spec = pre
             .instantiate(&mut store)
-            .and_then(|i| i.smart_context_plugin_parser().call_extensions(&mut store))
-            .map_err(|e| format!("extensions failed: {e:#}"))?;
-        info.extensions = extensions
-            .into_iter()
-            .map(|e| e.trim_start_matches('.').to_ascii_lowercase())
-            .collect();
-        Kind::Parser { pre }
+            .and_then(|i| i.smart_context_plugin_parser().call_describe(&mut store))
+            .map_err(|e| format!("describe failed: {e:#}"))?;
+        let declared = Declared {
+            plugin: candidate.name.clone(),
+            format: spec.format.trim().to_ascii_lowercase(),
+            extensions: spec
+                .extensions
+                .into_iter()
+                .map(|e| e.trim_start_matches('.').to_ascii_lowercase())
+                .filter(|e| !e.is_empty())
+                .collect(),
+            signatures: spec.signatures,
+            text_fallback: spec.text_fallback,
+        };
+        if declared.format.is_empty() {
+            return Err("the parser declares no format name".to_string());
+        }
+        info.format = Some(declared.format.clone());
+        info.extensions = declared.extensions.clone();
+        info.text_fallback = declared.text_fallback;
+        Kind::Parser { pre, declared }
     };
     info.load_ms = started.elapsed().as_secs_f64() * 1000.0;
     tracing::debug!(plugin = %info.name, world = %info.world, load = %info.load, ms = info.load_ms, "loaded");

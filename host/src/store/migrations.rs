@@ -109,6 +109,9 @@ const MIGRATIONS: &[&str] = &[
         created_at INTEGER NOT NULL,
         PRIMARY KEY(chunk_id, style)
      );",
+    // 4: why a document could not be parsed (ENCRYPTED, MALFORMED, ...), so status can count
+    // failures by code and the next pass does not retry an unchanged file.
+    "ALTER TABLE files ADD COLUMN parse_error TEXT;",
 ];
 
 /// The schema version this build writes.
@@ -211,7 +214,7 @@ mod tests {
             [],
         )
         .unwrap();
-        run(&mut conn).unwrap();
+        run_to(&mut conn, 3).unwrap();
         assert_eq!(version(&conn), 3);
         assert_eq!(count(&conn, "chunks"), 1);
         conn.execute(
@@ -233,5 +236,25 @@ mod tests {
         );
         conn.execute("DELETE FROM files", []).unwrap();
         assert_eq!(count(&conn, "chunks"), 0, "chunks cascade with their file");
+    }
+
+    #[test]
+    fn v3_to_v4_adds_parse_errors_to_existing_files() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        run_to(&mut conn, 3).unwrap();
+        conn.execute(
+            "INSERT INTO files (path, hash, size, mtime_ms, kind, indexed_ms) VALUES ('a.pdf', 'h', 1, 1, 'document', 1)",
+            [],
+        )
+        .unwrap();
+        run(&mut conn).unwrap();
+        assert_eq!(version(&conn), SCHEMA_VERSION);
+        let error: Option<String> = conn
+            .query_row("SELECT parse_error FROM files", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(error, None);
+        conn.execute("UPDATE files SET parse_error = 'ENCRYPTED'", [])
+            .unwrap();
+        assert_eq!(count(&conn, "files"), 1);
     }
 }

@@ -319,6 +319,7 @@ mod tests {
                 section("c", 5, 6, "C"),
             ],
             links: vec![],
+            metadata: vec![],
             warnings: vec![],
         };
         assert_eq!(subsection_text(&doc, &doc.sections[0]), "A\nB");

@@ -1,27 +1,7 @@
 //! Markdown to sections, independent of the WIT bindings so it is tested natively.
 
-use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
-
-pub struct ParsedSection {
-    pub id: String,
-    pub heading_path: Vec<String>,
-    pub level: u8,
-    pub text: String,
-    pub start_line: u32,
-    pub end_line: u32,
-}
-
-pub struct ParsedLink {
-    pub section_id: String,
-    pub target: String,
-    pub text: String,
-}
-
-pub struct Parsed {
-    pub title: Option<String>,
-    pub sections: Vec<ParsedSection>,
-    pub links: Vec<ParsedLink>,
-}
+use pulldown_cmark::{Event, HeadingLevel, MetadataBlockKind, Options, Parser, Tag, TagEnd};
+use sdk::doc::{Document, Link, Section, SectionIds};
 
 struct Heading {
     level: u8,
@@ -31,7 +11,7 @@ struct Heading {
 
 /// Splits a markdown text at its headings. Text before the first heading (if any) becomes a
 /// level-0 "preamble" section. A section's end line includes its subsections; its text does not.
-pub fn parse(text: &str) -> Parsed {
+pub fn parse(text: &str) -> Document {
     let line_starts = line_starts(text);
     let line_of = |offset: usize| line_starts.partition_point(|&s| s <= offset) as u32;
     let total_lines = line_starts.len() as u32;
@@ -40,7 +20,10 @@ pub fn parse(text: &str) -> Parsed {
         | Options::ENABLE_FOOTNOTES
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_TASKLISTS
-        | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS;
+        | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
+        | Options::ENABLE_PLUSES_DELIMITED_METADATA_BLOCKS;
+    let mut metadata: Vec<(String, String)> = Vec::new();
+    let mut in_metadata: Option<MetadataBlockKind> = None;
     let mut headings: Vec<Heading> = Vec::new();
     let mut raw_links: Vec<(u32, String, String)> = Vec::new();
     let mut open_heading: Option<(u8, u32, String)> = None;
@@ -67,6 +50,15 @@ pub fn parse(text: &str) -> Parsed {
                 if let Some(link) = open_link.take() {
                     raw_links.push(link);
                 }
+            }
+            Event::Start(Tag::MetadataBlock(kind)) => in_metadata = Some(kind),
+            Event::End(TagEnd::MetadataBlock(_)) => in_metadata = None,
+            Event::Text(t) if in_metadata.is_some() => {
+                let separator = match in_metadata {
+                    Some(MetadataBlockKind::PlusesStyle) => '=',
+                    _ => ':',
+                };
+                metadata.extend(front_matter(&t, separator));
             }
             Event::Text(t) | Event::Code(t) => {
                 if let Some((_, _, title)) = open_heading.as_mut() {
@@ -95,19 +87,20 @@ pub fn parse(text: &str) -> Parsed {
     if first_heading_line > 1 {
         let preamble = slice(1, first_heading_line - 1);
         if !preamble.trim().is_empty() {
-            sections.push(ParsedSection {
+            sections.push(Section {
                 id: "preamble".to_string(),
                 heading_path: Vec::new(),
                 level: 0,
                 text: preamble,
                 start_line: 1,
                 end_line: first_heading_line - 1,
+                page: None,
             });
         }
     }
 
     let mut stack: Vec<(u8, String)> = Vec::new();
-    let mut seen_ids: std::collections::HashMap<String, u32> = std::collections::HashMap::new();
+    let mut ids = SectionIds::default();
     for (i, heading) in headings.iter().enumerate() {
         while stack
             .last()
@@ -122,25 +115,15 @@ pub fn parse(text: &str) -> Parsed {
             .iter()
             .find(|h| h.level <= heading.level)
             .map_or(total_lines + 1, |h| h.line);
-        let base_id = heading_path
-            .iter()
-            .map(|t| slug(t))
-            .collect::<Vec<_>>()
-            .join("/");
-        let ordinal = seen_ids.entry(base_id.clone()).or_insert(0);
-        *ordinal += 1;
-        let id = if *ordinal == 1 {
-            base_id
-        } else {
-            format!("{base_id}~{ordinal}")
-        };
-        sections.push(ParsedSection {
+        let id = ids.for_path(&heading_path, "preamble");
+        sections.push(Section {
             id,
             heading_path,
             level: heading.level,
             text: slice(heading.line, next_any - 1),
             start_line: heading.line,
             end_line: (next_outer - 1).max(heading.line),
+            page: None,
         });
     }
 
@@ -152,7 +135,7 @@ pub fn parse(text: &str) -> Parsed {
                 .rev()
                 .find(|s| s.start_line <= line)
                 .map_or_else(|| "preamble".to_string(), |s| s.id.clone());
-            ParsedLink {
+            Link {
                 section_id: owner,
                 target,
                 text,
@@ -163,12 +146,36 @@ pub fn parse(text: &str) -> Parsed {
     let title = headings
         .iter()
         .find(|h| h.level == 1)
-        .map(|h| h.title.clone());
-    Parsed {
+        .map(|h| h.title.clone())
+        .or_else(|| {
+            metadata
+                .iter()
+                .find(|(k, _)| k == "title")
+                .map(|(_, v)| v.clone())
+        });
+    Document {
         title,
+        kind: "markdown".to_string(),
         sections,
         links,
+        metadata,
+        warnings: Vec::new(),
     }
+}
+
+/// Top-level `key: value` (YAML) or `key = value` (TOML) pairs of a front matter block;
+/// nested structures are kept as their first line.
+fn front_matter(block: &str, separator: char) -> Vec<(String, String)> {
+    block
+        .lines()
+        .filter(|l| !l.starts_with([' ', '\t', '#', '-']))
+        .filter_map(|l| l.split_once(separator))
+        .map(|(k, v)| {
+            let v = v.trim().trim_matches(['"', '\'']);
+            (k.trim().to_string(), v.to_string())
+        })
+        .filter(|(k, _)| !k.is_empty())
+        .collect()
 }
 
 fn heading_depth(level: HeadingLevel) -> u8 {
@@ -191,24 +198,6 @@ fn line_starts(text: &str) -> Vec<usize> {
             .filter(|&i| i < text.len()),
     );
     starts
-}
-
-/// A lower-case, dash-separated id fragment: "Getting Started!" -> "getting-started".
-fn slug(title: &str) -> String {
-    let mut out = String::new();
-    for c in title.chars() {
-        if c.is_alphanumeric() {
-            out.extend(c.to_lowercase());
-        } else if !out.ends_with('-') && !out.is_empty() {
-            out.push('-');
-        }
-    }
-    let trimmed = out.trim_end_matches('-');
-    if trimmed.is_empty() {
-        "section".to_string()
-    } else {
-        trimmed.to_string()
-    }
 }
 
 #[cfg(test)]
@@ -258,10 +247,28 @@ mod tests {
     }
 
     #[test]
-    fn front_matter_is_not_a_heading() {
-        let p = parse("---\ntitle: x\n---\n# Real\n");
+    fn front_matter_is_metadata_not_a_heading() {
+        let p = parse("---\ntitle: \"Guide\"\ntags:\n  - a\n---\n# Real\n");
         assert_eq!(p.sections.iter().filter(|s| s.level > 0).count(), 1);
         assert_eq!(p.sections.last().unwrap().heading_path, ["Real"]);
+        assert_eq!(
+            p.metadata,
+            [("title".into(), "Guide".into()), ("tags".into(), "".into())]
+        );
+        let toml = parse("+++\ntitle = \"T\"\n+++\ntext\n");
+        assert_eq!(toml.metadata, [("title".into(), "T".into())]);
+        assert_eq!(toml.title.as_deref(), Some("T"));
+    }
+
+    #[test]
+    fn fenced_code_stays_verbatim() {
+        let p = parse("# A\n\n```rust\nfn x() {\n    # not a heading\n}\n```\n");
+        assert_eq!(p.sections.len(), 1);
+        assert!(
+            p.sections[0]
+                .text
+                .contains("```rust\nfn x() {\n    # not a heading\n}\n```")
+        );
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub mod codes {
     pub const NO_PARSER: &str = "NO_PARSER";
     pub const UNSUPPORTED_LANGUAGE: &str = "UNSUPPORTED_LANGUAGE";
     pub const MALFORMED: &str = "MALFORMED";
+    pub const ENCRYPTED: &str = "ENCRYPTED";
     pub const NOT_FOUND: &str = "NOT_FOUND";
     pub const UNSUPPORTED: &str = "UNSUPPORTED";
     pub const INTERNAL: &str = "INTERNAL";

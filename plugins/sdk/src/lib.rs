@@ -6,6 +6,9 @@
 //! parser never links pillar imports; [`impl_error_conversions!`] bridges this crate's
 //! [`ToolError`] to a plugin's generated error type.
 
+#[cfg(feature = "zip")]
+pub mod archive;
+pub mod doc;
 mod error;
 mod text;
 
@@ -61,4 +64,13 @@ macro_rules! impl_error_conversions {
             }
         }
     };
+}
+
+/// Sends panic messages to `log` (the component's log import) before the instance aborts, so
+/// the host's log says why a plugin trapped instead of just that it did.
+pub fn install_panic_log(log: fn(&str)) {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        std::panic::set_hook(Box::new(move |info| log(&format!("panic: {info}"))));
+    });
 }

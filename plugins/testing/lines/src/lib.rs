@@ -7,15 +7,20 @@ wit_bindgen::generate!({
     world: "format-parser",
 });
 
-use exports::smart_context::plugin::parser::Guest;
+use exports::smart_context::plugin::parser::{Guest, ParserSpec};
 use smart_context::plugin::log::{Level, log};
 use smart_context::plugin::types::{Document, Error, Section};
 
 struct Lines;
 
 impl Guest for Lines {
-    fn extensions() -> Vec<String> {
-        vec!["lines".to_string()]
+    fn describe() -> ParserSpec {
+        ParserSpec {
+            format: "lines".to_string(),
+            extensions: vec!["lines".to_string()],
+            signatures: Vec::new(),
+            text_fallback: false,
+        }
     }
 
     fn parse(bytes: Vec<u8>, path: String) -> Result<Document, Error> {
@@ -51,6 +56,7 @@ impl Guest for Lines {
             kind: "lines".to_string(),
             sections,
             links: Vec::new(),
+            metadata: Vec::new(),
             warnings: Vec::new(),
         })
     }

@@ -7,14 +7,19 @@ wit_bindgen::generate!({
     generate_all,
 });
 
-use exports::smart_context::plugin::parser::Guest;
+use exports::smart_context::plugin::parser::{Guest, ParserSpec};
 use smart_context::plugin::types::{Document, Error};
 
 struct Sneaky;
 
 impl Guest for Sneaky {
-    fn extensions() -> Vec<String> {
-        vec!["sneaky".into()]
+    fn describe() -> ParserSpec {
+        ParserSpec {
+            format: "sneaky".into(),
+            extensions: vec!["sneaky".into()],
+            signatures: vec![],
+            text_fallback: false,
+        }
     }
 
     fn parse(_bytes: Vec<u8>, path: String) -> Result<Document, Error> {
@@ -26,6 +31,7 @@ impl Guest for Sneaky {
             kind: "sneaky".into(),
             sections: vec![],
             links: vec![],
+            metadata: vec![],
             warnings: vec![],
         })
     }

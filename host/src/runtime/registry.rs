@@ -1,0 +1,137 @@
+//! Which format parser reads a file, built from what each loaded parser declares: its
+//! extensions, the leading bytes (signatures) that identify its format whatever the file is
+//! called, and whether it reads otherwise unclaimed text. A parser from an operator's plugin
+//! directory loads after the built-ins and takes over the extensions it declares.
+
+use std::collections::HashMap;
+
+/// How a parser was chosen for a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Route {
+    Extension,
+    Signature,
+    /// Text no parser claims, read by the text fallback.
+    Fallback,
+}
+
+/// One parser's declaration, as the registry keeps it.
+#[derive(Debug, Clone)]
+pub struct Declared {
+    pub plugin: String,
+    pub format: String,
+    pub extensions: Vec<String>,
+    pub signatures: Vec<Vec<u8>>,
+    pub text_fallback: bool,
+}
+
+/// Parsers by extension and by signature; the value is the parser's index in load order.
+#[derive(Debug, Default)]
+pub struct Registry {
+    by_extension: HashMap<String, usize>,
+    signatures: Vec<(Vec<u8>, usize)>,
+    fallback: Option<usize>,
+}
+
+impl Registry {
+    /// Adds parser `index`; later parsers win an extension over earlier ones.
+    pub fn add(&mut self, index: usize, declared: &Declared) {
+        for ext in &declared.extensions {
+            if let Some(previous) = self.by_extension.insert(ext.clone(), index) {
+                tracing::info!(
+                    "parser {} takes .{ext} files over parser #{previous}",
+                    declared.plugin
+                );
+            }
+        }
+        for signature in declared.signatures.iter().filter(|s| !s.is_empty()) {
+            self.signatures.push((signature.clone(), index));
+        }
+        if declared.text_fallback {
+            self.fallback = Some(index);
+        }
+    }
+
+    /// The parser for `path` by extension, else by the signature its first bytes carry. The
+    /// text parser is never handed binary content, whatever the file is called.
+    pub fn claim(&self, path: &str, head: &[u8]) -> Option<(usize, Route)> {
+        if let Some(&i) = extension(path).and_then(|e| self.by_extension.get(&e)) {
+            if Some(i) == self.fallback && crate::workspace::policy::looks_binary(head) {
+                return None;
+            }
+            return Some((i, Route::Extension));
+        }
+        self.signatures
+            .iter()
+            .rev()
+            .find(|(sig, _)| head.starts_with(sig))
+            .map(|&(_, i)| (i, Route::Signature))
+    }
+
+    /// Like [`claim`](Self::claim), falling back to the text parser for text.
+    pub fn route(&self, path: &str, head: &[u8]) -> Option<(usize, Route)> {
+        self.claim(path, head).or_else(|| {
+            let text = !crate::workspace::policy::looks_binary(head);
+            self.fallback.filter(|_| text).map(|i| (i, Route::Fallback))
+        })
+    }
+
+    pub fn has_fallback(&self) -> bool {
+        self.fallback.is_some()
+    }
+
+    /// Whether any parser declared a signature (else the head of a file need not be read).
+    pub fn has_signatures(&self) -> bool {
+        !self.signatures.is_empty()
+    }
+}
+
+/// The lower-case extension of a path's file name, if it has one.
+pub fn extension(path: &str) -> Option<String> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let (stem, ext) = name.rsplit_once('.')?;
+    (!stem.is_empty()).then(|| ext.to_ascii_lowercase())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn declared(plugin: &str, exts: &[&str], sigs: &[&[u8]], fallback: bool) -> Declared {
+        Declared {
+            plugin: plugin.into(),
+            format: plugin.into(),
+            extensions: exts.iter().map(|e| e.to_string()).collect(),
+            signatures: sigs.iter().map(|s| s.to_vec()).collect(),
+            text_fallback: fallback,
+        }
+    }
+
+    #[test]
+    fn extension_then_signature_then_text_fallback() {
+        let mut r = Registry::default();
+        r.add(0, &declared("pdf", &["pdf"], &[b"%PDF-"], false));
+        r.add(1, &declared("text", &["txt", "log"], &[], true));
+        assert_eq!(r.claim("a/b.PDF", b""), Some((0, Route::Extension)));
+        assert_eq!(r.claim("paper", b"%PDF-1.7"), Some((0, Route::Signature)));
+        assert_eq!(r.claim("Makefile", b"all:"), None);
+        assert_eq!(r.route("Makefile", b"all:"), Some((1, Route::Fallback)));
+        assert_eq!(r.route("blob", b"\0\x01"), None);
+        assert_eq!(r.route("x.log", b""), Some((1, Route::Extension)));
+        assert_eq!(
+            r.claim("x.txt", b"a\0b"),
+            None,
+            "text parsers get text only"
+        );
+        assert!(r.has_fallback() && r.has_signatures());
+    }
+
+    #[test]
+    fn later_parsers_take_over_extensions() {
+        let mut r = Registry::default();
+        r.add(0, &declared("markdown", &["md"], &[], false));
+        r.add(1, &declared("custom-md", &["md"], &[], false));
+        assert_eq!(r.claim("README.md", b""), Some((1, Route::Extension)));
+        assert_eq!(extension(".gitignore"), None);
+        assert_eq!(extension("a.tar.GZ").as_deref(), Some("gz"));
+    }
+}

@@ -1,0 +1,125 @@
+//! Robustness of the format-parser components on real-world files: every file of
+//! ../shared/corpus (read in place) goes through the host's runtime, in a fresh sandboxed
+//! instance under the memory cap and the deadline, exactly as indexing parses it. Each must
+//! give a document or a clean error (ENCRYPTED, MALFORMED, TOO_LARGE, UNSUPPORTED) and finish
+//! within its deadline; a trap, a memory-cap stop or a deadline is a parser bug to fix.
+
+mod common;
+
+use smart_context::app::{self, OpenOptions};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Codes that mean "this file cannot become a document", said cleanly.
+const CLEAN: &[&str] = &["ENCRYPTED", "MALFORMED", "TOO_LARGE", "UNSUPPORTED"];
+const TIMEOUT_MS: u64 = 10_000;
+
+fn corpus() -> PathBuf {
+    let dir = std::env::var_os("SMART_CONTEXT_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"));
+    assert!(
+        dir.is_dir(),
+        "the parser corpus is not at {} (check out ../shared beside the repository, or set SMART_CONTEXT_CORPUS)",
+        dir.display()
+    );
+    dir
+}
+
+fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(files(&path));
+        } else if path.file_name().is_some_and(|n| n != "README.md") {
+            out.push(path);
+        }
+    }
+    out.sort();
+    out
+}
+
+#[derive(Default)]
+struct Tally {
+    outcomes: BTreeMap<(String, String), u64>,
+    bugs: Vec<String>,
+    slowest: (Duration, String),
+}
+
+#[test]
+fn every_corpus_file_parses_or_fails_cleanly_within_its_deadline() {
+    let corpus = corpus();
+    let root = tempfile::tempdir().unwrap();
+    std::fs::write(
+        root.path().join("smart-context.toml"),
+        format!(
+            "cache_dir = {:?}\n[index]\nwatch = false\n[limits]\ntimeout_ms = {TIMEOUT_MS}\n",
+            common::cache_home()
+        ),
+    )
+    .unwrap();
+    let runtime = app::open(&OpenOptions {
+        root: root.path().into(),
+        ..OpenOptions::default()
+    })
+    .unwrap();
+    let files = files(&corpus);
+    assert!(files.len() > 700, "only {} corpus files", files.len());
+    let tally = Mutex::new(Tally::default());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(path) = files.get(i) else { break };
+                    let name = path.file_name().unwrap().to_string_lossy().to_string();
+                    let format = name.rsplit('.').next().unwrap_or("").to_ascii_lowercase();
+                    let bytes = std::fs::read(path).unwrap();
+                    let started = Instant::now();
+                    let outcome = runtime.parse_bytes(&name, &bytes);
+                    let took = started.elapsed();
+                    let mut t = tally.lock().unwrap();
+                    let label = match &outcome {
+                        Ok(doc) if doc.sections.is_empty() => "empty document".to_string(),
+                        Ok(_) => "document".to_string(),
+                        Err(e) if CLEAN.contains(&e.code.as_str()) => e.code.clone(),
+                        Err(e) => {
+                            t.bugs
+                                .push(format!("{name}: {} {} ({took:?})", e.code, e.message));
+                            e.code.clone()
+                        }
+                    };
+                    if took > Duration::from_millis(TIMEOUT_MS + 2_000) {
+                        t.bugs.push(format!("{name}: took {took:?}"));
+                    }
+                    if took > t.slowest.0 {
+                        t.slowest = (took, name.clone());
+                    }
+                    *t.outcomes.entry((format, label)).or_default() += 1;
+                }
+            });
+        }
+    });
+    let t = tally.into_inner().unwrap();
+    println!("corpus: {} files", files.len());
+    for ((format, label), n) in &t.outcomes {
+        println!("  {format:5} {label:16} {n}");
+    }
+    println!("  slowest: {} in {:?}", t.slowest.1, t.slowest.0);
+    assert!(t.bugs.is_empty(), "parser bugs:\n{}", t.bugs.join("\n"));
+    let documents: u64 = t
+        .outcomes
+        .iter()
+        .filter(|((_, l), _)| l == "document")
+        .map(|(_, n)| n)
+        .sum();
+    assert!(
+        documents as usize * 2 > files.len(),
+        "most corpus files are ordinary documents: {documents} of {}",
+        files.len()
+    );
+}
