@@ -47,6 +47,8 @@ struct Tally {
     outcomes: BTreeMap<(String, String), u64>,
     bugs: Vec<String>,
     slowest: (Duration, String),
+    /// Largest linear memory one parse grew to.
+    peak: usize,
 }
 
 #[test]
@@ -80,9 +82,10 @@ fn every_corpus_file_parses_or_fails_cleanly_within_its_deadline() {
                     let format = name.rsplit('.').next().unwrap_or("").to_ascii_lowercase();
                     let bytes = std::fs::read(path).unwrap();
                     let started = Instant::now();
-                    let outcome = runtime.parse_bytes(&name, &bytes);
+                    let (outcome, peak) = runtime.parse_bytes_measured(&name, &bytes);
                     let took = started.elapsed();
                     let mut t = tally.lock().unwrap();
+                    t.peak = t.peak.max(peak);
                     let label = match &outcome {
                         Ok(doc) if doc.sections.is_empty() => "empty document".to_string(),
                         Ok(_) => "document".to_string(),
@@ -110,6 +113,12 @@ fn every_corpus_file_parses_or_fails_cleanly_within_its_deadline() {
         println!("  {format:5} {label:16} {n}");
     }
     println!("  slowest: {} in {:?}", t.slowest.1, t.slowest.0);
+    println!(
+        "  peak memory of one parse: {:.1} MiB (cap {} MiB)",
+        t.peak as f64 / (1 << 20) as f64,
+        runtime.memory_cap() >> 20
+    );
+    assert!(t.peak < runtime.memory_cap());
     assert!(t.bugs.is_empty(), "parser bugs:\n{}", t.bugs.join("\n"));
     let documents: u64 = t
         .outcomes

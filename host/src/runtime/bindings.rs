@@ -50,6 +50,7 @@ impl HostState {
             limiter: MemoryLimiter {
                 cap: memory_cap,
                 hit: false,
+                peak: 0,
             },
             logged: 0,
             wasi: WasiCtx::builder().build(),
@@ -78,6 +79,8 @@ impl WasiView for HostState {
 pub struct MemoryLimiter {
     cap: usize,
     pub(super) hit: bool,
+    /// The largest linear memory the instance grew to, in bytes.
+    pub(super) peak: usize,
 }
 
 impl ResourceLimiter for MemoryLimiter {
@@ -94,6 +97,7 @@ impl ResourceLimiter for MemoryLimiter {
                 self.cap >> 20
             ));
         }
+        self.peak = self.peak.max(desired);
         Ok(true)
     }
 

@@ -309,23 +309,28 @@ impl Runtime {
             return Err(no_parser(&rel));
         };
         let file = read(MAX_DOCUMENT_BYTES, false)?;
-        self.run_parser(index, &rel, &file.bytes)
+        self.run_parser(index, &rel, &file.bytes).0
     }
 
     /// Parses `bytes` (the content of `path`) with the parser its extension or signature
     /// selects, or the text fallback for unclaimed text.
     pub fn parse_bytes(&self, path: &str, bytes: &[u8]) -> HostResult<Document> {
-        let head = &bytes[..bytes.len().min(HEAD_BYTES as usize)];
-        let (index, _) = self
-            .registry
-            .route(path, head)
-            .ok_or_else(|| no_parser(path))?;
-        self.run_parser(index, path, bytes)
+        self.parse_bytes_measured(path, bytes).0
     }
 
-    /// One parse in a fresh instance of parser `index`. Parsers import nothing but log, so
-    /// the instance gets no host services.
-    fn run_parser(&self, index: usize, path: &str, bytes: &[u8]) -> HostResult<Document> {
+    /// [`parse_bytes`](Self::parse_bytes), with the peak linear memory the parse used (bytes),
+    /// for benchmarks and robustness checks against the memory cap.
+    pub fn parse_bytes_measured(&self, path: &str, bytes: &[u8]) -> (HostResult<Document>, usize) {
+        let head = &bytes[..bytes.len().min(HEAD_BYTES as usize)];
+        match self.registry.route(path, head) {
+            Some((index, _)) => self.run_parser(index, path, bytes),
+            None => (Err(no_parser(path)), 0),
+        }
+    }
+
+    /// One parse in a fresh instance of parser `index`, and its peak memory. Parsers import
+    /// nothing but log, so the instance gets no host services.
+    fn run_parser(&self, index: usize, path: &str, bytes: &[u8]) -> (HostResult<Document>, usize) {
         let plugin = &self.plugins[index];
         let Kind::Parser { pre, .. } = &plugin.kind else {
             unreachable!("the registry holds parsers only")
@@ -333,11 +338,20 @@ impl Runtime {
         let mut store = new_store(&self.engine, None, &plugin.info.name, &self.limits);
         let result = pre
             .instantiate(&mut store)
-            .map_err(|e| instantiate_failure(&plugin.info.name, e))?
-            .smart_context_plugin_parser()
-            .call_parse(&mut store, bytes, path)
-            .map_err(|e| call_failure(&plugin.info.name, e, &store, self.limits.timeout_ms))?;
-        result.map_err(from_wit)
+            .map_err(|e| instantiate_failure(&plugin.info.name, e))
+            .and_then(|instance| {
+                instance
+                    .smart_context_plugin_parser()
+                    .call_parse(&mut store, bytes, path)
+                    .map_err(|e| call_failure(&plugin.info.name, e, &store, self.limits.timeout_ms))
+            })
+            .and_then(|r| r.map_err(from_wit));
+        (result, store.data().limiter.peak)
+    }
+
+    /// The memory cap of one plugin instance, in bytes.
+    pub fn memory_cap(&self) -> usize {
+        engine::memory_cap_bytes(&self.limits)
     }
 
     /// A store for one call: fresh state, memory limiter, and the call's deadline.

@@ -80,7 +80,7 @@ fn run(args: &ManageArgs) -> ToolResult<(Value, String)> {
                 .collect();
             let ix = index::index_status();
             let text = format!(
-                "root {}\nsmart-context {}\nplugins: {}\nstore: {} (schema v{}, {} transactions)\nindex: {}, {} files ({} code, {} documents, {} text), {} symbols, {} chunks{}{}",
+                "root {}\nsmart-context {}\nplugins: {}\nstore: {} (schema v{}, {} transactions)\nindex: {}, {} files ({} code, {} documents, {} text), {} symbols, {} chunks{}{}{}",
                 s.root,
                 s.version,
                 s.plugins
@@ -103,6 +103,13 @@ fn run(args: &ManageArgs) -> ToolResult<(Value, String)> {
                 } else {
                     String::new()
                 },
+                if ix.failed.is_empty() {
+                    String::new()
+                } else {
+                    let codes: Vec<String> =
+                        ix.failed.iter().map(|(c, n)| format!("{n} {c}")).collect();
+                    format!("; documents not parsed: {}", codes.join(", "))
+                },
                 ix.message
                     .as_deref()
                     .map(|m| format!(" ({m})"))
@@ -117,7 +124,9 @@ fn run(args: &ManageArgs) -> ToolResult<(Value, String)> {
                     "state": ix.state, "files": ix.files, "codeFiles": ix.code_files,
                     "documentFiles": ix.document_files, "textFiles": ix.text_files,
                     "symbols": ix.symbols, "chunks": ix.chunks, "pending": ix.pending,
-                    "skipped": ix.skipped, "lastIndexedMs": ix.last_indexed_ms,
+                    "skipped": ix.skipped,
+                    "failed": ix.failed.iter().map(|(c, n)| (c.clone(), json!(n))).collect::<serde_json::Map<String, Value>>(),
+                    "lastIndexedMs": ix.last_indexed_ms,
                     "readOnly": ix.read_only, "watching": ix.watching, "message": ix.message,
                 },
                 // ADR-033 ManageResponse.projectState.
