@@ -295,11 +295,15 @@ fn components_importing_beyond_world_or_grants_are_refused_at_load() {
         loaded,
         [
             "change",
+            "docx",
             "explore",
             "manage",
             "markdown",
+            "pdf",
+            "text",
             "understand",
             "write",
+            "xlsx",
             "hog"
         ]
     );
@@ -307,13 +311,13 @@ fn components_importing_beyond_world_or_grants_are_refused_at_load() {
         assert_eq!(plugin["sha256"].as_str().unwrap().len(), 64);
         assert!(["compiled", "cached"].contains(&plugin["load"].as_str().unwrap()));
     }
-    let markdown = &report["plugins"][3];
+    let markdown = &report["plugins"][4];
     assert_eq!(
         (markdown["world"].clone(), markdown["grants"].clone()),
         (json!("format-parser"), json!(["log"]))
     );
     assert!(
-        report["plugins"][6].get("tool").is_none(),
+        report["plugins"][10].get("tool").is_none(),
         "hog is loaded but not enabled, so not exposed"
     );
     let reason = |name: &str| -> String {

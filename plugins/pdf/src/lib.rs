@@ -3,6 +3,8 @@
 //! which is reading order for most producers; link annotations as links; the info dictionary
 //! as metadata. Files encrypted with a user password give ENCRYPTED, damaged ones MALFORMED.
 
+mod layout;
+
 use lopdf::{Dictionary, Object};
 use sdk::doc::{Document, OutlineBuilder, ParserSpec};
 use sdk::{ToolError, ToolResult, codes};
@@ -60,7 +62,7 @@ impl Pdf {
             let path: Vec<String> = stack.iter().map(|(_, t)| t.clone()).collect();
             out.set_page(number);
             out.section(&format!("page-{number}"), path.clone(), path.len() as u8);
-            let text = page_text(&pdf, number, &mut warnings);
+            let text = page_text(&pdf, number, page_id, &mut warnings);
             if text.trim().is_empty() {
                 blank_pages += 1;
                 out.line(NO_TEXT);
@@ -90,20 +92,25 @@ impl Pdf {
 
 /// A page's text, its lines trimmed and runs of blank lines collapsed. Undecodable fragments
 /// are dropped with one warning per page.
-fn page_text(pdf: &lopdf::Document, number: u32, warnings: &mut Vec<String>) -> String {
-    let mut raw = String::new();
-    let mut failed = 0;
-    for chunk in pdf.extract_text_chunks_with_limit(&[number], MAX_PAGE_CONTENT) {
-        match chunk {
-            Ok(text) => raw.push_str(&text),
-            Err(_) => failed += 1,
+fn page_text(
+    pdf: &lopdf::Document,
+    number: u32,
+    page: lopdf::ObjectId,
+    warnings: &mut Vec<String>,
+) -> String {
+    let raw = match layout::page_text(pdf, page, MAX_PAGE_CONTENT) {
+        Ok((text, 0)) => text,
+        Ok((text, failed)) => {
+            warnings.push(format!(
+                "page {number}: {failed} text fragment(s) could not be decoded"
+            ));
+            text
         }
-    }
-    if failed > 0 {
-        warnings.push(format!(
-            "page {number}: {failed} text fragment(s) could not be decoded"
-        ));
-    }
+        Err(e) => {
+            warnings.push(format!("page {number}: its text cannot be read ({e})"));
+            String::new()
+        }
+    };
     let mut text = String::with_capacity(raw.len());
     let mut blank = 0;
     for line in raw.lines().map(|l| l.trim_end()) {

@@ -5,6 +5,27 @@ use lopdf::{Bookmark, Stream, dictionary};
 /// A PDF made here: one page per entry of `pages`, an outline entry per `(title, page)`, a
 /// link annotation on page 1 and an info title.
 fn make_pdf(pages: &[&str], outline: &[(&str, usize)]) -> Vec<u8> {
+    let pages: Vec<Vec<Operation>> = pages
+        .iter()
+        .map(|text| {
+            let mut operations = vec![
+                Operation::new("BT", vec![]),
+                Operation::new("Tf", vec!["F1".into(), 12.into()]),
+                Operation::new("Td", vec![72.into(), 700.into()]),
+            ];
+            for line in text.lines() {
+                operations.push(Operation::new("Tj", vec![Object::string_literal(line)]));
+                operations.push(Operation::new("T*", vec![]));
+            }
+            operations.push(Operation::new("ET", vec![]));
+            operations
+        })
+        .collect();
+    pdf_of(pages, outline)
+}
+
+/// A PDF whose pages carry these content operations.
+fn pdf_of(pages: Vec<Vec<Operation>>, outline: &[(&str, usize)]) -> Vec<u8> {
     let mut doc = lopdf::Document::with_version("1.5");
     let pages_id = doc.new_object_id();
     let font_id = doc.add_object(dictionary! {
@@ -17,17 +38,7 @@ fn make_pdf(pages: &[&str], outline: &[(&str, usize)]) -> Vec<u8> {
     });
     let mut kids = Vec::new();
     let mut page_ids = Vec::new();
-    for (i, text) in pages.iter().enumerate() {
-        let mut operations = vec![
-            Operation::new("BT", vec![]),
-            Operation::new("Tf", vec!["F1".into(), 12.into()]),
-            Operation::new("Td", vec![72.into(), 700.into()]),
-        ];
-        for line in text.lines() {
-            operations.push(Operation::new("Tj", vec![Object::string_literal(line)]));
-            operations.push(Operation::new("T*", vec![]));
-        }
-        operations.push(Operation::new("ET", vec![]));
+    for (i, operations) in pages.into_iter().enumerate() {
         let content = Content { operations };
         let content_id = doc.add_object(Stream::new(dictionary! {}, content.encode().unwrap()));
         let mut page = dictionary! {
@@ -135,4 +146,45 @@ fn damage_gives_clean_errors() {
         load_error(lopdf::Error::InvalidPassword).code,
         codes::ENCRYPTED
     );
+}
+
+#[test]
+fn positioned_text_keeps_its_lines_and_words() {
+    let s = |t: &str| Object::string_literal(t);
+    let ops = vec![
+        Operation::new("BT", vec![]),
+        Operation::new("Tf", vec!["F1".into(), 12.into()]),
+        Operation::new("Td", vec![72.into(), 700.into()]),
+        Operation::new("Tj", vec![s("Hello")]),
+        Operation::new("Td", vec![40.into(), 0.into()]),
+        Operation::new("Tj", vec![s("world")]),
+        Operation::new("Td", vec![(-40).into(), (-14).into()]),
+        Operation::new(
+            "TJ",
+            vec![Object::Array(vec![
+                s("Next"),
+                (-300).into(),
+                s("li"),
+                (-20).into(),
+                s("ne"),
+            ])],
+        ),
+        Operation::new("ET", vec![]),
+        Operation::new("BT", vec![]),
+        Operation::new(
+            "Tm",
+            vec![
+                1.into(),
+                0.into(),
+                0.into(),
+                1.into(),
+                72.into(),
+                600.into(),
+            ],
+        ),
+        Operation::new("Tj", vec![s("Footer")]),
+        Operation::new("ET", vec![]),
+    ];
+    let doc = Pdf::parse(&pdf_of(vec![ops], &[]), "x.pdf").unwrap();
+    assert_eq!(doc.sections[0].text, "Hello world\nNext line\nFooter");
 }
