@@ -132,3 +132,57 @@ fn every_corpus_file_parses_or_fails_cleanly_within_its_deadline() {
         files.len()
     );
 }
+
+/// An agent's view: real PDF, DOCX and XLSX files (copied from the corpus into a throwaway
+/// workspace) found by search and read by section through the explore pillar of the binary.
+#[test]
+fn explore_finds_and_reads_pdf_docx_and_xlsx_sections() {
+    let corpus = corpus();
+    let fx = common::Fixture::new();
+    for (from, to) in [
+        ("pdf/tracemonkey_a11y.pdf", "papers/tracemonkey.pdf"),
+        ("office/59030.docx", "notes/layout.docx"),
+        ("office/57535.xlsx", "data/book.xlsx"),
+    ] {
+        let target = fx.path().join(to);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::copy(corpus.join(from), target).unwrap();
+    }
+    let call = |args: serde_json::Value| -> serde_json::Value {
+        let out = fx
+            .command(&["call", "explore", &args.to_string()])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let found = call(serde_json::json!({ "query": "trace-based compilation" }));
+    let docs = found["data"]["docs"].as_array().unwrap();
+    assert_eq!(docs[0]["filePath"], "papers/tracemonkey.pdf", "{found}");
+
+    let page = call(serde_json::json!({
+        "paths": ["papers/tracemonkey.pdf"],
+        "section": { "sectionId": "page-1" }
+    }));
+    let text = page["data"]["docs"][0]["content"].as_str().unwrap();
+    assert!(
+        text.contains("Trace-based Just-in-Time Type Specialization for Dynamic\nLanguages"),
+        "page text keeps its lines: {text}"
+    );
+
+    let table = call(serde_json::json!({ "paths": ["notes/layout.docx"] }));
+    let preview = table["data"]["docs"][0]["preview"].as_str().unwrap();
+    assert!(preview.contains("Top | Bottom"), "{table}");
+
+    let sheets = call(serde_json::json!({ "paths": ["data/book.xlsx"] }));
+    let first = &sheets["data"]["docs"][0];
+    assert_eq!(first["kind"], "document_section", "{sheets}");
+    assert!(
+        first["preview"].as_str().unwrap().contains(" rows x "),
+        "a sheet section says what it holds: {sheets}"
+    );
+}

@@ -298,17 +298,15 @@ impl Runtime {
             };
             self.services.workspace.read(&rel, options)
         };
-        let claimed = match self.registry.claim(&rel, b"") {
-            Some(found) => Some(found),
-            None if self.registry.has_signatures() => {
-                self.registry.claim(&rel, &read(HEAD_BYTES, true)?.bytes)
-            }
-            None => None,
-        };
-        let Some((index, _)) = claimed else {
+        // Only a claim by extension or a registered signature is worth reading the file for.
+        if self.registry.claim(&rel, b"").is_none() && !self.registry.has_signatures() {
+            return Err(no_parser(&rel));
+        }
+        let file = read(MAX_DOCUMENT_BYTES, false)?;
+        let head = &file.bytes[..file.bytes.len().min(HEAD_BYTES as usize)];
+        let Some((index, _)) = self.registry.claim(&rel, head) else {
             return Err(no_parser(&rel));
         };
-        let file = read(MAX_DOCUMENT_BYTES, false)?;
         self.run_parser(index, &rel, &file.bytes).0
     }
 
