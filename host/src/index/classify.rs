@@ -2,7 +2,7 @@
 //! format-parser component reads, plain text, or something never read (binary, sensitive).
 
 use super::code::Language;
-use crate::workspace::policy;
+use crate::workspace::policy::{self, extension};
 
 /// How a file is indexed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,12 +59,6 @@ const BINARY_EXTENSIONS: &[&str] = &[
     "wasm", "pyc", "pyo", "mo", "woff", "woff2", "ttf", "otf", "eot", "mp3", "mp4", "wav", "ogg",
     "avi", "mov", "sqlite", "db", "bin", "dat",
 ];
-
-fn extension(path: &str) -> Option<String> {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    let (stem, ext) = name.rsplit_once('.')?;
-    (!stem.is_empty()).then(|| ext.to_ascii_lowercase())
-}
 
 /// Decided by name alone: sensitive files and known binary extensions are never opened.
 pub fn skip_by_name(path: &str) -> Option<SkipReason> {

@@ -362,7 +362,7 @@ impl Runtime {
 const HEAD_BYTES: u64 = 1024;
 
 fn no_parser(path: &str) -> HostError {
-    let ext = registry::extension(path).unwrap_or_default();
+    let ext = crate::workspace::policy::extension(path).unwrap_or_default();
     HostError::new(
         codes::NO_PARSER,
         format!("no document parser handles {path} (.{ext})"),

@@ -3,6 +3,7 @@
 //! called, and whether it reads otherwise unclaimed text. A parser from an operator's plugin
 //! directory loads after the built-ins and takes over the extensions it declares.
 
+use crate::workspace::policy::extension;
 use std::collections::HashMap;
 
 /// How a parser was chosen for a file.
@@ -83,13 +84,6 @@ impl Registry {
     pub fn has_signatures(&self) -> bool {
         !self.signatures.is_empty()
     }
-}
-
-/// The lower-case extension of a path's file name, if it has one.
-pub fn extension(path: &str) -> Option<String> {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    let (stem, ext) = name.rsplit_once('.')?;
-    (!stem.is_empty()).then(|| ext.to_ascii_lowercase())
 }
 
 #[cfg(test)]

@@ -48,6 +48,13 @@ pub fn is_protected(path: &str) -> bool {
     path == crate::config::CONFIG_FILE || SKIPPED_DIRS.contains(&first)
 }
 
+/// The lower-case extension of a path's file name, if it has one (`.gitignore` has none).
+pub fn extension(path: &str) -> Option<String> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let (stem, ext) = name.rsplit_once('.')?;
+    (!stem.is_empty()).then(|| ext.to_ascii_lowercase())
+}
+
 /// A NUL byte in the first 8 KiB, the test git and ripgrep use.
 pub fn looks_binary(head: &[u8]) -> bool {
     head[..head.len().min(BINARY_SNIFF_BYTES)].contains(&0)
