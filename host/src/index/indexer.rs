@@ -482,6 +482,7 @@ fn parse_document(
                 .iter()
                 .map(|s| (s.id.as_str(), s.start_line))
                 .collect();
+            // The sdk's LOSSY_WARNING, which the text-format parsers give.
             entry.lossy = doc.warnings.iter().any(|w| w.contains("invalid UTF-8"));
             for link in &doc.links {
                 let key = super::resolve::link_key(&link.target);

@@ -110,3 +110,59 @@ impl ResourceLimiter for MemoryLimiter {
         Ok(desired <= 1_000_000)
     }
 }
+
+/// Documents cross between the WIT records and the index's own types (which do not depend on
+/// the runtime) in both directions: parsed documents into the index, sections out to pillars.
+mod document_conversions {
+    use super::pillar::smart_context::plugin::types as wit;
+    use crate::index::documents as host;
+
+    impl From<wit::Section> for host::Section {
+        fn from(s: wit::Section) -> Self {
+            Self {
+                id: s.id,
+                heading_path: s.heading_path,
+                level: s.level,
+                text: s.text,
+                start_line: s.start_line,
+                end_line: s.end_line,
+                page: s.page,
+            }
+        }
+    }
+
+    impl From<host::Section> for wit::Section {
+        fn from(s: host::Section) -> Self {
+            Self {
+                id: s.id,
+                heading_path: s.heading_path,
+                level: s.level,
+                text: s.text,
+                start_line: s.start_line,
+                end_line: s.end_line,
+                page: s.page,
+            }
+        }
+    }
+
+    impl From<wit::Document> for host::Document {
+        fn from(doc: wit::Document) -> Self {
+            Self {
+                title: doc.title,
+                kind: doc.kind,
+                sections: doc.sections.into_iter().map(Into::into).collect(),
+                links: doc
+                    .links
+                    .into_iter()
+                    .map(|l| host::Link {
+                        section_id: l.section_id,
+                        target: l.target,
+                        text: l.text,
+                    })
+                    .collect(),
+                metadata: doc.metadata,
+                warnings: doc.warnings,
+            }
+        }
+    }
+}

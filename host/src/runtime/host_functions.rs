@@ -269,17 +269,8 @@ impl index::Host for HostState {
             .index
             .doc_section(&path, &selector, mode, request.max_chars as usize)
             .map_err(to_wit)?;
-        let s = view.section;
         Ok(index::SectionView {
-            section: types::Section {
-                id: s.id,
-                heading_path: s.heading_path,
-                level: s.level,
-                text: s.text,
-                start_line: s.start_line,
-                end_line: s.end_line,
-                page: s.page,
-            },
+            section: view.section.into(),
             mode: request.mode,
             total_chars: view.total_chars,
             truncated: view.truncated,

@@ -383,35 +383,7 @@ impl crate::index::DocumentParsers for Runtime {
     }
 
     fn parse(&self, path: &str, bytes: &[u8]) -> HostResult<crate::index::documents::Document> {
-        let doc = self.parse_bytes(path, bytes)?;
-        Ok(crate::index::documents::Document {
-            title: doc.title,
-            kind: doc.kind,
-            sections: doc
-                .sections
-                .into_iter()
-                .map(|s| crate::index::documents::Section {
-                    id: s.id,
-                    heading_path: s.heading_path,
-                    level: s.level,
-                    text: s.text,
-                    start_line: s.start_line,
-                    end_line: s.end_line,
-                    page: s.page,
-                })
-                .collect(),
-            links: doc
-                .links
-                .into_iter()
-                .map(|l| crate::index::documents::Link {
-                    section_id: l.section_id,
-                    target: l.target,
-                    text: l.text,
-                })
-                .collect(),
-            metadata: doc.metadata,
-            warnings: doc.warnings,
-        })
+        Ok(self.parse_bytes(path, bytes)?.into())
     }
 }
 

@@ -23,8 +23,7 @@ impl Markdown {
         let (text, lossy) = sdk::decode_text(bytes);
         let mut doc = sections::parse(&text);
         if lossy {
-            doc.warnings
-                .push("invalid UTF-8 replaced with U+FFFD".to_string());
+            doc.warnings.push(sdk::doc::LOSSY_WARNING.to_string());
         }
         Ok(doc)
     }

@@ -4,6 +4,10 @@
 
 use std::collections::HashMap;
 
+/// The warning a parser gives when it decoded invalid UTF-8 lossily; the host counts such
+/// files as lossy by it.
+pub const LOSSY_WARNING: &str = "invalid UTF-8 replaced with U+FFFD";
+
 /// A parsed document: sections in reading order, links for references, metadata (front
 /// matter, document properties) and warnings about what was lost.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -34,8 +34,7 @@ impl Text {
             prose::sections(&text)
         };
         if lossy {
-            doc.warnings
-                .push("invalid UTF-8 replaced with U+FFFD".to_string());
+            doc.warnings.push(sdk::doc::LOSSY_WARNING.to_string());
         }
         Ok(doc)
     }
