@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Fixture, call, connect, structured, text};
+use common::{BUILTIN_PLUGINS, Fixture, call, connect, structured, text};
 use rmcp::model::CallToolRequestParams;
 use serde_json::json;
 use std::io::{BufRead, BufReader, Write};
@@ -142,21 +142,7 @@ async fn every_pillar_answers_a_real_call() {
         .map(|p| p["name"].as_str().unwrap())
         .collect();
     names.sort();
-    assert_eq!(
-        names,
-        [
-            "change",
-            "docx",
-            "explore",
-            "manage",
-            "markdown",
-            "pdf",
-            "text",
-            "understand",
-            "write",
-            "xlsx"
-        ]
-    );
+    assert_eq!(names, BUILTIN_PLUGINS);
     let history = structured(&call(&client, "manage", json!({ "command": "history" })).await);
     let txs = history["result"]["transactions"].as_array().unwrap();
     assert_eq!(txs.len(), 2);

@@ -17,6 +17,20 @@ pub const LIB_RS: &str =
 pub const GUIDE_MD: &str =
     "# Guide\n\nIntro text.\n\n## Install\n\nRun the installer.\n\n## Usage\n\nCall answer().\n";
 
+/// The built-in plugins, sorted by name: the five pillars and the five format parsers.
+pub const BUILTIN_PLUGINS: [&str; 10] = [
+    "change",
+    "docx",
+    "explore",
+    "manage",
+    "markdown",
+    "pdf",
+    "text",
+    "understand",
+    "write",
+    "xlsx",
+];
+
 pub struct Fixture {
     pub dir: tempfile::TempDir,
 }

@@ -1,6 +1,4 @@
 use super::*;
-use std::io::{Cursor, Write};
-use zip::write::SimpleFileOptions;
 
 const W: &str = r#"xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships""#;
 
@@ -47,14 +45,8 @@ fn make_docx(body: &str) -> Vec<u8> {
             r#"<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Design Notes</dc:title><dc:creator>Ann</dc:creator></cp:coreProperties>"#.to_string(),
         ),
     ];
-    let mut out = Cursor::new(Vec::new());
-    let mut zip = zip::ZipWriter::new(&mut out);
-    for (name, data) in parts {
-        zip.start_file(name, SimpleFileOptions::default()).unwrap();
-        zip.write_all(data.as_bytes()).unwrap();
-    }
-    zip.finish().unwrap();
-    out.into_inner()
+    let parts: Vec<(&str, &[u8])> = parts.iter().map(|(n, d)| (*n, d.as_bytes())).collect();
+    sdk::archive::write_zip(&parts)
 }
 
 fn sample() -> Vec<u8> {

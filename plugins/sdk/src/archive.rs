@@ -130,6 +130,21 @@ impl<'a> Archive<'a> {
     }
 }
 
+/// A zip of `entries` (name, content) built in memory: fixtures for the formats that live in
+/// zip containers.
+pub fn write_zip(entries: &[(&str, &[u8])]) -> Vec<u8> {
+    use std::io::Write;
+    let mut out = Cursor::new(Vec::new());
+    let mut zip = zip::ZipWriter::new(&mut out);
+    for (name, data) in entries {
+        zip.start_file(*name, zip::write::SimpleFileOptions::default())
+            .expect("writing to memory");
+        zip.write_all(data).expect("writing to memory");
+    }
+    zip.finish().expect("writing to memory");
+    out.into_inner()
+}
+
 fn malformed(format: &str, err: impl std::fmt::Display) -> ToolError {
     ToolError::new(
         codes::MALFORMED,
@@ -151,23 +166,10 @@ fn contains_utf16(bytes: &[u8], needle: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Write;
-    use zip::write::SimpleFileOptions;
-
-    fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
-        let mut out = Cursor::new(Vec::new());
-        let mut w = zip::ZipWriter::new(&mut out);
-        for (name, data) in entries {
-            w.start_file(*name, SimpleFileOptions::default()).unwrap();
-            w.write_all(data).unwrap();
-        }
-        w.finish().unwrap();
-        out.into_inner()
-    }
 
     #[test]
     fn reads_entries_and_reports_absent_ones() {
-        let bytes = zip_of(&[("a.xml", b"<a/>")]);
+        let bytes = write_zip(&[("a.xml", b"<a/>")]);
         let mut archive = Archive::open(&bytes, "docx", Caps::default()).unwrap();
         assert_eq!(archive.read("a.xml").unwrap().unwrap(), b"<a/>");
         assert!(archive.read("b.xml").unwrap().is_none());
@@ -176,7 +178,7 @@ mod tests {
     #[test]
     fn refuses_bombs_before_inflating() {
         let zeros = vec![0u8; 4 << 20];
-        let bytes = zip_of(&[("big.xml", &zeros)]);
+        let bytes = write_zip(&[("big.xml", &zeros)]);
         let err = Archive::open(&bytes, "xlsx", Caps::default())
             .err()
             .unwrap();
@@ -186,14 +188,14 @@ mod tests {
             max_total: 1000,
             ..Caps::default()
         };
-        let bytes = zip_of(&[("a", &[1u8; 600]), ("b", &[2u8; 600])]);
+        let bytes = write_zip(&[("a", &[1u8; 600]), ("b", &[2u8; 600])]);
         let err = Archive::open(&bytes, "xlsx", caps).err().unwrap();
         assert_eq!(err.code, codes::TOO_LARGE);
     }
 
     #[test]
     fn damaged_and_protected_files_get_clean_codes() {
-        let bytes = zip_of(&[("a.xml", b"<a/>")]);
+        let bytes = write_zip(&[("a.xml", b"<a/>")]);
         let err = Archive::open(&bytes[..bytes.len() / 2], "docx", Caps::default())
             .err()
             .unwrap();

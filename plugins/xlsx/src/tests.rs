@@ -1,6 +1,4 @@
 use super::*;
-use std::io::Write;
-use zip::write::SimpleFileOptions;
 
 const NS: &str = r#"xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships""#;
 
@@ -40,14 +38,8 @@ fn make_xlsx() -> Vec<u8> {
         ("xl/tables/table1.xml", format!(r#"<table {NS} id="1" name="People" displayName="People" ref="A1:C3"><tableColumns count="3"><tableColumn id="1" name="Name"/><tableColumn id="2" name="Age"/><tableColumn id="3" name="City"/></tableColumns></table>"#)),
         ("xl/worksheets/sheet2.xml", format!(r#"<worksheet {NS}><sheetData>{summary}</sheetData></worksheet>"#)),
     ];
-    let mut out = std::io::Cursor::new(Vec::new());
-    let mut zip = zip::ZipWriter::new(&mut out);
-    for (name, data) in parts {
-        zip.start_file(name, SimpleFileOptions::default()).unwrap();
-        zip.write_all(data.as_bytes()).unwrap();
-    }
-    zip.finish().unwrap();
-    out.into_inner()
+    let parts: Vec<(&str, &[u8])> = parts.iter().map(|(n, d)| (*n, d.as_bytes())).collect();
+    sdk::archive::write_zip(&parts)
 }
 
 #[test]
