@@ -178,11 +178,23 @@ fn explore_finds_and_reads_pdf_docx_and_xlsx_sections() {
     let preview = table["data"]["docs"][0]["preview"].as_str().unwrap();
     assert!(preview.contains("Top | Bottom"), "{table}");
 
+    // A workbook reads as its outline: a line per sheet saying what it holds, then a sheet.
     let sheets = call(serde_json::json!({ "paths": ["data/book.xlsx"] }));
-    let first = &sheets["data"]["docs"][0];
-    assert_eq!(first["kind"], "document_section", "{sheets}");
+    let outline = sheets["data"]["docs"][0]["preview"].as_str().unwrap();
     assert!(
-        first["preview"].as_str().unwrap().contains(" rows x "),
+        outline.contains("§sheet1 ") && outline.contains(" rows x "),
         "a sheet section says what it holds: {sheets}"
+    );
+    let sheet = call(serde_json::json!({
+        "paths": ["data/book.xlsx"],
+        "section": { "sectionId": "sheet1" }
+    }));
+    let first = &sheet["data"]["docs"][0];
+    assert_eq!(first["kind"], "document_section", "{sheet}");
+    assert!(
+        first["content"]
+            .as_str()
+            .unwrap()
+            .contains("8 rows x 5 columns")
     );
 }

@@ -69,7 +69,11 @@ async fn explore_and_understand_answer_from_the_index() {
     assert_eq!(hit["filePath"], "src/shapes.py", "{found}");
     assert_eq!(hit["title"], "Circle::area");
     assert_eq!(hit["range"], json!({ "startLine": 4, "endLine": 5 }));
-    assert_eq!(hit["preview"], "5| return compute_area(self.r)");
+    // Signature first, then the line holding the query, numbered.
+    assert_eq!(
+        hit["preview"],
+        "4| def area(self):\n5| return compute_area(self.r)"
+    );
 
     let outline = structured(
         &call(

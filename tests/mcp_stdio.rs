@@ -68,13 +68,13 @@ async fn every_pillar_answers_a_real_call() {
     let fx = Fixture::new();
     let client = connect(&fx).await;
 
-    // explore: a preview with line numbers, a query split into docs and code, a markdown section.
+    // explore: a skeleton with line numbers, a query split into docs and code, a markdown section.
     let preview = call(&client, "explore", json!({ "paths": ["src/lib.rs"] })).await;
     let s = structured(&preview);
     assert_eq!(s["status"], "ok");
     assert_eq!(s["data"]["code"][0]["kind"], "file_preview");
     assert!(
-        text(&preview).contains("1| pub fn answer() -> u32 {"),
+        text(&preview).contains("1-3| pub fn answer() -> u32"),
         "{}",
         text(&preview)
     );

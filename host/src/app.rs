@@ -6,6 +6,7 @@ use crate::index::{DocumentParsers, Index};
 use crate::runtime::{self, Runtime};
 use crate::services::Services;
 use crate::store::Store;
+use crate::store::packs::{EvidenceSettings, Packs};
 use crate::workspace::Workspace;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
@@ -36,6 +37,7 @@ pub fn open(options: &OpenOptions) -> Result<Arc<Runtime>> {
         workspace,
         store: Mutex::new(store),
         index: Arc::new(index),
+        packs: Packs::new(EvidenceSettings::from_env()),
         config,
     });
     match services.transactions().recover() {

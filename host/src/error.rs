@@ -16,6 +16,8 @@ pub mod codes {
     pub const HASH_MISMATCH: &str = "HASH_MISMATCH";
     pub const NOT_FOUND: &str = "NOT_FOUND";
     pub const NO_PARSER: &str = "NO_PARSER";
+    /// The file has nothing in the index (yet): not indexed, skipped or ignored.
+    pub const NOT_INDEXED: &str = "NOT_INDEXED";
     pub const UNSUPPORTED_LANGUAGE: &str = "UNSUPPORTED_LANGUAGE";
     pub const IO_ERROR: &str = "IO_ERROR";
     pub const WRITE_FAILED: &str = "WRITE_FAILED";

@@ -5,6 +5,7 @@
 use crate::config::Config;
 use crate::index::Index;
 use crate::store::Store;
+use crate::store::packs::Packs;
 use crate::workspace::Workspace;
 use crate::workspace::transactions::Transactions;
 use std::sync::{Arc, Mutex};
@@ -13,6 +14,8 @@ pub struct Services {
     pub workspace: Workspace,
     pub store: Mutex<Store>,
     pub index: Arc<Index>,
+    /// Evidence packs: an LRU in front of the store's tables, with the ADR-038 knobs.
+    pub packs: Packs,
     pub config: Config,
 }
 

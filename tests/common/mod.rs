@@ -131,6 +131,18 @@ pub async fn connect(fx: &Fixture) -> Client {
     client
 }
 
+/// Like [`connect`], with extra environment variables for the server (the ADR-038 knobs).
+pub async fn connect_with_env(fx: &Fixture, env: &[(&str, &str)]) -> Client {
+    let mut command = fx.command(&["serve"]);
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let transport = TokioChildProcess::new(tokio::process::Command::from(command)).unwrap();
+    let client = ().serve(transport).await.expect("MCP handshake");
+    wait_indexed(&client).await;
+    client
+}
+
 /// Polls manage status until the server's first indexing pass has finished.
 pub async fn wait_indexed(client: &Client) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);

@@ -110,6 +110,8 @@ pub struct Hit {
     /// The chunk line that best matches the query, and its line number.
     pub snippet: String,
     pub snippet_line: u32,
+    /// The chunk's text, for previews.
+    pub body: String,
 }
 
 pub struct Fulltext {
@@ -274,6 +276,23 @@ impl Fulltext {
         Ok((hits, total))
     }
 
+    /// Every chunk of one file, in line order (score 0, the first line as snippet).
+    pub fn file_chunks(&self, path: &str) -> Result<Vec<Hit>> {
+        let searcher = self.reader.searcher();
+        let query = TermQuery::new(
+            Term::from_field_text(self.fields.path, path),
+            IndexRecordOption::Basic,
+        );
+        let top = searcher.search(&query, &TopDocs::with_limit(100_000).order_by_score())?;
+        let mut hits = Vec::with_capacity(top.len());
+        for (_, address) in top {
+            let doc: TantivyDocument = searcher.doc(address)?;
+            hits.push(self.hit(&doc, 0.0, &[]));
+        }
+        hits.sort_by_key(|h| (h.start_line, h.end_line));
+        Ok(hits)
+    }
+
     fn hit(&self, doc: &TantivyDocument, score: f32, needles: &[String]) -> Hit {
         let f = &self.fields;
         let text = |field| {
@@ -299,6 +318,7 @@ impl Fulltext {
             score,
             snippet,
             snippet_line: start_line + offset,
+            body,
         }
     }
 
@@ -415,6 +435,11 @@ impl ParsedQuery {
         out.dedup();
         out
     }
+}
+
+/// The lower-case words and identifier parts of `query` that previews bring forward.
+pub fn needles(query: &str) -> Vec<String> {
+    parse_query(query).needles()
 }
 
 fn parse_query(query: &str) -> ParsedQuery {

@@ -13,6 +13,7 @@ pub mod digest;
 pub mod documents;
 pub mod fulltext;
 mod indexer;
+pub mod previews;
 mod queries;
 pub mod resolve;
 pub mod scan;

@@ -7,7 +7,8 @@ use super::classify::{self, Class};
 use super::code::{self, Symbol, skeleton};
 use super::digest::{self, Mode};
 use super::documents::{Document, Section};
-use super::fulltext::{Hit, SearchRequest};
+use super::fulltext::{self, Hit, SearchRequest};
+use super::previews;
 use super::resolve;
 use super::{Freshness, Index};
 use crate::error::{HostError, HostResult, codes};
@@ -114,6 +115,61 @@ impl Index {
             degraded: !reasons.is_empty(),
             reasons,
         })
+    }
+
+    /// Previews of `hits` for the words of `query` (ADR-038 §7) within `cap` characters, from
+    /// the chunk summary cache where it is current. None where a chunk left the catalogue
+    /// since the search (a pass replaced it).
+    pub fn previews(
+        &self,
+        hits: &[Hit],
+        query: &str,
+        mode: Mode,
+        cap: usize,
+    ) -> Vec<Option<previews::Preview>> {
+        let needles = fulltext::needles(query);
+        let conn = self.reader();
+        hits.iter()
+            .map(|hit| {
+                let source = previews::Source {
+                    chunk_id: &hit.chunk_id,
+                    body: &hit.body,
+                    start_line: hit.start_line,
+                    code: hit.kind == "code",
+                };
+                previews::preview(&conn, &source, mode, &needles, cap).unwrap_or_else(|err| {
+                    tracing::warn!("preview of {}: {err}", hit.chunk_id);
+                    None
+                })
+            })
+            .collect()
+    }
+
+    /// The indexed chunks of one file in line order. NOT_INDEXED when the file has none
+    /// (not indexed yet, skipped, or outside the root's indexed kinds).
+    pub fn file_chunks(&self, path: &str) -> HostResult<(String, Vec<Hit>)> {
+        let rel = self.ws.normalize(path)?;
+        let Some(fulltext) = &self.fulltext else {
+            return Err(
+                HostError::new(codes::NOT_INDEXED, "the search index is unavailable")
+                    .suggest("run `smart-context index`"),
+            );
+        };
+        if self.is_read_only() {
+            fulltext.refresh();
+        }
+        let hits = fulltext
+            .file_chunks(&rel)
+            .map_err(|e| HostError::new(codes::INTERNAL, format!("reading chunks: {e:#}")))?;
+        if hits.is_empty() {
+            self.ws.stat(&rel)?;
+            return Err(
+                HostError::new(codes::NOT_INDEXED, format!("{rel} has no indexed chunks")).suggest(
+                    "it may not be indexed yet, or be skipped (binary, too large, ignored)",
+                ),
+            );
+        }
+        Ok((rel, hits))
     }
 
     /// Reads a file for live extraction and says what it is.

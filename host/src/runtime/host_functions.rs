@@ -2,12 +2,16 @@
 //! index, store or runtime, with failures returned as WIT `error` values.
 
 use super::bindings::HostState;
-use super::bindings::pillar::smart_context::plugin::{edits, index, log, status, types, workspace};
+use super::bindings::pillar::smart_context::plugin::{
+    edits, index, log, status, store, types, workspace,
+};
 use crate::error::{HostError, codes};
 use crate::index::digest::Mode;
-use crate::index::fulltext::SearchRequest;
+use crate::index::fulltext::{Hit, SearchRequest};
+use crate::index::previews::Preview;
 use crate::index::{MatchKind, SectionSelector};
 use crate::services::Services;
+use crate::store::packs::{self, Lookup};
 use crate::workspace::{self as ws, transactions::Change};
 
 impl HostState {
@@ -93,6 +97,27 @@ impl workspace::Host for HostState {
         })
     }
 
+    fn walk(
+        &mut self,
+        path: String,
+        options: workspace::WalkOptions,
+    ) -> Result<workspace::WalkResult, types::Error> {
+        let services = self.services()?;
+        let (files, truncated) = services
+            .workspace
+            .walk(
+                &path,
+                options.max_depth.min(64) as usize,
+                options.max_files.min(100_000) as usize,
+                options.glob.as_deref(),
+            )
+            .map_err(to_wit)?;
+        Ok(workspace::WalkResult {
+            files: files.into_iter().map(entry).collect(),
+            truncated,
+        })
+    }
+
     fn list_dir(&mut self, path: String) -> Result<Vec<workspace::Entry>, types::Error> {
         let services = self.services()?;
         Ok(services
@@ -136,27 +161,46 @@ impl index::Host for HostState {
             limit: options.max_results.clamp(1, 1000) as usize,
         };
         let outcome = services.index.search(&request).map_err(to_wit)?;
+        let previews = if options.preview_chars > 0 {
+            let cap = options.preview_chars as usize;
+            services
+                .index
+                .previews(&outcome.hits, &request.query, Mode::Preview, cap)
+        } else {
+            vec![None; outcome.hits.len()]
+        };
         Ok(index::SearchResult {
             hits: outcome
                 .hits
                 .into_iter()
-                .map(|h| index::ChunkHit {
-                    chunk_id: h.chunk_id,
-                    path: h.path,
-                    kind: h.kind,
-                    language: h.language,
-                    range: range(h.start_line, h.end_line),
-                    score: h.score,
-                    symbol: h.symbol,
-                    heading_path: h.heading_path,
-                    snippet: h.snippet,
-                    snippet_line: h.snippet_line,
-                })
+                .zip(previews)
+                .map(|(h, p)| chunk_hit(h, p))
                 .collect(),
             total: outcome.total,
             degraded: outcome.degraded,
             reasons: outcome.reasons,
         })
+    }
+
+    fn file_chunks(
+        &mut self,
+        path: String,
+        mode: index::SectionMode,
+        max_chars: u32,
+    ) -> Result<Vec<index::ChunkHit>, types::Error> {
+        let services = self.services()?;
+        let (_, hits) = services.index.file_chunks(&path).map_err(to_wit)?;
+        let mode = section_mode(mode);
+        let cap = match max_chars {
+            0 => mode.default_chars(),
+            n => n as usize,
+        };
+        let previews = services.index.previews(&hits, "", mode, cap);
+        Ok(hits
+            .into_iter()
+            .zip(previews)
+            .map(|(h, p)| chunk_hit(h, p))
+            .collect())
     }
 
     fn symbols(&mut self, path: String) -> Result<index::FileSymbols, types::Error> {
@@ -260,11 +304,7 @@ impl index::Host for HostState {
             index::SectionSelector::Id(id) => SectionSelector::Id(id),
             index::SectionSelector::HeadingPath(p) => SectionSelector::HeadingPath(p),
         };
-        let mode = match request.mode {
-            index::SectionMode::Summary => Mode::Summary,
-            index::SectionMode::Preview => Mode::Preview,
-            index::SectionMode::Raw => Mode::Raw,
-        };
+        let mode = section_mode(request.mode);
         let view = services
             .index
             .doc_section(&path, &selector, mode, request.max_chars as usize)
@@ -406,6 +446,156 @@ fn symbol(path: &str, s: crate::index::code::Symbol) -> index::Symbol {
         range: range(s.start_line, s.end_line),
         signature: s.signature,
         doc: s.doc.map(|d| d.text),
+    }
+}
+
+fn section_mode(mode: index::SectionMode) -> Mode {
+    match mode {
+        index::SectionMode::Summary => Mode::Summary,
+        index::SectionMode::Preview => Mode::Preview,
+        index::SectionMode::Raw => Mode::Raw,
+    }
+}
+
+fn chunk_hit(h: Hit, preview: Option<Preview>) -> index::ChunkHit {
+    let preview = preview.unwrap_or_default();
+    index::ChunkHit {
+        chunk_id: h.chunk_id,
+        path: h.path,
+        kind: h.kind,
+        language: h.language,
+        range: range(h.start_line, h.end_line),
+        score: h.score,
+        symbol: h.symbol,
+        heading_path: h.heading_path,
+        snippet: h.snippet,
+        snippet_line: h.snippet_line,
+        preview: preview.text,
+        preview_truncated: preview.truncated,
+        file_hash: preview.file_hash,
+        file_mtime_ms: preview.file_mtime_ms,
+    }
+}
+
+impl store::Host for HostState {
+    fn settings(&mut self) -> store::EvidenceSettings {
+        let s = match self.services() {
+            Ok(services) => services.packs.settings().clone(),
+            Err(_) => packs::EvidenceSettings::default(),
+        };
+        store::EvidenceSettings {
+            cache_size: s.cache_size,
+            ttl_ms: s.ttl_ms,
+            attach_doc_sections: s.attach_doc_sections,
+            attach_doc_sections_max: s.attach_doc_sections_max,
+            doc_snippet_max_chars: s.doc_snippet_max_chars,
+            doc_skeleton_max_chars: s.doc_skeleton_max_chars,
+        }
+    }
+
+    fn pack_get(&mut self, pack_id: String) -> store::PackLookup {
+        let Ok(services) = self.services() else {
+            return store::PackLookup::Missing;
+        };
+        let lookup = services.packs.get(&services.store(), &pack_id);
+        match lookup {
+            Ok(Lookup::Missing) => store::PackLookup::Missing,
+            Ok(Lookup::Expired(pack)) => store::PackLookup::Expired(pack_to_wit(pack)),
+            Ok(Lookup::Found(pack)) => store::PackLookup::Found(pack_to_wit(pack)),
+            Err(err) => {
+                // A pack is a cache: an unreadable one is rebuilt, not an error for the agent.
+                tracing::warn!("reading evidence pack {pack_id}: {err:#}");
+                store::PackLookup::Missing
+            }
+        }
+    }
+
+    fn pack_put(&mut self, pack: store::Pack) -> Result<store::Pack, types::Error> {
+        let services = self.services()?;
+        let pack = packs::Pack {
+            pack_id: pack.pack_id,
+            query: pack.query,
+            options_json: pack.options_json,
+            created_ms: pack.created_ms,
+            expires_ms: pack.expires_ms,
+            reasons: pack.reasons,
+            salt: pack.salt,
+            items: pack
+                .items
+                .into_iter()
+                .map(|i| packs::PackItem {
+                    role: i.role,
+                    rank: i.rank,
+                    chunk_id: i.chunk_id,
+                    path: i.path,
+                    kind: i.kind,
+                    section_id: i.section_id,
+                    heading_path: i.heading_path,
+                    range: i.range.map(|r| (r.start, r.end)),
+                    preview: i.preview,
+                    content_hash: i.content_hash,
+                    updated_ms: i.updated_ms,
+                    scores_json: i.scores_json,
+                    meta_json: i.meta_json,
+                    shown: i.shown,
+                })
+                .collect(),
+        };
+        let stored = services
+            .packs
+            .put(&mut services.store(), pack)
+            .map_err(|e| to_wit(store_error(e)))?;
+        Ok(pack_to_wit(stored))
+    }
+
+    fn pack_mark_shown(
+        &mut self,
+        pack_id: String,
+        role: String,
+        shown: Vec<(u32, String)>,
+    ) -> Result<(), types::Error> {
+        let services = self.services()?;
+        services
+            .packs
+            .mark_shown(&mut services.store(), &pack_id, &role, &shown)
+            .map_err(|e| to_wit(store_error(e)))
+    }
+}
+
+fn store_error(err: anyhow::Error) -> HostError {
+    HostError::new(codes::STORE_ERROR, format!("evidence pack store: {err:#}"))
+        .suggest("retry; the pack is rebuilt when it cannot be stored")
+}
+
+fn pack_to_wit(pack: packs::Pack) -> store::Pack {
+    store::Pack {
+        pack_id: pack.pack_id,
+        query: pack.query,
+        options_json: pack.options_json,
+        created_ms: pack.created_ms,
+        expires_ms: pack.expires_ms,
+        reasons: pack.reasons,
+        salt: pack.salt,
+        items: pack
+            .items
+            .into_iter()
+            .map(|i| store::PackItem {
+                role: i.role,
+                rank: i.rank,
+                chunk_id: i.chunk_id,
+                path: i.path,
+                kind: i.kind,
+                section_id: i.section_id,
+                heading_path: i.heading_path,
+                range: i.range.map(|(start, end)| range(start, end)),
+                preview: i.preview,
+                content_hash: i.content_hash,
+                updated_ms: i.updated_ms,
+                scores_json: i.scores_json,
+                meta_json: i.meta_json,
+                shown: i.shown,
+            })
+            .collect(),
     }
 }
 

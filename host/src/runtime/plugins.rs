@@ -21,15 +21,17 @@ pub enum Interface {
     Workspace,
     Index,
     Status,
+    Store,
     Edits,
 }
 
 impl Interface {
-    pub const ALL: [Interface; 5] = [
+    pub const ALL: [Interface; 6] = [
         Interface::Log,
         Interface::Workspace,
         Interface::Index,
         Interface::Status,
+        Interface::Store,
         Interface::Edits,
     ];
 
@@ -39,6 +41,7 @@ impl Interface {
             Interface::Workspace => "workspace",
             Interface::Index => "index",
             Interface::Status => "status",
+            Interface::Store => "store",
             Interface::Edits => "edits",
         }
     }
@@ -70,8 +73,8 @@ impl World {
         use Interface::*;
         match self {
             World::FormatParser => [Log].into(),
-            World::Pillar => [Log, Workspace, Index, Status].into(),
-            World::EditingPillar => [Log, Workspace, Index, Status, Edits].into(),
+            World::Pillar => [Log, Workspace, Index, Status, Store].into(),
+            World::EditingPillar => [Log, Workspace, Index, Status, Store, Edits].into(),
         }
     }
 
@@ -239,7 +242,7 @@ pub fn parse_grants(names: &[String]) -> Result<BTreeSet<Interface>, String> {
         .iter()
         .map(|n| {
             Interface::parse(n).ok_or_else(|| {
-                format!("unknown grant {n:?} (known: log, workspace, index, status, edits)")
+                format!("unknown grant {n:?} (known: log, workspace, index, status, store, edits)")
             })
         })
         .collect()

@@ -112,6 +112,14 @@ const MIGRATIONS: &[&str] = &[
     // 4: why a document could not be parsed (ENCRYPTED, MALFORMED, ...), so status can count
     // failures by code and the next pass does not retry an unchanged file.
     "ALTER TABLE files ADD COLUMN parse_error TEXT;",
+    // 5: what explore needs beyond the ADR-038 columns: a per-pack secret for signing cursors,
+    // per-item render facts and what the agent was shown, the content hash a cached summary
+    // was made from, and an index for TTL pruning.
+    "ALTER TABLE evidence_packs ADD COLUMN salt TEXT NOT NULL DEFAULT '';
+     ALTER TABLE evidence_pack_items ADD COLUMN meta_json TEXT NOT NULL DEFAULT '{}';
+     ALTER TABLE evidence_pack_items ADD COLUMN shown TEXT NOT NULL DEFAULT '';
+     ALTER TABLE chunk_summaries ADD COLUMN content_hash TEXT NOT NULL DEFAULT '';
+     CREATE INDEX idx_evidence_packs_expires ON evidence_packs(expires_at);",
 ];
 
 /// The schema version this build writes.
@@ -247,8 +255,8 @@ mod tests {
             [],
         )
         .unwrap();
-        run(&mut conn).unwrap();
-        assert_eq!(version(&conn), SCHEMA_VERSION);
+        run_to(&mut conn, 4).unwrap();
+        assert_eq!(version(&conn), 4);
         let error: Option<String> = conn
             .query_row("SELECT parse_error FROM files", [], |r| r.get(0))
             .unwrap();
@@ -256,5 +264,41 @@ mod tests {
         conn.execute("UPDATE files SET parse_error = 'ENCRYPTED'", [])
             .unwrap();
         assert_eq!(count(&conn, "files"), 1);
+    }
+
+    #[test]
+    fn v4_to_v5_keeps_packs_and_summaries_with_defaults() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        run_to(&mut conn, 4).unwrap();
+        conn.execute(
+            "INSERT INTO evidence_packs (pack_id, query, options_json, created_at) VALUES ('p', 'q', '{}', 1)",
+            [],
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO evidence_pack_items (pack_id, role, rank, chunk_id, file_path, kind, section_id, preview)
+             VALUES ('p', 'result', 1, 'c1', 'a.md', 'markdown', 's1', 'text')",
+            [],
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO chunk_summaries (chunk_id, style, summary, created_at) VALUES ('c1', 'preview', 's', 1)",
+            [],
+        )
+        .unwrap();
+        run(&mut conn).unwrap();
+        assert_eq!(version(&conn), SCHEMA_VERSION);
+        let (salt, meta, shown, hash): (String, String, String, String) = conn
+            .query_row(
+                "SELECT p.salt, i.meta_json, i.shown, s.content_hash
+                 FROM evidence_packs p JOIN evidence_pack_items i USING (pack_id), chunk_summaries s",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .unwrap();
+        assert_eq!(
+            (salt.as_str(), meta.as_str(), shown.as_str(), hash.as_str()),
+            ("", "{}", "", "")
+        );
     }
 }

@@ -1,13 +1,21 @@
-//! The host's SQLite state (`.smart-context/state.db`, WAL): numbered migrations and the
-//! transaction journal that makes file edits undoable and crash-recoverable.
+//! The host's SQLite state (`.smart-context/state.db`, WAL): numbered migrations, the
+//! transaction journal that makes file edits undoable and crash-recoverable, and the evidence
+//! packs explore keeps between calls.
 
 mod migrations;
+pub mod packs;
 
 use anyhow::{Context, Result};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::{Path, PathBuf};
 
 pub use migrations::SCHEMA_VERSION;
+
+/// Brings a bare connection to the current schema, for tests of tables other modules own.
+#[cfg(test)]
+pub fn migrate_for_tests(conn: &mut Connection) {
+    migrations::run(conn).unwrap();
+}
 
 /// Milliseconds since the Unix epoch: how every stored row stamps time.
 pub fn now_ms() -> u64 {

@@ -224,6 +224,64 @@ impl Workspace {
         Ok(entries)
     }
 
+    /// Files under the directory `path`, recursively to `max_depth` levels, ignore rules
+    /// applied, keeping those whose root-relative path matches `glob`; stops after
+    /// `max_files` (the flag says so). Paths come back sorted.
+    pub fn walk(
+        &self,
+        path: &str,
+        max_depth: usize,
+        max_files: usize,
+        glob: Option<&str>,
+    ) -> HostResult<(Vec<Entry>, bool)> {
+        let rel = self.normalize(path)?;
+        let meta = self
+            .dir
+            .metadata(&rel)
+            .map_err(|e| HostError::io(&rel, &e))?;
+        if !meta.is_dir() {
+            return Err(HostError::new(
+                codes::INVALID_PATH,
+                format!("{rel} is not a directory"),
+            ));
+        }
+        let matcher = glob
+            .map(|g| {
+                globset::GlobBuilder::new(g)
+                    .literal_separator(true)
+                    .build()
+                    .map(|g| g.compile_matcher())
+                    .map_err(|e| {
+                        HostError::new(codes::INVALID_ARGS, format!("glob {g:?}: {e}"))
+                            .suggest("use globset syntax: `src/**/*.rs`, `docs/*.{md,txt}`")
+                    })
+            })
+            .transpose()?;
+        let mut files = Vec::new();
+        let mut truncated = false;
+        for item in self.walker(&rel).max_depth(Some(max_depth.max(1))).build() {
+            let Ok(item) = item else { continue };
+            if !item.file_type().is_some_and(|t| t.is_file()) {
+                continue;
+            }
+            let Some(child) = self.relative(item.path()) else {
+                continue;
+            };
+            if matcher.as_ref().is_some_and(|m| !m.is_match(&child)) {
+                continue;
+            }
+            if files.len() == max_files {
+                truncated = true;
+                break;
+            }
+            if let Ok(meta) = self.dir.symlink_metadata(&child) {
+                files.push(entry(child, &meta));
+            }
+        }
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok((files, truncated))
+    }
+
     /// An ignore-aware walker over `rel` (hidden files included, VCS and state dirs skipped),
     /// shared by listing and searching so they agree on what exists.
     pub fn walker(&self, rel: &str) -> ignore::WalkBuilder {
@@ -374,6 +432,58 @@ mod tests {
         allow_binary: false,
         allow_truncate: false,
     };
+
+    #[test]
+    fn walks_recursively_with_depth_cap_and_globs() {
+        let (dir, ws) = ws();
+        for path in [
+            "src/deep/b.rs",
+            "src/deep/er/c.rs",
+            "docs/x.md",
+            ".gitignore",
+        ] {
+            let p = dir.path().join(path);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, "x\n").unwrap();
+        }
+        std::fs::write(dir.path().join(".gitignore"), "*.bin\n").unwrap();
+        let paths = |files: Vec<Entry>| files.into_iter().map(|e| e.path).collect::<Vec<_>>();
+        let (all, cut) = ws.walk(".", 5, 100, None).unwrap();
+        assert!(!cut);
+        assert_eq!(
+            paths(all),
+            [
+                ".env",
+                ".gitignore",
+                "docs/x.md",
+                "src/a.rs",
+                "src/deep/b.rs",
+                "src/deep/er/c.rs"
+            ]
+        );
+        assert_eq!(
+            paths(ws.walk("src", 2, 100, None).unwrap().0),
+            ["src/a.rs", "src/deep/b.rs"]
+        );
+        assert_eq!(
+            paths(ws.walk(".", 5, 100, Some("src/**/*.rs")).unwrap().0).len(),
+            3
+        );
+        assert_eq!(
+            paths(ws.walk(".", 5, 100, Some("*.rs")).unwrap().0),
+            Vec::<String>::new()
+        );
+        let (two, cut) = ws.walk(".", 5, 2, None).unwrap();
+        assert!(cut && two.len() == 2);
+        assert_eq!(
+            ws.walk(".", 5, 9, Some("src/[")).unwrap_err().code,
+            codes::INVALID_ARGS
+        );
+        assert_eq!(
+            ws.walk("src/a.rs", 5, 9, None).unwrap_err().code,
+            codes::INVALID_PATH
+        );
+    }
 
     #[test]
     fn normalize_refuses_escapes() {

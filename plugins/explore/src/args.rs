@@ -1,15 +1,13 @@
-//! The ExploreArgs contract of ADR-040 §5.1, parsed strictly, and the routing of §5.3.
+//! The ExploreArgs contract of ADR-040 §5.1, parsed strictly, its defaults (§5.4), and the
+//! routing of §5.3.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ExploreArgs {
     pub query: Option<String>,
-    #[serde(default)]
-    pub paths: Vec<String>,
-    // Accepted for the ADR-040 contract; evidence packs arrive with the explore issue.
-    #[allow(dead_code)]
+    pub paths: Option<Vec<String>>,
     pub intent: Option<Intent>,
     pub view: Option<View>,
     pub section: Option<SectionSelector>,
@@ -27,7 +25,7 @@ pub struct ExploreArgs {
     pub limits: Limits,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Intent {
     Auto,
@@ -36,7 +34,7 @@ pub enum Intent {
     Evidence,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum View {
     Auto,
@@ -45,7 +43,7 @@ pub enum View {
     Full,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct SectionSelector {
     pub section_id: Option<String>,
@@ -54,26 +52,32 @@ pub struct SectionSelector {
     pub include_subsections: bool,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[allow(dead_code)] // parsed so the schema is enforced; paging arrives with evidence packs
 pub struct Cursor {
     pub items: Option<String>,
     pub content: Option<String>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Include {
     pub docs: Option<bool>,
     pub code: Option<bool>,
-    #[allow(dead_code)] // comments and logs become separate kinds with the index
     pub comments: Option<bool>,
-    #[allow(dead_code)]
     pub logs: Option<bool>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+/// What to search, every flag resolved (all default to true): part of the pack's identity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+pub struct Kinds {
+    pub docs: bool,
+    pub code: bool,
+    pub comments: bool,
+    pub logs: bool,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct Limits {
     pub max_results: Option<f64>,
@@ -81,45 +85,58 @@ pub struct Limits {
     pub max_item_chars: Option<f64>,
     pub max_bytes: Option<f64>,
     pub max_files: Option<f64>,
-    /// The host's per-call deadline bounds every call today; a finer budget comes with packs.
-    #[allow(dead_code)]
     pub timeout_ms: Option<f64>,
 }
 
-pub const DEFAULT_MAX_RESULTS: usize = 20;
-pub const DEFAULT_MAX_CHARS: usize = 20_000;
+/// Items per group (docs, code) on one page.
+pub const DEFAULT_MAX_RESULTS: usize = 8;
+/// Content characters of a whole response: previews and sections, then full reads.
+pub const DEFAULT_MAX_CHARS: usize = 4_000;
 pub const DEFAULT_FULL_MAX_CHARS: usize = 200_000;
 pub const DEFAULT_MAX_BYTES: u64 = 1_048_576;
 pub const DEFAULT_MAX_FILES: usize = 200;
-pub const PREVIEW_LINES: usize = 30;
+/// Directory levels a path expands to (ADR-040 §5.4).
+pub const DIRECTORY_DEPTH: u32 = 5;
+/// Items one pack keeps per group, whatever one page shows: what cursors page through.
+pub const PACK_DEPTH: usize = 100;
 
-/// What the call asks for, decided once.
+/// What the call does, decided once (ADR-040 §5.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Route {
-    Find(String),
-    Read(Vec<String>),
+    /// Search the index; documents and code in their own groups.
+    Find,
+    /// Read the named paths (directories expanded, globs with allowGlobs).
+    Read,
 }
 
 impl ExploreArgs {
-    /// ADR-040 §5.3: paths without a query read; a query finds.
-    pub fn route(&self) -> Result<Route, String> {
-        // Without allowGlobs every path is literal (`[id].tsx` is a file name, ADR-040 §5.4).
-        if self.allow_globs {
-            return Err(
-                "allowGlobs is not supported yet by this server; name files or directories".into(),
-            );
-        }
-        if self.pack_id.is_some() || self.cursor.is_some() {
-            return Err("packId and cursor are not supported yet by this server; omit them".into());
-        }
-        let query = self
-            .query
+    /// The trimmed query, when there is one.
+    pub fn query(&self) -> Option<&str> {
+        self.query
             .as_deref()
             .map(str::trim)
-            .filter(|q| !q.is_empty());
-        match (query, self.paths.is_empty()) {
-            (Some(q), _) => Ok(Route::Find(q.to_string())),
-            (None, false) => Ok(Route::Read(self.paths.clone())),
-            (None, true) => Err("give `query` to search or `paths` to read".into()),
+            .filter(|q| !q.is_empty())
+    }
+
+    pub fn paths(&self) -> &[String] {
+        self.paths.as_deref().unwrap_or_default()
+    }
+
+    pub fn intent(&self) -> Intent {
+        self.intent.unwrap_or(Intent::Auto)
+    }
+
+    /// find and read follow the intent when it names one; auto and evidence search when there
+    /// is a query and read otherwise. A query with paths searches within them.
+    pub fn route(&self) -> Result<Route, String> {
+        match (self.intent(), self.query(), self.paths().is_empty()) {
+            (Intent::Find, None, _) => Err("intent find needs a `query`".into()),
+            (Intent::Read, _, true) => Err("intent read needs `paths`".into()),
+            (Intent::Read, _, false) => Ok(Route::Read),
+            (_, Some(_), _) => Ok(Route::Find),
+            (_, None, false) => Ok(Route::Read),
+            (_, None, true) => Err("give `query` to search or `paths` to read".into()),
         }
     }
 
@@ -133,11 +150,13 @@ impl ExploreArgs {
             && self
                 .full_paths
                 .as_ref()
-                .is_none_or(|full| full.iter().any(|p| p == path))
+                .is_none_or(|full| full.iter().any(|p| same_path(p, path)))
     }
 
     pub fn max_results(&self) -> usize {
-        positive(self.limits.max_results).unwrap_or(DEFAULT_MAX_RESULTS)
+        positive(self.limits.max_results)
+            .unwrap_or(DEFAULT_MAX_RESULTS)
+            .min(PACK_DEPTH)
     }
 
     pub fn max_chars(&self) -> usize {
@@ -149,9 +168,21 @@ impl ExploreArgs {
         positive(self.limits.max_chars).unwrap_or(default)
     }
 
-    pub fn max_item_chars(&self, items: usize) -> usize {
+    /// The cap on one item's text: as asked, else an even share of maxChars over both groups'
+    /// pages (at least 200, at most 1,200), never more than maxChars.
+    pub fn max_item_chars(&self) -> usize {
+        let share = self.max_chars() / (2 * self.max_results()).max(1);
         positive(self.limits.max_item_chars)
-            .unwrap_or_else(|| (self.max_chars() / items.max(1)).clamp(200, 4_000))
+            .unwrap_or_else(|| share.clamp(200, 1_200))
+            .min(self.max_chars())
+    }
+
+    /// The item cap for a page of `items` items: as asked, else an even share of maxChars
+    /// (at least 200), so one file read alone gets the whole budget.
+    pub fn page_item_chars(&self, items: usize) -> usize {
+        positive(self.limits.max_item_chars)
+            .unwrap_or_else(|| (self.max_chars() / items.max(1)).max(200))
+            .min(self.max_chars())
     }
 
     pub fn max_bytes(&self) -> u64 {
@@ -162,13 +193,29 @@ impl ExploreArgs {
         positive(self.limits.max_files).unwrap_or(DEFAULT_MAX_FILES)
     }
 
-    pub fn include_docs(&self) -> bool {
-        self.include.as_ref().and_then(|i| i.docs).unwrap_or(true)
+    pub fn timeout_ms(&self) -> Option<u64> {
+        positive(self.limits.timeout_ms).map(|t| t as u64)
     }
 
-    pub fn include_code(&self) -> bool {
-        self.include.as_ref().and_then(|i| i.code).unwrap_or(true)
+    pub fn kinds(&self) -> Kinds {
+        let i = self.include.unwrap_or_default();
+        Kinds {
+            docs: i.docs.unwrap_or(true),
+            code: i.code.unwrap_or(true),
+            comments: i.comments.unwrap_or(true),
+            logs: i.logs.unwrap_or(true),
+        }
     }
+}
+
+/// Two spellings of one relative path (`./a/b`, `a//b/`) compare equal.
+pub fn same_path(a: &str, b: &str) -> bool {
+    fn norm(p: &str) -> Vec<&str> {
+        p.split('/')
+            .filter(|s| !s.is_empty() && *s != ".")
+            .collect()
+    }
+    norm(a) == norm(b)
 }
 
 /// JSON numbers arrive as f64; non-positive or non-finite limits fall back to the default.
@@ -178,25 +225,45 @@ fn positive(value: Option<f64>) -> Option<usize> {
         .map(|v| v.min(usize::MAX as f64) as usize)
 }
 
+/// Whether a path has glob syntax (only meaningful with allowGlobs).
+pub fn is_glob(path: &str) -> bool {
+    path.contains(['*', '?', '[', '{'])
+}
+
+const DOCUMENT_EXTENSIONS: &[&str] = &[
+    "md", "markdown", "mdx", "txt", "text", "log", "rst", "adoc", "pdf", "docx", "xlsx", "xlsm",
+];
+
+const CODE_EXTENSIONS: &[&str] = &[
+    "rs", "py", "pyi", "ts", "tsx", "js", "jsx", "mjs", "cjs", "go", "java", "c", "h", "cc", "cpp",
+    "cxx", "hpp", "hh", "cs", "rb", "php", "kt", "swift", "scala", "sh", "toml", "yaml", "yml",
+    "json",
+];
+
+fn extension(path: &str) -> String {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
 /// Documents go to `data.docs`, everything else to `data.code` (ADR-040 §5.2).
 pub fn is_document(path: &str) -> bool {
-    let ext = path
-        .rsplit_once('.')
-        .map(|(_, e)| e.to_ascii_lowercase())
-        .unwrap_or_default();
-    matches!(
-        ext.as_str(),
-        "md" | "markdown"
-            | "mdx"
-            | "txt"
-            | "log"
-            | "rst"
-            | "adoc"
-            | "pdf"
-            | "docx"
-            | "xlsx"
-            | "xlsm"
-    )
+    DOCUMENT_EXTENSIONS.contains(&extension(path).as_str())
+}
+
+/// Source and config files: previewed as their skeleton or first lines, never as an outline.
+pub fn is_code(path: &str) -> bool {
+    CODE_EXTENSIONS.contains(&extension(path).as_str())
+}
+
+/// Whether a file is of a kind `include` prefers, for the directory quota of ADR-040 §5.4.
+pub fn is_preferred(path: &str, kinds: Kinds) -> bool {
+    let ext = extension(path);
+    let log = ext == "log";
+    (kinds.docs && !log && DOCUMENT_EXTENSIONS.contains(&ext.as_str()))
+        || (kinds.logs && log)
+        || (kinds.code && CODE_EXTENSIONS.contains(&ext.as_str()))
 }
 
 #[cfg(test)]
@@ -208,29 +275,39 @@ mod tests {
     }
 
     #[test]
-    fn unknown_fields_are_named() {
+    fn unknown_fields_and_wrong_types_are_named() {
         let err = parse(r#"{"paths":["a"],"bogus":1}"#).unwrap_err();
         assert_eq!(err.code, "INVALID_ARGS");
         assert!(err.message.contains("bogus"), "{}", err.message);
+        let err = parse(r#"{"limits":{"maxChars":"lots"}}"#).unwrap_err();
+        assert!(err.message.contains("limits.maxChars"), "{}", err.message);
+        let err = parse(r#"{"view":"everything"}"#).unwrap_err();
+        assert!(err.message.contains("view"), "{}", err.message);
+        let err = parse(r#"{"include":{"docs":"yes"}}"#).unwrap_err();
+        assert!(err.message.contains("include.docs"), "{}", err.message);
     }
 
     #[test]
-    fn routes_by_query_then_paths() {
-        assert!(
-            matches!(parse(r#"{"query":"x"}"#).unwrap().route(), Ok(Route::Find(q)) if q == "x")
+    fn routes_by_intent_then_query_then_paths() {
+        let route = |json: &str| parse(json).unwrap().route();
+        assert_eq!(route(r#"{"query":"x"}"#), Ok(Route::Find));
+        assert_eq!(route(r#"{"query":"x","paths":["src"]}"#), Ok(Route::Find));
+        assert_eq!(route(r#"{"paths":["a"]}"#), Ok(Route::Read));
+        assert_eq!(
+            route(r#"{"paths":["a"],"intent":"evidence"}"#),
+            Ok(Route::Read)
         );
-        assert!(matches!(
-            parse(r#"{"paths":["a"]}"#).unwrap().route(),
-            Ok(Route::Read(_))
-        ));
-        assert!(parse(r#"{"query":"  "}"#).unwrap().route().is_err());
-        assert!(parse(r#"{"paths":["[id].tsx"]}"#).unwrap().route().is_ok());
-        assert!(
-            parse(r#"{"paths":["src/*.rs"],"allowGlobs":true}"#)
-                .unwrap()
-                .route()
-                .is_err()
+        assert_eq!(
+            route(r#"{"query":"x","intent":"evidence"}"#),
+            Ok(Route::Find)
         );
+        assert_eq!(
+            route(r#"{"query":"x","paths":["a"],"intent":"read"}"#),
+            Ok(Route::Read)
+        );
+        assert!(route(r#"{"query":"  "}"#).is_err());
+        assert!(route(r#"{"intent":"find","paths":["a"]}"#).is_err());
+        assert!(route(r#"{"intent":"read","query":"x"}"#).is_err());
     }
 
     #[test]
@@ -238,13 +315,24 @@ mod tests {
         let a = parse(r#"{"paths":["a"],"limits":{"maxChars":-5,"maxBytes":10}}"#).unwrap();
         assert_eq!(a.max_chars(), DEFAULT_MAX_CHARS);
         assert_eq!(a.max_bytes(), 10);
+        assert_eq!(a.max_item_chars(), 250);
         let full = parse(r#"{"paths":["a"],"view":"full"}"#).unwrap();
         assert_eq!(full.max_chars(), DEFAULT_FULL_MAX_CHARS);
+        let tiny = parse(r#"{"limits":{"maxChars":50}}"#).unwrap();
+        assert_eq!(tiny.max_item_chars(), 50, "an item never exceeds the whole");
     }
 
     #[test]
     fn full_paths_restrict_full_reads() {
-        let a = parse(r#"{"paths":["a","b"],"view":"full","fullPaths":["b"]}"#).unwrap();
+        let a = parse(r#"{"paths":["a","b"],"view":"full","fullPaths":["./b"]}"#).unwrap();
         assert!(!a.wants_full("a") && a.wants_full("b"));
+    }
+
+    #[test]
+    fn kinds_default_to_everything_and_steer_preference() {
+        let k = parse(r#"{"include":{"code":false}}"#).unwrap().kinds();
+        assert!(k.docs && !k.code && k.comments && k.logs);
+        assert!(is_preferred("docs/a.md", k) && !is_preferred("src/a.rs", k));
+        assert!(is_document("x/Report.PDF") && !is_document("x.rs"));
     }
 }

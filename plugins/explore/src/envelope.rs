@@ -14,13 +14,22 @@ pub enum Status {
     Error,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ItemKind {
     DocumentSection,
     FilePreview,
     FileFull,
+    Symbol,
     Directory,
+}
+
+/// Which group of `data` an item belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Group {
+    Docs,
+    Code,
 }
 
 #[derive(Debug, Serialize)]
@@ -37,6 +46,8 @@ pub struct Item {
     pub file_path: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub range: Option<Range>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -55,6 +66,7 @@ impl Item {
             kind,
             file_path: file_path.to_string(),
             title: None,
+            score: None,
             range: None,
             preview: None,
             content: None,
@@ -68,7 +80,7 @@ impl Item {
         self
     }
 
-    fn text_chars(&self) -> usize {
+    pub fn text_chars(&self) -> usize {
         self.preview.as_deref().map_or(0, |p| p.chars().count())
             + self.content.as_deref().map_or(0, |c| c.chars().count())
     }
@@ -78,6 +90,27 @@ impl Item {
 pub struct Data {
     pub docs: Vec<Item>,
     pub code: Vec<Item>,
+}
+
+/// The pack a response belongs to (ADR-040 §5.2).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PackMeta {
+    pub pack_id: String,
+    /// The pack existed and was reused.
+    pub hit: bool,
+    pub created_at: u64,
+    pub expires_at: u64,
+}
+
+/// Where to continue: the next page of items, the rest of a cut item.
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Next {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub items_cursor: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content_cursor: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -94,6 +127,10 @@ pub struct Response {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub query: Option<String>,
     pub data: Data,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pack: Option<PackMeta>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next: Option<Next>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub degraded: bool,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -111,6 +148,8 @@ impl Response {
             suggestion: None,
             query: None,
             data: Data::default(),
+            pack: None,
+            next: None,
             degraded: false,
             reasons: Vec::new(),
             stats: Map::new(),
@@ -148,11 +187,10 @@ impl Response {
         }
     }
 
-    pub fn push(&mut self, document: bool, item: Item) {
-        if document {
-            self.data.docs.push(item)
-        } else {
-            self.data.code.push(item)
+    pub fn push(&mut self, group: Group, item: Item) {
+        match group {
+            Group::Docs => self.data.docs.push(item),
+            Group::Code => self.data.code.push(item),
         }
     }
 
@@ -199,6 +237,18 @@ impl Response {
         if self.degraded {
             out.push_str(&format!("\ndegraded: {}", self.reasons.join(", ")));
         }
+        if let Some(pack) = &self.pack {
+            let reuse = if pack.hit { " (reused)" } else { "" };
+            out.push_str(&format!("\npackId: {}{reuse}", pack.pack_id));
+        }
+        if let Some(next) = &self.next {
+            if let Some(c) = &next.items_cursor {
+                out.push_str(&format!("\nmore items: cursor.items = {c}"));
+            }
+            if let Some(c) = &next.content_cursor {
+                out.push_str(&format!("\nmore content: cursor.content = {c}"));
+            }
+        }
         for (group, items) in [("docs", &self.data.docs), ("code", &self.data.code)] {
             if items.is_empty() {
                 continue;
@@ -211,6 +261,9 @@ impl Response {
                 }
                 if let Some(title) = &item.title {
                     out.push_str(&format!(" ({title})"));
+                }
+                if item.preview.is_none() && item.content.is_none() && !item.why.is_empty() {
+                    out.push_str(&format!(" [{}]", item.why.join("; ")));
                 }
                 for text in [&item.preview, &item.content].into_iter().flatten() {
                     out.push('\n');
@@ -242,6 +295,10 @@ impl Budget {
 
     pub fn remaining(&self) -> usize {
         self.remaining
+    }
+
+    pub fn item_cap(&self) -> usize {
+        self.item_cap
     }
 
     /// Claims `chars` whole (for full content, which is never cut); false when they do not fit.

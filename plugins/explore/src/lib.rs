@@ -1,12 +1,17 @@
-//! The explore pillar (ADR-040): one call finds and reads. Paths are read as previews, document
-//! sections or (only when asked) in full; a query scans the workspace and returns line previews,
-//! documents and code in separate groups. Full reads over their limits fail with status
-//! "blocked" instead of returning a silently cut file.
+//! The explore pillar (ADR-040, ADR-038): one call finds and reads. A query searches the
+//! index (documents and code in their own groups, extractive previews); paths read files,
+//! directories and document sections; view=full reads whole files within limits or fails
+//! with status "blocked", never a silently cut file. Every call works on an evidence pack:
+//! a follow-up with its packId pages on with cursors and sends what the agent has already
+//! seen by reference only.
 
 mod args;
 mod envelope;
 mod find;
+mod key;
+mod page;
 mod read;
+mod session;
 
 wit_bindgen::generate!({
     path: "../../wit",
@@ -14,6 +19,7 @@ wit_bindgen::generate!({
 });
 
 use exports::smart_context::plugin::tool::{Guest, ToolOutput, ToolSpec};
+use smart_context::plugin::log;
 use smart_context::plugin::types::Error;
 
 sdk::impl_error_conversions!(Error);
@@ -25,12 +31,16 @@ impl Guest for Explore {
         ToolSpec {
             name: "explore".to_string(),
             title: "Explore: find and read".to_string(),
-            description: "Find and read code and documents in one call. `query` searches the \
-                workspace (documents and code grouped apart, line previews); `paths` reads files \
-                (numbered preview by default), directories (entries) or markdown documents \
-                (section list, or one section with `section`). view=full returns whole files \
-                within limits.maxBytes/maxChars, else status blocked. Sensitive files (.env, keys) \
-                and binaries need allowSensitive/allowBinary."
+            description: "Find and read code and documents in one call, previews first. \
+                `query` searches the workspace: documents and code come back in separate \
+                groups as ranked previews (code signature-first with line numbers). `paths` \
+                reads files (code as its skeleton, documents as their section outline), \
+                directories (newest files first) or one document section (`section`). \
+                view=full returns whole files within limits.maxBytes/maxChars, else status \
+                blocked. Every answer belongs to a pack: pass its `packId` back with \
+                `cursor.items` for the next page or `cursor.content` for the rest of a cut \
+                item; items already shown come back by reference. Sensitive files (.env, keys) \
+                and binaries need allowSensitive/allowBinary; globs need allowGlobs."
                 .to_string(),
             input_schema: include_str!("schema/input.json").to_string(),
             output_schema: Some(include_str!("schema/output.json").to_string()),
@@ -53,14 +63,23 @@ impl Guest for Explore {
 }
 
 fn run(args: args::ExploreArgs) -> envelope::Response {
-    let started = std::time::Instant::now();
-    let mut response = match args.route() {
-        Ok(args::Route::Find(query)) => find::run(&args, &query),
-        Ok(args::Route::Read(paths)) => read::run(&args, &paths),
-        Err(message) => envelope::Response::invalid_args(message),
+    let clock = page::Clock::start(args.timeout_ms());
+    let mut response = match session::open(&args) {
+        Ok(session) => {
+            let opened_ms = clock.elapsed_ms();
+            let mut response = page::render(&args, session, &clock);
+            response.stats.insert("packMs".into(), opened_ms.into());
+            response
+        }
+        Err(response) => response,
     };
-    response.finish(started.elapsed().as_millis() as u64);
+    response.finish(clock.elapsed_ms());
     response
+}
+
+/// A warning into the host's log.
+pub(crate) fn log_warn(message: &str) {
+    log::log(log::Level::Warn, message);
 }
 
 export!(Explore);

@@ -1,327 +1,473 @@
-//! Reading named paths: directories as entry lists, documents as sections, files as numbered
-//! previews, and whole files only for view=full, refused (never cut) past the limits.
+//! Reading named paths (ADR-040 §5.3 rule 1, §5.4): directories expand to depth 5 under
+//! maxFiles, newest first with a fifth of the picks kept for the kinds `include` prefers;
+//! globs expand only with allowGlobs. A file previews as its skeleton (code), its outline
+//! (documents) or its first numbered lines (anything else); its content is a document
+//! section or, for view=full only, the whole file, refused (never cut) past the limits.
 
-use crate::args::{ExploreArgs, PREVIEW_LINES, View, is_document};
-use crate::envelope::{Budget, Item, ItemKind, Range, Response, Status};
-use crate::smart_context::plugin::index;
-use crate::smart_context::plugin::types::{Document, Section};
-use crate::smart_context::plugin::workspace::{self, EntryKind, ReadOptions};
+use crate::args::{self, DIRECTORY_DEPTH, ExploreArgs, Kinds, SectionSelector};
+use crate::envelope::{Group, ItemKind};
+use crate::find::kind_name;
+use crate::key::PackKey;
+use crate::session::Meta;
+use crate::smart_context::plugin::index::{
+    self, SectionMode, SectionRequest, SectionSelector as WitSelector,
+};
+use crate::smart_context::plugin::store::{EvidenceSettings, PackItem};
+use crate::smart_context::plugin::types::LineRange;
+use crate::smart_context::plugin::workspace::{self, Entry, EntryKind, ReadOptions, WalkOptions};
 use sdk::{ToolError, ToolResult, codes};
 
 /// How much of a file a preview reads at most.
 const PREVIEW_READ_BYTES: u64 = 256 * 1024;
+/// Lines of a plain file's preview.
+const PREVIEW_LINES: usize = 30;
+/// Files a directory walk looks at before choosing maxFiles of them.
+const WALK_CAP: u32 = 20_000;
+/// The share of picks kept for preferred kinds (ADR-040 §5.4: about 20%).
+const PREFERRED_SHARE: f64 = 0.2;
 
-pub fn run(args: &ExploreArgs, paths: &[String]) -> Response {
-    let mut response = Response::ok();
-    let item_cap = if args.view() == View::Full {
-        args.max_chars()
-    } else {
-        args.max_item_chars(paths.len())
-    };
-    let mut budget = Budget::new(args.max_chars(), item_cap);
-    for path in paths {
-        if let Err(err) = read_path(args, path, &mut budget, &mut response) {
-            return Response::from_error(err);
-        }
-        if response.status == Status::Blocked {
-            return response;
-        }
-    }
-    response
-}
-
-fn read_path(
-    args: &ExploreArgs,
-    path: &str,
-    budget: &mut Budget,
-    response: &mut Response,
-) -> ToolResult<()> {
-    let entry = workspace::stat(path)?;
-    if entry.kind == EntryKind::Directory {
-        return list_directory(args, &entry.path, budget, response);
-    }
-    if args.wants_full(path) {
-        return read_full(args, &entry.path, budget, response);
-    }
-    // Whatever a parser plugin handles reads as sections by default; NO_PARSER means a file.
-    let as_document = match args.view() {
-        View::Auto | View::Section => true,
-        View::Preview => args.section.is_some(),
-        View::Full => false,
-    };
-    if as_document {
-        match index::parse_document(&entry.path) {
-            Ok(doc) => return read_document(args, &entry.path, &doc, budget, response),
-            Err(err) if err.code == codes::NO_PARSER && args.section.is_none() => {}
-            Err(err) => return Err(err.into()),
-        }
-    }
-    preview_file(args, &entry.path, budget, response)
-}
-
-fn list_directory(
-    args: &ExploreArgs,
-    path: &str,
-    budget: &mut Budget,
-    response: &mut Response,
-) -> ToolResult<()> {
-    let entries = workspace::list_dir(path)?;
-    let shown = entries.len().min(args.max_files());
-    let listing: String = entries[..shown]
-        .iter()
-        .map(|e| {
-            let suffix = if e.kind == EntryKind::Directory {
-                "/"
+/// The pack items for `key.paths`: a directory item per expanded directory or glob, then
+/// one item per file, in the order named. Previews are made when first shown.
+pub fn expand(key: &PackKey, args: &ExploreArgs) -> ToolResult<(Vec<PackItem>, Vec<String>)> {
+    let mut items: Vec<PackItem> = Vec::new();
+    let mut reasons = Vec::new();
+    let role = key.role();
+    for path in &key.paths {
+        let (listing_of, files, cut) = if args.allow_globs && args::is_glob(path) {
+            let walked = workspace::walk(
+                ".",
+                &WalkOptions {
+                    max_depth: 64,
+                    max_files: WALK_CAP,
+                    glob: Some(path.clone()),
+                },
+            )?;
+            (Some(path.clone()), walked.files, walked.truncated)
+        } else {
+            let entry = workspace::stat(path).map_err(|e| {
+                let err: ToolError = e.into();
+                if err.code == codes::FILE_NOT_FOUND && args::is_glob(path) {
+                    err.suggest("to expand a glob, pass allowGlobs: true")
+                } else {
+                    err
+                }
+            })?;
+            if entry.kind == EntryKind::Directory {
+                let walked = workspace::walk(
+                    &entry.path,
+                    &WalkOptions {
+                        max_depth: DIRECTORY_DEPTH,
+                        max_files: WALK_CAP,
+                        glob: None,
+                    },
+                )?;
+                (Some(entry.path), walked.files, walked.truncated)
             } else {
-                ""
-            };
-            format!("{}{suffix}\n", e.path)
-        })
-        .collect();
-    let (preview, cut) = budget.take(&listing);
-    if cut || shown < entries.len() {
-        response.degrade("truncated");
-    }
-    let mut item = Item::new(ItemKind::Directory, path)
-        .meta("entries", entries.len())
-        .meta("shown", preview.lines().count());
-    item.preview = Some(preview);
-    response.push(false, item);
-    Ok(())
-}
-
-/// A whole file, or status blocked when it does not fit what is left of limits.maxChars (the
-/// budget is shared by every path of the call): never a cut file.
-fn read_full(
-    args: &ExploreArgs,
-    path: &str,
-    budget: &mut Budget,
-    response: &mut Response,
-) -> ToolResult<()> {
-    let file = workspace::read(path, read_options(args, args.max_bytes(), false))?;
-    let (text, lossy) = sdk::decode_text(&file.bytes);
-    let chars = text.chars().count();
-    if !budget.reserve(chars) {
-        let used = args.max_chars() - budget.remaining();
-        *response = Response::failed(
-            Status::Blocked,
-            format!(
-                "{path} has {chars} chars; with {used} already in this response that is over limits.maxChars {}",
-                args.max_chars()
-            ),
-        );
-        response.code = Some(codes::TOO_LARGE.into());
-        response.suggestion = Some(format!(
-            "raise limits.maxChars to at least {}, read fewer paths at once, or read a preview or section instead",
-            used + chars
+                let mut item = target(&entry.path, role, items.len(), true, None);
+                // A file of no known kind is a document when some parser outlines it.
+                if !args::is_document(&entry.path)
+                    && !args::is_code(&entry.path)
+                    && index::doc_toc(&entry.path).is_ok()
+                {
+                    let mut meta = Meta::of(&item);
+                    meta.group = Group::Docs;
+                    item.meta_json = meta.json();
+                }
+                items.push(item);
+                continue;
+            }
+        };
+        let Some(listed) = listing_of else { continue };
+        let total = files.len();
+        let candidates: Vec<Entry> = files
+            .into_iter()
+            .filter(|f| args.allow_sensitive || !f.sensitive)
+            .collect();
+        let hidden = total - candidates.len();
+        let chosen = select(candidates, args.max_files(), key.kinds);
+        if cut || chosen.len() < total {
+            reasons.push("truncated".to_string());
+        }
+        items.push(directory(
+            &listed,
+            &chosen,
+            total,
+            hidden,
+            cut,
+            role,
+            items.len(),
         ));
-        return Ok(());
-    }
-    let lines = sdk::line_count(&text) as u32;
-    let mut item = Item::new(ItemKind::FileFull, path)
-        .meta("bytes", file.size)
-        .meta("lines", lines)
-        .meta("hash", file.hash);
-    if lossy {
-        item = item.meta("lossyUtf8", true);
-    }
-    if file.binary {
-        item = item.meta("binary", true);
-    }
-    item.range = Some(Range {
-        start_line: 1,
-        end_line: lines.max(1),
-    });
-    item.content = Some(text);
-    response.push(is_document(path), item);
-    Ok(())
-}
-
-fn preview_file(
-    args: &ExploreArgs,
-    path: &str,
-    budget: &mut Budget,
-    response: &mut Response,
-) -> ToolResult<()> {
-    let read_cap = PREVIEW_READ_BYTES.min(args.max_bytes());
-    let file = workspace::read(path, read_options(args, read_cap, true))?;
-    let mut item = Item::new(ItemKind::FilePreview, path)
-        .meta("bytes", file.size)
-        .meta("hash", file.hash.clone());
-    if file.binary {
-        item = item.meta("binary", true);
-        item.preview = Some(format!("(binary file, {} bytes)", file.size));
-        response.push(false, item);
-        return Ok(());
-    }
-    let (text, lossy) = sdk::decode_text(&file.bytes);
-    let total = sdk::line_count(&text);
-    let shown = total.min(PREVIEW_LINES);
-    let (preview, cut) = budget.take(&sdk::numbered_lines(&text, 1, shown));
-    if cut {
-        response.degrade("budget_exceeded");
-        response.degrade("truncated");
-    }
-    let shown = preview.lines().count() as u32;
-    if !file.truncated {
-        item = item.meta("lines", total);
-    }
-    if lossy {
-        item = item.meta("lossyUtf8", true);
-    }
-    item.range = Some(Range {
-        start_line: 1,
-        end_line: shown.max(1),
-    });
-    item.preview = Some(preview);
-    if (shown as usize) < total || file.truncated {
-        item.why
-            .push("preview: ask view=full for the whole file".into());
-    }
-    response.push(is_document(path), item);
-    Ok(())
-}
-
-fn read_document(
-    args: &ExploreArgs,
-    path: &str,
-    doc: &Document,
-    budget: &mut Budget,
-    response: &mut Response,
-) -> ToolResult<()> {
-    let Some(selector) = &args.section else {
-        return section_list(path, doc, budget, response);
-    };
-    let section = doc
-        .sections
-        .iter()
-        .find(|s| {
-            selector.section_id.as_deref() == Some(s.id.as_str())
-                || selector.heading_path.as_deref() == Some(s.heading_path.as_slice())
-        })
-        .ok_or_else(|| {
-            let ids: Vec<&str> = doc.sections.iter().map(|s| s.id.as_str()).collect();
-            ToolError::new(codes::NOT_FOUND, format!("no such section in {path}"))
-                .suggest(
-                    "pick a sectionId from the document's section list (explore with paths only)",
-                )
-                .details(serde_json::json!({ "sectionIds": ids }))
-        })?;
-    let text = if selector.include_subsections {
-        subsection_text(doc, section)
-    } else {
-        section.text.clone()
-    };
-    let (content, cut) = budget.take(&text);
-    if cut {
-        response.degrade("budget_exceeded");
-        response.degrade("truncated");
-    }
-    let mut item = section_item(path, section);
-    item.content = Some(content);
-    response.push(true, item);
-    Ok(())
-}
-
-fn section_list(
-    path: &str,
-    doc: &Document,
-    budget: &mut Budget,
-    response: &mut Response,
-) -> ToolResult<()> {
-    for section in &doc.sections {
-        if budget.exhausted() {
-            response.degrade("budget_exceeded");
-            break;
+        for file in &chosen {
+            let item = target(&file.path, role, items.len(), false, Some(file.modified_ms));
+            items.push(item);
         }
-        let head: Vec<&str> = section
-            .text
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .take(3)
-            .collect();
-        let preview: String = head
-            .iter()
-            .map(|l| sdk::short_preview(l, 160) + "\n")
-            .collect();
-        let (preview, cut) = budget.take(&preview);
-        if cut {
-            response.degrade("truncated");
-        }
-        let mut item = section_item(path, section);
-        item.preview = Some(preview);
-        response.push(true, item);
     }
-    Ok(())
+    Ok((items, reasons))
 }
 
-fn section_item(path: &str, section: &Section) -> Item {
-    let mut item = Item::new(ItemKind::DocumentSection, path)
-        .meta("sectionId", section.id.clone())
-        .meta("headingPath", section.heading_path.clone())
-        .meta("level", section.level);
-    item.title = Some(if section.heading_path.is_empty() {
-        "(preamble)".to_string()
+/// maxFiles of `files`, newest first, about a fifth of them reserved for the kinds `kinds`
+/// prefers so a directory of fresh logs still shows its code and docs.
+pub fn select(mut files: Vec<Entry>, max_files: usize, kinds: Kinds) -> Vec<Entry> {
+    files.sort_by(|a, b| {
+        b.modified_ms
+            .cmp(&a.modified_ms)
+            .then_with(|| a.path.cmp(&b.path))
+    });
+    if files.len() <= max_files {
+        return files;
+    }
+    let reserved = ((max_files as f64) * PREFERRED_SHARE).ceil() as usize;
+    let mut chosen = vec![false; files.len()];
+    let mut count = 0;
+    for (i, _) in files.iter().enumerate().take(max_files - reserved) {
+        chosen[i] = true;
+        count += 1;
+    }
+    // The reserve: the newest preferred files not yet chosen, then the newest of the rest.
+    for pass in [true, false] {
+        for (i, f) in files.iter().enumerate() {
+            if count == max_files {
+                break;
+            }
+            if !chosen[i] && (!pass || args::is_preferred(&f.path, kinds)) {
+                chosen[i] = true;
+                count += 1;
+            }
+        }
+    }
+    files
+        .into_iter()
+        .zip(chosen)
+        .filter_map(|(f, c)| c.then_some(f))
+        .collect()
+}
+
+fn directory(
+    path: &str,
+    chosen: &[Entry],
+    total: usize,
+    hidden: usize,
+    cut: bool,
+    role: &str,
+    index: usize,
+) -> PackItem {
+    let mut head = format!(
+        "{} of {}{} files, newest first",
+        chosen.len(),
+        total,
+        if cut { "+" } else { "" }
+    );
+    if hidden > 0 {
+        head.push_str(&format!(
+            " ({hidden} sensitive left out: allowSensitive to include)"
+        ));
+    }
+    let listing: String = chosen.iter().map(|f| format!("\n{}", f.path)).collect();
+    let meta = Meta {
+        group: Group::Code,
+        kind: ItemKind::Directory,
+        title: Some(head.clone()),
+        score: None,
+        language: None,
+        chunk_kind: None,
+        explicit: true,
+        missing: false,
+    };
+    PackItem {
+        role: role.to_string(),
+        rank: index as u32 + 1,
+        chunk_id: format!("dir:{path}"),
+        path: path.to_string(),
+        kind: kind_name(ItemKind::Directory),
+        section_id: String::new(),
+        heading_path: Vec::new(),
+        range: None,
+        preview: format!("{head}{listing}"),
+        content_hash: None,
+        updated_ms: None,
+        scores_json: None,
+        meta_json: meta.json(),
+        shown: String::new(),
+    }
+}
+
+fn target(path: &str, role: &str, index: usize, explicit: bool, mtime: Option<u64>) -> PackItem {
+    let group = if args::is_document(path) {
+        Group::Docs
     } else {
-        section.heading_path.join(" > ")
-    });
-    item.range = Some(Range {
-        start_line: section.start_line,
-        end_line: section.end_line,
-    });
-    item
+        Group::Code
+    };
+    let meta = Meta {
+        group,
+        kind: ItemKind::FilePreview,
+        title: None,
+        score: None,
+        language: None,
+        chunk_kind: None,
+        explicit,
+        missing: false,
+    };
+    PackItem {
+        role: role.to_string(),
+        rank: index as u32 + 1,
+        chunk_id: format!("file:{path}"),
+        path: path.to_string(),
+        kind: kind_name(ItemKind::FilePreview),
+        section_id: String::new(),
+        heading_path: Vec::new(),
+        range: None,
+        preview: String::new(),
+        content_hash: None,
+        updated_ms: mtime,
+        scores_json: None,
+        meta_json: meta.json(),
+        shown: String::new(),
+    }
 }
 
-/// A section with its subsections: its own text plus the text of every later section inside
-/// its line range.
-fn subsection_text(doc: &Document, section: &Section) -> String {
-    doc.sections
-        .iter()
-        .filter(|s| s.start_line >= section.start_line && s.end_line <= section.end_line)
-        .map(|s| s.text.as_str())
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn read_options(args: &ExploreArgs, max_bytes: u64, allow_truncate: bool) -> ReadOptions {
+fn read_options(
+    args: &ExploreArgs,
+    max_bytes: u64,
+    allow_truncate: bool,
+    path: &str,
+) -> ReadOptions {
     ReadOptions {
         max_bytes,
         allow_sensitive: args.allow_sensitive,
-        allow_binary: args.allow_binary,
+        // Documents (PDF, DOCX, XLSX) are binary containers their parsers read.
+        allow_binary: args.allow_binary || args::is_document(path),
         allow_truncate,
     }
+}
+
+/// Makes a file item's preview (and its snapshot): the skeleton of code, the outline of a
+/// document, else the first numbered lines.
+pub fn preview(
+    item: &mut PackItem,
+    args: &ExploreArgs,
+    settings: &EvidenceSettings,
+) -> ToolResult<()> {
+    let path = item.path.clone();
+    let read_cap = PREVIEW_READ_BYTES.min(args.max_bytes());
+    let file = workspace::read(&path, read_options(args, read_cap, true, &path))?;
+    let stat = workspace::stat(&path)?;
+    item.content_hash = Some(file.hash.clone());
+    item.updated_ms = Some(stat.modified_ms);
+    let mut meta = Meta::of(item);
+    // Documents, binaries a parser may claim and text of no known code kind (a third-party
+    // parser's extension, plain notes) read as an outline when a parser takes them.
+    let structured = !args::is_code(&path);
+    let outlined = if structured {
+        outline(&path, settings)?
+    } else {
+        None
+    };
+    let (text, range) = if let Some(outline) = outlined {
+        meta.title = outline.1;
+        (outline.0, None)
+    } else if file.binary && !args::is_document(&path) {
+        (format!("(binary file, {} bytes)", file.size), None)
+    } else if let Ok(skeleton) = index::skeleton(&path) {
+        let head = format!(
+            "{} lines, {} definitions ({}); view=full for the whole file\n",
+            skeleton.line_count, skeleton.definitions, skeleton.language
+        );
+        meta.language = Some(skeleton.language);
+        (head + &skeleton.text, Some((1, skeleton.line_count.max(1))))
+    } else {
+        let (text, _) = sdk::decode_text(&file.bytes);
+        let total = sdk::line_count(&text);
+        let shown = total.min(PREVIEW_LINES);
+        let mut body = sdk::numbered_lines(&text, 1, shown);
+        if shown < total || file.truncated {
+            body.push_str("… view=full for the whole file\n");
+        }
+        (body, Some((1, shown.max(1) as u32)))
+    };
+    item.preview = text;
+    item.range = range.map(|(start, end)| LineRange { start, end });
+    item.meta_json = meta.json();
+    Ok(())
+}
+
+/// A document's outline: one line per section (id, pages or lines, size, first words), at
+/// most SMART_CONTEXT_DOC_SKELETON_MAX_CHARS, and its title. None when no parser handles it.
+fn outline(
+    path: &str,
+    settings: &EvidenceSettings,
+) -> ToolResult<Option<(String, Option<String>)>> {
+    let toc = match index::doc_toc(path) {
+        Ok(toc) => toc,
+        Err(err) if err.code == codes::NO_PARSER => return Ok(None),
+        Err(err) => return Err(err.into()),
+    };
+    // Section summaries from the index's chunk cache, matched by first line.
+    let summaries: Vec<(u32, String)> = index::file_chunks(path, SectionMode::Summary, 160)
+        .map(|chunks| {
+            chunks
+                .into_iter()
+                .map(|c| (c.range.start, first_line(&c.preview)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let cap = settings.doc_skeleton_max_chars as usize;
+    let mut out = format!(
+        "{} {} sections; read one with section.sectionId\n",
+        toc.kind,
+        toc.entries.len()
+    );
+    let mut shown = 0;
+    for entry in &toc.entries {
+        let place = match entry.page {
+            Some(page) => format!("p.{page}"),
+            None => format!("{}-{}", entry.range.start, entry.range.end),
+        };
+        let heading = if entry.heading_path.is_empty() {
+            "(preamble)".to_string()
+        } else {
+            entry.heading_path.join(" > ")
+        };
+        let summary = summaries
+            .iter()
+            .find(|(start, _)| *start == entry.range.start)
+            .map(|(_, s)| format!(": {s}"))
+            .unwrap_or_default();
+        let line = format!(
+            "§{} {place} {heading} ({} chars){summary}\n",
+            entry.id, entry.chars
+        );
+        if out.chars().count() + line.chars().count() > cap {
+            out.push_str(&format!(
+                "… {} more sections (SMART_CONTEXT_DOC_SKELETON_MAX_CHARS={cap})\n",
+                toc.entries.len() - shown
+            ));
+            break;
+        }
+        out.push_str(&line);
+        shown += 1;
+    }
+    Ok(Some((out, toc.title)))
+}
+
+fn first_line(text: &str) -> String {
+    let line = text
+        .lines()
+        .find(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .unwrap_or_default();
+    sdk::short_preview(line, 120)
+}
+
+/// A whole file as text, for view=full: its text, size and hash, or TOO_LARGE past maxBytes.
+pub fn full(path: &str, args: &ExploreArgs) -> ToolResult<(String, u64, String, bool)> {
+    let file = workspace::read(path, read_options(args, args.max_bytes(), false, path))?;
+    let (text, lossy) = sdk::decode_text(&file.bytes);
+    Ok((text, file.size, file.hash, lossy))
+}
+
+/// One section of a document, raw, subsections included when asked.
+pub fn section(
+    path: &str,
+    selector: &SectionSelector,
+) -> ToolResult<(String, Vec<String>, LineRange, String)> {
+    let wit = match (&selector.section_id, &selector.heading_path) {
+        (Some(id), _) => WitSelector::Id(id.clone()),
+        (None, Some(heading)) => WitSelector::HeadingPath(heading.clone()),
+        (None, None) => {
+            return Err(ToolError::new(
+                codes::INVALID_ARGS,
+                "section needs sectionId or headingPath",
+            )
+            .suggest("read the document without section to see its section ids"));
+        }
+    };
+    let view = index::doc_section(
+        path,
+        &wit,
+        SectionRequest {
+            mode: SectionMode::Raw,
+            max_chars: u32::MAX,
+        },
+    )?;
+    let text = if selector.include_subsections {
+        view.section.text
+    } else {
+        own_text(path, &view.section)
+    };
+    Ok((
+        text,
+        view.section.heading_path,
+        LineRange {
+            start: view.section.start_line,
+            end: view.section.end_line,
+        },
+        view.section.id,
+    ))
+}
+
+/// Raw views include subsections; without includeSubsections a section is its own text only,
+/// which the parsed document holds.
+fn own_text(path: &str, section: &crate::smart_context::plugin::types::Section) -> String {
+    index::parse_document(path)
+        .ok()
+        .and_then(|doc| doc.sections.into_iter().find(|s| s.id == section.id))
+        .map_or_else(|| section.text.clone(), |s| s.text)
+}
+
+/// A chunk's lines, numbered: what view=section shows of a code hit.
+pub fn lines(path: &str, range: &LineRange, args: &ExploreArgs) -> ToolResult<String> {
+    let file = workspace::read(path, read_options(args, args.max_bytes(), true, path))?;
+    let (text, _) = sdk::decode_text(&file.bytes);
+    Ok(sdk::numbered_lines(
+        &text,
+        range.start as usize,
+        range.end as usize,
+    ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn section(id: &str, start: u32, end: u32, text: &str) -> Section {
-        Section {
-            id: id.into(),
-            heading_path: vec![id.into()],
-            level: 1,
-            text: text.into(),
-            start_line: start,
-            end_line: end,
-            page: None,
+    fn file(path: &str, modified_ms: u64) -> Entry {
+        Entry {
+            path: path.into(),
+            kind: EntryKind::File,
+            size: 1,
+            modified_ms,
+            sensitive: false,
         }
     }
 
     #[test]
-    fn subsections_are_gathered_by_range() {
-        let doc = Document {
-            title: None,
-            kind: "markdown".into(),
-            sections: vec![
-                section("a", 1, 4, "A"),
-                section("b", 3, 4, "B"),
-                section("c", 5, 6, "C"),
-            ],
-            links: vec![],
-            metadata: vec![],
-            warnings: vec![],
+    fn selection_is_newest_first_with_a_reserve_for_preferred_kinds() {
+        let mut files: Vec<Entry> = (0..20)
+            .map(|i| file(&format!("logs/{i}.out"), 100 + i))
+            .collect();
+        files.push(file("src/old.rs", 1));
+        files.push(file("docs/old.md", 2));
+        let kinds = Kinds {
+            docs: true,
+            code: true,
+            comments: true,
+            logs: true,
         };
-        assert_eq!(subsection_text(&doc, &doc.sections[0]), "A\nB");
+        let chosen: Vec<String> = select(files.clone(), 10, kinds)
+            .into_iter()
+            .map(|f| f.path)
+            .collect();
+        assert_eq!(chosen.len(), 10);
+        assert_eq!(chosen[0], "logs/19.out", "newest first");
+        assert!(chosen.contains(&"src/old.rs".to_string()), "{chosen:?}");
+        assert!(chosen.contains(&"docs/old.md".to_string()), "{chosen:?}");
+        let code_only = Kinds {
+            docs: false,
+            ..kinds
+        };
+        let chosen: Vec<String> = select(files.clone(), 10, code_only)
+            .into_iter()
+            .map(|f| f.path)
+            .collect();
+        assert!(!chosen.contains(&"docs/old.md".to_string()), "{chosen:?}");
+        assert_eq!(select(files, 100, kinds).len(), 22, "all when they fit");
     }
 }

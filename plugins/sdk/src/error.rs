@@ -19,6 +19,7 @@ pub mod codes {
     pub const MULTIPLE_MATCHES: &str = "MULTIPLE_MATCHES";
     pub const HASH_MISMATCH: &str = "HASH_MISMATCH";
     pub const NO_PARSER: &str = "NO_PARSER";
+    pub const NOT_INDEXED: &str = "NOT_INDEXED";
     pub const UNSUPPORTED_LANGUAGE: &str = "UNSUPPORTED_LANGUAGE";
     pub const MALFORMED: &str = "MALFORMED";
     pub const ENCRYPTED: &str = "ENCRYPTED";

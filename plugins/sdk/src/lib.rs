@@ -21,13 +21,23 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 /// Parses tool arguments strictly: unknown fields and wrong types are INVALID_ARGS errors that
-/// name the field, so an agent can fix its call instead of getting silently ignored input.
+/// name the field (`limits.maxChars: invalid type ...`), so an agent can fix its call instead
+/// of getting silently ignored input.
 pub fn parse_args<T: DeserializeOwned>(args_json: &str) -> ToolResult<T> {
     let trimmed = args_json.trim();
     let source = if trimmed.is_empty() { "{}" } else { trimmed };
-    serde_json::from_str(source).map_err(|err| {
-        ToolError::new(codes::INVALID_ARGS, format!("invalid arguments: {err}"))
+    let mut de = serde_json::Deserializer::from_str(source);
+    serde_path_to_error::deserialize(&mut de).map_err(|err| {
+        let path = err.path().to_string();
+        let inner = err.into_inner();
+        let message = if path == "." || path.is_empty() {
+            format!("invalid arguments: {inner}")
+        } else {
+            format!("invalid arguments: {path}: {inner}")
+        };
+        ToolError::new(codes::INVALID_ARGS, message)
             .suggest("check the argument names and types against the tool's input schema")
+            .details(serde_json::json!({ "field": path }))
     })
 }
 

@@ -1,0 +1,532 @@
+//! Evidence packs (ADR-038 §5.2, §6): what a pillar found for one question, kept so a
+//! follow-up call can page through it, leave out what the agent has already seen and notice
+//! files that changed. Packs live in an in-memory LRU in front of the SQLite tables and expire
+//! after a TTL; expired rows are pruned whenever a pack is stored.
+
+use super::{Store, now_ms};
+use anyhow::Result;
+use lru::LruCache;
+use rusqlite::{OptionalExtension, params};
+use std::num::NonZeroUsize;
+use std::sync::Mutex;
+
+/// The ADR-038 §8.3 knobs, read once from the environment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EvidenceSettings {
+    pub cache_size: u32,
+    pub ttl_ms: u64,
+    pub attach_doc_sections: bool,
+    pub attach_doc_sections_max: u32,
+    pub doc_snippet_max_chars: u32,
+    pub doc_skeleton_max_chars: u32,
+}
+
+impl Default for EvidenceSettings {
+    fn default() -> Self {
+        Self {
+            cache_size: 100,
+            ttl_ms: 86_400_000,
+            attach_doc_sections: false,
+            attach_doc_sections_max: 0,
+            doc_snippet_max_chars: 1_200,
+            doc_skeleton_max_chars: 2_000,
+        }
+    }
+}
+
+impl EvidenceSettings {
+    /// The knobs from the process environment; a value that does not parse keeps the default
+    /// and is logged.
+    pub fn from_env() -> Self {
+        Self::from_lookup(|name| std::env::var(name).ok())
+    }
+
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Self {
+        fn knob<T: std::str::FromStr>(
+            lookup: &impl Fn(&str) -> Option<String>,
+            name: &str,
+            default: T,
+        ) -> T {
+            match lookup(name) {
+                None => default,
+                Some(raw) => raw.trim().parse().unwrap_or_else(|_| {
+                    tracing::warn!("{name}={raw:?} is not valid here; using the default");
+                    default
+                }),
+            }
+        }
+        let d = Self::default();
+        let flag = |name: &str| {
+            lookup(name).map_or(d.attach_doc_sections, |raw| {
+                matches!(raw.trim(), "1" | "true" | "TRUE" | "True" | "yes" | "on")
+            })
+        };
+        Self {
+            cache_size: knob(
+                &lookup,
+                "SMART_CONTEXT_EVIDENCE_PACK_CACHE_SIZE",
+                d.cache_size,
+            ),
+            ttl_ms: knob(&lookup, "SMART_CONTEXT_EVIDENCE_PACK_TTL_MS", d.ttl_ms),
+            attach_doc_sections: flag("SMART_CONTEXT_ATTACH_DOC_SECTIONS"),
+            attach_doc_sections_max: knob(
+                &lookup,
+                "SMART_CONTEXT_ATTACH_DOC_SECTIONS_MAX",
+                d.attach_doc_sections_max,
+            ),
+            doc_snippet_max_chars: knob(
+                &lookup,
+                "SMART_CONTEXT_DOC_SNIPPET_MAX_CHARS",
+                d.doc_snippet_max_chars,
+            ),
+            doc_skeleton_max_chars: knob(
+                &lookup,
+                "SMART_CONTEXT_DOC_SKELETON_MAX_CHARS",
+                d.doc_skeleton_max_chars,
+            ),
+        }
+    }
+}
+
+/// One item of a pack (a row of evidence_pack_items).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PackItem {
+    pub role: String,
+    pub rank: u32,
+    pub chunk_id: String,
+    pub path: String,
+    pub kind: String,
+    pub section_id: String,
+    pub heading_path: Vec<String>,
+    pub range: Option<(u32, u32)>,
+    pub preview: String,
+    pub content_hash: Option<String>,
+    pub updated_ms: Option<u64>,
+    pub scores_json: Option<String>,
+    pub meta_json: String,
+    pub shown: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pack {
+    pub pack_id: String,
+    pub query: String,
+    pub options_json: String,
+    pub created_ms: u64,
+    pub expires_ms: u64,
+    pub reasons: Vec<String>,
+    pub salt: String,
+    pub items: Vec<PackItem>,
+}
+
+pub enum Lookup {
+    Missing,
+    /// It outlived the TTL and was deleted; what it held, so a caller can rebuild it.
+    Expired(Pack),
+    Found(Pack),
+}
+
+/// Stored packs beyond this many times the cache size are pruned oldest first, so the table
+/// cannot grow without bound within one TTL.
+const ROWS_PER_CACHE_SLOT: u64 = 10;
+
+/// The in-memory LRU in front of the SQLite tables.
+pub struct Packs {
+    settings: EvidenceSettings,
+    cache: Mutex<LruCache<String, Pack>>,
+}
+
+impl Packs {
+    pub fn new(settings: EvidenceSettings) -> Self {
+        let size = NonZeroUsize::new(settings.cache_size as usize).unwrap_or(NonZeroUsize::MIN);
+        Self {
+            settings,
+            cache: Mutex::new(LruCache::new(size)),
+        }
+    }
+
+    pub fn settings(&self) -> &EvidenceSettings {
+        &self.settings
+    }
+
+    fn cache(&self) -> std::sync::MutexGuard<'_, LruCache<String, Pack>> {
+        self.cache.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The pack, from memory or the store; an expired one is deleted and reported as such.
+    pub fn get(&self, store: &Store, pack_id: &str) -> Result<Lookup> {
+        let now = now_ms();
+        let cached = self.cache().get(pack_id).cloned();
+        let pack = match cached {
+            Some(pack) => Some(pack),
+            None => store.load_pack(pack_id)?,
+        };
+        let Some(pack) = pack else {
+            return Ok(Lookup::Missing);
+        };
+        if pack.expires_ms <= now {
+            self.cache().pop(pack_id);
+            store.delete_pack(pack_id)?;
+            return Ok(Lookup::Expired(pack));
+        }
+        self.cache().put(pack_id.to_string(), pack.clone());
+        Ok(Lookup::Found(pack))
+    }
+
+    /// Stores `pack` (see the WIT `pack-put`: an empty salt makes it new) and prunes.
+    pub fn put(&self, store: &mut Store, mut pack: Pack) -> Result<Pack> {
+        let now = now_ms();
+        let existing = if pack.salt.is_empty() {
+            None
+        } else {
+            store.pack_stamp(&pack.pack_id)?
+        };
+        match existing {
+            Some((created, expires, salt)) if salt == pack.salt => {
+                pack.created_ms = created;
+                pack.expires_ms = expires;
+            }
+            _ => {
+                pack.created_ms = now;
+                pack.expires_ms = now.saturating_add(self.settings.ttl_ms);
+                pack.salt = uuid::Uuid::new_v4().simple().to_string();
+            }
+        }
+        let keep = (self.settings.cache_size as u64 * ROWS_PER_CACHE_SLOT).max(1_000);
+        store.save_pack(&pack, now, keep)?;
+        self.cache().put(pack.pack_id.clone(), pack.clone());
+        Ok(pack)
+    }
+
+    /// Records what the agent was shown of each (rank) item of `role`.
+    pub fn mark_shown(
+        &self,
+        store: &mut Store,
+        pack_id: &str,
+        role: &str,
+        shown: &[(u32, String)],
+    ) -> Result<()> {
+        store.mark_shown(pack_id, role, shown)?;
+        if let Some(pack) = self.cache().get_mut(pack_id) {
+            for item in pack.items.iter_mut().filter(|i| i.role == role) {
+                if let Some((_, what)) = shown.iter().find(|(rank, _)| *rank == item.rank) {
+                    item.shown = what.clone();
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Store {
+    fn load_pack(&self, pack_id: &str) -> Result<Option<Pack>> {
+        let head = self
+            .conn
+            .query_row(
+                "SELECT query, options_json, created_at, expires_at, degraded_json, salt
+                 FROM evidence_packs WHERE pack_id = ?1",
+                [pack_id],
+                |r| {
+                    let reasons: Option<String> = r.get(4)?;
+                    Ok(Pack {
+                        pack_id: pack_id.to_string(),
+                        query: r.get(0)?,
+                        options_json: r.get(1)?,
+                        created_ms: r.get::<_, i64>(2)? as u64,
+                        expires_ms: r.get::<_, Option<i64>>(3)?.map_or(u64::MAX, |e| e as u64),
+                        reasons: reasons
+                            .and_then(|j| serde_json::from_str(&j).ok())
+                            .unwrap_or_default(),
+                        salt: r.get(5)?,
+                        items: Vec::new(),
+                    })
+                },
+            )
+            .optional()?;
+        let Some(mut pack) = head else {
+            return Ok(None);
+        };
+        let mut stmt = self.conn.prepare(
+            "SELECT role, rank, chunk_id, file_path, kind, section_id, heading_path_json,
+                    start_line, end_line, preview, content_hash_snapshot, updated_at_snapshot,
+                    scores_json, meta_json, shown
+             FROM evidence_pack_items WHERE pack_id = ?1 ORDER BY role DESC, rank",
+        )?;
+        pack.items = stmt
+            .query_map([pack_id], |r| {
+                let heading: Option<String> = r.get(6)?;
+                let start: Option<u32> = r.get(7)?;
+                let end: Option<u32> = r.get(8)?;
+                Ok(PackItem {
+                    role: r.get(0)?,
+                    rank: r.get(1)?,
+                    chunk_id: r.get(2)?,
+                    path: r.get(3)?,
+                    kind: r.get(4)?,
+                    section_id: r.get(5)?,
+                    heading_path: heading
+                        .and_then(|j| serde_json::from_str(&j).ok())
+                        .unwrap_or_default(),
+                    range: start.zip(end),
+                    preview: r.get(9)?,
+                    content_hash: r.get(10)?,
+                    updated_ms: r.get::<_, Option<i64>>(11)?.map(|v| v as u64),
+                    scores_json: r.get(12)?,
+                    meta_json: r.get(13)?,
+                    shown: r.get(14)?,
+                })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(Some(pack))
+    }
+
+    fn pack_stamp(&self, pack_id: &str) -> Result<Option<(u64, u64, String)>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT created_at, expires_at, salt FROM evidence_packs WHERE pack_id = ?1",
+                [pack_id],
+                |r| {
+                    Ok((
+                        r.get::<_, i64>(0)? as u64,
+                        r.get::<_, Option<i64>>(1)?.map_or(u64::MAX, |e| e as u64),
+                        r.get(2)?,
+                    ))
+                },
+            )
+            .optional()?)
+    }
+
+    fn delete_pack(&self, pack_id: &str) -> Result<()> {
+        self.conn
+            .execute("DELETE FROM evidence_packs WHERE pack_id = ?1", [pack_id])?;
+        Ok(())
+    }
+
+    /// Replaces the pack and its items, then prunes expired packs and all but the newest
+    /// `keep`, in one SQLite transaction.
+    fn save_pack(&mut self, pack: &Pack, now: u64, keep: u64) -> Result<()> {
+        let db = self.conn.transaction()?;
+        db.execute(
+            "DELETE FROM evidence_packs WHERE pack_id = ?1",
+            [&pack.pack_id],
+        )?;
+        db.execute(
+            "INSERT INTO evidence_packs (pack_id, query, options_json, created_at, expires_at,
+                                         degraded_json, root_fingerprint, salt)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, NULL, ?7)",
+            params![
+                pack.pack_id,
+                pack.query,
+                pack.options_json,
+                pack.created_ms as i64,
+                pack.expires_ms.min(i64::MAX as u64) as i64,
+                (!pack.reasons.is_empty()).then(|| serde_json::json!(pack.reasons).to_string()),
+                pack.salt,
+            ],
+        )?;
+        {
+            let mut insert = db.prepare(
+                "INSERT INTO evidence_pack_items (pack_id, role, rank, chunk_id, file_path, kind,
+                    section_id, heading_path_json, start_line, end_line, preview,
+                    content_hash_snapshot, updated_at_snapshot, scores_json, meta_json, shown)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+            )?;
+            for item in &pack.items {
+                insert.execute(params![
+                    pack.pack_id,
+                    item.role,
+                    item.rank,
+                    item.chunk_id,
+                    item.path,
+                    item.kind,
+                    item.section_id,
+                    (!item.heading_path.is_empty())
+                        .then(|| serde_json::json!(item.heading_path).to_string()),
+                    item.range.map(|r| r.0),
+                    item.range.map(|r| r.1),
+                    item.preview,
+                    item.content_hash,
+                    item.updated_ms.map(|v| v as i64),
+                    item.scores_json,
+                    item.meta_json,
+                    item.shown,
+                ])?;
+            }
+        }
+        db.execute(
+            "DELETE FROM evidence_packs
+             WHERE expires_at IS NOT NULL AND expires_at <= ?1 AND pack_id != ?2",
+            params![now as i64, pack.pack_id],
+        )?;
+        db.execute(
+            "DELETE FROM evidence_packs WHERE pack_id NOT IN
+                (SELECT pack_id FROM evidence_packs ORDER BY created_at DESC LIMIT ?1)",
+            [keep as i64],
+        )?;
+        db.commit()?;
+        Ok(())
+    }
+
+    fn mark_shown(&mut self, pack_id: &str, role: &str, shown: &[(u32, String)]) -> Result<()> {
+        let db = self.conn.transaction()?;
+        {
+            let mut update = db.prepare(
+                "UPDATE evidence_pack_items SET shown = ?4 WHERE pack_id = ?1 AND role = ?2 AND rank = ?3",
+            )?;
+            for (rank, what) in shown {
+                update.execute(params![pack_id, role, rank, what])?;
+            }
+        }
+        db.commit()?;
+        Ok(())
+    }
+
+    /// Packs stored, for status and tests.
+    pub fn pack_count(&self) -> Result<u64> {
+        Ok(self
+            .conn
+            .query_row("SELECT count(*) FROM evidence_packs", [], |r| {
+                r.get::<_, i64>(0)
+            })? as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(rank: u32, path: &str) -> PackItem {
+        PackItem {
+            role: "result".into(),
+            rank,
+            chunk_id: format!("c{rank}"),
+            path: path.into(),
+            kind: "file_preview".into(),
+            section_id: String::new(),
+            heading_path: vec!["A".into(), "B".into()],
+            range: Some((1, 5)),
+            preview: format!("preview {rank}"),
+            content_hash: Some("h".into()),
+            updated_ms: Some(7),
+            scores_json: None,
+            meta_json: "{\"group\":\"code\"}".into(),
+            shown: String::new(),
+        }
+    }
+
+    fn pack(id: &str) -> Pack {
+        Pack {
+            pack_id: id.into(),
+            query: "q".into(),
+            options_json: "{}".into(),
+            created_ms: 0,
+            expires_ms: 0,
+            reasons: vec!["index_building".into()],
+            salt: String::new(),
+            items: vec![item(1, "a.rs"), item(2, "b.rs")],
+        }
+    }
+
+    fn open() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("state.db")).unwrap();
+        (dir, store)
+    }
+
+    #[test]
+    fn round_trips_through_sqlite_and_stamps_new_packs() {
+        let (_dir, mut store) = open();
+        let packs = Packs::new(EvidenceSettings::default());
+        let stored = packs.put(&mut store, pack("p1")).unwrap();
+        assert!(!stored.salt.is_empty());
+        assert_eq!(stored.expires_ms - stored.created_ms, 86_400_000);
+        // A fresh cache (another process) reads the same pack from SQLite.
+        let other = Packs::new(EvidenceSettings::default());
+        let Lookup::Found(loaded) = other.get(&store, "p1").unwrap() else {
+            panic!("pack not found")
+        };
+        assert_eq!(loaded, stored);
+        assert!(matches!(
+            other.get(&store, "nope").unwrap(),
+            Lookup::Missing
+        ));
+    }
+
+    #[test]
+    fn updates_keep_salt_and_creation_new_packs_do_not() {
+        let (_dir, mut store) = open();
+        let packs = Packs::new(EvidenceSettings::default());
+        let first = packs.put(&mut store, pack("p")).unwrap();
+        let mut update = first.clone();
+        update.items.pop();
+        let updated = packs.put(&mut store, update).unwrap();
+        assert_eq!(
+            (updated.salt.as_str(), updated.created_ms),
+            (first.salt.as_str(), first.created_ms)
+        );
+        let rebuilt = packs.put(&mut store, pack("p")).unwrap();
+        assert_ne!(rebuilt.salt, first.salt);
+        assert_eq!(store.pack_count().unwrap(), 1);
+    }
+
+    #[test]
+    fn expired_packs_are_reported_then_gone_and_pruned_on_put() {
+        let (_dir, mut store) = open();
+        let packs = Packs::new(EvidenceSettings {
+            ttl_ms: 0,
+            ..EvidenceSettings::default()
+        });
+        packs.put(&mut store, pack("old")).unwrap();
+        assert!(matches!(
+            packs.get(&store, "old").unwrap(),
+            Lookup::Expired(_)
+        ));
+        assert!(matches!(packs.get(&store, "old").unwrap(), Lookup::Missing));
+        packs.put(&mut store, pack("a")).unwrap();
+        packs.put(&mut store, pack("b")).unwrap();
+        // Storing b pruned a (expired at once with a zero TTL).
+        assert_eq!(store.pack_count().unwrap(), 1);
+    }
+
+    #[test]
+    fn shown_marks_reach_memory_and_disk() {
+        let (_dir, mut store) = open();
+        let packs = Packs::new(EvidenceSettings::default());
+        packs.put(&mut store, pack("p")).unwrap();
+        packs
+            .mark_shown(&mut store, "p", "result", &[(2, "preview".into())])
+            .unwrap();
+        for cache in [&packs, &Packs::new(EvidenceSettings::default())] {
+            let Lookup::Found(p) = cache.get(&store, "p").unwrap() else {
+                panic!()
+            };
+            let shown: Vec<&str> = p.items.iter().map(|i| i.shown.as_str()).collect();
+            assert_eq!(shown, ["", "preview"]);
+        }
+    }
+
+    #[test]
+    fn knobs_parse_and_fall_back() {
+        let env = |name: &str| match name {
+            "SMART_CONTEXT_EVIDENCE_PACK_CACHE_SIZE" => Some("7".to_string()),
+            "SMART_CONTEXT_EVIDENCE_PACK_TTL_MS" => Some("soon".to_string()),
+            "SMART_CONTEXT_ATTACH_DOC_SECTIONS" => Some("true".to_string()),
+            "SMART_CONTEXT_ATTACH_DOC_SECTIONS_MAX" => Some("2".to_string()),
+            "SMART_CONTEXT_DOC_SNIPPET_MAX_CHARS" => Some("300".to_string()),
+            _ => None,
+        };
+        let s = EvidenceSettings::from_lookup(env);
+        assert_eq!(
+            s,
+            EvidenceSettings {
+                cache_size: 7,
+                ttl_ms: 86_400_000,
+                attach_doc_sections: true,
+                attach_doc_sections_max: 2,
+                doc_snippet_max_chars: 300,
+                doc_skeleton_max_chars: 2_000,
+            }
+        );
+    }
+}

@@ -1,0 +1,183 @@
+//! The pack a call works on (ADR-038 §5.2, ADR-040 §5.5): reused when the call names it (or
+//! pages it with a cursor), rebuilt with reason pack_expired when it outlived its TTL, built
+//! fresh otherwise. A call with only a packId continues the request the pack was built for.
+
+use crate::args::{ExploreArgs, Route};
+use crate::envelope::{Group, ItemKind, Response};
+use crate::key::PackKey;
+use crate::smart_context::plugin::store::{self, EvidenceSettings, Pack, PackItem, PackLookup};
+use crate::{find, read};
+use serde::{Deserialize, Serialize};
+
+/// What a pack item needs to be rendered again, kept in its meta-json.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Meta {
+    pub group: Group,
+    pub kind: ItemKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    /// The chunk kind of a search hit (code, code_comment, markdown, pdf, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chunk_kind: Option<String>,
+    /// A read target named by the agent (its failures fail the call) rather than found by
+    /// expanding a directory or glob (its failures become a note on the item).
+    #[serde(default)]
+    pub explicit: bool,
+    /// The preview had no extract to show (reason summary_missing).
+    #[serde(default)]
+    pub missing: bool,
+}
+
+impl Meta {
+    pub fn of(item: &PackItem) -> Meta {
+        serde_json::from_str(&item.meta_json).unwrap_or(Meta {
+            group: Group::Code,
+            kind: ItemKind::FilePreview,
+            title: None,
+            score: None,
+            language: None,
+            chunk_kind: None,
+            explicit: false,
+            missing: false,
+        })
+    }
+
+    pub fn json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|_| "{}".into())
+    }
+}
+
+/// The pack a call works on.
+pub struct Session {
+    pub key: PackKey,
+    pub pack: Pack,
+    /// The pack existed and is being reused: what it already showed is sent by reference.
+    pub hit: bool,
+    pub settings: EvidenceSettings,
+    pub reasons: Vec<String>,
+}
+
+impl Session {
+    /// Persists the pack after its items changed (snapshots, lazy previews, refreshes).
+    pub fn save(&mut self) {
+        match store::pack_put(&self.pack) {
+            Ok(stored) => self.pack = stored,
+            Err(err) => crate::log_warn(&format!("saving pack: {}", err.message)),
+        }
+    }
+}
+
+/// Opens the call's pack, or the response that refuses the call.
+pub fn open(args: &ExploreArgs) -> Result<Session, Response> {
+    let settings = store::settings();
+    let explicit = args.query().is_some() || !args.paths().is_empty();
+    let derived = if explicit {
+        let route = args.route().map_err(Response::invalid_args)?;
+        Some(PackKey::new(args, route))
+    } else {
+        None
+    };
+    let wants_reuse = args.pack_id.is_some() || args.cursor.is_some();
+    let Some(id) = args
+        .pack_id
+        .clone()
+        .or_else(|| derived.as_ref().map(PackKey::id))
+    else {
+        return Err(Response::invalid_args(
+            "give `query` to search, `paths` to read, or a `packId` to continue",
+        ));
+    };
+    if !wants_reuse {
+        let key = derived.expect("an id without packId comes from the request");
+        return build(key, args, settings, Vec::new());
+    }
+    match store::pack_get(&id) {
+        PackLookup::Found(pack) => {
+            let key = stored_key(&pack, derived.as_ref())?;
+            Ok(Session {
+                key,
+                pack,
+                hit: true,
+                settings,
+                reasons: Vec::new(),
+            })
+        }
+        PackLookup::Expired(pack) => {
+            let key = stored_key(&pack, derived.as_ref())?;
+            if args.cursor.is_some() {
+                return Err(Response::invalid_args(
+                    "this pack expired, and its cursors with it; repeat the call without cursor",
+                ));
+            }
+            build(key, args, settings, vec!["pack_expired".into()])
+        }
+        PackLookup::Missing => match derived {
+            Some(key) if key.id() == id && args.cursor.is_none() => {
+                // Pruned (or made by another server): the request says what to rebuild.
+                build(key, args, settings, vec!["pack_expired".into()])
+            }
+            Some(key) if key.id() != id => Err(mismatch(&id)),
+            _ => Err(Response::invalid_args(format!(
+                "no pack {id}: it expired or was never made here; repeat the query without packId and cursor"
+            ))),
+        },
+    }
+}
+
+/// The request a stored pack answers; a call that also spells out its request must agree.
+fn stored_key(pack: &Pack, derived: Option<&PackKey>) -> Result<PackKey, Response> {
+    let key: PackKey = serde_json::from_str(&pack.options_json).map_err(|_| {
+        Response::invalid_args(format!(
+            "pack {} was made by another version; repeat the query without packId",
+            pack.pack_id
+        ))
+    })?;
+    match derived {
+        Some(d) if *d != key => Err(mismatch(&pack.pack_id)),
+        _ => Ok(key),
+    }
+}
+
+fn mismatch(id: &str) -> Response {
+    Response::invalid_args(format!(
+        "packId {id} was made for another query, include, paths or intent; omit packId to start a pack for this request"
+    ))
+}
+
+/// Finds or expands what the request names, and stores it as a new pack.
+fn build(
+    key: PackKey,
+    args: &ExploreArgs,
+    settings: EvidenceSettings,
+    mut reasons: Vec<String>,
+) -> Result<Session, Response> {
+    let built = match key.route {
+        Route::Find => find::collect(&key, args, &settings),
+        Route::Read => read::expand(&key, args),
+    };
+    let (items, found_reasons) = built.map_err(Response::from_error)?;
+    reasons.extend(found_reasons);
+    let pack = Pack {
+        pack_id: key.id(),
+        query: key.query.clone(),
+        options_json: serde_json::to_string(&key).unwrap_or_default(),
+        created_ms: 0,
+        expires_ms: 0,
+        reasons: reasons.clone(),
+        salt: String::new(),
+        items,
+    };
+    let pack = store::pack_put(&pack).map_err(|e| Response::from_error(e.into()))?;
+    Ok(Session {
+        key,
+        pack,
+        hit: false,
+        settings,
+        reasons,
+    })
+}
