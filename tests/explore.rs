@@ -84,7 +84,7 @@ async fn routes_queries_paths_sections_directories_and_evidence() {
     assert_eq!(found["pack"]["hit"], false);
     assert!(
         found["next"]["itemsCursor"].is_string(),
-        "12 code hits > 8 per page"
+        "12 code hits > 6 per page"
     );
     assert!(serde_json::to_string(&found).unwrap().len() < 6_000);
 

@@ -6,7 +6,7 @@
 use super::{Store, now_ms};
 use anyhow::Result;
 use lru::LruCache;
-use rusqlite::{OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, params};
 use std::num::NonZeroUsize;
 use std::sync::Mutex;
 
@@ -303,10 +303,29 @@ impl Store {
         Ok(())
     }
 
+    /// Runs `write` with commits that do not wait for the disk: packs are a cache (a pack
+    /// lost to a power cut is rebuilt), unlike the transaction journal, which keeps FULL.
+    fn cache_write<T>(&mut self, write: impl FnOnce(&mut Connection) -> Result<T>) -> Result<T> {
+        self.conn.pragma_update(None, "synchronous", "NORMAL")?;
+        let result = write(&mut self.conn);
+        self.conn.pragma_update(None, "synchronous", "FULL")?;
+        result
+    }
+
     /// Replaces the pack and its items, then prunes expired packs and all but the newest
     /// `keep`, in one SQLite transaction.
     fn save_pack(&mut self, pack: &Pack, now: u64, keep: u64) -> Result<()> {
-        let db = self.conn.transaction()?;
+        self.cache_write(|conn| save_pack(conn, pack, now, keep))
+    }
+
+    fn mark_shown(&mut self, pack_id: &str, role: &str, shown: &[(u32, String)]) -> Result<()> {
+        self.cache_write(|conn| mark_shown(conn, pack_id, role, shown))
+    }
+}
+
+fn save_pack(conn: &mut Connection, pack: &Pack, now: u64, keep: u64) -> Result<()> {
+    {
+        let db = conn.transaction()?;
         db.execute(
             "DELETE FROM evidence_packs WHERE pack_id = ?1",
             [&pack.pack_id],
@@ -365,23 +384,30 @@ impl Store {
             [keep as i64],
         )?;
         db.commit()?;
-        Ok(())
     }
+    Ok(())
+}
 
-    fn mark_shown(&mut self, pack_id: &str, role: &str, shown: &[(u32, String)]) -> Result<()> {
-        let db = self.conn.transaction()?;
-        {
-            let mut update = db.prepare(
-                "UPDATE evidence_pack_items SET shown = ?4 WHERE pack_id = ?1 AND role = ?2 AND rank = ?3",
-            )?;
-            for (rank, what) in shown {
-                update.execute(params![pack_id, role, rank, what])?;
-            }
+fn mark_shown(
+    conn: &mut Connection,
+    pack_id: &str,
+    role: &str,
+    shown: &[(u32, String)],
+) -> Result<()> {
+    let db = conn.transaction()?;
+    {
+        let mut update = db.prepare(
+            "UPDATE evidence_pack_items SET shown = ?4 WHERE pack_id = ?1 AND role = ?2 AND rank = ?3",
+        )?;
+        for (rank, what) in shown {
+            update.execute(params![pack_id, role, rank, what])?;
         }
-        db.commit()?;
-        Ok(())
     }
+    db.commit()?;
+    Ok(())
+}
 
+impl Store {
     /// Packs stored, for status and tests.
     pub fn pack_count(&self) -> Result<u64> {
         Ok(self

@@ -89,9 +89,9 @@ pub struct Limits {
 }
 
 /// Items per group (docs, code) on one page.
-pub const DEFAULT_MAX_RESULTS: usize = 8;
+pub const DEFAULT_MAX_RESULTS: usize = 6;
 /// Content characters of a whole response: previews and sections, then full reads.
-pub const DEFAULT_MAX_CHARS: usize = 4_000;
+pub const DEFAULT_MAX_CHARS: usize = 3_200;
 pub const DEFAULT_FULL_MAX_CHARS: usize = 200_000;
 pub const DEFAULT_MAX_BYTES: u64 = 1_048_576;
 pub const DEFAULT_MAX_FILES: usize = 200;
@@ -315,7 +315,7 @@ mod tests {
         let a = parse(r#"{"paths":["a"],"limits":{"maxChars":-5,"maxBytes":10}}"#).unwrap();
         assert_eq!(a.max_chars(), DEFAULT_MAX_CHARS);
         assert_eq!(a.max_bytes(), 10);
-        assert_eq!(a.max_item_chars(), 250);
+        assert_eq!(a.max_item_chars(), 266);
         let full = parse(r#"{"paths":["a"],"view":"full"}"#).unwrap();
         assert_eq!(full.max_chars(), DEFAULT_FULL_MAX_CHARS);
         let tiny = parse(r#"{"limits":{"maxChars":50}}"#).unwrap();

@@ -351,6 +351,56 @@ mod tests {
         assert_eq!(b.take("more"), (String::new(), true));
     }
 
+    /// A property over many random budgets and texts: what is taken never exceeds the
+    /// item cap or, summed, the budget; a cut is flagged, and whole text is kept when it fits.
+    #[test]
+    fn budget_holds_across_random_inputs() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n.max(1)
+        };
+        for _ in 0..2_000 {
+            let max = next(3_000) as usize;
+            let cap = next(800) as usize + 1;
+            let mut budget = Budget::new(max, cap);
+            let mut used = 0;
+            for _ in 0..next(30) {
+                let text: String = (0..next(900))
+                    .map(|_| match next(12) {
+                        0 => '\n',
+                        1 => 'é',
+                        2 => '漢',
+                        _ => 'a',
+                    })
+                    .collect();
+                let before = budget.remaining();
+                if next(5) == 0 {
+                    let n = text.chars().count();
+                    let fits = n <= before;
+                    assert_eq!(budget.reserve(n), fits);
+                    used += if fits { n } else { 0 };
+                    continue;
+                }
+                let (kept, cut) = budget.take(&text);
+                let n = kept.chars().count();
+                assert!(
+                    n <= cap.min(max) && n <= before,
+                    "{n} > cap {cap} / left {before}"
+                );
+                assert_eq!(cut, kept != text, "a cut is flagged");
+                if text.chars().count() <= cap.min(before) {
+                    assert!(!cut, "whole text that fits is kept");
+                }
+                used += n;
+                assert_eq!(budget.remaining(), max - used);
+            }
+            assert!(used <= max);
+        }
+    }
+
     #[test]
     fn reservations_are_whole_or_nothing() {
         let mut b = Budget::new(10, 10);

@@ -71,7 +71,7 @@ fn run(args: args::ExploreArgs) -> envelope::Response {
             response.stats.insert("packMs".into(), opened_ms.into());
             response
         }
-        Err(response) => response,
+        Err(response) => *response,
     };
     response.finish(clock.elapsed_ms());
     response

@@ -286,13 +286,14 @@ fn refresh_stale(session: &mut Session, page: &[usize], args: &ExploreArgs) -> (
             .clone();
         match state {
             None => {}
-            Some((hash, mtime)) if hash == snapshot => {
-                // Touched, not changed: remember the new mtime so it is not hashed again.
-                if session.pack.items[idx].updated_ms != Some(mtime) {
-                    session.pack.items[idx].updated_ms = Some(mtime);
-                    dirty = true;
-                }
+            // Touched, not changed: remember the new mtime so it is not hashed again.
+            Some((hash, mtime))
+                if hash == snapshot && session.pack.items[idx].updated_ms != Some(mtime) =>
+            {
+                session.pack.items[idx].updated_ms = Some(mtime);
+                dirty = true;
             }
+            Some((hash, _)) if hash == snapshot => {}
             Some((hash, mtime)) => {
                 refresh(session, idx, args);
                 let item = &mut session.pack.items[idx];
@@ -384,7 +385,7 @@ fn render_item(
         }
     }
     if session.pack.items[idx].preview.is_empty() {
-        let settings = session.settings.clone();
+        let settings = session.settings;
         if let Err(err) = read::preview(&mut session.pack.items[idx], args, &settings) {
             if explicit {
                 return Err(Box::new(Response::from_error(err)));
@@ -412,12 +413,8 @@ fn base(item: &PackItem, meta: &Meta) -> Item {
         start_line: r.start,
         end_line: r.end,
     });
-    if let Some(language) = &meta.language {
-        out = out.meta("language", language.as_str());
-    }
-    if meta.score.is_some() {
-        out.why.push("bm25".into());
-    }
+    // The score says why a hit ranks (BM25); the language follows from the path: neither is
+    // repeated per item, to keep a default answer small.
     out
 }
 
@@ -658,7 +655,7 @@ fn continuation(
         }
     } else {
         if session.pack.items[idx].preview.is_empty() {
-            let settings = session.settings.clone();
+            let settings = session.settings;
             if let Err(err) = read::preview(&mut session.pack.items[idx], args, &settings) {
                 return Response::from_error(err);
             }
@@ -689,7 +686,7 @@ fn continuation(
                 },
             )
         }),
-        items_cursor: items_cursor,
+        items_cursor,
     };
     response.push(meta.group, out);
     if next.items_cursor.is_some() || next.content_cursor.is_some() {

@@ -316,8 +316,7 @@ fn outline(
         toc.kind,
         toc.entries.len()
     );
-    let mut shown = 0;
-    for entry in &toc.entries {
+    for (shown, entry) in toc.entries.iter().enumerate() {
         let place = match entry.page {
             Some(page) => format!("p.{page}"),
             None => format!("{}-{}", entry.range.start, entry.range.end),
@@ -344,7 +343,6 @@ fn outline(
             break;
         }
         out.push_str(&line);
-        shown += 1;
     }
     Ok(Some((out, toc.title)))
 }

@@ -73,11 +73,13 @@ impl Session {
 }
 
 /// Opens the call's pack, or the response that refuses the call.
-pub fn open(args: &ExploreArgs) -> Result<Session, Response> {
+pub fn open(args: &ExploreArgs) -> Result<Session, Box<Response>> {
     let settings = store::settings();
     let explicit = args.query().is_some() || !args.paths().is_empty();
     let derived = if explicit {
-        let route = args.route().map_err(Response::invalid_args)?;
+        let route = args
+            .route()
+            .map_err(|m| Box::new(Response::invalid_args(m)))?;
         Some(PackKey::new(args, route))
     } else {
         None
@@ -88,9 +90,9 @@ pub fn open(args: &ExploreArgs) -> Result<Session, Response> {
         .clone()
         .or_else(|| derived.as_ref().map(PackKey::id))
     else {
-        return Err(Response::invalid_args(
+        return Err(Box::new(Response::invalid_args(
             "give `query` to search, `paths` to read, or a `packId` to continue",
-        ));
+        )));
     };
     if !wants_reuse {
         let key = derived.expect("an id without packId comes from the request");
@@ -110,9 +112,9 @@ pub fn open(args: &ExploreArgs) -> Result<Session, Response> {
         PackLookup::Expired(pack) => {
             let key = stored_key(&pack, derived.as_ref())?;
             if args.cursor.is_some() {
-                return Err(Response::invalid_args(
+                return Err(Box::new(Response::invalid_args(
                     "this pack expired, and its cursors with it; repeat the call without cursor",
-                ));
+                )));
             }
             build(key, args, settings, vec!["pack_expired".into()])
         }
@@ -122,20 +124,20 @@ pub fn open(args: &ExploreArgs) -> Result<Session, Response> {
                 build(key, args, settings, vec!["pack_expired".into()])
             }
             Some(key) if key.id() != id => Err(mismatch(&id)),
-            _ => Err(Response::invalid_args(format!(
+            _ => Err(Box::new(Response::invalid_args(format!(
                 "no pack {id}: it expired or was never made here; repeat the query without packId and cursor"
-            ))),
+            )))),
         },
     }
 }
 
 /// The request a stored pack answers; a call that also spells out its request must agree.
-fn stored_key(pack: &Pack, derived: Option<&PackKey>) -> Result<PackKey, Response> {
+fn stored_key(pack: &Pack, derived: Option<&PackKey>) -> Result<PackKey, Box<Response>> {
     let key: PackKey = serde_json::from_str(&pack.options_json).map_err(|_| {
-        Response::invalid_args(format!(
+        Box::new(Response::invalid_args(format!(
             "pack {} was made by another version; repeat the query without packId",
             pack.pack_id
-        ))
+        )))
     })?;
     match derived {
         Some(d) if *d != key => Err(mismatch(&pack.pack_id)),
@@ -143,10 +145,10 @@ fn stored_key(pack: &Pack, derived: Option<&PackKey>) -> Result<PackKey, Respons
     }
 }
 
-fn mismatch(id: &str) -> Response {
-    Response::invalid_args(format!(
+fn mismatch(id: &str) -> Box<Response> {
+    Box::new(Response::invalid_args(format!(
         "packId {id} was made for another query, include, paths or intent; omit packId to start a pack for this request"
-    ))
+    )))
 }
 
 /// Finds or expands what the request names, and stores it as a new pack.
@@ -155,12 +157,12 @@ fn build(
     args: &ExploreArgs,
     settings: EvidenceSettings,
     mut reasons: Vec<String>,
-) -> Result<Session, Response> {
+) -> Result<Session, Box<Response>> {
     let built = match key.route {
         Route::Find => find::collect(&key, args, &settings),
         Route::Read => read::expand(&key, args),
     };
-    let (items, found_reasons) = built.map_err(Response::from_error)?;
+    let (items, found_reasons) = built.map_err(|e| Box::new(Response::from_error(e)))?;
     reasons.extend(found_reasons);
     let pack = Pack {
         pack_id: key.id(),
@@ -172,7 +174,7 @@ fn build(
         salt: String::new(),
         items,
     };
-    let pack = store::pack_put(&pack).map_err(|e| Response::from_error(e.into()))?;
+    let pack = store::pack_put(&pack).map_err(|e| Box::new(Response::from_error(e.into())))?;
     Ok(Session {
         key,
         pack,
