@@ -6,12 +6,15 @@
 //! seen by reference only.
 
 mod args;
+mod content;
 mod envelope;
 mod find;
 mod key;
 mod page;
 mod read;
 mod session;
+mod show;
+mod stale;
 
 wit_bindgen::generate!({
     path: "../../wit",
