@@ -405,13 +405,15 @@ impl Index {
 
     /// One section of a document, by its id or by its heading path (case-insensitive, the
     /// last headings suffice: `["Install"]` finds `Guide > Install`), as `mode` renders it
-    /// within `max_chars` (0: the mode's default). Raw text includes the subsections.
+    /// within `max_chars` (0: the mode's default). Raw text includes the subsections when
+    /// `subsections` says so.
     pub fn doc_section(
         &self,
         path: &str,
         selector: &SectionSelector,
         mode: Mode,
         max_chars: usize,
+        subsections: bool,
     ) -> HostResult<SectionView> {
         let (rel, doc) = self.document(path)?;
         let found = doc.sections.iter().position(|s| match selector {
@@ -445,7 +447,7 @@ impl Index {
             .map(|s| s.text.as_str())
             .collect();
         let full = full.join("\n");
-        let source = if mode == Mode::Raw {
+        let source = if mode == Mode::Raw && subsections {
             full.as_str()
         } else {
             section.text.as_str()

@@ -225,6 +225,7 @@ fn document_sections_by_id_and_heading_path_with_stable_ids() {
             &SectionSelector::Id(install.id.clone()),
             Mode::Raw,
             0,
+            false,
         )
         .unwrap();
     assert!(by_id.section.text.contains("Run the installer."));
@@ -235,6 +236,7 @@ fn document_sections_by_id_and_heading_path_with_stable_ids() {
             &SectionSelector::HeadingPath(vec!["install".into()]),
             Mode::Preview,
             0,
+            false,
         )
         .unwrap();
     assert_eq!(by_path.section.id, install.id);
@@ -244,6 +246,7 @@ fn document_sections_by_id_and_heading_path_with_stable_ids() {
             &SectionSelector::HeadingPath(vec!["Guide".into()]),
             Mode::Raw,
             30,
+            true,
         )
         .unwrap();
     assert!(whole.truncated && whole.section.text.chars().count() <= 32);
@@ -258,6 +261,7 @@ fn document_sections_by_id_and_heading_path_with_stable_ids() {
             &SectionSelector::Id("nope".into()),
             Mode::Preview,
             0,
+            false,
         )
         .unwrap_err();
     assert_eq!(missing.code, "NOT_FOUND");

@@ -166,3 +166,81 @@ mod document_conversions {
         }
     }
 }
+
+/// Evidence packs cross the `store` interface whole, in both directions.
+mod pack_conversions {
+    use super::pillar::smart_context::plugin::{store as wit, types::LineRange};
+    use crate::store::packs as host;
+
+    impl From<wit::PackItem> for host::PackItem {
+        fn from(i: wit::PackItem) -> Self {
+            Self {
+                role: i.role,
+                rank: i.rank,
+                chunk_id: i.chunk_id,
+                path: i.path,
+                kind: i.kind,
+                section_id: i.section_id,
+                heading_path: i.heading_path,
+                range: i.range.map(|r| (r.start, r.end)),
+                preview: i.preview,
+                content_hash: i.content_hash,
+                updated_ms: i.updated_ms,
+                scores_json: i.scores_json,
+                meta_json: i.meta_json,
+                shown: i.shown,
+            }
+        }
+    }
+
+    impl From<host::PackItem> for wit::PackItem {
+        fn from(i: host::PackItem) -> Self {
+            Self {
+                role: i.role,
+                rank: i.rank,
+                chunk_id: i.chunk_id,
+                path: i.path,
+                kind: i.kind,
+                section_id: i.section_id,
+                heading_path: i.heading_path,
+                range: i.range.map(|(start, end)| LineRange { start, end }),
+                preview: i.preview,
+                content_hash: i.content_hash,
+                updated_ms: i.updated_ms,
+                scores_json: i.scores_json,
+                meta_json: i.meta_json,
+                shown: i.shown,
+            }
+        }
+    }
+
+    impl From<wit::Pack> for host::Pack {
+        fn from(p: wit::Pack) -> Self {
+            Self {
+                pack_id: p.pack_id,
+                query: p.query,
+                options_json: p.options_json,
+                created_ms: p.created_ms,
+                expires_ms: p.expires_ms,
+                reasons: p.reasons,
+                salt: p.salt,
+                items: p.items.into_iter().map(Into::into).collect(),
+            }
+        }
+    }
+
+    impl From<host::Pack> for wit::Pack {
+        fn from(p: host::Pack) -> Self {
+            Self {
+                pack_id: p.pack_id,
+                query: p.query,
+                options_json: p.options_json,
+                created_ms: p.created_ms,
+                expires_ms: p.expires_ms,
+                reasons: p.reasons,
+                salt: p.salt,
+                items: p.items.into_iter().map(Into::into).collect(),
+            }
+        }
+    }
+}

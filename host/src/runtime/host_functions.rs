@@ -307,7 +307,13 @@ impl index::Host for HostState {
         let mode = section_mode(request.mode);
         let view = services
             .index
-            .doc_section(&path, &selector, mode, request.max_chars as usize)
+            .doc_section(
+                &path,
+                &selector,
+                mode,
+                request.max_chars as usize,
+                request.subsections,
+            )
             .map_err(to_wit)?;
         Ok(index::SectionView {
             section: view.section.into(),
@@ -500,8 +506,8 @@ impl store::Host for HostState {
         let lookup = services.packs.get(&services.store(), &pack_id);
         match lookup {
             Ok(Lookup::Missing) => store::PackLookup::Missing,
-            Ok(Lookup::Expired(pack)) => store::PackLookup::Expired(pack_to_wit(pack)),
-            Ok(Lookup::Found(pack)) => store::PackLookup::Found(pack_to_wit(pack)),
+            Ok(Lookup::Expired(pack)) => store::PackLookup::Expired(pack.into()),
+            Ok(Lookup::Found(pack)) => store::PackLookup::Found(pack.into()),
             Err(err) => {
                 // A pack is a cache: an unreadable one is rebuilt, not an error for the agent.
                 tracing::warn!("reading evidence pack {pack_id}: {err:#}");
@@ -512,40 +518,11 @@ impl store::Host for HostState {
 
     fn pack_put(&mut self, pack: store::Pack) -> Result<store::Pack, types::Error> {
         let services = self.services()?;
-        let pack = packs::Pack {
-            pack_id: pack.pack_id,
-            query: pack.query,
-            options_json: pack.options_json,
-            created_ms: pack.created_ms,
-            expires_ms: pack.expires_ms,
-            reasons: pack.reasons,
-            salt: pack.salt,
-            items: pack
-                .items
-                .into_iter()
-                .map(|i| packs::PackItem {
-                    role: i.role,
-                    rank: i.rank,
-                    chunk_id: i.chunk_id,
-                    path: i.path,
-                    kind: i.kind,
-                    section_id: i.section_id,
-                    heading_path: i.heading_path,
-                    range: i.range.map(|r| (r.start, r.end)),
-                    preview: i.preview,
-                    content_hash: i.content_hash,
-                    updated_ms: i.updated_ms,
-                    scores_json: i.scores_json,
-                    meta_json: i.meta_json,
-                    shown: i.shown,
-                })
-                .collect(),
-        };
         let stored = services
             .packs
-            .put(&mut services.store(), pack)
+            .put(&mut services.store(), pack.into())
             .map_err(|e| to_wit(store_error(e)))?;
-        Ok(pack_to_wit(stored))
+        Ok(stored.into())
     }
 
     fn pack_mark_shown(
@@ -565,38 +542,6 @@ impl store::Host for HostState {
 fn store_error(err: anyhow::Error) -> HostError {
     HostError::new(codes::STORE_ERROR, format!("evidence pack store: {err:#}"))
         .suggest("retry; the pack is rebuilt when it cannot be stored")
-}
-
-fn pack_to_wit(pack: packs::Pack) -> store::Pack {
-    store::Pack {
-        pack_id: pack.pack_id,
-        query: pack.query,
-        options_json: pack.options_json,
-        created_ms: pack.created_ms,
-        expires_ms: pack.expires_ms,
-        reasons: pack.reasons,
-        salt: pack.salt,
-        items: pack
-            .items
-            .into_iter()
-            .map(|i| store::PackItem {
-                role: i.role,
-                rank: i.rank,
-                chunk_id: i.chunk_id,
-                path: i.path,
-                kind: i.kind,
-                section_id: i.section_id,
-                heading_path: i.heading_path,
-                range: i.range.map(|(start, end)| range(start, end)),
-                preview: i.preview,
-                content_hash: i.content_hash,
-                updated_ms: i.updated_ms,
-                scores_json: i.scores_json,
-                meta_json: i.meta_json,
-                shown: i.shown,
-            })
-            .collect(),
-    }
 }
 
 impl status::Host for HostState {

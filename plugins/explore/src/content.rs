@@ -182,6 +182,7 @@ pub fn attach_section(
     let request = SectionRequest {
         mode: SectionMode::Preview,
         max_chars: session.settings.doc_snippet_max_chars,
+        subsections: false,
     };
     let selector = SectionSelector::HeadingPath(item.heading_path.clone());
     if let Ok(view) = index::doc_section(&item.path, &selector, request) {

@@ -113,7 +113,6 @@ pub fn item(hit: ChunkHit, group: Group, rank: u32, role: &str) -> PackItem {
         kind,
         title,
         score: Some((f64::from(hit.score) * 1000.0).round() / 1000.0),
-        language: hit.language.clone(),
         chunk_kind: Some(hit.kind.clone()),
         explicit: false,
         missing,

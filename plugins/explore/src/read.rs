@@ -168,7 +168,6 @@ fn directory(
         kind: ItemKind::Directory,
         title: Some(head.clone()),
         score: None,
-        language: None,
         chunk_kind: None,
         explicit: true,
         missing: false,
@@ -202,7 +201,6 @@ fn target(path: &str, role: &str, index: usize, explicit: bool, mtime: Option<u6
         kind: ItemKind::FilePreview,
         title: None,
         score: None,
-        language: None,
         chunk_kind: None,
         explicit,
         missing: false,
@@ -272,7 +270,6 @@ pub fn preview(
             "{} lines, {} definitions ({}); view=full for the whole file\n",
             skeleton.line_count, skeleton.definitions, skeleton.language
         );
-        meta.language = Some(skeleton.language);
         (head + &skeleton.text, Some((1, skeleton.line_count.max(1))))
     } else {
         let (text, _) = sdk::decode_text(&file.bytes);
@@ -384,15 +381,11 @@ pub fn section(
         SectionRequest {
             mode: SectionMode::Raw,
             max_chars: u32::MAX,
+            subsections: selector.include_subsections,
         },
     )?;
-    let text = if selector.include_subsections {
-        view.section.text
-    } else {
-        own_text(path, &view.section)
-    };
     Ok((
-        text,
+        view.section.text,
         view.section.heading_path,
         LineRange {
             start: view.section.start_line,
@@ -400,15 +393,6 @@ pub fn section(
         },
         view.section.id,
     ))
-}
-
-/// Raw views include subsections; without includeSubsections a section is its own text only,
-/// which the parsed document holds.
-fn own_text(path: &str, section: &crate::smart_context::plugin::types::Section) -> String {
-    index::parse_document(path)
-        .ok()
-        .and_then(|doc| doc.sections.into_iter().find(|s| s.id == section.id))
-        .map_or_else(|| section.text.clone(), |s| s.text)
 }
 
 /// A chunk's lines, numbered: what view=section shows of a code hit.

@@ -19,8 +19,6 @@ pub struct Meta {
     pub title: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub language: Option<String>,
     /// The chunk kind of a search hit (code, code_comment, markdown, pdf, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chunk_kind: Option<String>,
@@ -40,7 +38,6 @@ impl Meta {
             kind: ItemKind::FilePreview,
             title: None,
             score: None,
-            language: None,
             chunk_kind: None,
             explicit: false,
             missing: false,
