@@ -196,9 +196,8 @@ impl Workspace {
         }
     }
 
-    /// The entries of one directory, sorted, with ignore rules (.gitignore, .ignore) applied
-    /// and `.git` / `.smart-context` left out.
-    pub fn list(&self, path: &str) -> HostResult<Vec<Entry>> {
+    /// `path` normalized, or INVALID_PATH when it is not a directory.
+    fn directory(&self, path: &str) -> HostResult<String> {
         let rel = self.normalize(path)?;
         let meta = self
             .dir
@@ -210,6 +209,13 @@ impl Workspace {
                 format!("{rel} is not a directory"),
             ));
         }
+        Ok(rel)
+    }
+
+    /// The entries of one directory, sorted, with ignore rules (.gitignore, .ignore) applied
+    /// and `.git` / `.smart-context` left out.
+    pub fn list(&self, path: &str) -> HostResult<Vec<Entry>> {
+        let rel = self.directory(path)?;
         let mut entries = Vec::new();
         for item in self.walker(&rel).max_depth(Some(1)).build().skip(1) {
             let Ok(item) = item else { continue };
@@ -234,17 +240,7 @@ impl Workspace {
         max_files: usize,
         glob: Option<&str>,
     ) -> HostResult<(Vec<Entry>, bool)> {
-        let rel = self.normalize(path)?;
-        let meta = self
-            .dir
-            .metadata(&rel)
-            .map_err(|e| HostError::io(&rel, &e))?;
-        if !meta.is_dir() {
-            return Err(HostError::new(
-                codes::INVALID_PATH,
-                format!("{rel} is not a directory"),
-            ));
-        }
+        let rel = self.directory(path)?;
         let matcher = glob
             .map(|g| {
                 globset::GlobBuilder::new(g)

@@ -163,31 +163,12 @@ fn directory(
         ));
     }
     let listing: String = chosen.iter().map(|f| format!("\n{}", f.path)).collect();
-    let meta = Meta {
-        group: Group::Code,
-        kind: ItemKind::Directory,
-        title: Some(head.clone()),
-        score: None,
-        chunk_kind: None,
-        explicit: true,
-        missing: false,
-    };
-    PackItem {
-        role: role.to_string(),
-        rank: index as u32 + 1,
-        chunk_id: format!("dir:{path}"),
-        path: path.to_string(),
-        kind: kind_name(ItemKind::Directory),
-        section_id: String::new(),
-        heading_path: Vec::new(),
-        range: None,
-        preview: format!("{head}{listing}"),
-        content_hash: None,
-        updated_ms: None,
-        scores_json: None,
-        meta_json: meta.json(),
-        shown: String::new(),
-    }
+    let mut item = path_item(path, role, index, Group::Code, ItemKind::Directory, true);
+    let mut meta = Meta::of(&item);
+    meta.title = Some(head.clone());
+    item.meta_json = meta.json();
+    item.preview = format!("{head}{listing}");
+    item
 }
 
 fn target(path: &str, role: &str, index: usize, explicit: bool, mtime: Option<u64>) -> PackItem {
@@ -196,27 +177,46 @@ fn target(path: &str, role: &str, index: usize, explicit: bool, mtime: Option<u6
     } else {
         Group::Code
     };
+    let mut item = path_item(path, role, index, group, ItemKind::FilePreview, explicit);
+    item.updated_ms = mtime;
+    item
+}
+
+/// A pack item for a named path (a directory or a file), its preview made later.
+fn path_item(
+    path: &str,
+    role: &str,
+    index: usize,
+    group: Group,
+    kind: ItemKind,
+    explicit: bool,
+) -> PackItem {
     let meta = Meta {
         group,
-        kind: ItemKind::FilePreview,
+        kind,
         title: None,
         score: None,
         chunk_kind: None,
         explicit,
         missing: false,
     };
+    let prefix = if kind == ItemKind::Directory {
+        "dir"
+    } else {
+        "file"
+    };
     PackItem {
         role: role.to_string(),
         rank: index as u32 + 1,
-        chunk_id: format!("file:{path}"),
+        chunk_id: format!("{prefix}:{path}"),
         path: path.to_string(),
-        kind: kind_name(ItemKind::FilePreview),
+        kind: kind_name(kind),
         section_id: String::new(),
         heading_path: Vec::new(),
         range: None,
         preview: String::new(),
         content_hash: None,
-        updated_ms: mtime,
+        updated_ms: None,
         scores_json: None,
         meta_json: meta.json(),
         shown: String::new(),
