@@ -170,14 +170,14 @@ pub fn place_content(
 }
 
 /// SMART_CONTEXT_ATTACH_DOC_SECTIONS: the section of a found document, as its extractive
-/// preview within SMART_CONTEXT_DOC_SNIPPET_MAX_CHARS, attached as content.
+/// preview within SMART_CONTEXT_DOC_SNIPPET_MAX_CHARS, attached as content. Whether it was.
 pub fn attach_section(
     session: &Session,
     idx: usize,
     out: &mut Item,
     budget: &mut Budget,
     response: &mut Response,
-) {
+) -> bool {
     let item = &session.pack.items[idx];
     let request = SectionRequest {
         mode: SectionMode::Preview,
@@ -185,12 +185,15 @@ pub fn attach_section(
         subsections: false,
     };
     let selector = SectionSelector::HeadingPath(item.heading_path.clone());
-    if let Ok(view) = index::doc_section(&item.path, &selector, request) {
-        let (text, _) = take(&view.section.text, budget, response, "truncated");
-        if !text.is_empty() {
-            out.content = Some(text);
-            out.why
-                .push("attached: SMART_CONTEXT_ATTACH_DOC_SECTIONS".into());
-        }
+    let Ok(view) = index::doc_section(&item.path, &selector, request) else {
+        return false;
+    };
+    let (text, _) = take(&view.section.text, budget, response, "truncated");
+    if text.is_empty() {
+        return false;
     }
+    out.content = Some(text);
+    out.why
+        .push("attached: SMART_CONTEXT_ATTACH_DOC_SECTIONS".into());
+    true
 }

@@ -162,19 +162,20 @@ pub fn render(args: &ExploreArgs, mut session: Session, clock: &Clock) -> Respon
                     .push("changed since the pack was made".into());
             }
             let meta = Meta::of(item);
+            // Only sections actually attached count against the knob's maximum.
             if !full
                 && session.key.route == Route::Find
                 && meta.group == Group::Docs
                 && session.settings.attach_doc_sections
                 && attached < session.settings.attach_doc_sections_max
-            {
-                content::attach_section(
+                && content::attach_section(
                     &session,
                     idx,
                     &mut rendered.item,
                     &mut budget,
                     &mut response,
-                );
+                )
+            {
                 attached += 1;
             }
             marks.push((item.rank, level.to_string()));
