@@ -156,7 +156,10 @@ impl Packs {
     /// The pack, from memory or the store; an expired one is deleted and reported as such.
     pub fn get(&self, store: &Store, pack_id: &str) -> Result<Lookup> {
         let now = now_ms();
+        // A cache hit is already promoted by the lookup; only a pack read from SQLite is
+        // added to the cache.
         let cached = self.cache().get(pack_id).cloned();
+        let from_store = cached.is_none();
         let pack = match cached {
             Some(pack) => Some(pack),
             None => store.load_pack(pack_id)?,
@@ -169,7 +172,9 @@ impl Packs {
             store.delete_pack(pack_id)?;
             return Ok(Lookup::Expired(pack));
         }
-        self.cache().put(pack_id.to_string(), pack.clone());
+        if from_store {
+            self.cache().put(pack_id.to_string(), pack.clone());
+        }
         Ok(Lookup::Found(pack))
     }
 
