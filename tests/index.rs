@@ -103,7 +103,7 @@ async fn explore_and_understand_answer_from_the_index() {
         ]
     );
     let status = structured(&call(&client, "manage", json!({ "command": "status" })).await);
-    assert_eq!(status["result"]["projectState"]["indexStatus"], "fresh");
+    assert_eq!(status["projectState"]["indexStatus"], "fresh");
     assert_eq!(status["result"]["index"]["codeFiles"], 3);
     client.cancel().await.unwrap();
 }

@@ -157,7 +157,7 @@ async fn every_pillar_answers_a_real_call() {
         )
         .await,
     );
-    assert_eq!(undone["result"]["files"][0], "src/lib.rs");
+    assert_eq!(undone["result"]["files"][0]["path"], "src/lib.rs");
     assert_eq!(fx.read("src/lib.rs").as_deref(), Some(common::LIB_RS));
     client.cancel().await.unwrap();
 }

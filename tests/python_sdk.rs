@@ -112,6 +112,13 @@ fn python_sdk_lists_tools_and_calls_every_pillar() {
             .len(),
         2
     );
+    assert_eq!(report["afterUndo"]["isError"], false);
+    assert_eq!(
+        report["afterUndo"]["exists"], false,
+        "undo removed the written file"
+    );
+    assert_eq!(report["afterRedo"]["isError"], false);
+    assert_eq!(report["afterRedo"]["content"], "written by python\n");
     assert_eq!(report["error"]["isError"], true);
     assert_eq!(report["error"]["structured"]["code"], "NO_MATCH");
 }

@@ -102,12 +102,19 @@ fn is_corruption(err: &anyhow::Error) -> bool {
     })
 }
 
-/// Creates `.smart-context/` with a `.gitignore` so the state never ends up in the user's VCS.
+/// What `.smart-context/.gitignore` says: the state stays out of the user's VCS, the project's
+/// templates (write's `.smart-context/templates/`) do not.
+const STATE_GITIGNORE: &str = "*\n!.gitignore\n!templates/\n!templates/**\n";
+
+/// Creates `.smart-context/` with its `.gitignore` (replacing the older one that ignored
+/// templates too).
 fn prepare_state_dir(dir: &Path) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let ignore = dir.join(".gitignore");
-    if !ignore.exists() {
-        std::fs::write(&ignore, "*\n").with_context(|| format!("writing {}", ignore.display()))?;
+    let current = std::fs::read_to_string(&ignore).ok();
+    if current.is_none() || current.as_deref() == Some("*\n") {
+        std::fs::write(&ignore, STATE_GITIGNORE)
+            .with_context(|| format!("writing {}", ignore.display()))?;
     }
     Ok(())
 }
@@ -132,7 +139,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             std::fs::read_to_string(root.path().join(".smart-context/.gitignore")).unwrap(),
-            "*\n"
+            STATE_GITIGNORE
         );
         assert!(root.path().join(".smart-context/state.db").is_file());
         let names: Vec<String> = runtime.tools().into_iter().map(|t| t.name).collect();

@@ -27,6 +27,8 @@ pub struct Config {
     pub http: Http,
     #[serde(default)]
     pub index: IndexSettings,
+    #[serde(default)]
+    pub test: TestSettings,
     /// Where the file was read from, for resolving relative paths.
     #[serde(skip)]
     pub source: Option<PathBuf>,
@@ -98,6 +100,32 @@ impl Default for IndexSettings {
             max_file_bytes: 2 << 20,
             exclude: Vec::new(),
             watch: true,
+        }
+    }
+}
+
+/// How `manage command=test` runs the project's tests. The agent never supplies a command:
+/// only this argv (no shell), or with `detect = true` one found from the project's files.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TestSettings {
+    /// The argv to run from the root, e.g. `["cargo", "test"]`.
+    pub command: Option<Vec<String>>,
+    /// Without a command, run the one the project's files suggest (cargo, pytest, npm, go).
+    pub detect: bool,
+    /// Killed after this long (the whole process group).
+    pub timeout_ms: u64,
+    /// Output kept for the summary and the tail; the rest is counted, not stored.
+    pub max_output_bytes: usize,
+}
+
+impl Default for TestSettings {
+    fn default() -> Self {
+        Self {
+            command: None,
+            detect: false,
+            timeout_ms: 600_000,
+            max_output_bytes: 1 << 20,
         }
     }
 }

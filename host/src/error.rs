@@ -19,6 +19,9 @@ pub mod codes {
     /// The file has nothing in the index (yet): not indexed, skipped or ignored.
     pub const NOT_INDEXED: &str = "NOT_INDEXED";
     pub const UNSUPPORTED_LANGUAGE: &str = "UNSUPPORTED_LANGUAGE";
+    pub const UNSUPPORTED: &str = "UNSUPPORTED";
+    /// The index could not be brought up to date (read-only, or a pass failed).
+    pub const INDEX_ERROR: &str = "INDEX_ERROR";
     pub const IO_ERROR: &str = "IO_ERROR";
     pub const WRITE_FAILED: &str = "WRITE_FAILED";
     pub const STORE_ERROR: &str = "STORE_ERROR";

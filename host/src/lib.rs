@@ -14,4 +14,5 @@ pub mod mcp;
 pub mod runtime;
 pub mod services;
 pub mod store;
+pub mod tasks;
 pub mod workspace;

@@ -131,6 +131,13 @@ pub async fn connect(fx: &Fixture) -> Client {
     client
 }
 
+/// Starts a server without waiting for its index: a second server on a root finds the index
+/// taken and answers from it read-only, so it never reports a pass of its own.
+pub async fn connect_second(fx: &Fixture) -> Client {
+    let transport = TokioChildProcess::new(fx.tokio_command(&["serve"])).unwrap();
+    ().serve(transport).await.expect("MCP handshake")
+}
+
 /// Like [`connect`], with extra environment variables for the server (the ADR-038 knobs).
 pub async fn connect_with_env(fx: &Fixture, env: &[(&str, &str)]) -> Client {
     let mut command = fx.command(&["serve"]);

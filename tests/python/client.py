@@ -6,6 +6,7 @@ Usage: client.py BINARY ROOT CACHE_HOME. Prints one JSON report for tests/python
 import asyncio
 import json
 import sys
+from pathlib import Path
 
 from mcp import Client, StdioServerParameters
 
@@ -43,6 +44,14 @@ async def main(binary: str, root: str, cache_home: str) -> None:
                 "text": result.content[0].text if result.content else "",
             }
         report["calls"] = results
+        # Undo the write, then redo it: byte-exact both ways, through the SDK.
+        undo = await client.call_tool("manage", {"command": "undo"})
+        report["afterUndo"] = {"isError": bool(undo.is_error), "exists": (Path(root) / "py/new.txt").exists()}
+        redo = await client.call_tool("manage", {"command": "redo"})
+        report["afterRedo"] = {
+            "isError": bool(redo.is_error),
+            "content": (Path(root) / "py/new.txt").read_text() if (Path(root) / "py/new.txt").exists() else None,
+        }
         failed = await client.call_tool(
             "change",
             {"intent": "x", "edits": [{"filePath": "src/lib.rs", "targetString": "absent", "replacementString": "y"}]},

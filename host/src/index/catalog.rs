@@ -6,7 +6,7 @@ use super::chunks::Chunk;
 use super::code::Symbol;
 use crate::store::now_ms;
 use anyhow::Result;
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -274,6 +274,26 @@ pub fn symbols_named(conn: &Connection, names: &[String], limit: usize) -> Resul
         out.extend(rows.collect::<Result<Vec<_>, _>>()?);
     }
     Ok(out)
+}
+
+/// The definitions of `path` as catalogued, in extraction order, when the catalogue holds it
+/// at content `hash`; None when it does not (not indexed, or changed since).
+pub fn symbols_of(conn: &Connection, path: &str, hash: &str) -> Result<Option<Vec<SymbolRow>>> {
+    let known: Option<i64> = conn
+        .query_row(
+            "SELECT id FROM files WHERE path = ?1 AND hash = ?2",
+            params![path, hash],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let Some(id) = known else { return Ok(None) };
+    let sql = format!(
+        "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
+         WHERE s.file_id = ?1 ORDER BY s.id"
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map([id], symbol_row)?;
+    Ok(Some(rows.collect::<Result<_, _>>()?))
 }
 
 /// Every distinct lower-cased symbol name, for fuzzy matching.

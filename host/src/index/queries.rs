@@ -223,6 +223,34 @@ impl Index {
         Ok((rel, lang.name(), code::extract(lang, &text).symbols, lines))
     }
 
+    /// Like [`Index::symbols`], but from the catalogue when the file is indexed at its current
+    /// content: no parse, which matters for large files (a 10,000-line file parses in ~150 ms).
+    /// Doc comments come back without their positions. Language is the catalogue's name.
+    pub fn symbols_fast(&self, path: &str) -> HostResult<(String, String, Vec<Symbol>, u32)> {
+        let rel = self.ws.normalize(path)?;
+        if let Ok(bytes) = self.ws.read(
+            &rel,
+            ReadOptions {
+                max_bytes: self.settings.max_file_bytes,
+                allow_sensitive: false,
+                allow_binary: false,
+                allow_truncate: false,
+            },
+        ) && let Ok(Some(rows)) = catalog::symbols_of(&self.reader(), &rel, &bytes.hash)
+            && let Some(language) = rows.first().and_then(|r| r.language.clone())
+        {
+            let lines = String::from_utf8_lossy(&bytes.bytes).lines().count() as u32;
+            return Ok((
+                rel,
+                language,
+                rows.into_iter().map(|r| r.symbol).collect(),
+                lines,
+            ));
+        }
+        let (rel, language, symbols, lines) = self.symbols(path)?;
+        Ok((rel, language.to_string(), symbols, lines))
+    }
+
     /// Signatures and doc summaries with line numbers, bodies elided.
     pub fn skeleton(&self, path: &str) -> HostResult<(String, &'static str, String, usize, u32)> {
         let (rel, lang, symbols, lines) = self.symbols(path)?;

@@ -38,6 +38,9 @@ pub struct HostState {
     pub(super) plugin: Arc<str>,
     pub(super) limiter: MemoryLimiter,
     pub(super) logged: u32,
+    /// Time spent in sanctioned long host calls (test runs, index rebuilds) not yet added
+    /// back to the deadline: the deadline bounds the plugin's own work, not the job it waits on.
+    pub(super) excused_ms: u64,
     wasi: WasiCtx,
     table: ResourceTable,
 }
@@ -53,6 +56,7 @@ impl HostState {
                 peak: 0,
             },
             logged: 0,
+            excused_ms: 0,
             wasi: WasiCtx::builder().build(),
             table: ResourceTable::new(),
         }

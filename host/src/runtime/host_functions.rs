@@ -3,7 +3,7 @@
 
 use super::bindings::HostState;
 use super::bindings::pillar::smart_context::plugin::{
-    edits, index, log, status, store, types, workspace,
+    edits, index, log, status, store, tasks, types, workspace,
 };
 use crate::error::{HostError, codes};
 use crate::index::digest::Mode;
@@ -205,11 +205,12 @@ impl index::Host for HostState {
 
     fn symbols(&mut self, path: String) -> Result<index::FileSymbols, types::Error> {
         let services = self.services()?;
-        let (path, language, symbols, lines) = services.index.symbols(&path).map_err(to_wit)?;
+        let (path, language, symbols, lines) =
+            services.index.symbols_fast(&path).map_err(to_wit)?;
         Ok(index::FileSymbols {
             symbols: symbols.into_iter().map(|s| symbol(&path, s)).collect(),
             path,
-            language: language.into(),
+            language,
             line_count: lines,
         })
     }
@@ -554,6 +555,8 @@ impl status::Host for HostState {
                 store_path: String::new(),
                 schema_version: 0,
                 transactions: 0,
+                pending_transactions: 0,
+                last_transaction_ms: 0,
             };
         };
         let report = runtime.status();
@@ -573,6 +576,8 @@ impl status::Host for HostState {
             store_path: report.store.path,
             schema_version: report.store.schema_version,
             transactions: report.store.transactions,
+            pending_transactions: report.store.pending_transactions,
+            last_transaction_ms: report.store.last_transaction_ms,
         }
     }
 }
@@ -595,6 +600,7 @@ impl edits::Host for HostState {
             .apply(&tx.intent, changes)
             .map_err(to_wit)?;
         tracing::info!(plugin = &*self.plugin, transaction = %receipt.transaction_id, "applied: {}", tx.intent);
+        refresh_index(services);
         Ok(receipt_to_wit(receipt))
     }
 
@@ -605,30 +611,129 @@ impl edits::Host for HostState {
             .undo(id.as_deref())
             .map_err(to_wit)?;
         tracing::info!(plugin = &*self.plugin, transaction = %receipt.transaction_id, "undo applied");
+        refresh_index(services);
         Ok(receipt_to_wit(receipt))
     }
 
-    fn history(&mut self, limit: u32) -> Vec<edits::HistoryEntry> {
-        let Ok(services) = self.services() else {
-            return Vec::new();
+    fn redo(&mut self, id: Option<String>) -> Result<edits::Receipt, types::Error> {
+        let services = self.services()?;
+        let receipt = services
+            .transactions()
+            .redo(id.as_deref())
+            .map_err(to_wit)?;
+        tracing::info!(plugin = &*self.plugin, transaction = %receipt.transaction_id, "redo applied");
+        refresh_index(services);
+        Ok(receipt_to_wit(receipt))
+    }
+
+    fn history(&mut self, limit: u32, offset: u32) -> edits::HistoryPage {
+        let empty = edits::HistoryPage {
+            entries: Vec::new(),
+            total: 0,
         };
-        let history = match services.store().history(limit) {
-            Ok(h) => h,
-            Err(err) => {
+        let Ok(services) = self.services() else {
+            return empty;
+        };
+        let store = services.store();
+        let (history, total) = match (store.history(limit, offset), store.transaction_count()) {
+            (Ok(h), Ok(t)) => (h, t),
+            (Err(err), _) | (_, Err(err)) => {
                 tracing::error!("reading history: {err:#}");
-                return Vec::new();
+                return empty;
             }
         };
-        history
-            .into_iter()
-            .map(|(tx, files)| edits::HistoryEntry {
-                transaction_id: tx.id,
-                intent: tx.intent,
-                state: tx.state,
-                created_ms: tx.created_ms,
-                files,
-            })
-            .collect()
+        edits::HistoryPage {
+            entries: history
+                .into_iter()
+                .map(|(tx, files)| edits::HistoryEntry {
+                    transaction_id: tx.id,
+                    intent: tx.intent,
+                    state: tx.state,
+                    created_ms: tx.created_ms,
+                    files,
+                    undoes: tx.undoes,
+                    redoes: tx.redoes,
+                })
+                .collect(),
+            total,
+        }
+    }
+}
+
+/// Without a watcher nothing else notices our own writes: run an incremental pass in the
+/// background so the next search sees them.
+fn refresh_index(services: &Services) {
+    let index = services.index.clone();
+    if index.is_read_only() || index.status().watching {
+        return;
+    }
+    let spawned = std::thread::Builder::new()
+        .name("index-refresh".into())
+        .spawn(move || {
+            if let Err(err) = index.update(false, None) {
+                tracing::warn!("refreshing the index after an edit: {err:#}");
+            }
+        });
+    if let Err(err) = spawned {
+        tracing::warn!("cannot start an index refresh: {err}");
+    }
+}
+
+impl tasks::Host for HostState {
+    fn rebuild(&mut self, full: bool) -> Result<tasks::RebuildReport, types::Error> {
+        let started = std::time::Instant::now();
+        let services = self.services()?;
+        let last_logged = std::sync::atomic::AtomicU64::new(0);
+        let progress = |done: u64, total: u64| {
+            let now = started.elapsed().as_millis() as u64;
+            if now >= last_logged.load(std::sync::atomic::Ordering::Relaxed) + 1_000 {
+                last_logged.store(now, std::sync::atomic::Ordering::Relaxed);
+                tracing::info!("rebuild: {done}/{total} files");
+            }
+        };
+        let result = services.index.update(full, Some(&progress));
+        let elapsed_ms = started.elapsed().as_millis() as u64;
+        self.excused_ms += elapsed_ms;
+        let report = result.map_err(|err| {
+            to_wit(
+                HostError::new(codes::INDEX_ERROR, format!("rebuilding the index: {err:#}"))
+                    .suggest("see manage command=status; another smart-context process may own the index"),
+            )
+        })?;
+        Ok(tasks::RebuildReport {
+            mode: if full { "full" } else { "incremental" }.into(),
+            scanned: report.scanned,
+            indexed: report.indexed_total(),
+            unchanged: report.unchanged,
+            removed: report.removed,
+            skipped: report.skipped.values().sum(),
+            elapsed_ms,
+        })
+    }
+
+    fn run_tests(&mut self) -> Result<tasks::TestReport, types::Error> {
+        let started = std::time::Instant::now();
+        let services = self.services()?;
+        let settings = &services.config.test;
+        let root = services.workspace.root();
+        let (argv, source) = crate::tasks::command(root, settings).map_err(to_wit)?;
+        tracing::info!(plugin = &*self.plugin, "running tests: {}", argv.join(" "));
+        let result = crate::tasks::run(root, &argv, source, settings);
+        self.excused_ms += started.elapsed().as_millis() as u64;
+        let run = result.map_err(to_wit)?;
+        Ok(tasks::TestReport {
+            command: run.command,
+            source: run.source,
+            exit_code: run.exit_code,
+            timed_out: run.timed_out,
+            elapsed_ms: run.elapsed_ms,
+            passed: run.summary.passed,
+            failed: run.summary.failed,
+            ignored: run.summary.ignored,
+            failures: run.summary.failures,
+            output_tail: run.tail,
+            output_truncated: run.truncated,
+        })
     }
 }
 

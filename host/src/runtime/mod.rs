@@ -80,6 +80,8 @@ pub struct StoreStatus {
     pub path: String,
     pub schema_version: u32,
     pub transactions: u64,
+    pub pending_transactions: u64,
+    pub last_transaction_ms: u64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -232,6 +234,12 @@ impl Runtime {
                 path: store.path().display().to_string(),
                 schema_version: store.schema_version().unwrap_or(0),
                 transactions: store.transaction_count().unwrap_or(0),
+                pending_transactions: store.pending_count().unwrap_or(0),
+                last_transaction_ms: store
+                    .history(1, 0)
+                    .ok()
+                    .and_then(|h| h.first().map(|(tx, _)| tx.created_ms))
+                    .unwrap_or(0),
             },
         }
     }
@@ -397,6 +405,15 @@ fn new_store(
     let mut store = Store::new(engine, state);
     store.limiter(|s| &mut s.limiter);
     store.set_epoch_deadline(engine::deadline_ticks(limits.timeout_ms));
+    store.epoch_deadline_callback(|mut ctx| {
+        let excused = std::mem::take(&mut ctx.data_mut().excused_ms);
+        if excused == 0 {
+            return Err(Trap::Interrupt.into());
+        }
+        Ok(wasmtime::UpdateDeadline::Continue(engine::deadline_ticks(
+            excused,
+        )))
+    });
     store
 }
 
@@ -513,6 +530,7 @@ fn linker(engine: &Engine, imports: &BTreeSet<Interface>) -> wasmtime::Result<Li
             Interface::Status => wit::status::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
             Interface::Store => wit::store::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
             Interface::Edits => wit::edits::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
+            Interface::Tasks => wit::tasks::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
         }
     }
     Ok(linker)

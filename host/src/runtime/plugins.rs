@@ -23,16 +23,18 @@ pub enum Interface {
     Status,
     Store,
     Edits,
+    Tasks,
 }
 
 impl Interface {
-    pub const ALL: [Interface; 6] = [
+    pub const ALL: [Interface; 7] = [
         Interface::Log,
         Interface::Workspace,
         Interface::Index,
         Interface::Status,
         Interface::Store,
         Interface::Edits,
+        Interface::Tasks,
     ];
 
     pub fn name(self) -> &'static str {
@@ -43,6 +45,7 @@ impl Interface {
             Interface::Status => "status",
             Interface::Store => "store",
             Interface::Edits => "edits",
+            Interface::Tasks => "tasks",
         }
     }
 
@@ -74,7 +77,7 @@ impl World {
         match self {
             World::FormatParser => [Log].into(),
             World::Pillar => [Log, Workspace, Index, Status, Store].into(),
-            World::EditingPillar => [Log, Workspace, Index, Status, Store, Edits].into(),
+            World::EditingPillar => [Log, Workspace, Index, Status, Store, Edits, Tasks].into(),
         }
     }
 
@@ -242,7 +245,7 @@ pub fn parse_grants(names: &[String]) -> Result<BTreeSet<Interface>, String> {
         .iter()
         .map(|n| {
             Interface::parse(n).ok_or_else(|| {
-                format!("unknown grant {n:?} (known: log, workspace, index, status, store, edits)")
+                format!("unknown grant {n:?} (known: log, workspace, index, status, store, edits, tasks)")
             })
         })
         .collect()

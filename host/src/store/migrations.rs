@@ -120,6 +120,10 @@ const MIGRATIONS: &[&str] = &[
      ALTER TABLE evidence_pack_items ADD COLUMN shown TEXT NOT NULL DEFAULT '';
      ALTER TABLE chunk_summaries ADD COLUMN content_hash TEXT NOT NULL DEFAULT '';
      CREATE INDEX idx_evidence_packs_expires ON evidence_packs(expires_at);",
+    // 6: redo: the transaction a redo applies again; references by callee name (change's
+    // impact report looks one up per changed definition).
+    "ALTER TABLE transactions ADD COLUMN redoes TEXT REFERENCES transactions(id);
+     CREATE INDEX idx_edges_name ON edges(kind, name);",
 ];
 
 /// The schema version this build writes.

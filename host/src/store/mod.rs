@@ -31,6 +31,8 @@ pub mod state {
     pub const APPLIED: &str = "applied";
     /// Reverted by a later undo transaction.
     pub const UNDONE: &str = "undone";
+    /// Undone, then applied again by a redo transaction.
+    pub const REDONE: &str = "redone";
     /// Never took effect (a write failed, or the process died mid-way).
     pub const ROLLED_BACK: &str = "rolled-back";
 }
@@ -53,6 +55,8 @@ pub struct TxRecord {
     pub created_ms: u64,
     /// The transaction this one undid, for undo transactions.
     pub undoes: Option<String>,
+    /// The transaction this one applied again, for redo transactions.
+    pub redoes: Option<String>,
     pub files: Vec<FileRecord>,
 }
 
@@ -96,8 +100,8 @@ impl Store {
     pub fn begin(&mut self, tx: &TxRecord) -> Result<()> {
         let db = self.conn.transaction()?;
         db.execute(
-            "INSERT INTO transactions (id, intent, state, created_ms, undoes) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![tx.id, tx.intent, state::PENDING, tx.created_ms as i64, tx.undoes],
+            "INSERT INTO transactions (id, intent, state, created_ms, undoes, redoes) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![tx.id, tx.intent, state::PENDING, tx.created_ms as i64, tx.undoes, tx.redoes],
         )?;
         for (ord, f) in tx.files.iter().enumerate() {
             db.execute(
@@ -120,24 +124,47 @@ impl Store {
 
     /// Marks `undo` applied and `original` undone, atomically.
     pub fn finish_undo(&mut self, undo: &str, original: &str) -> Result<()> {
+        self.finish_pair(undo, original, state::UNDONE)
+    }
+
+    /// Marks `redo` applied and `original` redone, atomically.
+    pub fn finish_redo(&mut self, redo: &str, original: &str) -> Result<()> {
+        self.finish_pair(redo, original, state::REDONE)
+    }
+
+    fn finish_pair(&mut self, new: &str, original: &str, original_state: &str) -> Result<()> {
         let db = self.conn.transaction()?;
         db.execute(
             "UPDATE transactions SET state = ?2 WHERE id = ?1",
-            params![undo, state::APPLIED],
+            params![new, state::APPLIED],
         )?;
         db.execute(
             "UPDATE transactions SET state = ?2 WHERE id = ?1",
-            params![original, state::UNDONE],
+            params![original, original_state],
         )?;
         db.commit()?;
         Ok(())
+    }
+
+    /// The transaction undone most recently and not redone since: what "redo" applies by default.
+    pub fn latest_redoable(&self) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT x.id FROM transactions u JOIN transactions x ON x.id = u.undoes
+                 WHERE u.state = ?1 AND x.state = ?2
+                 ORDER BY u.created_ms DESC, u.rowid DESC LIMIT 1",
+                [state::APPLIED, state::UNDONE],
+                |r| r.get(0),
+            )
+            .optional()?)
     }
 
     pub fn load(&self, id: &str) -> Result<Option<TxRecord>> {
         let head = self
             .conn
             .query_row(
-                "SELECT id, intent, state, created_ms, undoes FROM transactions WHERE id = ?1",
+                "SELECT id, intent, state, created_ms, undoes, redoes FROM transactions WHERE id = ?1",
                 [id],
                 tx_head,
             )
@@ -184,17 +211,18 @@ impl Store {
         Ok(ids)
     }
 
-    /// Newest first: id, intent, state, time and the files touched.
-    pub fn history(&self, limit: u32) -> Result<Vec<(TxRecord, Vec<String>)>> {
+    /// Newest first, `limit` after skipping `offset`: id, intent, state, time and the files
+    /// touched.
+    pub fn history(&self, limit: u32, offset: u32) -> Result<Vec<(TxRecord, Vec<String>)>> {
         let mut stmt = self.conn.prepare(
-            "SELECT t.id, t.intent, t.state, t.created_ms, t.undoes,
+            "SELECT t.id, t.intent, t.state, t.created_ms, t.undoes, t.redoes,
                     (SELECT group_concat(path, char(10)) FROM
                         (SELECT path FROM transaction_files f WHERE f.tx_id = t.id ORDER BY ord))
-             FROM transactions t ORDER BY t.created_ms DESC, t.rowid DESC LIMIT ?1",
+             FROM transactions t ORDER BY t.created_ms DESC, t.rowid DESC LIMIT ?1 OFFSET ?2",
         )?;
         let rows = stmt
-            .query_map([limit], |r| {
-                let files: Option<String> = r.get(5)?;
+            .query_map([limit, offset], |r| {
+                let files: Option<String> = r.get(6)?;
                 Ok((
                     tx_head(r)?,
                     files
@@ -206,6 +234,15 @@ impl Store {
         Ok(rows)
     }
 
+    /// Transactions left pending (journaled, not finished): none outside a running apply.
+    pub fn pending_count(&self) -> Result<u64> {
+        Ok(self.conn.query_row(
+            "SELECT count(*) FROM transactions WHERE state = ?1",
+            [state::PENDING],
+            |r| r.get::<_, i64>(0),
+        )? as u64)
+    }
+
     pub fn transaction_count(&self) -> Result<u64> {
         Ok(self
             .conn
@@ -215,7 +252,7 @@ impl Store {
     }
 }
 
-/// A transaction row (columns id, intent, state, created_ms, undoes) without its files.
+/// A transaction row (columns id, intent, state, created_ms, undoes, redoes) without its files.
 fn tx_head(r: &rusqlite::Row<'_>) -> rusqlite::Result<TxRecord> {
     Ok(TxRecord {
         id: r.get(0)?,
@@ -223,6 +260,7 @@ fn tx_head(r: &rusqlite::Row<'_>) -> rusqlite::Result<TxRecord> {
         state: r.get(2)?,
         created_ms: r.get::<_, i64>(3)? as u64,
         undoes: r.get(4)?,
+        redoes: r.get(5)?,
         files: Vec::new(),
     })
 }
@@ -238,6 +276,7 @@ mod tests {
             state: state::PENDING.into(),
             created_ms: ms,
             undoes: None,
+            redoes: None,
             files: vec![FileRecord {
                 path: "a.txt".into(),
                 before: Some(b"old".to_vec()),
@@ -261,7 +300,7 @@ mod tests {
         let loaded = store.load("t1").unwrap().unwrap();
         assert_eq!(loaded.files, record("t1", 10).files);
         assert_eq!(loaded.state, state::APPLIED);
-        let history = store.history(10).unwrap();
+        let history = store.history(10, 0).unwrap();
         assert_eq!(history[0].0.id, "t2");
         assert_eq!(history[0].1, ["a.txt"]);
         assert_eq!(store.latest_undoable().unwrap().as_deref(), Some("t2"));

@@ -350,6 +350,24 @@ impl Workspace {
         result
     }
 
+    /// Removes the temp files a crash left next to `rel` (`.<name>.sc-tmp-*`), best-effort.
+    pub fn remove_temp_files(&self, rel: &str) {
+        let (parent, name) = split_parent(rel);
+        let prefix = format!(".{name}.sc-tmp-");
+        let dir = if parent.is_empty() {
+            self.dir.try_clone()
+        } else {
+            self.dir.open_dir(parent)
+        };
+        let Ok(dir) = dir else { return };
+        let Ok(entries) = dir.entries() else { return };
+        for entry in entries.flatten() {
+            if entry.file_name().to_string_lossy().starts_with(&prefix) {
+                let _ = dir.remove_file(entry.file_name());
+            }
+        }
+    }
+
     /// Removes `rel` and fsyncs its directory.
     pub fn remove(&self, rel: &str) -> std::io::Result<()> {
         self.dir.remove_file(rel)?;

@@ -1,74 +1,37 @@
-//! The change pillar (ADR-001 Stage 3, ADR-033 Pillar 2), first cut: exact, unique, literal
-//! replacements. A dry run (the default) returns the plan and a unified diff; applying sends
-//! one transaction through the host's edits interface, so every file is changed or none is.
+//! The change pillar (ADR-001 Stage 3, ADR-033 Pillar 2 and §4.2): safe, literal replacements.
+//! Each edit is matched exact, then whitespace-normalized, structural and fuzzy, narrowed by its
+//! anchors; a dry run (the default) answers the plan, a unified diff per file, the impact report
+//! and the apply call ready to send, pinned to the hashes it saw. Applying sends one transaction
+//! through the host's edits interface: every file changes or none does.
 
+mod args;
+mod diff;
+mod fuzzy;
+mod impact;
+mod indent;
 mod matching;
+mod normalize;
+mod plan;
+mod text;
 
 wit_bindgen::generate!({
     path: "../../wit",
     world: "editing-pillar",
 });
 
+use args::ChangeArgs;
 use exports::smart_context::plugin::tool::{Guest, ToolOutput, ToolSpec};
+use impact::ImpactReport;
+use matching::mode_name;
+use plan::Planned;
+use sdk::guidance::{Action, Guidance, ToolCall, Warning, recoveries_for};
 use sdk::{ToolError, ToolResult, codes};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+use serde_json::{Value, json};
 use smart_context::plugin::edits::{self, FileChange, Transaction};
 use smart_context::plugin::types::Error;
-use smart_context::plugin::workspace::{self, ReadOptions};
 
 sdk::impl_error_conversions!(Error);
-
-/// Largest file the pillar edits.
-const MAX_EDIT_BYTES: u64 = 16 * 1024 * 1024;
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct ChangeArgs {
-    intent: String,
-    #[serde(default)]
-    target_files: Vec<String>,
-    #[serde(default)]
-    edits: Vec<Edit>,
-    #[serde(default)]
-    options: Options,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct Edit {
-    file_path: Option<String>,
-    target_string: String,
-    replacement_string: String,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct Options {
-    #[serde(default = "yes")]
-    dry_run: bool,
-    // Accepted for the ADR-033 contract; impact reports arrive with the index.
-    #[allow(dead_code)]
-    include_impact: Option<bool>,
-    #[allow(dead_code)]
-    auto_rollback: Option<bool>,
-    #[allow(dead_code)]
-    batch_mode: Option<bool>,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Self {
-            dry_run: true,
-            include_impact: None,
-            auto_rollback: None,
-            batch_mode: None,
-        }
-    }
-}
-
-fn yes() -> bool {
-    true
-}
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -77,15 +40,46 @@ struct Step {
     file: String,
     description: String,
     diff: String,
+    /// The file's hash the plan was computed against.
+    hash: String,
+    line_endings: &'static str,
 }
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct MatchInfo {
+    edit: usize,
     file: String,
     line: u32,
+    end_line: u32,
     column: u32,
     match_type: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    distance: Option<usize>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct EditFailure {
+    edit: usize,
+    code: String,
+    message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    details: Option<Value>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct EditResult {
+    files: Vec<FileResult>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FileResult {
+    path: String,
+    before_hash: Option<String>,
+    after_hash: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -95,23 +89,24 @@ struct ChangeResponse {
     dry_run: bool,
     plan: Plan,
     matches: Vec<MatchInfo>,
+    /// The least exact mode any edit needed, when one needed more than exact (ADR-033 §4.2).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    corrected_with: Option<&'static str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    failed_edits: Vec<EditFailure>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    impact_report: Option<ImpactReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    edit_result: Option<EditResult>,
     #[serde(skip_serializing_if = "Option::is_none")]
     transaction_id: Option<String>,
     rollback_available: bool,
+    guidance: Guidance,
 }
 
 #[derive(Debug, Serialize)]
 struct Plan {
     steps: Vec<Step>,
-}
-
-/// One file's edits, resolved against its current content.
-struct FilePlan {
-    path: String,
-    hash: String,
-    before: String,
-    after: String,
-    bom: bool,
 }
 
 struct Change;
@@ -121,10 +116,16 @@ impl Guest for Change {
         ToolSpec {
             name: "change".to_string(),
             title: "Change: safe edits".to_string(),
-            description: "Replace text in files safely. Each edit's targetString must occur exactly \
-                once in its file (NO_MATCH / MULTIPLE_MATCHES list the places otherwise); the \
-                replacement is literal. options.dryRun defaults to true and returns a unified diff; \
-                dryRun=false applies all edits as one atomic, undoable transaction."
+            description: "Replace text in files safely, as one atomic transaction. Each edit's \
+                targetString must identify one place: matched exact, then ignoring whitespace \
+                drift, then at another indentation (the replacement is re-indented), then fuzzy \
+                (whitespace-only by default); lineRange / beforeContext / afterContext pick one \
+                of several. NO_MATCH lists the nearest lines, MULTIPLE_MATCHES every location. \
+                The replacement is literal ($ and \\ included); line endings, BOM, final newline \
+                and tab/space indentation of the file are kept. options.dryRun defaults to true: \
+                a unified diff, the impact (importers, changed symbols, tests) and the apply \
+                call in guidance. dryRun=false writes all files or none and is undoable with \
+                manage command=undo."
                 .to_string(),
             input_schema: INPUT_SCHEMA.to_string(),
             output_schema: Some(OUTPUT_SCHEMA.to_string()),
@@ -136,7 +137,7 @@ impl Guest for Change {
 
     fn call(args_json: String) -> Result<ToolOutput, Error> {
         let args: ChangeArgs = sdk::parse_args(&args_json)?;
-        let response = change(&args)?;
+        let response = change(&args).map_err(|e| with_recovery(e, &args))?;
         let text = render(&response);
         Ok(ToolOutput {
             structured_json: sdk::to_json(&response)?,
@@ -146,127 +147,367 @@ impl Guest for Change {
 }
 
 fn change(args: &ChangeArgs) -> ToolResult<ChangeResponse> {
-    if args.edits.is_empty() {
-        return Err(ToolError::new(codes::INVALID_ARGS, "no edits given")
-            .suggest("pass edits: [{filePath, targetString, replacementString}]"));
-    }
-    let mut files: Vec<FilePlan> = Vec::new();
-    let mut matches = Vec::new();
-    for edit in &args.edits {
-        let path = edit_path(args, edit)?;
-        let index = match files.iter().position(|f| f.path == path) {
-            Some(i) => i,
-            None => {
-                files.push(load(&path)?);
-                files.len() - 1
-            }
-        };
-        let file = &mut files[index];
-        let found = matching::find_unique(&file.after, &edit.target_string)
-            .map_err(|err| err.details_with_file(&path))?;
-        matches.push(MatchInfo {
-            file: path.clone(),
-            line: found.line,
-            column: found.column,
-            match_type: "exact",
-        });
-        file.after.replace_range(
-            found.start..found.start + edit.target_string.len(),
-            &edit.replacement_string,
-        );
-    }
-
+    let dry_run = args.options.dry_run;
+    let Planned {
+        files,
+        applied,
+        failed,
+    } = plan::plan(args, args.options.batch_mode && dry_run)?;
     let steps: Vec<Step> = files
         .iter()
         .map(|f| Step {
             action: "modify",
             file: f.path.clone(),
             description: args.intent.clone(),
-            diff: sdk::unified_diff(&f.path, &f.before, &f.after),
+            diff: f.diff(),
+            hash: f.hash.clone(),
+            line_endings: match f.text.eol {
+                text::Eol::Lf => "lf",
+                text::Eol::Crlf => "crlf",
+                text::Eol::Mixed => "mixed",
+            },
         })
+        .collect();
+    let corrected_with = applied
+        .iter()
+        .map(|a| a.mode)
+        .max_by_key(|m| *m as u8)
+        .filter(|m| *m != matching::Mode::Exact)
+        .map(mode_name);
+    let matches: Vec<MatchInfo> = applied
+        .iter()
+        .map(|a| MatchInfo {
+            edit: a.edit,
+            file: a.path.clone(),
+            line: a.line,
+            end_line: a.end_line,
+            column: a.column,
+            match_type: mode_name(a.mode),
+            distance: a.distance,
+        })
+        .collect();
+    let failed_edits: Vec<EditFailure> = failed
+        .into_iter()
+        .map(|f| EditFailure {
+            edit: f.edit,
+            code: f.error.code,
+            message: f.error.message,
+            details: f.error.details,
+        })
+        .collect();
+    let impact =
+        (args.options.include_impact && !files.is_empty()).then(|| impact::analyze(&files));
+    let unchanged: Vec<&str> = files
+        .iter()
+        .filter(|f| f.after == f.text.body)
+        .map(|f| f.path.as_str())
         .collect();
     let mut response = ChangeResponse {
-        success: true,
-        dry_run: args.options.dry_run,
+        success: failed_edits.is_empty(),
+        dry_run,
         plan: Plan { steps },
         matches,
+        corrected_with,
+        failed_edits,
+        impact_report: impact,
+        edit_result: None,
         transaction_id: None,
         rollback_available: false,
+        guidance: Guidance::default(),
     };
-    if args.options.dry_run {
-        return Ok(response);
-    }
-    let changes = files
-        .into_iter()
-        .map(|f| {
-            let mut bytes = if f.bom {
-                b"\xEF\xBB\xBF".to_vec()
-            } else {
-                Vec::new()
-            };
-            bytes.extend_from_slice(f.after.as_bytes());
-            FileChange {
-                path: f.path,
-                content: Some(bytes),
-                expected_hash: Some(f.hash),
+    if !dry_run {
+        let changes: Vec<FileChange> = files
+            .iter()
+            .filter(|f| f.after != f.text.body)
+            .map(|f| FileChange {
+                path: f.path.clone(),
+                content: Some(f.new_bytes()),
+                expected_hash: Some(f.hash.clone()),
                 overwrite: false,
-            }
-        })
-        .collect();
-    let receipt = edits::apply(&Transaction {
-        intent: args.intent.clone(),
-        changes,
-    })?;
-    response.transaction_id = Some(receipt.transaction_id);
-    response.rollback_available = true;
+            })
+            .collect();
+        if !changes.is_empty() {
+            let receipt = edits::apply(&Transaction {
+                intent: args.intent.clone(),
+                changes,
+            })?;
+            response.edit_result = Some(EditResult {
+                files: receipt
+                    .files
+                    .into_iter()
+                    .map(|f| FileResult {
+                        path: f.path,
+                        before_hash: f.before_hash,
+                        after_hash: f.after_hash,
+                    })
+                    .collect(),
+            });
+            response.transaction_id = Some(receipt.transaction_id);
+            response.rollback_available = true;
+        }
+    }
+    response.guidance = guidance(args, &response, &files, &unchanged);
     Ok(response)
 }
 
-fn edit_path(args: &ChangeArgs, edit: &Edit) -> ToolResult<String> {
-    if let Some(path) = &edit.file_path {
-        return Ok(path.clone());
-    }
-    match args.target_files.as_slice() {
-        [only] => Ok(only.clone()),
-        _ => Err(
-            ToolError::new(codes::INVALID_ARGS, "an edit has no filePath")
-                .suggest("give each edit a filePath, or exactly one entry in targetFiles"),
+/// ADR-033 §6 rules for change: dry run succeeded -> apply (unless the risk is high: look
+/// first); applied -> verify and run the suggested tests; fuzzy or structural matches and
+/// no-op edits -> warnings.
+fn guidance(
+    args: &ChangeArgs,
+    r: &ChangeResponse,
+    files: &[plan::FilePlan],
+    unchanged: &[&str],
+) -> Guidance {
+    let paths: Vec<String> = files.iter().map(|f| f.path.clone()).collect();
+    let risk = r
+        .impact_report
+        .as_ref()
+        .map_or("none", |i| i.breaking_change_risk);
+    let summary = match (&r.transaction_id, r.success) {
+        (Some(id), _) => format!(
+            "applied {} edit(s) to {} file(s) as {id}",
+            r.matches.len(),
+            paths.len()
         ),
+        (None, true) => format!(
+            "dry run: {} edit(s) in {} file(s) match; nothing written (risk {risk})",
+            r.matches.len(),
+            paths.len()
+        ),
+        (None, false) => format!(
+            "dry run: {} edit(s) match, {} failed",
+            r.matches.len(),
+            r.failed_edits.len()
+        ),
+    };
+    let mut g = Guidance::new(summary);
+    g.meta.based_on.impact_analysis_included = r.impact_report.is_some();
+    g.meta.based_on.hot_spot_count = r
+        .impact_report
+        .as_ref()
+        .map_or(0, |i| i.affected_hot_spots.len() as u32);
+    if r.impact_report
+        .as_ref()
+        .is_some_and(|i| i.degraded.is_some())
+        || r.impact_report.is_none()
+    {
+        g.meta.confidence = 0.6;
     }
+    let first = paths.first().cloned().unwrap_or_default();
+    if r.dry_run && r.success && !files.is_empty() {
+        if risk == "high" {
+            let hot = r
+                .impact_report
+                .as_ref()
+                .and_then(|i| i.affected_hot_spots.first())
+                .map_or(first.clone(), |h| h.file_path.clone());
+            g = g.action(Action {
+                priority: 1,
+                pillar: "understand".into(),
+                action: "analyze_impact".into(),
+                description: "Breaking-change risk is high: look at the most affected code first."
+                    .into(),
+                rationale: "changed signatures are referenced from many files".into(),
+                tool_call: ToolCall::new(
+                    "understand",
+                    json!({ "goal": format!("Analyze impact on {hot}"), "depth": "deep" }),
+                ),
+                expected_outcome: "the callers that must change with this edit".into(),
+            });
+        }
+        g = g.action(Action {
+            priority: if risk == "high" { 2 } else { 1 },
+            pillar: "change".into(),
+            action: "apply".into(),
+            description: "The dry run matched every edit; apply it.".into(),
+            rationale: "the call is pinned to the file hashes this dry run saw, so it fails with HASH_MISMATCH instead of applying to changed files".into(),
+            tool_call: ToolCall::new("change", apply_args(args, files)),
+            expected_outcome: "files written atomically; a transactionId for undo".into(),
+        });
+    }
+    if r.transaction_id.is_some() {
+        g = g.action(Action {
+            priority: 1,
+            pillar: "explore".into(),
+            action: "verify".into(),
+            description: "Read the changed files' structure to check the edit landed as meant."
+                .into(),
+            rationale: "verify the change before building on it".into(),
+            tool_call: ToolCall::new("explore", json!({ "paths": paths, "view": "preview" })),
+            expected_outcome: "the changed files' outline".into(),
+        });
+        let tests: Vec<String> = r
+            .impact_report
+            .as_ref()
+            .map(|i| i.suggested_tests.iter().take(3).cloned().collect())
+            .unwrap_or_default();
+        g = g.action(Action {
+            priority: 2,
+            pillar: "manage".into(),
+            action: "test".into(),
+            description: if tests.is_empty() {
+                "Run the project's tests.".into()
+            } else {
+                format!("Run the tests: {}", tests.join(", "))
+            },
+            rationale: "the impact analysis names these tests as affected".into(),
+            tool_call: ToolCall::new("manage", json!({ "command": "test" })),
+            expected_outcome: "passed and failed counts with the first failures".into(),
+        });
+        g = g.action(Action {
+            priority: 3,
+            pillar: "manage".into(),
+            action: "undo".into(),
+            description: "Undo this transaction if the result is wrong.".into(),
+            rationale: "undo restores every file byte for byte".into(),
+            tool_call: ToolCall::new(
+                "manage",
+                json!({ "command": "undo", "target": r.transaction_id }),
+            ),
+            expected_outcome: "the files as they were before".into(),
+        });
+    }
+    for m in &r.matches {
+        if m.match_type == "fuzzy" || m.match_type == "structural" {
+            g = g.warn(Warning {
+                severity: if m.match_type == "fuzzy" {
+                    "warning"
+                } else {
+                    "info"
+                },
+                code: format!("{}_MATCH", m.match_type.to_uppercase()),
+                message: format!(
+                    "edit {} matched {} at {}:{}{}",
+                    m.edit,
+                    m.match_type,
+                    m.file,
+                    m.line,
+                    m.distance
+                        .map(|d| format!(" (distance {d})"))
+                        .unwrap_or_default()
+                ),
+                affected_targets: vec![m.file.clone()],
+                mitigation: Some("check the diff: the target was not quoted exactly".into()),
+            });
+        }
+    }
+    if !unchanged.is_empty() {
+        g = g.warn(Warning {
+            severity: "info",
+            code: "NO_OP".into(),
+            message: "the replacement equals the target; nothing changes".into(),
+            affected_targets: unchanged.iter().map(|s| s.to_string()).collect(),
+            mitigation: None,
+        });
+    }
+    if let Some(reason) = r.impact_report.as_ref().and_then(|i| i.degraded.clone()) {
+        g = g.warn(Warning {
+            severity: "info",
+            code: codes::INDEX_STALE.into(),
+            message: reason,
+            affected_targets: Vec::new(),
+            mitigation: Some("manage command=rebuild brings the index up to date".into()),
+        });
+        g.recovery_strategies = recoveries_for(codes::INDEX_STALE, "", None);
+    }
+    if risk == "high" || risk == "medium" {
+        g = g.warn(Warning {
+            severity: if risk == "high" {
+                "critical"
+            } else {
+                "warning"
+            },
+            code: "BREAKING_CHANGE_RISK".into(),
+            message: format!("breaking-change risk is {risk}"),
+            affected_targets: r
+                .impact_report
+                .as_ref()
+                .map(|i| {
+                    i.preview
+                        .summary
+                        .impacted_files
+                        .iter()
+                        .take(10)
+                        .cloned()
+                        .collect()
+                })
+                .unwrap_or_default(),
+            mitigation: Some(
+                "update the importers in the same transaction, and run their tests".into(),
+            ),
+        });
+    }
+    g
 }
 
-fn load(path: &str) -> ToolResult<FilePlan> {
-    let options = ReadOptions {
-        max_bytes: MAX_EDIT_BYTES,
-        allow_sensitive: false,
-        allow_binary: false,
-        allow_truncate: false,
-    };
-    let file = workspace::read(path, options)?;
-    let (bom, body) = match file.bytes.strip_prefix(b"\xEF\xBB\xBF") {
-        Some(rest) => (true, rest),
-        None => (false, file.bytes.as_slice()),
-    };
-    let text = String::from_utf8(body.to_vec()).map_err(|_| {
-        ToolError::new(codes::NOT_TEXT, format!("{path} is not valid UTF-8"))
-            .suggest("edit text files only; this one would be corrupted by a text replacement")
-    })?;
-    Ok(FilePlan {
-        path: path.to_string(),
-        hash: file.hash,
-        before: text.clone(),
-        after: text,
-        bom,
-    })
+/// The same request with dryRun off and every edit pinned to the hash this run saw.
+fn apply_args(args: &ChangeArgs, files: &[plan::FilePlan]) -> Value {
+    let mut apply = args.clone();
+    apply.options.dry_run = false;
+    for edit in &mut apply.edits {
+        let path = edit
+            .file_path
+            .clone()
+            .or_else(|| args.target_files.first().cloned());
+        if let Some(f) = files.iter().find(|f| Some(&f.path) == path.as_ref()) {
+            edit.expected_hash = Some(f.hash.clone());
+        }
+    }
+    serde_json::to_value(apply).unwrap_or(Value::Null)
+}
+
+/// Adds ADR-033 Appendix C recovery strategies to a failed call's error.
+fn with_recovery(err: ToolError, args: &ChangeArgs) -> ToolError {
+    let details = err.details.as_ref();
+    let path = details
+        .and_then(|d| d.get("filePath"))
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .or_else(|| args.edits.first().and_then(|e| e.file_path.clone()))
+        .or_else(|| args.target_files.first().cloned())
+        .unwrap_or_default();
+    let edit = details
+        .and_then(|d| d.get("edit"))
+        .and_then(Value::as_u64)
+        .and_then(|i| args.edits.get(i as usize));
+    let hint = edit.and_then(|e| {
+        e.target_string
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+    });
+    let strategies = recoveries_for(&err.code, &path, hint);
+    err.recover(strategies)
 }
 
 fn render(r: &ChangeResponse) -> String {
     let mut out = match (&r.transaction_id, r.dry_run) {
         (Some(id), _) => format!("applied as transaction {id} (undo with manage command=undo)"),
-        (None, _) => {
-            "dry run: nothing written; call again with options.dryRun=false to apply".to_string()
+        (None, false) => "nothing to write: every replacement equals its target".to_string(),
+        (None, true) if r.success => {
+            "dry run: nothing written; the apply call is in guidance.suggestedActions".to_string()
         }
+        (None, true) => format!("dry run: {} edit(s) failed", r.failed_edits.len()),
     };
+    if let Some(mode) = r.corrected_with {
+        out.push_str(&format!("\nmatched with correction: {mode}"));
+    }
+    for f in &r.failed_edits {
+        out.push_str(&format!("\nedit {}: {}: {}", f.edit, f.code, f.message));
+    }
+    if let Some(i) = &r.impact_report {
+        out.push_str(&format!(
+            "\nimpact: risk {}, {} impacted file(s), tests: {}",
+            i.breaking_change_risk,
+            i.preview.summary.impacted_files.len(),
+            if i.suggested_tests.is_empty() {
+                "none found".to_string()
+            } else {
+                i.suggested_tests.join(", ")
+            }
+        ));
+    }
     for step in &r.plan.steps {
         out.push('\n');
         out.push_str(&step.diff);
@@ -278,15 +519,32 @@ const INPUT_SCHEMA: &str = r#"{
   "type": "object",
   "properties": {
     "intent": { "type": "string", "description": "What the change is for, in words; recorded in history." },
-    "targetFiles": { "type": "array", "items": { "type": "string" }, "description": "The file edits apply to when they name none." },
+    "targetFiles": { "type": "array", "items": { "type": "string" }, "description": "The file edits apply to when they name none (exactly one)." },
     "edits": {
       "type": "array",
       "items": {
         "type": "object",
         "properties": {
           "filePath": { "type": "string" },
-          "targetString": { "type": "string", "description": "Exact text to replace; must occur once." },
-          "replacementString": { "type": "string", "description": "Literal replacement text." }
+          "targetString": { "type": "string", "description": "The text to replace, quoted from the file; must identify one place (empty only to fill an empty file)." },
+          "replacementString": { "type": "string", "description": "Literal replacement text." },
+          "lineRange": { "description": "Only match within these lines (1-based, inclusive): {start, end}, [start, end] or \"start-end\".",
+            "anyOf": [
+              { "type": "object", "properties": { "start": { "type": "integer", "minimum": 1 }, "end": { "type": "integer", "minimum": 1 } }, "required": ["start", "end"] },
+              { "type": "array", "items": { "type": "integer", "minimum": 1 }, "minItems": 2, "maxItems": 2 },
+              { "type": "string" }
+            ] },
+          "beforeContext": { "type": "string", "description": "Text that must appear within the 10 lines before the match." },
+          "afterContext": { "type": "string", "description": "Text that must appear within the 10 lines after the match." },
+          "expectedHash": { "type": "string", "description": "BLAKE3 of the file the edit was written against (explore's contentHash, or the dry run's plan hash); a changed file fails with HASH_MISMATCH." },
+          "fuzzy": {
+            "type": "object",
+            "properties": {
+              "enabled": { "type": "boolean", "default": true },
+              "maxDistance": { "type": "integer", "minimum": 0, "maximum": 64, "default": 5 },
+              "whitespaceOnly": { "type": "boolean", "default": true, "description": "Only tolerate differences in whitespace." }
+            }
+          }
         },
         "required": ["targetString", "replacementString"]
       }
@@ -297,7 +555,7 @@ const INPUT_SCHEMA: &str = r#"{
         "dryRun": { "type": "boolean", "default": true },
         "includeImpact": { "type": "boolean", "default": true },
         "autoRollback": { "type": "boolean", "default": true },
-        "batchMode": { "type": "boolean", "default": false }
+        "batchMode": { "type": "boolean", "default": false, "description": "Dry run: report every failing edit instead of stopping at the first." }
       }
     }
   },
@@ -306,7 +564,7 @@ const INPUT_SCHEMA: &str = r#"{
 
 const OUTPUT_SCHEMA: &str = r#"{
   "type": "object",
-  "required": ["success", "dryRun", "plan", "rollbackAvailable"],
+  "required": ["success", "dryRun", "plan", "rollbackAvailable", "guidance"],
   "properties": {
     "success": { "type": "boolean" },
     "dryRun": { "type": "boolean" },
@@ -321,15 +579,22 @@ const OUTPUT_SCHEMA: &str = r#"{
               "action": { "type": "string", "enum": ["create", "modify", "delete"] },
               "file": { "type": "string" },
               "description": { "type": "string" },
-              "diff": { "type": "string" }
+              "diff": { "type": "string" },
+              "hash": { "type": "string" },
+              "lineEndings": { "type": "string" }
             }
           }
         }
       }
     },
     "matches": { "type": "array" },
+    "correctedWith": { "type": "string", "enum": ["whitespace", "structural", "fuzzy"] },
+    "failedEdits": { "type": "array" },
+    "impactReport": { "type": "object" },
+    "editResult": { "type": "object" },
     "transactionId": { "type": "string" },
-    "rollbackAvailable": { "type": "boolean" }
+    "rollbackAvailable": { "type": "boolean" },
+    "guidance": { "type": "object" }
   }
 }"#;
 

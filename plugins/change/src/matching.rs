@@ -1,166 +1,625 @@
-//! Finding the one place an edit applies, or explaining why there is none or more than one.
+//! Finding the one place an edit applies (ADR-001 Stage 3, ADR-033 §4.2): exact first, then
+//! whitespace-normalized, structural (indentation re-based) and fuzzy, each narrowed by the
+//! anchors. The first mode that finds the target decides: one place is the match, several are
+//! MULTIPLE_MATCHES with every location, anchors that rule all out are ANCHOR_FAILED. No mode
+//! finding it is NO_MATCH with the nearest candidates.
 
+use crate::fuzzy;
+use crate::indent::{Rebase, leading};
+use crate::normalize::{Norm, Target, fits, squash, widen};
+use crate::text::{IndentStyle, line_starts};
 use sdk::{ToolError, codes};
+use serde::Serialize;
 use serde_json::json;
 
-/// Where a unique match starts.
-#[derive(Debug, PartialEq)]
-pub struct Found {
+/// Lines of context the anchors look at before and after a match.
+const ANCHOR_LINES: usize = 10;
+/// Candidates listed with NO_MATCH.
+const NEAREST: usize = 3;
+/// Locations listed with MULTIPLE_MATCHES.
+const MAX_LOCATIONS: usize = 20;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Exact,
+    Whitespace,
+    Structural,
+    Fuzzy,
+}
+
+/// Where an edit may apply, besides its target text.
+#[derive(Debug, Clone, Default)]
+pub struct Anchors<'a> {
+    /// 1-based, inclusive.
+    pub line_range: Option<(u32, u32)>,
+    pub before: Option<&'a str>,
+    pub after: Option<&'a str>,
+}
+
+impl Anchors<'_> {
+    fn any(&self) -> bool {
+        self.line_range.is_some() || self.before.is_some() || self.after.is_some()
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct FuzzyOptions {
+    pub enabled: bool,
+    pub max_distance: usize,
+    pub whitespace_only: bool,
+}
+
+impl Default for FuzzyOptions {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            max_distance: 5,
+            whitespace_only: true,
+        }
+    }
+}
+
+/// The place an edit applies and how it was found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Match {
     pub start: usize,
-    pub line: u32,
-    pub column: u32,
+    pub end: usize,
+    pub mode: Mode,
+    pub distance: Option<usize>,
+    /// How to move the replacement to the file's indentation (structural and fuzzy matches
+    /// whose indentation differs from the target's).
+    pub rebase: Option<Rebase>,
+    /// The match begins at a line start (the replacement's first line is re-based too).
+    pub starts_line: bool,
 }
 
-/// A failed match, before the file it concerns is known.
-#[derive(Debug)]
-pub struct MatchError(ToolError);
-
-impl MatchError {
-    /// The error with the file named in its message and details.
-    pub fn details_with_file(self, path: &str) -> ToolError {
-        let mut err = self.0;
-        err.message = format!("{path}: {}", err.message);
-        if let Some(serde_json::Value::Object(map)) = err.details.as_mut() {
-            map.insert("filePath".into(), path.into());
-        }
-        err
-    }
+/// Finds where `target` applies in `body`.
+pub struct Matcher<'a> {
+    body: &'a str,
+    starts: Vec<usize>,
+    /// The file's indentation style, worked out when a tolerant mode first needs it.
+    style: Option<IndentStyle>,
+    norm: Option<Norm>,
 }
 
-/// The single exact occurrence of `target` in `text`. Zero occurrences give NO_MATCH with the
-/// lines that hold the target's first line (the usual near-miss: indentation or a changed
-/// neighbour); several give MULTIPLE_MATCHES with every location.
-pub fn find_unique(text: &str, target: &str) -> Result<Found, MatchError> {
-    if target.is_empty() {
-        return Err(MatchError(
-            ToolError::new(codes::INVALID_ARGS, "targetString is empty")
-                .suggest("quote the exact text to replace, with a line or two of context"),
-        ));
-    }
-    let starts: Vec<usize> = text.match_indices(target).map(|(i, _)| i).collect();
-    match starts.as_slice() {
-        [start] => Ok(locate(text, *start)),
-        [] => Err(MatchError(no_match(text, target))),
-        many => {
-            let locations: Vec<_> = many
-                .iter()
-                .map(|&s| {
-                    let at = locate(text, s);
-                    json!({ "line": at.line, "column": at.column, "preview": line_preview(text, at.line) })
-                })
-                .collect();
-            Err(MatchError(
-                ToolError::new(
-                    codes::MULTIPLE_MATCHES,
-                    format!("targetString occurs {} times", many.len()),
-                )
-                .suggest("add surrounding lines to targetString so it occurs exactly once")
-                .details(json!({ "count": many.len(), "matches": locations })),
-            ))
+impl<'a> Matcher<'a> {
+    pub fn new(body: &'a str) -> Self {
+        Self {
+            body,
+            starts: line_starts(body),
+            style: None,
+            norm: None,
         }
     }
-}
 
-fn no_match(text: &str, target: &str) -> ToolError {
-    let first = target
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .unwrap_or("");
-    let candidates: Vec<_> = if first.is_empty() {
-        Vec::new()
-    } else {
-        text.lines()
-            .enumerate()
-            .filter(|(_, l)| l.contains(first))
-            .take(5)
-            .map(|(i, l)| {
-                let line = i as u32 + 1;
-                let span = target.lines().count().max(1) as u32;
-                json!({
-                    "line": line,
-                    "preview": sdk::short_preview(l, 120),
-                    "suggestedLineRange": { "start": line, "end": line + span - 1 }
-                })
+    /// 1-based line of byte offset `at`.
+    pub fn line(&self, at: usize) -> u32 {
+        self.starts.partition_point(|&s| s <= at) as u32
+    }
+
+    fn column(&self, at: usize) -> u32 {
+        let line_start = self.starts[self.line(at) as usize - 1];
+        self.body[line_start..at].chars().count() as u32 + 1
+    }
+
+    fn norm(&mut self) -> &Norm {
+        self.norm.get_or_insert_with(|| Norm::new(self.body))
+    }
+
+    pub fn locate(
+        &mut self,
+        target: &str,
+        replacement: &str,
+        anchors: &Anchors,
+        fuzzy: FuzzyOptions,
+    ) -> Result<Match, ToolError> {
+        if target.is_empty() {
+            if self.body.trim().is_empty() {
+                return Ok(Match {
+                    start: 0,
+                    end: self.body.len(),
+                    mode: Mode::Exact,
+                    distance: None,
+                    rebase: None,
+                    starts_line: true,
+                });
+            }
+            return Err(ToolError::new(codes::INVALID_ARGS, "targetString is empty")
+                .suggest("quote the exact text to replace, with a line or two of context; an empty target only fills an empty file"));
+        }
+        let exact: Vec<Match> = self
+            .body
+            .match_indices(target)
+            .map(|(s, t)| Match {
+                start: s,
+                end: s + t.len(),
+                mode: Mode::Exact,
+                distance: None,
+                rebase: None,
+                starts_line: s == 0 || self.body.as_bytes()[s - 1] == b'\n',
+            })
+            .collect();
+        if !exact.is_empty() {
+            return self.decide(exact, anchors, target);
+        }
+        let shape = Target::new(target);
+        if shape.text.is_empty() {
+            return Err(self.no_match(target, &shape, anchors));
+        }
+        let normalized = self.normalized(target, replacement, &shape);
+        if !normalized.is_empty() {
+            return self.decide(normalized, anchors, target);
+        }
+        if fuzzy.enabled && fuzzy.max_distance > 0 {
+            let found = self.fuzzy(target, replacement, &shape, fuzzy);
+            if !found.is_empty() {
+                let best = found.iter().filter_map(|m| m.distance).min().unwrap_or(0);
+                let best: Vec<Match> = found
+                    .into_iter()
+                    .filter(|m| m.distance == Some(best))
+                    .collect();
+                let chosen = self.decide(best, anchors, target)?;
+                let distance = chosen.distance.unwrap_or(0);
+                if distance * 4 > shape.text.chars().count() {
+                    return Err(ToolError::new(
+                        codes::FUZZY_UNSAFE,
+                        format!(
+                            "the closest text (line {}) is {distance} edits from a {}-character target: too different to replace safely",
+                            self.line(chosen.start),
+                            shape.text.chars().count()
+                        ),
+                    )
+                    .suggest("quote the target exactly (read the lines first), or lower fuzzy.maxDistance")
+                    .details(json!({ "candidates": [self.location(&chosen)], "distance": distance })));
+                }
+                return Ok(chosen);
+            }
+        }
+        Err(self.no_match(target, &shape, anchors))
+    }
+
+    /// The whitespace and structural candidates: the target's view found in the file's view,
+    /// at line boundaries where the target asks for them.
+    fn normalized(&mut self, target: &str, replacement: &str, shape: &Target) -> Vec<Match> {
+        let body = self.body;
+        let style = *self
+            .style
+            .get_or_insert_with(|| crate::text::indent_style(body));
+        let norm = self.norm();
+        let view = norm.text.as_str();
+        let mut spans = Vec::new();
+        let mut from = 0;
+        while let Some(i) = view[from..].find(&shape.text) {
+            let s = from + i;
+            let e = s + shape.text.len();
+            if fits(view, shape, s, e) {
+                spans.push(norm.span(s, e));
+            }
+            from = s + view[s..].chars().next().map_or(1, char::len_utf8);
+        }
+        spans
+            .into_iter()
+            .map(|(s, e)| {
+                let (s, e) = widen(body, shape, s, e);
+                classify(body, s, e, target, replacement, style, None)
             })
             .collect()
-    };
-    let suggestion = if candidates.is_empty() {
-        "read the file (explore with paths) and copy the exact text to replace"
-    } else {
-        "the first line of targetString occurs at the candidates listed; read that range and copy it exactly"
-    };
-    ToolError::new(codes::NO_MATCH, "targetString does not occur in the file")
-        .suggest(suggestion)
-        .details(json!({ "candidates": candidates }))
-}
+    }
 
-fn locate(text: &str, start: usize) -> Found {
-    let before = &text[..start];
-    let line = before.matches('\n').count() as u32 + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let column = text[line_start..start].chars().count() as u32 + 1;
-    Found {
-        start,
-        line,
-        column,
+    fn fuzzy(
+        &mut self,
+        target: &str,
+        replacement: &str,
+        shape: &Target,
+        options: FuzzyOptions,
+    ) -> Vec<Match> {
+        let body = self.body;
+        let style = *self
+            .style
+            .get_or_insert_with(|| crate::text::indent_style(body));
+        let norm = self.norm();
+        let windows = fuzzy::windows(
+            &norm.text,
+            &shape.text,
+            options.max_distance,
+            options.whitespace_only,
+        );
+        let spans: Vec<_> = windows
+            .into_iter()
+            .map(|w| (norm.span(w.start, w.end), w.distance))
+            .collect();
+        spans
+            .into_iter()
+            .map(|((s, e), distance)| {
+                let (s, e) = widen(body, shape, s, e);
+                classify(body, s, e, target, replacement, style, Some(distance))
+            })
+            .collect()
+    }
+
+    /// One candidate is the match; anchors narrow several (or check one).
+    fn decide(
+        &self,
+        found: Vec<Match>,
+        anchors: &Anchors,
+        target: &str,
+    ) -> Result<Match, ToolError> {
+        let total = found.len();
+        let kept: Vec<Match> = if anchors.any() {
+            let scored: Vec<(usize, &Match)> = found
+                .iter()
+                .filter_map(|m| self.anchored(m, anchors).map(|gap| (gap, m)))
+                .collect();
+            let nearest = scored.iter().map(|(g, _)| *g).min().unwrap_or(0);
+            scored
+                .into_iter()
+                .filter(|(g, _)| *g == nearest)
+                .map(|(_, m)| m.clone())
+                .collect()
+        } else {
+            found.clone()
+        };
+        match kept.len() {
+            1 => Ok(kept.into_iter().next().expect("one")),
+            0 => Err(ToolError::new(
+                codes::ANCHOR_FAILED,
+                format!(
+                    "targetString occurs {total} time(s) but not where the anchors say (lineRange, beforeContext, afterContext)"
+                ),
+            )
+            .suggest("fix the anchors to one of the locations listed, or drop them")
+            .details(json!({ "count": total, "matches": self.locations(&found) }))),
+            n => Err(ToolError::new(
+                codes::MULTIPLE_MATCHES,
+                format!(
+                    "targetString occurs {n} times{}",
+                    if found[0].mode == Mode::Exact { String::new() } else { format!(" ({} match)", mode_name(found[0].mode)) }
+                ),
+            )
+            .suggest(format!(
+                "anchor the edit: give lineRange (e.g. {{\"start\": {0}, \"end\": {0}}}) or beforeContext/afterContext, or quote more surrounding lines",
+                self.line(kept[0].start)
+            ))
+            .details(json!({
+                "count": n,
+                "matches": self.locations(&kept),
+                "targetLines": target.lines().count().max(1),
+            }))),
+        }
+    }
+
+    /// None when `m` is outside the anchors; else how many lines away its context is (0 when
+    /// the context is on the adjacent line), so the nearest of several candidates can win.
+    fn anchored(&self, m: &Match, anchors: &Anchors) -> Option<usize> {
+        let first = self.line(m.start) as usize;
+        let last = self.line(m.end.saturating_sub(1).max(m.start)) as usize;
+        if let Some((lo, hi)) = anchors.line_range
+            && (first < lo as usize || last > hi as usize)
+        {
+            return None;
+        }
+        let mut gap = 0;
+        if let Some(before) = anchors.before.filter(|b| !b.trim().is_empty()) {
+            let wanted = squash(before);
+            gap += (0..=ANCHOR_LINES.min(first - 1)).find(|k| {
+                let from = self.starts[first - 1 - k];
+                squash(&self.body[from..m.start]).contains(&wanted)
+            })?;
+        }
+        if let Some(after) = anchors.after.filter(|a| !a.trim().is_empty()) {
+            let wanted = squash(after);
+            gap += (0..=ANCHOR_LINES).find(|k| {
+                let to = self
+                    .starts
+                    .get(last + k)
+                    .copied()
+                    .unwrap_or(self.body.len())
+                    .max(m.end);
+                squash(&self.body[m.end..to]).contains(&wanted)
+            })?;
+        }
+        Some(gap)
+    }
+
+    fn location(&self, m: &Match) -> serde_json::Value {
+        let line = self.line(m.start);
+        let end = self.line(m.end.saturating_sub(1).max(m.start));
+        json!({
+            "line": line,
+            "column": self.column(m.start),
+            "preview": self.preview(line),
+            "suggestedLineRange": { "start": line, "end": end },
+        })
+    }
+
+    fn locations(&self, found: &[Match]) -> Vec<serde_json::Value> {
+        found
+            .iter()
+            .take(MAX_LOCATIONS)
+            .map(|m| self.location(m))
+            .collect()
+    }
+
+    fn preview(&self, line: u32) -> String {
+        let s = self.starts[line as usize - 1];
+        let e = self
+            .starts
+            .get(line as usize)
+            .map_or(self.body.len(), |&n| n - 1);
+        sdk::short_preview(self.body[s..e].trim_end_matches('\r'), 120)
+    }
+
+    /// NO_MATCH with the lines most like the target's first line (shared words), each with the
+    /// range the target would cover there.
+    fn no_match(&mut self, target: &str, shape: &Target, anchors: &Anchors) -> ToolError {
+        let span = shape.lines() as u32;
+        let first_line = shape.text.split('\n').find(|l| !l.is_empty()).unwrap_or("");
+        let wanted = words(first_line);
+        let mut scored: Vec<(usize, u32)> = Vec::new();
+        if !wanted.is_empty() {
+            let view = self.norm().text.clone();
+            for (i, line) in view.split('\n').enumerate() {
+                let have = words(line);
+                let shared = wanted.iter().filter(|w| have.contains(w)).count();
+                if shared == 0 {
+                    continue;
+                }
+                let union = wanted.len() + have.len() - shared;
+                scored.push((shared * 1000 / union.max(1), i as u32 + 1));
+            }
+        }
+        if let Some((lo, hi)) = anchors.line_range {
+            scored.retain(|&(_, l)| l >= lo && l <= hi);
+        }
+        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let candidates: Vec<_> = scored
+            .iter()
+            .take(NEAREST)
+            .map(|&(score, line)| {
+                json!({
+                    "line": line,
+                    "preview": self.preview(line),
+                    "similarity": score as f64 / 1000.0,
+                    "suggestedLineRange": { "start": line, "end": (line + span - 1).min(self.starts.len() as u32) },
+                })
+            })
+            .collect();
+        let suggestion = if candidates.is_empty() {
+            "read the file (explore with paths) and copy the exact text to replace"
+        } else {
+            "the candidates are the lines most like the target's first line; read that range and copy it exactly"
+        };
+        let lines = target.lines().count().max(1);
+        ToolError::new(
+            codes::NO_MATCH,
+            "targetString does not occur in the file (exact, whitespace, structural or fuzzy)",
+        )
+        .suggest(suggestion)
+        .details(json!({ "candidates": candidates, "targetLines": lines }))
     }
 }
 
-fn line_preview(text: &str, line: u32) -> String {
-    text.lines()
-        .nth(line as usize - 1)
-        .map(|l| sdk::short_preview(l, 120))
-        .unwrap_or_default()
+/// Whitespace when the matched lines keep the target's indentation, structural when only the
+/// depth differs (the replacement is re-based), fuzzy when found by distance.
+fn classify(
+    body: &str,
+    start: usize,
+    end: usize,
+    target: &str,
+    replacement: &str,
+    style: IndentStyle,
+    distance: Option<usize>,
+) -> Match {
+    let starts_line = start == 0 || body.as_bytes()[start - 1] == b'\n';
+    let found_lines: Vec<&str> = body[start..end].split('\n').collect();
+    let target_lines: Vec<&str> = target.trim_matches('\n').split('\n').collect();
+    // The first pair of lines that both begin at a line start and hold text gives the bases.
+    let pair = found_lines
+        .iter()
+        .zip(&target_lines)
+        .enumerate()
+        .find(|(i, (f, t))| {
+            (*i > 0 || starts_line) && !f.trim().is_empty() && !t.trim().is_empty()
+        });
+    let same_indent = found_lines
+        .iter()
+        .zip(&target_lines)
+        .enumerate()
+        .all(|(i, (f, t))| {
+            (i == 0 && !starts_line) || f.trim().is_empty() || leading(f) == leading(t)
+        });
+    let rebase = match pair {
+        Some((_, (f, t))) if !same_indent => {
+            let agent_text = format!("{target}\n{replacement}");
+            Some(Rebase::new(leading(t), leading(f), &agent_text, style))
+        }
+        _ => None,
+    };
+    let mode = match (distance, &rebase) {
+        (Some(_), _) => Mode::Fuzzy,
+        (None, Some(_)) => Mode::Structural,
+        (None, None) => Mode::Whitespace,
+    };
+    Match {
+        start,
+        end,
+        mode,
+        distance,
+        rebase,
+        starts_line,
+    }
+}
+
+pub fn mode_name(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Exact => "exact",
+        Mode::Whitespace => "whitespace",
+        Mode::Structural => "structural",
+        Mode::Fuzzy => "fuzzy",
+    }
+}
+
+fn words(line: &str) -> Vec<&str> {
+    let mut w: Vec<&str> = line
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    w.sort_unstable();
+    w.dedup();
+    w
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn find(body: &str, target: &str) -> Result<Match, ToolError> {
+        Matcher::new(body).locate(target, "", &Anchors::default(), FuzzyOptions::default())
+    }
+
     #[test]
-    fn unique_match_is_located() {
-        let found = find_unique("a\nfoo(x)\nbar", "foo(x)").unwrap();
-        assert_eq!(
-            found,
-            Found {
-                start: 2,
-                line: 2,
-                column: 1
-            }
-        );
+    fn exact_unique_match_is_located() {
+        let m = find("a\nfoo(x)\nbar", "foo(x)").unwrap();
+        assert_eq!((m.start, m.end, m.mode), (2, 8, Mode::Exact));
     }
 
     #[test]
     fn duplicates_list_every_location() {
-        let err = find_unique("x = 1\ny = 2\nx = 1\n", "x = 1")
-            .unwrap_err()
-            .details_with_file("f.py");
+        let err = find("x = 1\ny = 2\nx = 1\n", "x = 1").unwrap_err();
         assert_eq!(err.code, "MULTIPLE_MATCHES");
-        let details = err.details.unwrap();
-        assert_eq!(details["count"], 2);
-        assert_eq!(details["matches"][1]["line"], 3);
-        assert_eq!(details["filePath"], "f.py");
+        let d = err.details.unwrap();
+        assert_eq!(d["count"], 2);
+        assert_eq!(d["matches"][1]["line"], 3);
+        assert_eq!(d["matches"][1]["suggestedLineRange"]["end"], 3);
+    }
+
+    #[test]
+    fn anchors_pick_one_of_several() {
+        let body = "fn a() {\n    x = 1;\n}\nfn b() {\n    x = 1;\n}\n";
+        let mut m = Matcher::new(body);
+        let by_range = m
+            .locate(
+                "x = 1;",
+                "",
+                &Anchors {
+                    line_range: Some((4, 6)),
+                    ..Anchors::default()
+                },
+                FuzzyOptions::default(),
+            )
+            .unwrap();
+        assert_eq!(m.line(by_range.start), 5);
+        let by_before = m
+            .locate(
+                "x = 1;",
+                "",
+                &Anchors {
+                    before: Some("fn a() {"),
+                    ..Anchors::default()
+                },
+                FuzzyOptions::default(),
+            )
+            .unwrap();
+        assert_eq!(m.line(by_before.start), 2);
+        let err = m
+            .locate(
+                "x = 1;",
+                "",
+                &Anchors {
+                    line_range: Some((7, 9)),
+                    ..Anchors::default()
+                },
+                FuzzyOptions::default(),
+            )
+            .unwrap_err();
+        assert_eq!(err.code, "ANCHOR_FAILED");
+    }
+
+    #[test]
+    fn drifted_inner_whitespace_matches_in_whitespace_mode() {
+        let body = "fn a() {\n    let  x =  1;   \n}\n";
+        let m = find(body, "    let x = 1;\n").unwrap();
+        assert_eq!(m.mode, Mode::Whitespace);
+        assert_eq!(&body[m.start..m.end], "    let  x =  1;   \n");
+    }
+
+    #[test]
+    fn other_depth_matches_structurally() {
+        let body = "impl A {\n        fn f() {\n            g();\n        }\n}\n";
+        let m = find(body, "fn f() {\n    g();\n}").unwrap();
+        assert_eq!(m.mode, Mode::Structural);
+        assert_eq!(
+            &body[m.start..m.end],
+            "fn f() {\n            g();\n        }"
+        );
+        assert!(m.rebase.is_some());
+    }
+
+    #[test]
+    fn whitespace_only_fuzzy_tolerates_spacing_inside_tokens() {
+        let body = "call(a,b);\nother();\n";
+        let m = find(body, "call(a, b);").unwrap();
+        assert_eq!((m.mode, m.distance), (Mode::Fuzzy, Some(1)));
+        assert_eq!(&body[m.start..m.end], "call(a,b);");
+    }
+
+    #[test]
+    fn typos_need_whitespace_only_off_and_stay_within_the_budget() {
+        let body = "let total = compute(items);\n";
+        assert_eq!(
+            find(body, "let totl = compute(items);").unwrap_err().code,
+            "NO_MATCH"
+        );
+        let m = Matcher::new(body)
+            .locate(
+                "let totl = compute(items);",
+                "",
+                &Anchors::default(),
+                FuzzyOptions {
+                    whitespace_only: false,
+                    ..FuzzyOptions::default()
+                },
+            )
+            .unwrap();
+        assert_eq!((m.mode, m.distance), (Mode::Fuzzy, Some(1)));
+    }
+
+    #[test]
+    fn a_short_target_far_from_everything_is_unsafe() {
+        let err = Matcher::new("abcdefgh\n")
+            .locate(
+                "abXYZfgh",
+                "",
+                &Anchors::default(),
+                FuzzyOptions {
+                    whitespace_only: false,
+                    max_distance: 5,
+                    enabled: true,
+                },
+            )
+            .unwrap_err();
+        assert_eq!(err.code, "FUZZY_UNSAFE");
     }
 
     #[test]
     fn no_match_points_at_near_misses() {
-        let err = find_unique("fn a() {\n    let x = 1;\n}\n", "let x = 1;\n  }")
-            .unwrap_err()
-            .0;
+        let err = find("fn a() {\n    let x = 1;\n}\n", "let x = 2;\n  }").unwrap_err();
         assert_eq!(err.code, "NO_MATCH");
-        let details = err.details.unwrap();
-        assert_eq!(details["candidates"][0]["line"], 2);
-        assert_eq!(details["candidates"][0]["suggestedLineRange"]["end"], 3);
+        let d = err.details.unwrap();
+        assert_eq!(d["candidates"][0]["line"], 2);
+        assert_eq!(d["candidates"][0]["suggestedLineRange"]["end"], 3);
     }
 
     #[test]
-    fn empty_target_is_invalid() {
-        assert_eq!(find_unique("abc", "").unwrap_err().0.code, "INVALID_ARGS");
+    fn empty_target_only_fills_an_empty_file() {
+        assert_eq!(find("abc", "").unwrap_err().code, "INVALID_ARGS");
+        assert_eq!(find("", "").unwrap().end, 0);
     }
 
     #[test]
     fn columns_count_chars_not_bytes() {
-        assert_eq!(find_unique("é x", "x").unwrap().column, 3);
+        let m = Matcher::new("é x");
+        assert_eq!(m.column(3), 3);
     }
 }

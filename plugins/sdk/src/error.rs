@@ -18,6 +18,14 @@ pub mod codes {
     pub const NO_MATCH: &str = "NO_MATCH";
     pub const MULTIPLE_MATCHES: &str = "MULTIPLE_MATCHES";
     pub const HASH_MISMATCH: &str = "HASH_MISMATCH";
+    /// Anchors (lineRange, beforeContext, afterContext) ruled out every place the target occurs.
+    pub const ANCHOR_FAILED: &str = "ANCHOR_FAILED";
+    /// The only fuzzy match differs too much from the target to replace safely.
+    pub const FUZZY_UNSAFE: &str = "FUZZY_UNSAFE";
+    /// The index is behind the files.
+    pub const INDEX_STALE: &str = "INDEX_STALE";
+    /// A command ran past its deadline.
+    pub const TIMEOUT: &str = "TIMEOUT";
     pub const NO_PARSER: &str = "NO_PARSER";
     pub const NOT_INDEXED: &str = "NOT_INDEXED";
     pub const UNSUPPORTED_LANGUAGE: &str = "UNSUPPORTED_LANGUAGE";

@@ -10,11 +10,12 @@
 pub mod archive;
 pub mod doc;
 mod error;
+pub mod guidance;
 mod text;
 
 pub use error::{ToolError, ToolResult, codes};
 pub use text::{
-    approx_tokens, decode_text, line_count, numbered_lines, short_preview, unified_diff,
+    approx_tokens, decode_text, iso_time, line_count, numbered_lines, short_preview, unified_diff,
 };
 
 use serde::Serialize;

@@ -59,9 +59,33 @@ pub fn approx_tokens(chars: usize) -> usize {
     chars.div_ceil(4)
 }
 
+/// `2026-11-22T06:30:00Z` from Unix milliseconds (UTC, civil-from-days).
+pub fn iso_time(ms: u64) -> String {
+    let secs = ms / 1000;
+    let (days, rem) = ((secs / 86_400) as i64, secs % 86_400);
+    let (h, m, s) = (rem / 3600, rem % 3600 / 60, rem % 60);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{d:02}T{h:02}:{m:02}:{s:02}Z")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn iso_time_is_utc_civil_time() {
+        assert_eq!(iso_time(0), "1970-01-01T00:00:00Z");
+        assert_eq!(iso_time(1_795_329_000_000), "2026-11-22T06:30:00Z");
+        assert_eq!(iso_time(951_782_400_000), "2000-02-29T00:00:00Z");
+    }
 
     #[test]
     fn numbered_lines_clamps_and_aligns() {

@@ -1,0 +1,291 @@
+//! Operator-sanctioned jobs behind the WIT `tasks` interface: running the project's tests with
+//! the argv smart-context.toml names (or, when it allows, one detected from the project's
+//! files), never a command from the agent. The run gets the root as working directory, its own
+//! process group (killed whole at the timeout), and its output capped; the summary counts
+//! passed and failed tests from the usual runners' result lines.
+
+mod summary;
+
+pub use summary::Summary;
+
+use crate::config::TestSettings;
+use crate::error::{HostError, HostResult, codes};
+use std::io::Read;
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Characters of output returned as the tail.
+const TAIL_CHARS: usize = 4_000;
+
+/// One test run, summarized.
+#[derive(Debug, Clone)]
+pub struct TestRun {
+    pub command: Vec<String>,
+    /// config, or detected:<runner>.
+    pub source: String,
+    pub exit_code: Option<i32>,
+    pub timed_out: bool,
+    pub elapsed_ms: u64,
+    pub summary: Summary,
+    pub tail: String,
+    pub truncated: bool,
+}
+
+/// The command to run: the configured one, else (when allowed) the project's usual one.
+pub fn command(root: &Path, settings: &TestSettings) -> HostResult<(Vec<String>, String)> {
+    if let Some(argv) = settings.command.as_ref().filter(|a| !a.is_empty()) {
+        return Ok((argv.clone(), "config".into()));
+    }
+    if !settings.detect {
+        return Err(HostError::new(
+            codes::UNSUPPORTED,
+            "no test command is configured",
+        )
+        .suggest(
+            "the operator sets [test] command = [\"cargo\", \"test\"] (or detect = true) in smart-context.toml; agents cannot pass a command",
+        ));
+    }
+    detect(root)
+        .map(|(argv, runner)| (argv, format!("detected:{runner}")))
+        .ok_or_else(|| {
+            HostError::new(
+                codes::UNSUPPORTED,
+                "no test setup found (Cargo.toml, pyproject.toml/pytest.ini, package.json with a test script, go.mod)",
+            )
+            .suggest("set [test] command in smart-context.toml")
+        })
+}
+
+/// The usual test command of the project at `root`, by its files.
+pub fn detect(root: &Path) -> Option<(Vec<String>, &'static str)> {
+    let has = |f: &str| root.join(f).is_file();
+    let argv = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    if has("Cargo.toml") {
+        return Some((argv(&["cargo", "test"]), "cargo"));
+    }
+    if has("go.mod") {
+        return Some((argv(&["go", "test", "./..."]), "go"));
+    }
+    if has("package.json") {
+        let text = std::fs::read_to_string(root.join("package.json")).unwrap_or_default();
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+        if json["scripts"]["test"].is_string() {
+            return Some((argv(&["npm", "test", "--silent"]), "npm"));
+        }
+    }
+    if [
+        "pyproject.toml",
+        "pytest.ini",
+        "setup.cfg",
+        "tox.ini",
+        "conftest.py",
+    ]
+    .iter()
+    .any(|f| has(f))
+        || root.join("tests").is_dir() && has("setup.py")
+    {
+        return Some((argv(&["python3", "-m", "pytest", "-q"]), "pytest"));
+    }
+    None
+}
+
+/// Runs `argv` in `root` until it exits or `settings.timeout_ms` passes (then the whole process
+/// group is killed), keeping at most `settings.max_output_bytes` of its output.
+pub fn run(
+    root: &Path,
+    argv: &[String],
+    source: String,
+    settings: &TestSettings,
+) -> HostResult<TestRun> {
+    let started = Instant::now();
+    let mut child = Command::new(&argv[0])
+        .args(&argv[1..])
+        .current_dir(root)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .map_err(|e| {
+            HostError::new(
+                codes::UNSUPPORTED,
+                format!("cannot start {:?}: {e}", argv.join(" ")),
+            )
+            .suggest(
+                "check the [test] command in smart-context.toml and that its program is installed",
+            )
+        })?;
+    let output = Arc::new(Mutex::new(Capture::new(settings.max_output_bytes)));
+    let readers: Vec<_> = [
+        child
+            .stdout
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+        child
+            .stderr
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+    ]
+    .into_iter()
+    .flatten()
+    .map(|mut stream| {
+        let output = Arc::clone(&output);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = stream.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                output
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .push(&buf[..n]);
+            }
+        })
+    })
+    .collect();
+    let deadline = Duration::from_millis(settings.timeout_ms);
+    let mut timed_out = false;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if started.elapsed() >= deadline => {
+                timed_out = true;
+                // SAFETY: kill(2) on the child's own process group; no memory is involved.
+                unsafe {
+                    libc::kill(-(child.id() as i32), libc::SIGKILL);
+                }
+                break child.wait().ok();
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Err(_) => break None,
+        }
+    };
+    for reader in readers {
+        let _ = reader.join();
+    }
+    let capture = std::mem::replace(
+        &mut *output.lock().unwrap_or_else(|p| p.into_inner()),
+        Capture::new(0),
+    );
+    let text = String::from_utf8_lossy(&capture.bytes).into_owned();
+    let summary = Summary::parse(&text);
+    let exit_code = status.and_then(|s| s.code());
+    Ok(TestRun {
+        command: argv.to_vec(),
+        source,
+        exit_code,
+        timed_out,
+        elapsed_ms: started.elapsed().as_millis() as u64,
+        summary,
+        tail: tail(&text, TAIL_CHARS),
+        truncated: capture.dropped > 0,
+    })
+}
+
+/// Output up to a cap: the head is kept (runners print failures as they go and totals at the
+/// end, so the end is kept too: the last quarter of the cap rolls).
+struct Capture {
+    bytes: Vec<u8>,
+    cap: usize,
+    dropped: usize,
+}
+
+impl Capture {
+    fn new(cap: usize) -> Self {
+        Self {
+            bytes: Vec::new(),
+            cap,
+            dropped: 0,
+        }
+    }
+
+    fn push(&mut self, data: &[u8]) {
+        self.bytes.extend_from_slice(data);
+        if self.bytes.len() > self.cap {
+            let head = self.cap * 3 / 4;
+            let excess = self.bytes.len() - self.cap;
+            self.bytes.drain(head..head + excess);
+            self.dropped += excess;
+        }
+    }
+}
+
+fn tail(text: &str, max: usize) -> String {
+    let count = text.chars().count();
+    if count <= max {
+        return text.to_string();
+    }
+    text.chars().skip(count - max).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(timeout_ms: u64) -> TestSettings {
+        TestSettings {
+            command: None,
+            detect: false,
+            timeout_ms,
+            max_output_bytes: 1 << 16,
+        }
+    }
+
+    #[test]
+    fn a_run_is_summarized() {
+        let dir = tempfile::tempdir().unwrap();
+        let argv: Vec<String> = [
+            "sh",
+            "-c",
+            "echo 'test a ... ok'; echo 'test b ... FAILED' >&2; echo 'test result: FAILED. 1 passed; 1 failed; 0 ignored'; exit 101",
+        ]
+        .map(String::from)
+        .to_vec();
+        let run = run(dir.path(), &argv, "config".into(), &settings(10_000)).unwrap();
+        assert_eq!(run.exit_code, Some(101));
+        assert!(!run.timed_out);
+        assert_eq!((run.summary.passed, run.summary.failed), (1, 1));
+        assert_eq!(run.summary.failures, ["b"]);
+    }
+
+    #[test]
+    fn the_timeout_kills_the_whole_group() {
+        let dir = tempfile::tempdir().unwrap();
+        let argv: Vec<String> = ["sh", "-c", "sleep 30 & sleep 30; echo never"]
+            .map(String::from)
+            .to_vec();
+        let run = run(dir.path(), &argv, "config".into(), &settings(300)).unwrap();
+        assert!(run.timed_out);
+        assert!(run.elapsed_ms < 10_000, "{}", run.elapsed_ms);
+        assert!(!run.tail.contains("never"));
+    }
+
+    #[test]
+    fn no_command_without_config_or_detection() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("Cargo.toml"), "").unwrap();
+        let err = command(dir.path(), &settings(1)).unwrap_err();
+        assert_eq!(err.code, codes::UNSUPPORTED);
+        let detecting = TestSettings {
+            detect: true,
+            ..settings(1)
+        };
+        let (argv, source) = command(dir.path(), &detecting).unwrap();
+        assert_eq!(
+            (argv[0].as_str(), source.as_str()),
+            ("cargo", "detected:cargo")
+        );
+    }
+
+    #[test]
+    fn capture_keeps_head_and_end() {
+        let mut c = Capture::new(8);
+        c.push(b"0123456789abcdef");
+        assert_eq!(c.bytes, b"012345ef");
+        assert_eq!(c.dropped, 8);
+    }
+}
