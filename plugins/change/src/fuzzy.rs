@@ -68,6 +68,13 @@ pub fn windows(
     found
 }
 
+/// Character edit distance of `a` and `b`, capped: None beyond `max`. For ranking near misses.
+pub fn distance(a: &str, b: &str, max: usize) -> Option<usize> {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    bounded_levenshtein(&a, &b, max, &mut Scratch::default())
+}
+
 #[derive(Default)]
 struct Scratch {
     a: Vec<char>,

@@ -16,6 +16,10 @@ use serde_json::json;
 const ANCHOR_LINES: usize = 10;
 /// Candidates listed with NO_MATCH.
 const NEAREST: usize = 3;
+/// Lines (by shared words) whose character distance to the target is worked out for NO_MATCH.
+const RANKED: usize = 40;
+/// Banded edit-distance cells NO_MATCH may spend ranking candidates (~tens of ms in wasm).
+const RANKING_CELLS: usize = 1_500_000;
 /// Locations listed with MULTIPLE_MATCHES.
 const MAX_LOCATIONS: usize = 20;
 
@@ -372,15 +376,73 @@ impl<'a> Matcher<'a> {
         if let Some((lo, hi)) = anchors.line_range {
             scored.retain(|&(_, l)| l >= lo && l <= hi);
         }
+        // Shared words seed the ranking; then lines within the current third-best character
+        // distance compete (a length check prunes most), so `value_905` beats `value_1` for a
+        // target about `value_9050`. The banded distance work is capped, so a target like
+        // nothing in a large file costs a bounded scan.
         scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        let candidates: Vec<_> = scored
+        let view = self.norm().text.clone();
+        let lines: Vec<&str> = view.split('\n').collect();
+        let width = first_line.chars().count();
+        let in_range = |l: u32| anchors.line_range.is_none_or(|(lo, hi)| l >= lo && l <= hi);
+        let mut best: Vec<(usize, u32)> = Vec::new();
+        let mut budget = RANKING_CELLS;
+        let mut consider = |best: &mut Vec<(usize, u32)>, line: u32, text: &str| -> bool {
+            let chars = text.chars().count();
+            let bound = if best.len() == NEAREST {
+                best[NEAREST - 1].0
+            } else {
+                width.max(chars)
+            };
+            if text.is_empty() || chars.abs_diff(width) > bound || best.iter().any(|b| b.1 == line)
+            {
+                return true;
+            }
+            let cells = chars * (2 * bound + 1);
+            if cells > budget {
+                return false;
+            }
+            budget -= cells;
+            if let Some(d) = fuzzy::distance(first_line, text, bound)
+                && (best.len() < NEAREST || d < best[NEAREST - 1].0)
+            {
+                best.push((d, line));
+                best.sort();
+                best.truncate(NEAREST);
+            }
+            true
+        };
+        for &(_, line) in scored.iter().take(RANKED) {
+            consider(
+                &mut best,
+                line,
+                lines.get(line as usize - 1).copied().unwrap_or(""),
+            );
+        }
+        if !wanted.is_empty() {
+            for (i, text) in lines.iter().enumerate() {
+                let line = i as u32 + 1;
+                if in_range(line) && !consider(&mut best, line, text) {
+                    break;
+                }
+            }
+        }
+        let ranked: Vec<(f64, u32)> = best
+            .iter()
+            .map(|&(d, line)| {
+                let text = lines.get(line as usize - 1).copied().unwrap_or("");
+                let longest = width.max(text.chars().count()).max(1);
+                (1.0 - d as f64 / longest as f64, line)
+            })
+            .collect();
+        let candidates: Vec<_> = ranked
             .iter()
             .take(NEAREST)
-            .map(|&(score, line)| {
+            .map(|&(similarity, line)| {
                 json!({
                     "line": line,
                     "preview": self.preview(line),
-                    "similarity": score as f64 / 1000.0,
+                    "similarity": (similarity * 1000.0).round() / 1000.0,
                     "suggestedLineRange": { "start": line, "end": (line + span - 1).min(self.starts.len() as u32) },
                 })
             })
@@ -609,6 +671,26 @@ mod tests {
         let d = err.details.unwrap();
         assert_eq!(d["candidates"][0]["line"], 2);
         assert_eq!(d["candidates"][0]["suggestedLineRange"]["end"], 3);
+    }
+
+    #[test]
+    fn near_misses_rank_by_characters_after_words() {
+        let body: String = (0..1000)
+            .map(|n| format!("let value_{n} = compute({n});\n"))
+            .collect();
+        let err = find(&body, "let value_9050 = compute(9050);").unwrap_err();
+        let d = err.details.unwrap();
+        let previews: Vec<&str> = d["candidates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["preview"].as_str().unwrap())
+            .collect();
+        assert!(previews.contains(&"let value_905 = compute(905);"), "{d}");
+        assert!(
+            d["candidates"][0]["similarity"].as_f64().unwrap() > 0.9,
+            "{d}"
+        );
     }
 
     #[test]
