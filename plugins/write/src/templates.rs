@@ -126,7 +126,7 @@ pub fn test_file(lang: Lang, src: &SourceInfo) -> String {
             let mut out = format!("//! Tests for `{}`.\n\n{imports}\n", src.path);
             for f in &fns {
                 out.push_str(&format!(
-                    "\n#[test]\nfn {}_works() {{\n    // Call `{f}` with a known input and assert on what it returns.\n    todo!(\"test {f}\");\n}}\n",
+                    "\n#[test]\nfn {}_works() {{\n    // Call `{f}` with a known input and assert on what it returns.\n    panic!(\"write this test of {f}\");\n}}\n",
                     snake(f)
                 ));
             }
@@ -385,7 +385,10 @@ mod tests {
             rust.contains("use my_crate::parser::lexer::{tokenize};"),
             "{rust}"
         );
-        assert!(rust.contains("fn tokenize_works()") && rust.contains("todo!"));
+        assert!(
+            rust.contains("fn tokenize_works()")
+                && rust.contains("panic!(\"write this test of tokenize\")")
+        );
         assert_eq!(
             test_path(Lang::Python, "src/pkg/util.py"),
             "tests/test_util.py"
