@@ -192,6 +192,11 @@ impl Index {
         self.read_only.is_some()
     }
 
+    /// A file watcher keeps the index fresh (so writers need not trigger passes themselves).
+    pub fn is_watching(&self) -> bool {
+        self.watching.load(Ordering::Relaxed)
+    }
+
     pub fn freshness(&self) -> Freshness {
         Freshness::from_u8(self.freshness.load(Ordering::Acquire))
     }

@@ -664,7 +664,7 @@ impl edits::Host for HostState {
 /// background so the next search sees them.
 fn refresh_index(services: &Services) {
     let index = services.index.clone();
-    if index.is_read_only() || index.status().watching {
+    if index.is_read_only() || index.is_watching() {
         return;
     }
     let spawned = std::thread::Builder::new()
