@@ -360,10 +360,11 @@ impl<'a> Matcher<'a> {
         let span = shape.lines() as u32;
         let first_line = shape.text.split('\n').find(|l| !l.is_empty()).unwrap_or("");
         let wanted = words(first_line);
+        let view = self.norm().text.clone();
+        let lines: Vec<&str> = view.split('\n').collect();
         let mut scored: Vec<(usize, u32)> = Vec::new();
         if !wanted.is_empty() {
-            let view = self.norm().text.clone();
-            for (i, line) in view.split('\n').enumerate() {
+            for (i, line) in lines.iter().enumerate() {
                 let have = words(line);
                 let shared = wanted.iter().filter(|w| have.contains(w)).count();
                 if shared == 0 {
@@ -381,8 +382,6 @@ impl<'a> Matcher<'a> {
         // target about `value_9050`. The banded distance work is capped, so a target like
         // nothing in a large file costs a bounded scan.
         scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        let view = self.norm().text.clone();
-        let lines: Vec<&str> = view.split('\n').collect();
         let width = first_line.chars().count();
         let in_range = |l: u32| anchors.line_range.is_none_or(|(lo, hi)| l >= lo && l <= hi);
         let mut best: Vec<(usize, u32)> = Vec::new();

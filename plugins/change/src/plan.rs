@@ -72,7 +72,7 @@ pub fn plan(args: &ChangeArgs, batch: bool) -> ToolResult<Planned> {
     let mut order: Vec<String> = Vec::new();
     let mut by_file: Vec<Vec<usize>> = Vec::new();
     for (i, edit) in args.edits.iter().enumerate() {
-        let path = edit_path(args, edit).map_err(|e| at_edit(e, i))?;
+        let path = edit_path(args, edit).map_err(|e| e.with_detail("edit", i))?;
         match order.iter().position(|p| *p == path) {
             Some(k) => by_file[k].push(i),
             None => {
@@ -283,7 +283,7 @@ fn load(path: &str) -> ToolResult<(String, FileText)> {
     };
     let file = workspace::read(path, options).map_err(|e| {
         let e: ToolError = e.into();
-        with_detail(e, "filePath", path)
+        e.with_detail("filePath", path)
     })?;
     let text = FileText::decode(&file.bytes).ok_or_else(|| {
         ToolError::new(codes::NOT_TEXT, format!("{path} is not valid UTF-8"))
@@ -297,24 +297,10 @@ fn column_of(body: &str, at: usize) -> u32 {
     body[line_start..at].chars().count() as u32 + 1
 }
 
-fn at_edit(err: ToolError, i: usize) -> ToolError {
-    with_detail(err, "edit", i)
-}
-
 /// Names the file and the edit in an error's message and details.
 fn at_file(err: ToolError, path: &str, i: usize) -> ToolError {
-    let mut err = with_detail(with_detail(err, "filePath", path), "edit", i);
+    let mut err = err.with_detail("filePath", path).with_detail("edit", i);
     err.message = format!("{path} (edit {i}): {}", err.message);
-    err
-}
-
-fn with_detail(mut err: ToolError, key: &str, value: impl Into<serde_json::Value>) -> ToolError {
-    let mut map = match err.details.take() {
-        Some(serde_json::Value::Object(m)) => m,
-        _ => serde_json::Map::new(),
-    };
-    map.insert(key.to_string(), value.into());
-    err.details = Some(serde_json::Value::Object(map));
     err
 }
 

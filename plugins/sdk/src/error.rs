@@ -68,6 +68,19 @@ impl ToolError {
         self
     }
 
+    /// Sets one field of the details object (details that were not an object move under
+    /// `value`), so layers can add what they know (the file, the edit) to an error from below.
+    pub fn with_detail(mut self, key: &str, value: impl Into<Value>) -> Self {
+        let mut map = match self.details.take() {
+            Some(Value::Object(map)) => map,
+            Some(other) => serde_json::Map::from_iter([("value".to_string(), other)]),
+            None => serde_json::Map::new(),
+        };
+        map.insert(key.to_string(), value.into());
+        self.details = Some(Value::Object(map));
+        self
+    }
+
     /// Splits into the WIT record's fields (details serialized to JSON).
     pub fn into_parts(self) -> (String, String, Option<String>, Option<String>) {
         let details = self.details.map(|d| d.to_string());

@@ -113,21 +113,12 @@ impl Guidance {
 impl ToolError {
     /// Attaches recovery strategies under `details.recoveryStrategies` (details become an object
     /// if they were not one).
-    pub fn recover(mut self, strategies: Vec<Recovery>) -> Self {
+    pub fn recover(self, strategies: Vec<Recovery>) -> Self {
         if strategies.is_empty() {
             return self;
         }
-        let mut details = match self.details.take() {
-            Some(Value::Object(map)) => map,
-            Some(other) => serde_json::Map::from_iter([("value".to_string(), other)]),
-            None => serde_json::Map::new(),
-        };
-        details.insert(
-            "recoveryStrategies".into(),
-            serde_json::to_value(strategies).unwrap_or(Value::Null),
-        );
-        self.details = Some(Value::Object(details));
-        self
+        let value = serde_json::to_value(strategies).unwrap_or(Value::Null);
+        self.with_detail("recoveryStrategies", value)
     }
 }
 
