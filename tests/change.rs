@@ -535,8 +535,7 @@ async fn write_creates_refuses_and_scaffolds() {
 #[tokio::test]
 async fn manage_status_rebuild_and_tests() {
     let fx = Fixture::new();
-    fx.write(
-        "smart-context.toml",
+    fx.operator_config(
         "[test]\ncommand = [\"sh\", \"-c\", \"echo 'test a ... ok'; echo 'test b ... FAILED'; echo 'test result: FAILED. 4 passed; 1 failed; 2 ignored'; exit 101\"]\n",
     );
     let client = connect(&fx).await;
@@ -586,8 +585,7 @@ async fn manage_status_rebuild_and_tests() {
 #[tokio::test]
 async fn a_slow_test_command_is_killed_at_its_timeout() {
     let fx = Fixture::new();
-    fx.write(
-        "smart-context.toml",
+    fx.operator_config(
         "[test]\ncommand = [\"sh\", \"-c\", \"echo started; sleep 60\"]\ntimeout_ms = 700\n\n[limits]\ntimeout_ms = 500\n",
     );
     let client = connect(&fx).await;

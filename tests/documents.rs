@@ -55,8 +55,10 @@ struct Tally {
 fn every_corpus_file_parses_or_fails_cleanly_within_its_deadline() {
     let corpus = corpus();
     let root = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join("operator.toml");
     std::fs::write(
-        root.path().join("smart-context.toml"),
+        &config,
         format!(
             "cache_dir = {:?}\n[index]\nwatch = false\n[limits]\ntimeout_ms = {TIMEOUT_MS}\n",
             common::cache_home()
@@ -65,7 +67,9 @@ fn every_corpus_file_parses_or_fails_cleanly_within_its_deadline() {
     .unwrap();
     let runtime = app::open(&OpenOptions {
         root: root.path().into(),
-        ..OpenOptions::default()
+        config: Some(config),
+        builtin_plugins: None,
+        data_dir: Some(home.path().join("data")),
     })
     .unwrap();
     let files = files(&corpus);

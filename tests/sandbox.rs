@@ -4,23 +4,9 @@
 
 mod common;
 
-use common::{BUILTIN_PLUGINS, Client, Fixture, call, connect, structured};
+use common::{BUILTIN_PLUGINS, Fixture, call, connect, explore_status, structured};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
-
-/// explore's envelope status and code for reading `path` with extra arguments.
-async fn explore_status(client: &Client, path: &str, extra: Value) -> (String, String) {
-    let mut arguments = json!({ "paths": [path] });
-    arguments
-        .as_object_mut()
-        .unwrap()
-        .extend(extra.as_object().unwrap().clone());
-    let s = structured(&call(client, "explore", arguments).await);
-    (
-        s["status"].as_str().unwrap().to_string(),
-        s["code"].as_str().unwrap_or("").to_string(),
-    )
-}
 
 #[tokio::test]
 async fn paths_cannot_leave_the_root() {
@@ -353,10 +339,10 @@ async fn when_every_instance_slot_is_taken_calls_fail_fast_with_busy() {
     let fx = Fixture::new()
         .with_sandbox_config("[plugin.spin]\ngrants = [\"workspace\"]\nenabled = true\n");
     let config = fx
-        .read("smart-context.toml")
+        .read_operator_config()
         .unwrap()
         .replace("[limits]\n", "[limits]\nmax_instances = 2\n");
-    fx.write("smart-context.toml", &config);
+    fx.operator_config(&config);
     let client = connect(&fx).await;
     let started = Instant::now();
     let (a, b, c) = tokio::join!(

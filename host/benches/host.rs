@@ -18,9 +18,10 @@ fn main() {
     let cache = tempfile::tempdir().unwrap();
     std::fs::write(root.path().join("a.rs"), "pub fn a() -> u32 {\n    1\n}\n").unwrap();
     std::fs::write(root.path().join("README.md"), "# Demo\n\n## Part\n\ntext\n").unwrap();
-    write_config(root.path(), cache.path());
+    let config = write_config(cache.path());
     let options = OpenOptions {
         root: root.path().to_path_buf(),
+        config: Some(config.clone()),
         ..OpenOptions::default()
     };
 
@@ -86,6 +87,8 @@ fn main() {
         command
             .arg("--root")
             .arg(root.path())
+            .arg("--config")
+            .arg(&config)
             .arg("serve")
             .env("SMART_CONTEXT_LOG", "warn");
         let client = ().serve(TokioChildProcess::new(command).unwrap()).await.unwrap();
@@ -120,13 +123,16 @@ fn main() {
     );
 }
 
-/// The operator config for the bench root: its own component cache directory.
-fn write_config(root: &Path, cache: &Path) {
+/// The operator config for the bench root (beside the cache, outside the root): its own
+/// component cache directory inside it.
+fn write_config(cache: &Path) -> std::path::PathBuf {
+    let path = cache.with_extension("toml");
     std::fs::write(
-        root.join("smart-context.toml"),
-        format!("cache_dir = {:?}\n", cache),
+        &path,
+        format!("cache_dir = {:?}\n", cache.join("components")),
     )
     .unwrap();
+    path
 }
 
 /// What a native handler minimally does per call: parse the arguments, build and serialize a result.

@@ -81,12 +81,13 @@ fn main() {
     let root = tempfile::tempdir().unwrap();
     let cache = tempfile::tempdir().unwrap();
     std::fs::write(
-        root.path().join("smart-context.toml"),
+        cache.path().join("operator.toml"),
         format!("cache_dir = {:?}\n[index]\nwatch = false\n", cache.path()),
     )
     .unwrap();
     let runtime = app::open(&OpenOptions {
         root: root.path().into(),
+        config: Some(cache.path().join("operator.toml")),
         ..OpenOptions::default()
     })
     .unwrap();

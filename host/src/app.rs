@@ -5,8 +5,8 @@ use crate::config::Config;
 use crate::index::{DocumentParsers, Index};
 use crate::runtime::{self, Runtime};
 use crate::services::Services;
-use crate::store::Store;
 use crate::store::packs::{EvidenceSettings, Packs};
+use crate::store::{JournalKey, Store};
 use crate::workspace::Workspace;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
@@ -22,15 +22,26 @@ pub struct OpenOptions {
     pub config: Option<PathBuf>,
     /// Overrides where the built-in plugins are found.
     pub builtin_plugins: Option<PathBuf>,
+    /// Where the journal key lives (default: the user data directory, outside every root).
+    pub data_dir: Option<PathBuf>,
 }
 
 pub fn open(options: &OpenOptions) -> Result<Arc<Runtime>> {
     let config = Config::load(&options.root, options.config.as_deref())?;
+    for notice in &config.notices {
+        tracing::warn!("config: {notice}");
+    }
     let workspace = Workspace::open(&options.root)?;
     let state_dir = workspace.root().join(STATE_DIR);
     prepare_state_dir(&state_dir)?;
+    let data_dir = options
+        .data_dir
+        .clone()
+        .unwrap_or_else(crate::config::user_data_dir);
+    let key = JournalKey::load_or_create(&data_dir)
+        .with_context(|| format!("the journal key in {}", data_dir.display()))?;
     let db = state_dir.join("state.db");
-    let store = open_store(&db)?;
+    let store = open_store(&db, key)?;
     let index = Index::open(&options.root, &state_dir, &db, config.index.clone())
         .context("opening the index")?;
     let services = Arc::new(Services {
@@ -65,8 +76,8 @@ pub fn open(options: &OpenOptions) -> Result<Arc<Runtime>> {
 /// Opens state.db; one SQLite cannot read (not a database, damaged) is set aside as
 /// `state.db.corrupt-<ms>` with a warning and a new one is created, so the server still starts.
 /// The transaction history in the damaged file is lost to undo, not deleted.
-fn open_store(db: &Path) -> Result<Store> {
-    match Store::open(db) {
+fn open_store(db: &Path, key: JournalKey) -> Result<Store> {
+    match Store::open(db, key.clone()) {
         Ok(store) => Ok(store),
         Err(err) if is_corruption(&err) => {
             let stamp = crate::store::now_ms();
@@ -82,7 +93,7 @@ fn open_store(db: &Path) -> Result<Store> {
                 let side = PathBuf::from(format!("{}{suffix}", db.display()));
                 let _ = std::fs::remove_file(side);
             }
-            Store::open(db).context("creating a new state store")
+            Store::open(db, key).context("creating a new state store")
         }
         Err(err) => Err(err.context("opening the state store")),
     }
@@ -107,8 +118,11 @@ fn is_corruption(err: &anyhow::Error) -> bool {
 const STATE_GITIGNORE: &str = "*\n!.gitignore\n!templates/\n!templates/**\n";
 
 /// Creates `.smart-context/` with its `.gitignore` (replacing the older one that ignored
-/// templates too).
+/// templates too). The directory comes with the repository, so a link in it (the directory
+/// itself, state.db, its WAL, the index) would send the host's own writes wherever the
+/// repository points, and a FIFO would hang the start: both refused, with the way out.
 fn prepare_state_dir(dir: &Path) -> Result<()> {
+    refuse_links(dir, 2)?;
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let ignore = dir.join(".gitignore");
     let current = std::fs::read_to_string(&ignore).ok();
@@ -119,29 +133,61 @@ fn prepare_state_dir(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+fn refuse_links(path: &Path, depth: u32) -> Result<()> {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return Ok(());
+    };
+    if meta.file_type().is_symlink() {
+        anyhow::bail!(
+            "{} is a symbolic link: smart-context never writes its state through a link (a repository could point it anywhere); remove it and start again",
+            path.display()
+        );
+    }
+    if !meta.is_dir() && !meta.is_file() {
+        anyhow::bail!(
+            "{} is not a regular file (a FIFO, socket or device would hang or misdirect the state); remove it and start again",
+            path.display()
+        );
+    }
+    if meta.is_dir() && depth > 0 {
+        for entry in std::fs::read_dir(path)?.flatten() {
+            refuse_links(&entry.path(), depth - 1)?;
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// Options for a test root: the operator config and the journal key in `home`, outside it.
+    pub(crate) fn options(root: &Path, home: &Path, config: &str) -> OpenOptions {
+        let path = home.join("operator.toml");
+        std::fs::write(
+            &path,
+            format!("cache_dir = {:?}\n{config}", home.join("cache")),
+        )
+        .unwrap();
+        OpenOptions {
+            root: root.into(),
+            config: Some(path),
+            builtin_plugins: None,
+            data_dir: Some(home.join("data")),
+        }
+    }
 
     #[test]
     fn open_prepares_state_and_finds_builtin_plugins() {
         let root = tempfile::tempdir().unwrap();
-        let cache = tempfile::tempdir().unwrap();
-        std::fs::write(
-            root.path().join("smart-context.toml"),
-            format!("cache_dir = {:?}\n", cache.path()),
-        )
-        .unwrap();
-        let runtime = open(&OpenOptions {
-            root: root.path().into(),
-            ..OpenOptions::default()
-        })
-        .unwrap();
+        let home = tempfile::tempdir().unwrap();
+        let runtime = open(&options(root.path(), home.path(), "")).unwrap();
         assert_eq!(
             std::fs::read_to_string(root.path().join(".smart-context/.gitignore")).unwrap(),
             STATE_GITIGNORE
         );
         assert!(root.path().join(".smart-context/state.db").is_file());
+        assert!(home.path().join("data/journal.key").is_file());
         let names: Vec<String> = runtime.tools().into_iter().map(|t| t.name).collect();
         assert_eq!(
             names,
@@ -151,19 +197,49 @@ mod tests {
     }
 
     #[test]
-    fn a_bad_config_is_a_startup_error() {
+    fn a_bad_operator_config_is_a_startup_error() {
         let root = tempfile::tempdir().unwrap();
-        std::fs::write(
-            root.path().join("smart-context.toml"),
-            "[limits]\nmemory = 1\n",
-        )
-        .unwrap();
-        let Err(err) = open(&OpenOptions {
-            root: root.path().into(),
-            ..OpenOptions::default()
-        }) else {
+        let home = tempfile::tempdir().unwrap();
+        let Err(err) = open(&options(root.path(), home.path(), "[limits]\nmemory = 1\n")) else {
             panic!("an unknown config key must fail startup");
         };
         assert!(format!("{err:#}").contains("memory"), "{err:#}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn state_behind_a_link_is_refused() {
+        let root = tempfile::tempdir().unwrap();
+        let home = tempfile::tempdir().unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(elsewhere.path(), root.path().join(STATE_DIR)).unwrap();
+        let Err(err) = open(&options(root.path(), home.path(), "")) else {
+            panic!("a linked state directory must be refused");
+        };
+        assert!(format!("{err:#}").contains("symbolic link"), "{err:#}");
+        std::fs::remove_file(root.path().join(STATE_DIR)).unwrap();
+        std::fs::create_dir(root.path().join(STATE_DIR)).unwrap();
+        std::os::unix::fs::symlink(
+            elsewhere.path().join("x.db"),
+            root.path().join(".smart-context/state.db"),
+        )
+        .unwrap();
+        assert!(open(&options(root.path(), home.path(), "")).is_err());
+        assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 0);
+        // A FIFO where the state's .gitignore goes would hang the start: refused instead.
+        std::fs::remove_file(root.path().join(".smart-context/state.db")).unwrap();
+        let fifo = std::ffi::CString::new(
+            root.path()
+                .join(".smart-context/.gitignore")
+                .to_str()
+                .unwrap(),
+        )
+        .unwrap();
+        // SAFETY: mkfifo(3) on a path inside the test's own directory.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+        let Err(err) = open(&options(root.path(), home.path(), "")) else {
+            panic!("a FIFO in the state directory must be refused");
+        };
+        assert!(format!("{err:#}").contains("not a regular file"), "{err:#}");
     }
 }

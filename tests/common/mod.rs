@@ -33,6 +33,9 @@ pub const BUILTIN_PLUGINS: [&str; 10] = [
 
 pub struct Fixture {
     pub dir: tempfile::TempDir,
+    /// The operator's side, outside the root: `operator.toml` (passed as --config when
+    /// present), and the XDG config and data directories (trust list, journal key).
+    pub home: tempfile::TempDir,
 }
 
 impl Fixture {
@@ -40,6 +43,7 @@ impl Fixture {
     pub fn new() -> Self {
         let fx = Self {
             dir: tempfile::tempdir().unwrap(),
+            home: tempfile::tempdir().unwrap(),
         };
         fx.write("src/lib.rs", LIB_RS);
         fx.write("docs/guide.md", GUIDE_MD);
@@ -68,16 +72,38 @@ impl Fixture {
             "plugin_dirs = [{:?}]\n\n[limits]\ntimeout_ms = 1000\nmemory_mib = 64\n\n{extra}",
             TEST_PLUGINS
         );
-        self.write("smart-context.toml", &config);
+        self.operator_config(&config);
         self
     }
 
-    /// `smart-context --root <fixture> ARGS`, with a shared component cache so tests do not
-    /// each recompile every plugin, and warnings-only logging.
+    /// Writes the operator's config (outside the root; the server gets it as --config).
+    pub fn operator_config(&self, text: &str) {
+        std::fs::write(self.operator_config_path(), text).unwrap();
+    }
+
+    /// The operator's config, if one was written.
+    pub fn read_operator_config(&self) -> Option<String> {
+        std::fs::read_to_string(self.operator_config_path()).ok()
+    }
+
+    pub fn operator_config_path(&self) -> PathBuf {
+        self.home.path().join("operator.toml")
+    }
+
+    /// `smart-context --root <fixture> [--config <operator.toml>] ARGS`, with a shared
+    /// component cache so tests do not each recompile every plugin, the fixture's own XDG
+    /// config and data directories, and warnings-only logging.
     pub fn command(&self, args: &[&str]) -> std::process::Command {
         let mut cmd = std::process::Command::new(BIN);
-        cmd.arg("--root").arg(self.path()).args(args);
+        cmd.arg("--root").arg(self.path());
+        if self.operator_config_path().is_file() {
+            cmd.arg("--config").arg(self.operator_config_path());
+        }
+        cmd.args(args);
         cmd.env("XDG_CACHE_HOME", cache_home())
+            .env("XDG_CONFIG_HOME", self.home.path().join("config"))
+            .env("XDG_DATA_HOME", self.home.path().join("data"))
+            .env_remove("SMART_CONTEXT_CONFIG")
             .env("SMART_CONTEXT_LOG", "warn");
         cmd
     }
@@ -184,4 +210,22 @@ pub async fn call(client: &Client, tool: &str, arguments: serde_json::Value) -> 
         .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args(arguments)))
         .await
         .expect("tools/call")
+}
+
+/// explore's envelope status and code for reading `path` with extra arguments.
+pub async fn explore_status(
+    client: &Client,
+    path: &str,
+    extra: serde_json::Value,
+) -> (String, String) {
+    let mut arguments = serde_json::json!({ "paths": [path] });
+    arguments
+        .as_object_mut()
+        .unwrap()
+        .extend(extra.as_object().unwrap().clone());
+    let s = structured(&call(client, "explore", arguments).await);
+    (
+        s["status"].as_str().unwrap().to_string(),
+        s["code"].as_str().unwrap_or("").to_string(),
+    )
 }

@@ -70,6 +70,7 @@ pub struct Counts {
 
 pub fn connect(db: &Path) -> Result<Connection> {
     let conn = Connection::open(db)?;
+    crate::store::harden(&conn)?;
     conn.pragma_update(None, "foreign_keys", true)?;
     // The catalogue is derived data: a lost tail after a power cut is reindexed.
     conn.pragma_update(None, "synchronous", "NORMAL")?;

@@ -442,7 +442,27 @@ pub fn needles(query: &str) -> Vec<String> {
     parse_query(query).needles()
 }
 
+/// Distinct words a query searches for; the rest are dropped (the query is already cut to a
+/// bounded length, this bounds the boolean query built from it).
+pub const MAX_QUERY_WORDS: usize = 256;
+/// Quoted phrases a query may require.
+pub const MAX_QUERY_PHRASES: usize = 16;
+
+/// Words (each identifier's whole and parts together) and quoted phrases. A word repeated in
+/// the query counts once: twenty-three "4"s weigh what one does.
 fn parse_query(query: &str) -> ParsedQuery {
+    let mut parsed = parse_query_all(query);
+    let mut seen = std::collections::HashSet::new();
+    parsed.words.retain(|word| {
+        let key: Vec<&str> = word.iter().map(|t| t.text.as_str()).collect();
+        seen.insert(key.join("\u{1f}"))
+    });
+    parsed.words.truncate(MAX_QUERY_WORDS);
+    parsed.phrases.truncate(MAX_QUERY_PHRASES);
+    parsed
+}
+
+fn parse_query_all(query: &str) -> ParsedQuery {
     let mut parsed = ParsedQuery::default();
     for (i, piece) in query.split('"').enumerate() {
         let mut tokens = Vec::new();

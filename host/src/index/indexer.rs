@@ -13,7 +13,7 @@ use super::scan::{self, Found};
 use super::{Freshness, Index};
 use crate::error::codes;
 use crate::store::now_ms;
-use crate::workspace::ReadOptions;
+use crate::workspace::{ReadOptions, secrets};
 use anyhow::{Context, Result};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashSet};
@@ -418,9 +418,16 @@ impl Index {
             Err(reason) => return Outcome::Skipped(path.clone(), reason),
         };
         // Borrowed when the file is valid UTF-8: no copy of its text.
-        let text = String::from_utf8_lossy(&file.bytes);
-        let lossy = matches!(text, std::borrow::Cow::Owned(_));
+        let decoded = String::from_utf8_lossy(&file.bytes);
+        let lossy = matches!(decoded, std::borrow::Cow::Owned(_));
         let mut warnings = Vec::new();
+        // Secret-looking values never reach the search index or the catalogue (lines stay put).
+        let (text, hidden) = secrets::redact(&decoded);
+        if hidden > 0 {
+            warnings.push(format!(
+                "{path}: {hidden} secret-looking value(s) redacted before indexing"
+            ));
+        }
         let mut entry = FileEntry {
             path: path.clone(),
             hash: file.hash,
@@ -512,6 +519,10 @@ fn document_chunks(path: &str, doc: &super::documents::Document) -> Vec<Chunk> {
             let body = match s.heading_path.last() {
                 Some(h) if !s.text.contains(h.as_str()) => format!("{h}\n{}", s.text),
                 _ => s.text.clone(),
+            };
+            let body = match secrets::redact(&body) {
+                (std::borrow::Cow::Owned(redacted), _) => redacted,
+                (std::borrow::Cow::Borrowed(_), _) => body,
             };
             chunks::section_chunk(
                 path,

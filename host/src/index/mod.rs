@@ -14,7 +14,7 @@ pub mod documents;
 pub mod fulltext;
 mod indexer;
 pub mod previews;
-mod queries;
+pub mod queries;
 pub mod resolve;
 pub mod scan;
 pub mod tokenizer;

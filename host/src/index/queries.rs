@@ -14,6 +14,31 @@ use super::{Freshness, Index};
 use crate::error::{HostError, HostResult, codes};
 use crate::workspace::ReadOptions;
 
+/// The longest query searched as given; longer ones are cut at a word boundary before it.
+/// An issue pasted whole is a few thousand characters; this leaves room for long ones.
+pub const MAX_QUERY_CHARS: usize = 16 * 1024;
+
+/// The degraded reason of a search whose query was cut.
+pub const QUERY_TRUNCATED: &str = "query_truncated";
+
+/// `query` cut to [`MAX_QUERY_CHARS`] at the last whitespace before the limit (borrowed when
+/// short enough), and whether it was cut.
+pub fn bound_query(query: &str) -> (std::borrow::Cow<'_, str>, bool) {
+    if query.len() <= MAX_QUERY_CHARS {
+        return (std::borrow::Cow::Borrowed(query), false);
+    }
+    let mut end = MAX_QUERY_CHARS;
+    while !query.is_char_boundary(end) {
+        end -= 1;
+    }
+    let head = &query[..end];
+    let head = match head.rfind(char::is_whitespace) {
+        Some(at) if at > end / 2 => &head[..at],
+        _ => head,
+    };
+    (std::borrow::Cow::Borrowed(head), true)
+}
+
 /// Search results and whether they may be incomplete.
 #[derive(Debug, Clone, Default)]
 pub struct SearchOutcome {
@@ -82,13 +107,18 @@ impl Index {
     }
 
     /// BM25-ranked chunks. Never waits for indexing: answers from the last commit, marked
-    /// degraded while a pass runs.
+    /// degraded while a pass runs. A query over [`MAX_QUERY_CHARS`] is cut (degraded with
+    /// reason `query_truncated`), so its cost is bounded whatever the agent pastes.
     pub fn search(&self, request: &SearchRequest) -> HostResult<SearchOutcome> {
         if request.query.trim().is_empty() {
             return Err(HostError::new(codes::INVALID_ARGS, "empty search query")
                 .suggest("pass words, identifiers or a \"quoted phrase\""));
         }
-        let reasons = self.degraded_reasons();
+        let mut reasons = self.degraded_reasons();
+        let (bounded, cut) = bound_query(&request.query);
+        if cut {
+            reasons.push(QUERY_TRUNCATED.to_string());
+        }
         let Some(fulltext) = &self.fulltext else {
             return Ok(SearchOutcome {
                 degraded: true,
@@ -100,6 +130,9 @@ impl Index {
             fulltext.refresh();
         }
         let mut request = request.clone();
+        if cut {
+            request.query = bounded.into_owned();
+        }
         if let Some(prefix) = &request.path_prefix {
             let prefix = self.ws.normalize(prefix)?;
             // A scope that does not exist (or leads out of the root) is an error, not silence.

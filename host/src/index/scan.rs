@@ -42,7 +42,7 @@ pub fn scan(ws: &Workspace, exclude: &[String]) -> anyhow::Result<Vec<Found>> {
         .threads(threads)
         .filter_entry(|e| {
             let name = e.file_name();
-            !(policy::SKIPPED_DIRS.iter().any(|d| name == *d)
+            !(policy::is_skipped_dir_name(&name.to_string_lossy())
                 || e.file_type().is_some_and(|t| t.is_dir())
                     && EXCLUDED_DIRS.iter().any(|d| name == *d))
         })

@@ -2,7 +2,7 @@
 //! runtime that `app::open` loads) and the real SQLite and tantivy stores.
 
 use super::*;
-use crate::app::{self, OpenOptions};
+use crate::app;
 use crate::index::digest::Mode;
 use crate::index::fulltext::SearchRequest;
 use crate::runtime::Runtime;
@@ -18,14 +18,8 @@ impl Root {
     fn new(files: &[(&str, &str)]) -> Self {
         let dir = tempfile::tempdir().unwrap();
         let cache = tempfile::tempdir().unwrap();
-        std::fs::write(
-            dir.path().join("smart-context.toml"),
-            format!(
-                "cache_dir = {:?}\n[index]\nmax_file_bytes = 4096\nwatch = true\n",
-                cache.path()
-            ),
-        )
-        .unwrap();
+        // A repository's own config file: only indexed (the operator's is outside the root).
+        std::fs::write(dir.path().join("smart-context.toml"), INDEX_CONFIG).unwrap();
         let root = Self { dir, _cache: cache };
         for (path, text) in files {
             root.write(path, text.as_bytes());
@@ -40,13 +34,16 @@ impl Root {
     }
 
     fn open(&self) -> Arc<Runtime> {
-        app::open(&OpenOptions {
-            root: self.dir.path().into(),
-            ..OpenOptions::default()
-        })
+        app::open(&app::tests::options(
+            self.dir.path(),
+            self._cache.path(),
+            INDEX_CONFIG,
+        ))
         .unwrap()
     }
 }
+
+const INDEX_CONFIG: &str = "[index]\nmax_file_bytes = 4096\nwatch = true\n";
 
 fn index(runtime: &Arc<Runtime>) -> Arc<Index> {
     runtime.services().index.clone()

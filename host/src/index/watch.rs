@@ -94,10 +94,8 @@ fn relevant(root: &Path, path: &Path) -> bool {
     };
     !rel.components().any(|c| {
         let name = c.as_os_str();
-        policy::SKIPPED_DIRS
-            .iter()
-            .chain(EXCLUDED_DIRS)
-            .any(|d| name == *d)
+        policy::is_skipped_dir_name(&name.to_string_lossy())
+            || EXCLUDED_DIRS.iter().any(|d| name == *d)
     })
 }
 

@@ -1,5 +1,9 @@
 //! Streamable HTTP transport: rmcp's service behind a bearer-token check, with rmcp's `Host`
-//! header allowlist (loopback names by default) against DNS rebinding.
+//! header allowlist (loopback names by default) against DNS rebinding, an `Origin` check (no
+//! browser page may call it unless the operator allows that origin), and an accept loop of its
+//! own so that a slow or idle client cannot hold the server: headers must arrive within
+//! `header_timeout` (10 s by default), and at most `max_connections` connections are open at once (more
+//! are closed at accept, with a warning).
 
 use super::Server;
 use axum::extract::Request;
@@ -10,6 +14,13 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
+
+/// How long a client has to send a request's headers before its connection is closed, by
+/// default.
+pub const DEFAULT_HEADER_TIMEOUT_MS: u64 = 10_000;
+/// Connections open at once, by default.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 64;
 
 /// The MCP endpoint path.
 pub const ENDPOINT: &str = "/mcp";
@@ -19,6 +30,10 @@ pub struct HttpOptions {
     pub token: String,
     /// None keeps rmcp's loopback-only default.
     pub allowed_hosts: Option<Vec<String>>,
+    /// `Origin` values accepted from browsers; a request with any other Origin is refused.
+    pub allowed_origins: Vec<String>,
+    pub max_connections: usize,
+    pub header_timeout: Duration,
 }
 
 /// Serves until `shutdown` resolves. The bound address (useful with port 0) is logged as
@@ -38,6 +53,7 @@ pub async fn serve(
         config,
     );
     let token: Arc<str> = options.token.into();
+    let origins: Arc<[String]> = options.allowed_origins.into();
     let app = axum::Router::new()
         .nest_service(ENDPOINT, service)
         .layer(axum::middleware::from_fn(
@@ -45,13 +61,72 @@ pub async fn serve(
                 let token = token.clone();
                 async move { require_bearer(&token, request, next).await }
             },
+        ))
+        .layer(axum::middleware::from_fn(
+            move |request: Request, next: Next| {
+                let origins = origins.clone();
+                async move { check_origin(&origins, request, next).await }
+            },
         ));
     let listener = tokio::net::TcpListener::bind(options.addr).await?;
     tracing::info!("listening on http://{}{ENDPOINT}", listener.local_addr()?);
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await?;
+    let slots = Arc::new(tokio::sync::Semaphore::new(options.max_connections.max(1)));
+    tokio::pin!(shutdown);
+    loop {
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(err) => {
+                    tracing::warn!("accept failed: {err}");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let Ok(slot) = slots.clone().try_acquire_owned() else {
+            tracing::warn!(
+                "refusing a connection from {peer}: {} connections are open (the cap)",
+                options.max_connections
+            );
+            drop(stream);
+            continue;
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        let header_timeout = options.header_timeout;
+        tokio::spawn(async move {
+            let io = hyper_util::rt::TokioIo::new(stream);
+            let served = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(header_timeout)
+                .serve_connection(io, service)
+                .with_upgrades()
+                .await;
+            if let Err(err) = served {
+                tracing::debug!("connection from {peer} ended: {err}");
+            }
+            drop(slot);
+        });
+    }
     Ok(())
+}
+
+/// Browsers send `Origin`; MCP clients that are programs do not. A page on another site must
+/// not drive the server through the user's browser, so a request with an Origin the operator
+/// did not list is refused.
+async fn check_origin(allowed: &[String], request: Request, next: Next) -> Response {
+    let origin = request
+        .headers()
+        .get(header::ORIGIN)
+        .map(|v| v.to_str().unwrap_or("?").to_string());
+    match origin {
+        Some(origin) if !allowed.iter().any(|a| a.eq_ignore_ascii_case(&origin)) => (
+            StatusCode::FORBIDDEN,
+            format!("origin {origin} is not allowed (http.allowed_origins)\n"),
+        )
+            .into_response(),
+        _ => next.run(request).await,
+    }
 }
 
 async fn require_bearer(token: &str, request: Request, next: Next) -> Response {

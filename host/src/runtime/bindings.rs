@@ -41,6 +41,12 @@ pub struct HostState {
     /// Time spent in sanctioned long host calls (test runs, index rebuilds) not yet added
     /// back to the deadline: the deadline bounds the plugin's own work, not the job it waits on.
     pub(super) excused_ms: u64,
+    /// Every excused millisecond of this call, for the wall-clock check after it returns.
+    pub(super) excused_total_ms: u64,
+    /// This call may read sensitive files: the agent opted in (`allowSensitive` in the call's
+    /// arguments) and the operator granted the plugin `sensitive`. A plugin's own
+    /// `allow-sensitive` flag counts only when this is true.
+    pub(super) may_read_sensitive: bool,
     wasi: WasiCtx,
     table: ResourceTable,
 }
@@ -57,6 +63,8 @@ impl HostState {
             },
             logged: 0,
             excused_ms: 0,
+            excused_total_ms: 0,
+            may_read_sensitive: false,
             wasi: WasiCtx::builder().build(),
             table: ResourceTable::new(),
         }

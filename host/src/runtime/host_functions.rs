@@ -15,6 +15,12 @@ use crate::store::packs::{self, Lookup};
 use crate::workspace::{self as ws, transactions::Change};
 
 impl HostState {
+    /// Time a sanctioned long job took, added back to the plugin's deadline.
+    fn excuse(&mut self, ms: u64) {
+        self.excused_ms += ms;
+        self.excused_total_ms += ms;
+    }
+
     fn services(&self) -> Result<&Services, types::Error> {
         self.runtime
             .as_deref()
@@ -83,7 +89,7 @@ impl workspace::Host for HostState {
         let services = self.services()?;
         let options = ws::ReadOptions {
             max_bytes: options.max_bytes,
-            allow_sensitive: options.allow_sensitive,
+            allow_sensitive: options.allow_sensitive && self.may_read_sensitive,
             allow_binary: options.allow_binary,
             allow_truncate: options.allow_truncate,
         };
@@ -152,6 +158,7 @@ impl index::Host for HostState {
         options: index::SearchOptions,
     ) -> Result<index::SearchResult, types::Error> {
         let services = self.services()?;
+        // The index cuts an over-long query (and says so); previews use the same cut.
         let request = SearchRequest {
             query,
             kinds: options.kinds,
@@ -163,9 +170,12 @@ impl index::Host for HostState {
         let outcome = services.index.search(&request).map_err(to_wit)?;
         let previews = if options.preview_chars > 0 {
             let cap = options.preview_chars as usize;
-            services
-                .index
-                .previews(&outcome.hits, &request.query, Mode::Preview, cap)
+            services.index.previews(
+                &outcome.hits,
+                &crate::index::queries::bound_query(&request.query).0,
+                Mode::Preview,
+                cap,
+            )
         } else {
             vec![None; outcome.hits.len()]
         };
@@ -693,7 +703,7 @@ impl tasks::Host for HostState {
         };
         let result = services.index.update(full, Some(&progress));
         let elapsed_ms = started.elapsed().as_millis() as u64;
-        self.excused_ms += elapsed_ms;
+        self.excuse(elapsed_ms);
         let report = result.map_err(|err| {
             to_wit(
                 HostError::new(codes::INDEX_ERROR, format!("rebuilding the index: {err:#}"))
@@ -719,7 +729,7 @@ impl tasks::Host for HostState {
         let (argv, source) = crate::tasks::command(root, settings).map_err(to_wit)?;
         tracing::info!(plugin = &*self.plugin, "running tests: {}", argv.join(" "));
         let result = crate::tasks::run(root, &argv, source, settings);
-        self.excused_ms += started.elapsed().as_millis() as u64;
+        self.excuse(started.elapsed().as_millis() as u64);
         let run = result.map_err(to_wit)?;
         Ok(tasks::TestReport {
             command: run.command,

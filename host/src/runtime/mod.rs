@@ -13,6 +13,7 @@ mod registry;
 use crate::config::{Config, Limits};
 use crate::error::{HostError, HostResult, codes};
 use crate::services::Services;
+use crate::workspace::secrets;
 use anyhow::Result;
 use bindings::parser::FormatParserPre;
 use bindings::pillar::EditingPillarPre;
@@ -122,6 +123,8 @@ enum Kind {
 struct Plugin {
     info: PluginInfo,
     kind: Kind,
+    /// Granted [`plugins::SENSITIVE_GRANT`].
+    reads_sensitive: bool,
 }
 
 pub struct Runtime {
@@ -254,14 +257,35 @@ impl Runtime {
         let Kind::Tool { pre, .. } = &plugin.kind else {
             unreachable!("tool names belong to tools")
         };
+        let started = Instant::now();
         let mut store = self.store(&plugin.info.name);
+        store.data_mut().may_read_sensitive = plugin.reads_sensitive && agent_opted_in(args_json);
         let result = pre
             .instantiate(&mut store)
-            .map_err(|e| instantiate_failure(&plugin.info.name, e))?
-            .smart_context_plugin_tool()
-            .call_call(&mut store, args_json)
-            .map_err(|e| call_failure(&plugin.info.name, e, &store, self.limits.timeout_ms))?;
-        let output = result.map_err(from_wit)?;
+            .map_err(|e| instantiate_failure(&plugin.info.name, e))
+            .and_then(|instance| {
+                instance
+                    .smart_context_plugin_tool()
+                    .call_call(&mut store, args_json)
+                    .map_err(|e| call_failure(&plugin.info.name, e, &store, self.limits.timeout_ms))
+            });
+        // Host functions run outside the epoch's reach: a call whose wall time went past the
+        // deadline (beyond the excused long jobs) never answers success.
+        let budget = self.limits.timeout_ms + store.data().excused_total_ms;
+        let elapsed = started.elapsed().as_millis() as u64;
+        if elapsed > budget {
+            return Err(guard_error(HostError::new(
+                codes::DEADLINE_EXCEEDED,
+                format!(
+                    "{name} took {elapsed} ms, past its {} ms deadline; the answer was dropped",
+                    self.limits.timeout_ms
+                ),
+            )
+            .suggest("narrow the request (a shorter query, fewer paths); the operator can raise limits.timeout_ms")));
+        }
+        let output = result
+            .and_then(|r| r.map_err(from_wit))
+            .map_err(guard_error)?;
         let size = output.structured_json.len() + output.text.len();
         if size as u64 > self.limits.max_result_bytes {
             return Err(HostError::new(
@@ -286,10 +310,10 @@ impl Runtime {
                 format!("{name} returned a non-object result"),
             ));
         }
-        Ok(ToolOutput {
+        Ok(guard_output(ToolOutput {
             structured,
             text: output.text,
-        })
+        }))
     }
 
     /// Reads `path` and parses it with the parser its extension or signature selects.
@@ -364,6 +388,48 @@ impl Runtime {
     fn store(self: &Arc<Self>, plugin: &str) -> Store<HostState> {
         new_store(&self.engine, Some(self.clone()), plugin, &self.limits)
     }
+}
+
+/// The agent's opt-in to sensitive reads: `allowSensitive: true` among the call's arguments
+/// (ADR-040's name for it). Whatever a plugin passes to the host, this decides.
+fn agent_opted_in(args_json: &str) -> bool {
+    #[derive(serde::Deserialize)]
+    struct OptIn {
+        #[serde(default, rename = "allowSensitive")]
+        allow_sensitive: bool,
+    }
+    serde_json::from_str::<OptIn>(args_json).is_ok_and(|o| o.allow_sensitive)
+}
+
+/// Everything a tool returns passes the secret guard: secret-looking values are redacted in
+/// the structured result and the text, and the text says how many were.
+fn guard_output(mut output: ToolOutput) -> ToolOutput {
+    let mut hidden = secrets::redact_json(&mut output.structured);
+    let (text, n) = secrets::redact(&output.text);
+    hidden += n;
+    if n > 0 {
+        output.text = text.into_owned();
+    }
+    if hidden > 0 {
+        output.text.push_str(&format!(
+            "\n[secret guard: {hidden} secret-looking value(s) redacted as {}...]]",
+            secrets::MARKER
+        ));
+    }
+    output
+}
+
+/// Errors pass the secret guard too: messages, suggestions and details (diffs, candidates).
+fn guard_error(mut err: HostError) -> HostError {
+    let (message, _) = secrets::redact(&err.message);
+    err.message = message.into_owned();
+    if let Some(s) = &err.suggestion {
+        err.suggestion = Some(secrets::redact(s).0.into_owned());
+    }
+    if let Some(details) = err.details.as_mut() {
+        secrets::redact_json(details);
+    }
+    err
 }
 
 /// Bytes enough to recognise a format by its signature.
@@ -445,6 +511,12 @@ fn prepare(
         Source::Directory(_) => plugins::parse_grants(policy.map_or(&[][..], |p| &p.grants[..]))?,
     };
     plugins::check_grants(&imports, &grants)?;
+    let reads_sensitive = match &candidate.source {
+        Source::Builtin(_) => candidate.name == "explore",
+        Source::Directory(_) => {
+            policy.is_some_and(|p| p.grants.iter().any(|g| g == plugins::SENSITIVE_GRANT))
+        }
+    };
     let linker = linker(engine, &imports).map_err(|e| format!("linking: {e:#}"))?;
     let pre = linker
         .instantiate_pre(&component)
@@ -453,7 +525,11 @@ fn prepare(
         name: candidate.name.clone(),
         world: world.name().to_string(),
         sha256,
-        grants: grants.iter().map(|g| g.name().to_string()).collect(),
+        grants: grants
+            .iter()
+            .map(|g| g.name().to_string())
+            .chain(reads_sensitive.then(|| plugins::SENSITIVE_GRANT.to_string()))
+            .collect(),
         source: candidate.source.describe(),
         load: match origin {
             Origin::Compiled => "compiled",
@@ -511,7 +587,11 @@ fn prepare(
     };
     info.load_ms = started.elapsed().as_secs_f64() * 1000.0;
     tracing::debug!(plugin = %info.name, world = %info.world, load = %info.load, ms = info.load_ms, "loaded");
-    Ok(Plugin { info, kind })
+    Ok(Plugin {
+        info,
+        kind,
+        reads_sensitive,
+    })
 }
 
 /// A linker with WASI (over an empty context) and exactly the host interfaces `imports` names.

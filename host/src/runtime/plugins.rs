@@ -243,13 +243,19 @@ pub fn check_grants(
 pub fn parse_grants(names: &[String]) -> Result<BTreeSet<Interface>, String> {
     names
         .iter()
+        .filter(|n| *n != SENSITIVE_GRANT)
         .map(|n| {
             Interface::parse(n).ok_or_else(|| {
-                format!("unknown grant {n:?} (known: log, workspace, index, status, store, edits, tasks)")
+                format!("unknown grant {n:?} (known: log, workspace, index, status, store, edits, tasks, sensitive)")
             })
         })
         .collect()
 }
+
+/// The grant that lets a plugin read sensitive files when (and only when) the agent opted in
+/// for that call. Not an interface: it widens what `workspace.read` may return. The built-in
+/// explore has it; a third-party plugin only if the operator lists it.
+pub const SENSITIVE_GRANT: &str = "sensitive";
 
 fn is_ours(export: &str, interface: &str) -> bool {
     export == format!("{PACKAGE}{interface}@{CONTRACT_VERSION}")

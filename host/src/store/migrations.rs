@@ -124,6 +124,9 @@ const MIGRATIONS: &[&str] = &[
     // impact report looks one up per changed definition).
     "ALTER TABLE transactions ADD COLUMN redoes TEXT REFERENCES transactions(id);
      CREATE INDEX idx_edges_name ON edges(kind, name);",
+    // 7: the journal is authenticated: a keyed hash over each transaction (the key lives
+    // outside the root), so recovery, undo and redo replay only rows this machine wrote.
+    "ALTER TABLE transactions ADD COLUMN mac TEXT;",
 ];
 
 /// The schema version this build writes.

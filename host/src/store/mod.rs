@@ -2,8 +2,11 @@
 //! transaction journal that makes file edits undoable and crash-recoverable, and the evidence
 //! packs explore keeps between calls.
 
+pub mod journal_key;
 mod migrations;
 pub mod packs;
+
+pub use journal_key::JournalKey;
 
 use anyhow::{Context, Result};
 use rusqlite::{Connection, OptionalExtension, params};
@@ -63,11 +66,40 @@ pub struct TxRecord {
 pub struct Store {
     conn: Connection,
     path: PathBuf,
+    key: JournalKey,
+}
+
+/// state.db sits inside an untrusted root: whatever schema objects a hostile copy carries
+/// (triggers that fire on our inserts, views calling functions) must not run. SQLite's
+/// defensive mode and an untrusted schema stop that; any trigger or view is dropped, since this
+/// host creates none.
+pub fn harden(conn: &Connection) -> Result<()> {
+    conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_DEFENSIVE, true)?;
+    conn.set_db_config(
+        rusqlite::config::DbConfig::SQLITE_DBCONFIG_TRUSTED_SCHEMA,
+        false,
+    )?;
+    let foreign: Vec<(String, String)> = {
+        let mut stmt =
+            conn.prepare("SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'view')")?;
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?
+    };
+    for (kind, name) in foreign {
+        tracing::warn!("state.db carries a {kind} {name:?} this host never made; dropping it");
+        let quoted = name.replace('"', "\"\"");
+        conn.execute_batch(&format!(
+            "DROP {} IF EXISTS \"{quoted}\"",
+            kind.to_uppercase()
+        ))?;
+    }
+    Ok(())
 }
 
 impl Store {
-    /// Opens (creating and migrating) the database at `path`.
-    pub fn open(path: &Path) -> Result<Self> {
+    /// Opens (creating and migrating) the database at `path`; journal rows are signed and
+    /// checked with `key`.
+    pub fn open(path: &Path, key: JournalKey) -> Result<Self> {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)
                 .with_context(|| format!("creating {}", parent.display()))?;
@@ -78,11 +110,19 @@ impl Store {
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", true)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        harden(&conn)?;
         migrations::run(&mut conn)?;
         Ok(Self {
             conn,
             path: path.to_path_buf(),
+            key,
         })
+    }
+
+    /// What a journal row's MAC covers: everything replay acts on.
+    fn mac(&self, tx: &TxRecord) -> String {
+        self.key
+            .mac(&mac_fields(tx).iter().map(Vec::as_slice).collect::<Vec<_>>())
     }
 
     pub fn path(&self) -> &Path {
@@ -98,10 +138,11 @@ impl Store {
     /// Journals a new transaction as pending, with every file's before and after content,
     /// before any file is touched.
     pub fn begin(&mut self, tx: &TxRecord) -> Result<()> {
+        let mac = self.mac(tx);
         let db = self.conn.transaction()?;
         db.execute(
-            "INSERT INTO transactions (id, intent, state, created_ms, undoes, redoes) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![tx.id, tx.intent, state::PENDING, tx.created_ms as i64, tx.undoes, tx.redoes],
+            "INSERT INTO transactions (id, intent, state, created_ms, undoes, redoes, mac) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![tx.id, tx.intent, state::PENDING, tx.created_ms as i64, tx.undoes, tx.redoes, mac],
         )?;
         for (ord, f) in tx.files.iter().enumerate() {
             db.execute(
@@ -146,30 +187,41 @@ impl Store {
         Ok(())
     }
 
-    /// The transaction undone most recently and not redone since: what "redo" applies by default.
+    /// The transaction undone most recently and not redone since: what "redo" applies by
+    /// default (authentic rows only).
     pub fn latest_redoable(&self) -> Result<Option<String>> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT x.id FROM transactions u JOIN transactions x ON x.id = u.undoes
-                 WHERE u.state = ?1 AND x.state = ?2
-                 ORDER BY u.created_ms DESC, u.rowid DESC LIMIT 1",
-                [state::APPLIED, state::UNDONE],
-                |r| r.get(0),
-            )
-            .optional()?)
+        self.first_authentic(
+            "SELECT x.id FROM transactions u JOIN transactions x ON x.id = u.undoes
+             WHERE u.state = ?1 AND x.state = ?2
+             ORDER BY u.created_ms DESC, u.rowid DESC LIMIT 50",
+            [state::APPLIED, state::UNDONE],
+        )
     }
 
+    /// The first id the query yields whose row (and the row's own undo, if any) is authentic.
+    fn first_authentic<P: rusqlite::Params>(&self, sql: &str, params: P) -> Result<Option<String>> {
+        let mut stmt = self.conn.prepare(sql)?;
+        let ids: Vec<String> = stmt
+            .query_map(params, |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(ids.into_iter().find(|id| self.load(id).is_ok()))
+    }
+
+    /// The transaction `id` with its files, checked: a row whose MAC does not verify (not
+    /// written by this user's smart-context) or whose contents do not match their hashes is an
+    /// error that says so, never replayable data.
     pub fn load(&self, id: &str) -> Result<Option<TxRecord>> {
         let head = self
             .conn
             .query_row(
-                "SELECT id, intent, state, created_ms, undoes, redoes FROM transactions WHERE id = ?1",
+                "SELECT id, intent, state, created_ms, undoes, redoes, mac FROM transactions WHERE id = ?1",
                 [id],
-                tx_head,
+                |r| Ok((tx_head(r)?, r.get::<_, Option<String>>(6)?)),
             )
             .optional()?;
-        let Some(mut tx) = head else { return Ok(None) };
+        let Some((mut tx, mac)) = head else {
+            return Ok(None);
+        };
         let mut stmt = self.conn.prepare(
             "SELECT path, before, before_hash, after, after_hash FROM transaction_files
              WHERE tx_id = ?1 ORDER BY ord",
@@ -185,20 +237,32 @@ impl Store {
                 })
             })?
             .collect::<rusqlite::Result<_>>()?;
+        let authentic = mac.is_some_and(|mac| {
+            self.key.verify(
+                &mac_fields(&tx)
+                    .iter()
+                    .map(Vec::as_slice)
+                    .collect::<Vec<_>>(),
+                &mac,
+            )
+        });
+        let contents_match = tx.files.iter().all(|f| {
+            f.before.as_deref().map(crate::workspace::hash_bytes) == f.before_hash
+                && f.after.as_deref().map(crate::workspace::hash_bytes) == f.after_hash
+        });
+        if !authentic || !contents_match {
+            return Err(Inauthentic(tx.id).into());
+        }
         Ok(Some(tx))
     }
 
     /// The newest applied transaction that is not itself an undo: what "undo" reverts by default.
     pub fn latest_undoable(&self) -> Result<Option<String>> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT id FROM transactions WHERE state = ?1 AND undoes IS NULL
-                 ORDER BY created_ms DESC, rowid DESC LIMIT 1",
-                [state::APPLIED],
-                |r| r.get(0),
-            )
-            .optional()?)
+        self.first_authentic(
+            "SELECT id FROM transactions WHERE state = ?1 AND undoes IS NULL
+             ORDER BY created_ms DESC, rowid DESC LIMIT 50",
+            [state::APPLIED],
+        )
     }
 
     pub fn pending(&self) -> Result<Vec<String>> {
@@ -252,6 +316,35 @@ impl Store {
     }
 }
 
+/// A journal row that this user's smart-context did not write (or that was altered since).
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "journal entry {0} was not written by this user's smart-context (or was altered); it is never replayed"
+)]
+pub struct Inauthentic(pub String);
+
+/// The fields a journal MAC covers, in order: id, intent, creation time, undo / redo links,
+/// then per file its path and before / after hashes (the contents are checked against those).
+fn mac_fields(tx: &TxRecord) -> Vec<Vec<u8>> {
+    let opt = |s: &Option<String>| {
+        s.as_deref()
+            .map_or(b"-".to_vec(), |s| format!("+{s}").into_bytes())
+    };
+    let mut fields = vec![
+        tx.id.as_bytes().to_vec(),
+        tx.intent.as_bytes().to_vec(),
+        tx.created_ms.to_le_bytes().to_vec(),
+        opt(&tx.undoes),
+        opt(&tx.redoes),
+    ];
+    for f in &tx.files {
+        fields.push(f.path.as_bytes().to_vec());
+        fields.push(opt(&f.before_hash));
+        fields.push(opt(&f.after_hash));
+    }
+    fields
+}
+
 /// A transaction row (columns id, intent, state, created_ms, undoes, redoes) without its files.
 fn tx_head(r: &rusqlite::Row<'_>) -> rusqlite::Result<TxRecord> {
     Ok(TxRecord {
@@ -269,6 +362,10 @@ fn tx_head(r: &rusqlite::Row<'_>) -> rusqlite::Result<TxRecord> {
 mod tests {
     use super::*;
 
+    pub fn test_key() -> JournalKey {
+        JournalKey::from_bytes([7; 32])
+    }
+
     fn record(id: &str, ms: u64) -> TxRecord {
         TxRecord {
             id: id.into(),
@@ -280,7 +377,7 @@ mod tests {
             files: vec![FileRecord {
                 path: "a.txt".into(),
                 before: Some(b"old".to_vec()),
-                before_hash: Some("h1".into()),
+                before_hash: Some(crate::workspace::hash_bytes(b"old")),
                 after: None,
                 after_hash: None,
             }],
@@ -290,7 +387,7 @@ mod tests {
     #[test]
     fn journal_round_trip_and_history_order() {
         let dir = tempfile::tempdir().unwrap();
-        let mut store = Store::open(&dir.path().join("s/state.db")).unwrap();
+        let mut store = Store::open(&dir.path().join("s/state.db"), test_key()).unwrap();
         assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
         store.begin(&record("t1", 10)).unwrap();
         store.begin(&record("t2", 20)).unwrap();
@@ -311,9 +408,62 @@ mod tests {
     fn reopening_keeps_data_and_version() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("state.db");
-        Store::open(&path).unwrap().begin(&record("t1", 1)).unwrap();
-        let store = Store::open(&path).unwrap();
+        Store::open(&path, test_key())
+            .unwrap()
+            .begin(&record("t1", 1))
+            .unwrap();
+        let store = Store::open(&path, test_key()).unwrap();
         assert_eq!(store.transaction_count().unwrap(), 1);
         assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    }
+
+    #[test]
+    fn rows_from_another_key_or_altered_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.db");
+        let mut theirs = Store::open(&path, JournalKey::from_bytes([9; 32])).unwrap();
+        theirs.begin(&record("forged", 1)).unwrap();
+        theirs.set_state("forged", state::APPLIED).unwrap();
+        drop(theirs);
+        let mut ours = Store::open(&path, test_key()).unwrap();
+        let err = ours.load("forged").unwrap_err();
+        assert!(err.downcast_ref::<Inauthentic>().is_some(), "{err:#}");
+        assert_eq!(ours.latest_undoable().unwrap(), None);
+        ours.begin(&record("mine", 2)).unwrap();
+        assert!(ours.load("mine").unwrap().is_some());
+        ours.conn
+            .execute(
+                "UPDATE transaction_files SET path = '.git/config' WHERE tx_id = 'mine'",
+                [],
+            )
+            .unwrap();
+        assert!(ours.load("mine").is_err(), "an altered path breaks the MAC");
+        ours.conn
+            .execute(
+                "UPDATE transaction_files SET path = 'a.txt', before = 'evil' WHERE tx_id = 'mine'",
+                [],
+            )
+            .unwrap();
+        assert!(ours.load("mine").is_err(), "content must match its hash");
+    }
+
+    #[test]
+    fn hostile_triggers_are_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.db");
+        drop(Store::open(&path, test_key()).unwrap());
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE loot (x); CREATE TRIGGER steal AFTER INSERT ON transactions BEGIN INSERT INTO loot VALUES (new.id); END;",
+        )
+        .unwrap();
+        drop(conn);
+        let mut store = Store::open(&path, test_key()).unwrap();
+        store.begin(&record("t1", 1)).unwrap();
+        let stolen: i64 = store
+            .conn
+            .query_row("SELECT count(*) FROM loot", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(stolen, 0);
     }
 }

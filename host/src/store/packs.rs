@@ -461,7 +461,11 @@ mod tests {
 
     fn open() -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("state.db")).unwrap();
+        let store = Store::open(
+            &dir.path().join("state.db"),
+            crate::store::JournalKey::from_bytes([7; 32]),
+        )
+        .unwrap();
         (dir, store)
     }
 

@@ -4,6 +4,8 @@
 //! process group (killed whole at the timeout), and its output capped; the summary counts
 //! passed and failed tests from the usual runners' result lines.
 
+#[cfg(target_os = "linux")]
+pub mod confine;
 mod summary;
 
 pub use summary::Summary;
@@ -61,7 +63,9 @@ pub fn command(root: &Path, settings: &TestSettings) -> HostResult<(Vec<String>,
 
 /// The usual test command of the project at `root`, by its files.
 pub fn detect(root: &Path) -> Option<(Vec<String>, &'static str)> {
-    let has = |f: &str| root.join(f).is_file();
+    // The repository's files: only regular ones count (a link or a FIFO named package.json is
+    // neither followed nor opened).
+    let has = |f: &str| std::fs::symlink_metadata(root.join(f)).is_ok_and(|m| m.is_file());
     let argv = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     if has("Cargo.toml") {
         return Some((argv(&["cargo", "test"]), "cargo"));
@@ -70,7 +74,10 @@ pub fn detect(root: &Path) -> Option<(Vec<String>, &'static str)> {
         return Some((argv(&["go", "test", "./..."]), "go"));
     }
     if has("package.json") {
-        let text = std::fs::read_to_string(root.join("package.json")).unwrap_or_default();
+        let mut text = String::new();
+        if let Ok(file) = std::fs::File::open(root.join("package.json")) {
+            let _ = file.take(1 << 20).read_to_string(&mut text);
+        }
         let json: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
         if json["scripts"]["test"].is_string() {
             return Some((argv(&["npm", "test", "--silent"]), "npm"));
@@ -85,7 +92,8 @@ pub fn detect(root: &Path) -> Option<(Vec<String>, &'static str)> {
     ]
     .iter()
     .any(|f| has(f))
-        || root.join("tests").is_dir() && has("setup.py")
+        || std::fs::symlink_metadata(root.join("tests")).is_ok_and(|m| m.is_dir())
+            && has("setup.py")
     {
         return Some((argv(&["python3", "-m", "pytest", "-q"]), "pytest"));
     }
@@ -101,8 +109,16 @@ pub fn run(
     settings: &TestSettings,
 ) -> HostResult<TestRun> {
     let started = Instant::now();
-    let mut child = Command::new(&argv[0])
-        .args(&argv[1..])
+    let mut command = match settings.confine {
+        true => confined(root, argv)?,
+        false => {
+            let mut c = Command::new(&argv[0]);
+            c.args(&argv[1..]);
+            c
+        }
+    };
+    command.env_clear().envs(allowed_env(&settings.env));
+    let mut child = command
         .current_dir(root)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -186,6 +202,74 @@ pub fn run(
     })
 }
 
+/// Variables a test run sees: the basics every toolchain needs, the toolchains' own, and the
+/// names the operator adds in `[test] env`. Nothing else of the server's environment (its HTTP
+/// token, cloud credentials, API keys) reaches repository code.
+pub const ENV_ALLOWLIST: &[&str] = &[
+    "PATH",
+    "HOME",
+    "USER",
+    "LOGNAME",
+    "LANG",
+    "LANGUAGE",
+    "TERM",
+    "TZ",
+    "TMPDIR",
+    "CI",
+    "CARGO_HOME",
+    "RUSTUP_HOME",
+    "RUSTUP_TOOLCHAIN",
+    "CARGO_TARGET_DIR",
+    "GOPATH",
+    "GOROOT",
+    "GOCACHE",
+    "GOMODCACHE",
+    "GOFLAGS",
+    "GOPROXY",
+    "JAVA_HOME",
+    "MAVEN_OPTS",
+    "GRADLE_USER_HOME",
+    "NODE_PATH",
+    "NVM_DIR",
+    "PYTHONPATH",
+    "VIRTUAL_ENV",
+    "PYENV_ROOT",
+    "CONDA_PREFIX",
+];
+
+fn allowed_env(extra: &[String]) -> Vec<(std::ffi::OsString, std::ffi::OsString)> {
+    std::env::vars_os()
+        .filter(|(name, _)| {
+            let name = name.to_string_lossy();
+            ENV_ALLOWLIST.contains(&name.as_ref())
+                || name.starts_with("LC_")
+                || extra.iter().any(|e| *e == name)
+        })
+        .collect()
+}
+
+/// The argv wrapped in `smart-context confine`: this same binary re-executed, which applies a
+/// Landlock ruleset (write only under the root and the temp directory) to itself and then
+/// execs the test command, so the confinement is set up in a fresh single-threaded process.
+fn confined(root: &Path, argv: &[String]) -> HostResult<Command> {
+    let exe = std::env::current_exe().map_err(|e| {
+        HostError::new(
+            codes::UNSUPPORTED,
+            format!("cannot find the smart-context binary to confine the test run: {e}"),
+        )
+    })?;
+    let mut command = Command::new(exe);
+    command
+        .arg("confine")
+        .arg("--write")
+        .arg(root)
+        .arg("--write")
+        .arg(std::env::temp_dir())
+        .arg("--")
+        .args(argv);
+    Ok(command)
+}
+
 /// Output up to a cap: the head is kept (runners print failures as they go and totals at the
 /// end, so the end is kept too: the last quarter of the cap rolls).
 struct Capture {
@@ -232,6 +316,8 @@ mod tests {
             detect: false,
             timeout_ms,
             max_output_bytes: 1 << 16,
+            env: Vec::new(),
+            confine: false,
         }
     }
 
@@ -287,5 +373,39 @@ mod tests {
         c.push(b"0123456789abcdef");
         assert_eq!(c.bytes, b"012345ef");
         assert_eq!(c.dropped, 8);
+    }
+
+    #[test]
+    fn the_server_environment_stays_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let argv: Vec<String> = ["sh", "-c", "env"].map(String::from).to_vec();
+        let run = run(dir.path(), &argv, "config".into(), &settings(10_000)).unwrap();
+        assert!(run.tail.contains("PATH="), "{}", run.tail);
+        // The test process's own environment has CARGO_PKG_NAME and RUST_* variables: none
+        // of them is on the allowlist.
+        assert!(!run.tail.contains("CARGO_PKG_NAME"), "{}", run.tail);
+        let names: Vec<&str> = run
+            .tail
+            .lines()
+            .filter_map(|l| l.split_once('=').map(|p| p.0))
+            .collect();
+        for name in names {
+            assert!(
+                ENV_ALLOWLIST.contains(&name)
+                    || name.starts_with("LC_")
+                    || ["PWD", "SHLVL", "_", "OLDPWD"].contains(&name),
+                "{name} leaked into the test run"
+            );
+        }
+        let with_extra = TestSettings {
+            env: vec!["CARGO_PKG_NAME".into()],
+            ..settings(10_000)
+        };
+        let run = super::run(dir.path(), &argv, "config".into(), &with_extra).unwrap();
+        assert!(
+            run.tail.contains("CARGO_PKG_NAME=smart-context"),
+            "{}",
+            run.tail
+        );
     }
 }

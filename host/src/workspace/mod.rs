@@ -1,14 +1,22 @@
 //! The workspace root as a capability: every file access goes through one cap-std `Dir`, so
-//! `..`, absolute paths and symlinks that leave the root are refused by construction. Writes
-//! are atomic (temp file, fsync, rename, fsync of the directory).
+//! `..`, absolute paths and symlinks that leave the root are refused by construction, and every
+//! path is decided by the [`authority`] on what it resolves to. Writes are atomic (temp file,
+//! fsync, rename, fsync of the directory) and never follow a link.
 
+pub mod authority;
 pub mod policy;
+#[cfg(test)]
+mod property_tests;
+pub mod secrets;
 pub mod transactions;
 
 use crate::error::{HostError, HostResult, codes};
 use cap_std::ambient_authority;
 use cap_std::fs::{Dir, OpenOptions};
 use std::io::{Read, Write};
+
+/// The most any single read keeps in memory, whatever `max_bytes` asks for.
+pub const MAX_READ_BYTES: u64 = 256 << 20;
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
@@ -111,69 +119,69 @@ impl Workspace {
         })
     }
 
+    /// What `path` is (through links), reported under the requested path; `.git` and
+    /// `.smart-context` are not there for plugins.
     pub fn stat(&self, path: &str) -> HostResult<Entry> {
-        let rel = self.normalize(path)?;
+        let resolved = self.resolve_for_read(path, true)?;
         let meta = self
             .dir
-            .metadata(&rel)
-            .map_err(|e| HostError::io(&rel, &e))?;
-        Ok(entry(rel, &meta))
+            .symlink_metadata(&resolved.real)
+            .map_err(|e| HostError::io(&resolved.requested, &e))?;
+        let mut found = entry(resolved.requested.clone(), &meta);
+        found.sensitive = resolved.is_sensitive();
+        Ok(found)
     }
 
-    /// Reads a file under `options`. Refuses sensitive files (including a symlink whose target
-    /// is one) and binaries unless allowed; files over max_bytes are TOO_LARGE unless truncation
-    /// is allowed. The hash always covers the whole file.
+    /// Reads a file under `options`, decided on the path it resolves to (every link hop):
+    /// sensitive files and binaries are refused unless allowed, `.git` and `.smart-context`
+    /// always; only regular files are opened. A file over `max_bytes` (capped at
+    /// [`MAX_READ_BYTES`]) is TOO_LARGE unless truncation is allowed; the binary sniff comes
+    /// before the rest is read. The hash always covers the whole file.
     pub fn read(&self, path: &str, options: ReadOptions) -> HostResult<FileContent> {
-        let rel = self.normalize(path)?;
-        if !options.allow_sensitive && self.is_sensitive(&rel) {
-            return Err(HostError::new(
-                codes::SENSITIVE_BLOCKED,
-                format!("{rel} is a sensitive file (credentials, keys, environment)"),
-            )
-            .suggest("pass allowSensitive=true if you really need its content"));
-        }
-        let mut file = self.dir.open(&rel).map_err(|e| HostError::io(&rel, &e))?;
+        let resolved = self.resolve_for_read(path, options.allow_sensitive)?;
+        let rel = resolved.requested;
+        let mut file = self.open_regular(&resolved.real)?;
         let meta = file.metadata().map_err(|e| HostError::io(&rel, &e))?;
-        if meta.is_dir() {
-            return Err(HostError::new(
-                codes::INVALID_PATH,
-                format!("{rel} is a directory"),
-            ));
-        }
         let size = meta.len();
-        if size > options.max_bytes && !options.allow_truncate {
+        let max_bytes = options.max_bytes.min(MAX_READ_BYTES);
+        if size > max_bytes && !options.allow_truncate {
             return Err(HostError::new(
                 codes::TOO_LARGE,
-                format!(
-                    "{rel} is {size} bytes, over the limit of {}",
-                    options.max_bytes
-                ),
+                format!("{rel} is {size} bytes, over the limit of {max_bytes}"),
             )
-            .suggest(format!(
-                "raise limits.maxBytes to at least {size}, or read a preview"
-            ))
-            .details(serde_json::json!({ "size": size, "limit": options.max_bytes })));
+            .suggest(if size > MAX_READ_BYTES {
+                format!(
+                    "read a preview or a line range; no read keeps more than {MAX_READ_BYTES} bytes"
+                )
+            } else {
+                format!("raise limits.maxBytes to at least {size}, or read a preview")
+            })
+            .details(serde_json::json!({ "size": size, "limit": max_bytes })));
         }
         let mut hasher = blake3::Hasher::new();
-        let mut kept = Vec::with_capacity(size.min(options.max_bytes) as usize);
+        let mut kept = Vec::with_capacity(size.min(max_bytes) as usize);
         let mut buf = vec![0u8; 64 * 1024];
         let mut total = 0u64;
+        let mut sniffed = false;
         loop {
             let n = file.read(&mut buf).map_err(|e| HostError::io(&rel, &e))?;
             if n == 0 {
                 break;
             }
             hasher.update(&buf[..n]);
-            let room = options.max_bytes.saturating_sub(kept.len() as u64) as usize;
+            let room = max_bytes.saturating_sub(kept.len() as u64) as usize;
             kept.extend_from_slice(&buf[..n.min(room)]);
             total += n as u64;
+            if !sniffed && (kept.len() >= policy::BINARY_SNIFF_BYTES || room < n) {
+                sniffed = true;
+                if policy::looks_binary(&kept) && !options.allow_binary {
+                    return Err(binary_blocked(&rel));
+                }
+            }
         }
         let binary = policy::looks_binary(&kept);
         if binary && !options.allow_binary {
-            return Err(
-                HostError::new(codes::BINARY_BLOCKED, format!("{rel} is a binary file"))
-                    .suggest("pass allowBinary=true to read it anyway"),
-            );
+            return Err(binary_blocked(&rel));
         }
         Ok(FileContent {
             truncated: total > kept.len() as u64,
@@ -184,29 +192,44 @@ impl Workspace {
         })
     }
 
-    /// Whole content and hash, or None when the file does not exist (for transactions).
-    pub fn snapshot(&self, rel: &str) -> HostResult<Option<(Vec<u8>, String)>> {
-        match self.dir.read(rel) {
-            Ok(bytes) => {
-                let hash = hash_bytes(&bytes);
-                Ok(Some((bytes, hash)))
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(HostError::io(rel, &e)),
+    /// Whole content and hash of a path a transaction may write (already checked by
+    /// [`check_write`](Self::check_write)), or None when it does not exist. Never follows a
+    /// link; over `max_bytes` is TOO_LARGE without reading it.
+    pub fn snapshot(&self, rel: &str, max_bytes: u64) -> HostResult<Option<(Vec<u8>, String)>> {
+        let mut file = match self.open_regular(rel) {
+            Ok(file) => file,
+            Err(err) if err.code == codes::FILE_NOT_FOUND => return Ok(None),
+            Err(err) => return Err(err),
+        };
+        let size = file.metadata().map_err(|e| HostError::io(rel, &e))?.len();
+        if size > max_bytes {
+            return Err(HostError::new(
+                codes::TOO_LARGE,
+                format!("{rel} is over {max_bytes} bytes"),
+            ));
         }
+        let mut bytes = Vec::with_capacity(size as usize);
+        Read::by_ref(&mut file)
+            .take(max_bytes + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| HostError::io(rel, &e))?;
+        let hash = hash_bytes(&bytes);
+        Ok(Some((bytes, hash)))
     }
 
-    /// `path` normalized, or INVALID_PATH when it is not a directory.
+    /// The real directory `path` resolves to (listings walk it, never a link), or
+    /// INVALID_PATH when it is not a directory; `.git` and `.smart-context` are refused.
     fn directory(&self, path: &str) -> HostResult<String> {
-        let rel = self.normalize(path)?;
+        let resolved = self.resolve_for_read(path, true)?;
+        let rel = resolved.real;
         let meta = self
             .dir
-            .metadata(&rel)
-            .map_err(|e| HostError::io(&rel, &e))?;
+            .symlink_metadata(&rel)
+            .map_err(|e| HostError::io(&resolved.requested, &e))?;
         if !meta.is_dir() {
             return Err(HostError::new(
                 codes::INVALID_PATH,
-                format!("{rel} is not a directory"),
+                format!("{} is not a directory", resolved.requested),
             ));
         }
         Ok(rel)
@@ -223,7 +246,11 @@ impl Workspace {
                 continue;
             };
             if let Ok(meta) = self.dir.symlink_metadata(&child) {
-                entries.push(entry(child, &meta));
+                let mut found = entry(child, &meta);
+                if meta.is_symlink() {
+                    found.sensitive = self.is_sensitive(&found.path);
+                }
+                entries.push(found);
             }
         }
         entries.sort_by(|a, b| a.path.cmp(&b.path));
@@ -291,7 +318,7 @@ impl Workspace {
             .hidden(false)
             .follow_links(false)
             .require_git(false)
-            .filter_entry(|e| !policy::SKIPPED_DIRS.iter().any(|d| e.file_name() == *d));
+            .filter_entry(|e| !policy::is_skipped_dir_name(&e.file_name().to_string_lossy()));
         builder
     }
 
@@ -309,43 +336,38 @@ impl Workspace {
         })
     }
 
-    /// Sensitive by name, or a symlink pointing at a sensitive name.
+    /// Sensitive by name, or through any link hop on the way to the real file (a path that
+    /// cannot be resolved counts as sensitive: nothing is shown of it).
     pub fn is_sensitive(&self, rel: &str) -> bool {
-        if policy::is_sensitive(rel) {
-            return true;
-        }
-        match self.dir.read_link_contents(rel) {
-            Ok(target) => policy::is_sensitive(&target.to_string_lossy().replace('\\', "/")),
-            Err(_) => false,
-        }
+        policy::is_sensitive(rel) || self.resolve(rel).is_ok_and(|r| r.is_sensitive())
     }
 
     /// Replaces (or creates) `rel` atomically: parents created, a temp file beside it written
     /// and fsynced, renamed over the target, and the directory fsynced, so a crash leaves the
-    /// old or the new content and never a mix. An existing file keeps its permissions.
+    /// old or the new content and never a mix. An existing file keeps its permissions. No
+    /// component is followed as a link: the directories are opened one by one without
+    /// following, so a link swapped in after the checks fails the write instead of steering it.
     pub fn write_atomic(&self, rel: &str, bytes: &[u8]) -> std::io::Result<()> {
         let (parent, name) = split_parent(rel);
-        if !parent.is_empty() {
-            self.dir.create_dir_all(parent)?;
+        let dir = self.open_dir_chain(parent, true)?;
+        if dir.symlink_metadata(name).is_ok_and(|m| m.is_symlink()) {
+            return Err(std::io::Error::from_raw_os_error(libc::ELOOP));
         }
-        let tmp = join(
-            parent,
-            &format!(".{name}.sc-tmp-{}", uuid::Uuid::new_v4().simple()),
-        );
+        let tmp = format!(".{name}.sc-tmp-{}", uuid::Uuid::new_v4().simple());
         let result = (|| {
-            let mut file = self
-                .dir
-                .open_with(&tmp, OpenOptions::new().write(true).create_new(true))?;
+            let mut file = dir.open_with(&tmp, OpenOptions::new().write(true).create_new(true))?;
             file.write_all(bytes)?;
-            if let Ok(meta) = self.dir.metadata(rel) {
+            if let Ok(meta) = dir.symlink_metadata(name)
+                && meta.is_file()
+            {
                 file.set_permissions(meta.permissions())?;
             }
             file.sync_all()?;
-            self.dir.rename(&tmp, &self.dir, rel)?;
-            self.sync_dir(parent)
+            dir.rename(&tmp, &dir, name)?;
+            dir.open(".")?.sync_all()
         })();
         if result.is_err() {
-            let _ = self.dir.remove_file(&tmp);
+            let _ = dir.remove_file(&tmp);
         }
         result
     }
@@ -354,12 +376,9 @@ impl Workspace {
     pub fn remove_temp_files(&self, rel: &str) {
         let (parent, name) = split_parent(rel);
         let prefix = format!(".{name}.sc-tmp-");
-        let dir = if parent.is_empty() {
-            self.dir.try_clone()
-        } else {
-            self.dir.open_dir(parent)
+        let Ok(dir) = self.open_dir_chain(parent, false) else {
+            return;
         };
-        let Ok(dir) = dir else { return };
         let Ok(entries) = dir.entries() else { return };
         for entry in entries.flatten() {
             if entry.file_name().to_string_lossy().starts_with(&prefix) {
@@ -368,20 +387,18 @@ impl Workspace {
         }
     }
 
-    /// Removes `rel` and fsyncs its directory.
+    /// Removes `rel` (a link is removed itself, never its target) and fsyncs its directory.
     pub fn remove(&self, rel: &str) -> std::io::Result<()> {
-        self.dir.remove_file(rel)?;
-        self.sync_dir(split_parent(rel).0)
-    }
-
-    fn sync_dir(&self, parent: &str) -> std::io::Result<()> {
-        let dir = if parent.is_empty() {
-            self.dir.try_clone()?
-        } else {
-            self.dir.open_dir(parent)?
-        };
+        let (parent, name) = split_parent(rel);
+        let dir = self.open_dir_chain(parent, false)?;
+        dir.remove_file(name)?;
         dir.open(".")?.sync_all()
     }
+}
+
+fn binary_blocked(rel: &str) -> HostError {
+    HostError::new(codes::BINARY_BLOCKED, format!("{rel} is a binary file"))
+        .suggest("pass allowBinary=true to read it anyway")
 }
 
 /// BLAKE3 hex of `bytes`: the hash edits compare against.
@@ -416,14 +433,6 @@ fn entry(path: String, meta: &cap_std::fs::Metadata) -> Entry {
 
 fn split_parent(rel: &str) -> (&str, &str) {
     rel.rsplit_once('/').unwrap_or(("", rel))
-}
-
-fn join(parent: &str, name: &str) -> String {
-    if parent.is_empty() {
-        name.to_string()
-    } else {
-        format!("{parent}/{name}")
-    }
 }
 
 #[cfg(test)]

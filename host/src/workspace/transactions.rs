@@ -7,7 +7,7 @@
 //! `.smart-context/edits.lock`, so two processes serving one root never interleave checks and
 //! writes, and a starting process never rolls back a transaction another one is writing.
 
-use super::{Workspace, hash_bytes, policy};
+use super::{Workspace, hash_bytes, secrets};
 use crate::error::{HostError, HostResult, codes};
 use crate::store::now_ms;
 use crate::store::{FileRecord, Store, TxRecord, state};
@@ -126,7 +126,7 @@ impl Transactions<'_> {
     }
 
     fn load(&self, store: &Store, id: &str, wanted: &str, verb: &str) -> HostResult<TxRecord> {
-        let original = store.load(id).map_err(store_error)?.ok_or_else(|| {
+        let original = store.load(id).map_err(journal_error)?.ok_or_else(|| {
             HostError::new(codes::NOT_FOUND, format!("no transaction {id}"))
                 .suggest("see manage command=history for transaction ids")
         })?;
@@ -153,7 +153,8 @@ impl Transactions<'_> {
                 Direction::Undo => (&f.after, &f.after_hash, &f.before, &f.before_hash),
                 Direction::Redo => (&f.before, &f.before_hash, &f.after, &f.after_hash),
             };
-            let current = self.workspace.snapshot(&f.path)?;
+            let path = self.workspace.check_write(&f.path)?;
+            let current = self.workspace.snapshot(&path, MAX_FILE_BYTES as u64)?;
             let current_hash = current.as_ref().map(|(_, h)| h.clone());
             if current_hash != *from_hash {
                 let expected = from
@@ -204,29 +205,51 @@ impl Transactions<'_> {
 
     /// Rolls back every transaction left pending by a crash: a file still at its after (or
     /// before) content gets its before content back; one changed by someone else is left alone
-    /// and reported. Returns what was recovered, for the log.
+    /// and reported. Only authentic journal rows are replayed (state.db ships with the
+    /// repository, so a row this user's smart-context did not sign is set aside), and only to
+    /// paths the write policy allows today. Returns what was recovered, for the log.
     pub fn recover(&self) -> HostResult<Vec<String>> {
         let (store, _lock) = self.lock()?;
         let mut report = Vec::new();
         for id in store.pending().map_err(store_error)? {
-            let Some(tx) = store.load(&id).map_err(store_error)? else {
-                continue;
+            let tx = match store.load(&id) {
+                Ok(Some(tx)) => tx,
+                Ok(None) => continue,
+                Err(err) => {
+                    report.push(format!(
+                        "{id}: {err:#}; marked rolled back, nothing written"
+                    ));
+                    store
+                        .set_state(&id, state::ROLLED_BACK)
+                        .map_err(store_error)?;
+                    continue;
+                }
             };
             for f in tx.files.iter().rev() {
-                self.workspace.remove_temp_files(&f.path);
-                let current = self.workspace.snapshot(&f.path)?.map(|(_, h)| h);
+                let path = match self.workspace.check_write(&f.path) {
+                    Ok(path) => path,
+                    Err(err) => {
+                        report.push(format!(
+                            "{id}: {} is not writable ({err}); left as is",
+                            f.path
+                        ));
+                        continue;
+                    }
+                };
+                self.workspace.remove_temp_files(&path);
+                let current = self
+                    .workspace
+                    .snapshot(&path, MAX_FILE_BYTES as u64)?
+                    .map(|(_, h)| h);
                 if current == f.before_hash {
                     continue;
                 }
                 if current != f.after_hash {
-                    report.push(format!(
-                        "{id}: {} changed by someone else; left as is",
-                        f.path
-                    ));
+                    report.push(format!("{id}: {path} changed by someone else; left as is"));
                     continue;
                 }
-                self.write(&f.path, f.before.as_deref())
-                    .map_err(|e| HostError::io(&f.path, &e))?;
+                self.write(&path, f.before.as_deref())
+                    .map_err(|e| HostError::io(&path, &e))?;
             }
             store
                 .set_state(&id, state::ROLLED_BACK)
@@ -247,33 +270,13 @@ impl Transactions<'_> {
         }
         let mut files: Vec<FileRecord> = Vec::new();
         for change in changes {
-            let path = self.workspace.normalize(&change.path)?;
-            if path == "." {
-                return Err(HostError::new(
-                    codes::INVALID_PATH,
-                    "cannot write the workspace root",
-                ));
-            }
+            let path = self.workspace.check_write(&change.path)?;
             if files.iter().any(|f| f.path == path) {
                 return Err(HostError::new(
                     codes::INVALID_ARGS,
                     format!("{path} appears twice in one transaction"),
                 )
                 .suggest("combine the edits of one file into one change"));
-            }
-            if policy::is_protected(&path) {
-                return Err(HostError::new(
-                    codes::ACCESS_DENIED,
-                    format!(
-                        "{path} is operator configuration or host state; plugins cannot write it"
-                    ),
-                ));
-            }
-            if self.workspace.is_sensitive(&path) {
-                return Err(HostError::new(
-                    codes::SENSITIVE_BLOCKED,
-                    format!("{path} is a sensitive file; edits to it are refused"),
-                ));
             }
             if change
                 .content
@@ -285,15 +288,9 @@ impl Transactions<'_> {
                     format!("new content of {path} is over {MAX_FILE_BYTES} bytes"),
                 ));
             }
-            let current = self.workspace.snapshot(&path)?;
-            if current
-                .as_ref()
-                .is_some_and(|(b, _)| b.len() > MAX_FILE_BYTES)
-            {
-                return Err(HostError::new(
-                    codes::TOO_LARGE,
-                    format!("{path} is over {MAX_FILE_BYTES} bytes"),
-                ));
+            let current = self.workspace.snapshot(&path, MAX_FILE_BYTES as u64)?;
+            if let Some(content) = &change.content {
+                refuse_redaction_markers(&path, content, current.as_ref().map(|(b, _)| &b[..]))?;
             }
             let current_hash = current.as_ref().map(|(_, h)| h.clone());
             match (&change.expected_hash, &current_hash) {
@@ -422,6 +419,35 @@ fn store_error(err: anyhow::Error) -> HostError {
     HostError::new(codes::STORE_ERROR, format!("state database: {err:#}"))
 }
 
+/// A journal read that failed because the row is not authentic is a refusal, not a fault.
+fn journal_error(err: anyhow::Error) -> HostError {
+    if err.downcast_ref::<crate::store::Inauthentic>().is_some() {
+        return HostError::new(codes::ACCESS_DENIED, format!("{err:#}")).suggest(
+            "see manage command=history; only transactions made here can be undone or redone",
+        );
+    }
+    store_error(err)
+}
+
+/// The secret guard hides values in what the agent reads; content that carries more of its
+/// markers than the file has would write the marker over the real secret. Refused, so a
+/// rewrite of a whole file the agent saw redacted cannot destroy what it never saw.
+fn refuse_redaction_markers(path: &str, content: &[u8], current: Option<&[u8]>) -> HostResult<()> {
+    let count = |bytes: &[u8]| secrets::markers(&String::from_utf8_lossy(bytes));
+    let new = count(content);
+    if new > 0 && new > current.map_or(0, count) {
+        return Err(HostError::new(
+            codes::INVALID_ARGS,
+            format!(
+                "the new content of {path} carries {new} {} marker(s): values the secret guard hid from you; writing them would replace the real secrets",
+                secrets::MARKER
+            ),
+        )
+        .suggest("edit around those lines with change (targets that do not include them), or leave the values to a human"));
+    }
+    Ok(())
+}
+
 /// Fault injection for the crash-consistency tests: with `SMART_CONTEXT_FAULT_AFTER_WRITES=N`
 /// the process aborts after journaling a transaction and writing N of its files (N = the
 /// file count: after the last write, before the journal says applied). Never set it in use.
@@ -452,8 +478,13 @@ mod tests {
             let dir = tempfile::tempdir().unwrap();
             std::fs::write(dir.path().join("a.txt"), "one\n").unwrap();
             let ws = Workspace::open(dir.path()).unwrap();
-            let store =
-                Mutex::new(Store::open(&dir.path().join(".smart-context/state.db")).unwrap());
+            let store = Mutex::new(
+                Store::open(
+                    &dir.path().join(".smart-context/state.db"),
+                    crate::store::JournalKey::from_bytes([7; 32]),
+                )
+                .unwrap(),
+            );
             Self { dir, ws, store }
         }
         fn tx(&self) -> Transactions<'_> {
@@ -636,6 +667,101 @@ mod tests {
                 .unwrap()
                 .state,
             state::ROLLED_BACK
+        );
+    }
+
+    #[test]
+    fn recovery_never_replays_a_forged_row() {
+        let f = Fixture::new();
+        std::fs::create_dir_all(f.dir.path().join(".git")).unwrap();
+        std::fs::write(f.dir.path().join(".git/config"), "[core]\n").unwrap();
+        let evil = b"[core]\n\tfsmonitor = touch pwned\n".to_vec();
+        let forged = TxRecord {
+            id: "tx-evil".into(),
+            intent: "innocent".into(),
+            state: state::PENDING.into(),
+            created_ms: 1,
+            undoes: None,
+            redoes: None,
+            files: vec![FileRecord {
+                path: ".git/config".into(),
+                before: Some(evil.clone()),
+                before_hash: Some(hash_bytes(&evil)),
+                after: Some(b"[core]\n".to_vec()),
+                after_hash: Some(hash_bytes(b"[core]\n")),
+            }],
+        };
+        // Written with another key, as a repository shipping its own state.db would.
+        let db = f.dir.path().join(".smart-context/state.db");
+        let mut theirs = Store::open(&db, crate::store::JournalKey::from_bytes([1; 32])).unwrap();
+        theirs.begin(&forged).unwrap();
+        drop(theirs);
+        let report = f.tx().recover().unwrap();
+        assert!(report[0].contains("never replayed"), "{report:?}");
+        assert_eq!(
+            std::fs::read_to_string(f.dir.path().join(".git/config")).unwrap(),
+            "[core]\n"
+        );
+        // Signed with our key but naming a protected path: the write policy still refuses.
+        let mut signed = forged.clone();
+        signed.id = "tx-signed".into();
+        f.store.lock().unwrap().begin(&signed).unwrap();
+        let report = f.tx().recover().unwrap();
+        assert!(
+            report.iter().any(|l| l.contains("not writable")),
+            "{report:?}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(f.dir.path().join(".git/config")).unwrap(),
+            "[core]\n"
+        );
+    }
+
+    #[test]
+    fn content_with_redaction_markers_is_refused() {
+        let f = Fixture::new();
+        let err = f
+            .tx()
+            .apply(
+                "rewrite",
+                vec![edit(
+                    "a.txt",
+                    "key = [REDACTED:assignment]\n",
+                    Some(hash_bytes(b"one\n")),
+                )],
+            )
+            .unwrap_err();
+        assert_eq!(err.code, codes::INVALID_ARGS, "{err}");
+        assert_eq!(f.read("a.txt").as_deref(), Some("one\n"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn writes_and_undo_never_go_through_links() {
+        let f = Fixture::new();
+        std::fs::write(f.dir.path().join(".env"), "TOKEN=1\n").unwrap();
+        std::os::unix::fs::symlink(".", f.dir.path().join("self")).unwrap();
+        let err = f
+            .tx()
+            .apply(
+                "x",
+                vec![edit("self/a.txt", "x", Some(hash_bytes(b"one\n")))],
+            )
+            .unwrap_err();
+        assert_eq!(err.code, codes::ACCESS_DENIED);
+        f.tx()
+            .apply(
+                "e",
+                vec![edit("a.txt", "two\n", Some(hash_bytes(b"one\n")))],
+            )
+            .unwrap();
+        std::fs::remove_file(f.dir.path().join("a.txt")).unwrap();
+        std::os::unix::fs::symlink(".env", f.dir.path().join("a.txt")).unwrap();
+        let err = f.tx().undo(None).unwrap_err();
+        assert_eq!(err.code, codes::ACCESS_DENIED, "{err}");
+        assert!(
+            !format!("{err:?}").contains("TOKEN"),
+            "no diff of the secret: {err:?}"
         );
     }
 }

@@ -255,7 +255,7 @@ impl Response {
             }
             out.push_str(&format!("\n[{group}]"));
             for item in items {
-                out.push_str(&format!("\n== {}", item.file_path));
+                out.push_str(&format!("\n== {}", sdk::display_path(&item.file_path)));
                 if let Some(range) = &item.range {
                     out.push_str(&format!(":{}-{}", range.start_line, range.end_line));
                 }

@@ -162,7 +162,10 @@ fn directory(
             " ({hidden} sensitive left out: allowSensitive to include)"
         ));
     }
-    let listing: String = chosen.iter().map(|f| format!("\n{}", f.path)).collect();
+    let listing: String = chosen
+        .iter()
+        .map(|f| format!("\n{}", sdk::display_path(&f.path)))
+        .collect();
     let mut item = path_item(path, role, index, Group::Code, ItemKind::Directory, true);
     let mut meta = Meta::of(&item);
     meta.title = Some(head.clone());

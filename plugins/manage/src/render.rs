@@ -27,7 +27,11 @@ fn entry_line(e: &HistoryEntry) -> String {
         iso_time(e.created_ms),
         e.state,
         e.intent,
-        e.files.join(", ")
+        e.files
+            .iter()
+            .map(|f| sdk::display_path(f))
+            .collect::<Vec<_>>()
+            .join(", ")
     )
 }
 

@@ -15,7 +15,8 @@ mod text;
 
 pub use error::{ToolError, ToolResult, codes};
 pub use text::{
-    approx_tokens, decode_text, iso_time, line_count, numbered_lines, short_preview, unified_diff,
+    approx_tokens, decode_text, display_path, iso_time, line_count, numbered_lines, short_preview,
+    unified_diff,
 };
 
 use serde::Serialize;

@@ -12,6 +12,26 @@ pub fn decode_text(bytes: &[u8]) -> (String, bool) {
     }
 }
 
+/// A path (or any name) for a one-line rendering: control characters escaped (`\n`, `\t`,
+/// `\x1b`...), so a file named with a newline or a terminal escape cannot forge lines of a
+/// listing or recolor the agent's terminal. Borrowed when there is nothing to escape.
+pub fn display_path(path: &str) -> std::borrow::Cow<'_, str> {
+    if !path.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(path);
+    }
+    let mut out = String::with_capacity(path.len() + 8);
+    for c in path.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => out.push_str(&format!("\\x{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// Number of lines as an editor counts them (a final newline does not start a new line).
 pub fn line_count(text: &str) -> usize {
     if text.is_empty() {
@@ -47,6 +67,7 @@ pub fn short_preview(line: &str, max_chars: usize) -> String {
 
 /// A unified diff of `old` -> `new` with three lines of context, headed `a/path` / `b/path`.
 pub fn unified_diff(path: &str, old: &str, new: &str) -> String {
+    let path = display_path(path);
     TextDiff::from_lines(old, new)
         .unified_diff()
         .context_radius(3)
@@ -79,6 +100,13 @@ pub fn iso_time(ms: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_render_on_one_line() {
+        assert_eq!(display_path("src/a.rs"), "src/a.rs");
+        assert_eq!(display_path("evil\n== .env"), "evil\\n== .env");
+        assert_eq!(display_path("x\u{1b}[31m"), "x\\x{1b}[31m");
+    }
 
     #[test]
     fn iso_time_is_utc_civil_time() {

@@ -151,7 +151,8 @@ fn document_outline(path: String, toc: DocumentToc) -> ToolResult<UnderstandResp
     Ok(UnderstandResponse {
         success: true,
         summary: format!(
-            "{path}: {} document{}, {} sections",
+            "{}: {} document{}, {} sections",
+            sdk::display_path(&path),
             toc.kind,
             toc.title.map(|t| format!(" \"{t}\"")).unwrap_or_default(),
             outline.len()
@@ -194,7 +195,7 @@ fn code_outline(path: &str) -> ToolResult<UnderstandResponse> {
         success: true,
         summary: format!(
             "{}: {} lines of {}, {} definitions",
-            outline.path,
+            sdk::display_path(&outline.path),
             outline.line_count,
             language.as_deref().unwrap_or("text"),
             entries.len()
@@ -217,7 +218,11 @@ fn plain_file(path: &str, why: String) -> ToolResult<UnderstandResponse> {
     Ok(UnderstandResponse {
         success: true,
         path: path.to_string(),
-        summary: format!("{path}: {} bytes; no structure: {why}", entry.size),
+        summary: format!(
+            "{}: {} bytes; no structure: {why}",
+            sdk::display_path(path),
+            entry.size
+        ),
         outline: Vec::new(),
         facts: Facts {
             lines: 0,

@@ -103,7 +103,10 @@ impl Guest for Write {
         let mut text: Vec<String> = response
             .created_files
             .iter()
-            .map(|f| format!("{} {} ({} bytes)", f.action, f.path, f.bytes))
+            .map(|f| {
+                let path = sdk::display_path(&f.path);
+                format!("{} {path} ({} bytes)", f.action, f.bytes)
+            })
             .collect();
         text.push(format!(
             "transaction {} (undo with manage command=undo)",
