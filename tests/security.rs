@@ -695,6 +695,20 @@ async fn http_drops_slow_and_excess_connections_and_foreign_origins() {
         403
     );
     assert_eq!(post(None).await.unwrap().status(), 200);
+    // Bodies are capped like stdio messages (8 MiB), while streaming.
+    let huge = reqwest::Client::new()
+        .post(format!("http://{addr}/mcp"))
+        .header("Accept", "application/json, text/event-stream")
+        .header("Content-Type", "application/json")
+        .bearer_auth("tok-123")
+        .body(format!("{{\"pad\": \"{}\"}}", "x".repeat(9 << 20)))
+        .send()
+        .await;
+    // 413, or the connection closed before the client finished sending: never accepted.
+    if let Ok(response) = huge {
+        assert_eq!(response.status(), 413);
+    }
+    assert_eq!(post(None).await.unwrap().status(), 200, "still serving");
 
     // A client that never finishes its headers is cut off.
     let mut slow = std::net::TcpStream::connect(addr).unwrap();

@@ -95,8 +95,9 @@ pub struct Http {
     pub allowed_hosts: Option<Vec<String>>,
     /// Bearer token; default: $SMART_CONTEXT_HTTP_TOKEN, else one generated at start.
     pub token: Option<String>,
-    /// Browser origins allowed to call the server (e.g. `http://localhost:6274` for a local
-    /// inspector); default none: a request carrying any `Origin` is refused.
+    /// Browser origins allowed to call the server, with scheme and port (`http://localhost:6274`
+    /// for a local inspector, `:*` for any port); default none: a request carrying any `Origin`
+    /// is refused.
     #[serde(default)]
     pub allowed_origins: Vec<String>,
     /// Connections open at once; more are closed at accept (default 64).

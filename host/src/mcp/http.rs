@@ -1,7 +1,7 @@
 //! Streamable HTTP transport: rmcp's service behind a bearer-token check, with rmcp's `Host`
-//! header allowlist (loopback names by default) against DNS rebinding, an `Origin` check (no
-//! browser page may call it unless the operator allows that origin), and an accept loop of its
-//! own so that a slow or idle client cannot hold the server: headers must arrive within
+//! header allowlist (loopback names by default) against DNS rebinding, rmcp's `Origin` check
+//! (no browser page may call it unless the operator allows that origin) and body cap, and an
+//! accept loop of its own so that a slow or idle client cannot hold the server: headers must arrive within
 //! `header_timeout` (10 s by default), and at most `max_connections` connections are open at once (more
 //! are closed at accept, with a warning).
 
@@ -43,7 +43,13 @@ pub async fn serve(
     options: HttpOptions,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
-    let mut config = StreamableHttpServerConfig::default();
+    // Browsers send `Origin`, programs do not: a page on another site must not drive the
+    // server through the user's browser, so every Origin is refused unless the operator listed
+    // it (rmcp matches scheme, host and port). POST bodies are capped like stdio messages.
+    let mut config = StreamableHttpServerConfig::default()
+        .with_allowed_origins(options.allowed_origins)
+        .enforce_origin_validation()
+        .with_max_request_body_bytes(super::MAX_MESSAGE_BYTES);
     if let Some(hosts) = options.allowed_hosts {
         config.allowed_hosts = hosts;
     }
@@ -53,19 +59,12 @@ pub async fn serve(
         config,
     );
     let token: Arc<str> = options.token.into();
-    let origins: Arc<[String]> = options.allowed_origins.into();
     let app = axum::Router::new()
         .nest_service(ENDPOINT, service)
         .layer(axum::middleware::from_fn(
             move |request: Request, next: Next| {
                 let token = token.clone();
                 async move { require_bearer(&token, request, next).await }
-            },
-        ))
-        .layer(axum::middleware::from_fn(
-            move |request: Request, next: Next| {
-                let origins = origins.clone();
-                async move { check_origin(&origins, request, next).await }
             },
         ));
     let listener = tokio::net::TcpListener::bind(options.addr).await?;
@@ -109,24 +108,6 @@ pub async fn serve(
         });
     }
     Ok(())
-}
-
-/// Browsers send `Origin`; MCP clients that are programs do not. A page on another site must
-/// not drive the server through the user's browser, so a request with an Origin the operator
-/// did not list is refused.
-async fn check_origin(allowed: &[String], request: Request, next: Next) -> Response {
-    let origin = request
-        .headers()
-        .get(header::ORIGIN)
-        .map(|v| v.to_str().unwrap_or("?").to_string());
-    match origin {
-        Some(origin) if !allowed.iter().any(|a| a.eq_ignore_ascii_case(&origin)) => (
-            StatusCode::FORBIDDEN,
-            format!("origin {origin} is not allowed (http.allowed_origins)\n"),
-        )
-            .into_response(),
-        _ => next.run(request).await,
-    }
 }
 
 async fn require_bearer(token: &str, request: Request, next: Next) -> Response {
