@@ -38,8 +38,15 @@ pub fn open(options: &OpenOptions) -> Result<Arc<Runtime>> {
         .data_dir
         .clone()
         .unwrap_or_else(crate::config::user_data_dir);
-    let key = JournalKey::load_or_create(&data_dir)
-        .with_context(|| format!("the journal key in {}", data_dir.display()))?;
+    let key = JournalKey::load_or_create(&data_dir).unwrap_or_else(|err| {
+        // A read-only home must not keep the server from starting; what is lost is recovery
+        // of transactions journaled by earlier processes (their rows will not verify).
+        tracing::warn!(
+            "no journal key in {} ({err:#}); using one for this process only, so transactions left pending by an earlier crash will not be recovered",
+            data_dir.display()
+        );
+        JournalKey::ephemeral()
+    });
     let db = state_dir.join("state.db");
     let store = open_store(&db, key)?;
     let index = Index::open(&options.root, &state_dir, &db, config.index.clone())
@@ -194,6 +201,16 @@ pub(crate) mod tests {
             ["explore", "understand", "change", "write", "manage"]
         );
         assert!(runtime.rejected().is_empty(), "{:?}", runtime.rejected());
+    }
+
+    #[test]
+    fn no_place_for_the_journal_key_is_a_warning_not_a_failed_start() {
+        let root = tempfile::tempdir().unwrap();
+        let home = tempfile::tempdir().unwrap();
+        std::fs::write(home.path().join("not-a-dir"), "x").unwrap();
+        let mut opts = options(root.path(), home.path(), "");
+        opts.data_dir = Some(home.path().join("not-a-dir/smart-context"));
+        assert!(open(&opts).is_ok());
     }
 
     #[test]

@@ -29,6 +29,11 @@ impl JournalKey {
         Self(bytes)
     }
 
+    /// A random key that lives as long as this process: for when no key file can be kept.
+    pub fn ephemeral() -> Self {
+        Self(random_bytes())
+    }
+
     /// The key in `dir` (created 0700), made on first use from the OS's randomness.
     pub fn load_or_create(dir: &Path) -> Result<Self> {
         let path = dir.join(KEY_FILE);
@@ -37,10 +42,7 @@ impl JournalKey {
                 .with_context(|| format!("{} is not a 64-digit hex key", path.display()));
         }
         create_private_dir(dir)?;
-        let mut bytes = [0u8; 32];
-        bytes[..16].copy_from_slice(uuid::Uuid::new_v4().as_bytes());
-        bytes[16..].copy_from_slice(uuid::Uuid::new_v4().as_bytes());
-        let key = Self(*blake3::hash(&bytes).as_bytes());
+        let key = Self(random_bytes());
         let tmp = dir.join(format!(".{KEY_FILE}.{}", std::process::id()));
         {
             let mut file = open_private(&tmp)?;
@@ -81,6 +83,14 @@ impl JournalKey {
     fn hex(&self) -> String {
         self.0.iter().map(|b| format!("{b:02x}")).collect()
     }
+}
+
+/// 32 bytes from the OS's randomness (two v4 UUIDs, 244 random bits, hashed together).
+fn random_bytes() -> [u8; 32] {
+    let mut bytes = [0u8; 32];
+    bytes[..16].copy_from_slice(uuid::Uuid::new_v4().as_bytes());
+    bytes[16..].copy_from_slice(uuid::Uuid::new_v4().as_bytes());
+    *blake3::hash(&bytes).as_bytes()
 }
 
 fn parse(hex: &str) -> Result<JournalKey> {
