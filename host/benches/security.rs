@@ -1,7 +1,8 @@
 //! What the sandbox's bounds and checks cost (`cargo bench -p smart-context --bench security`):
 //! - explore with a 1 MB and a 12 MB query, sent by a raw JSON-RPC client to the release binary
-//!   over stdio: the answer's time and the server's peak RSS (VmHWM) after each, against the
-//!   same server's peak after a one-word query (must be cut or refused quickly, RSS < 200 MB);
+//!   over stdio (the tree indexed beforehand by `smart-context index`): the answer's time and
+//!   the server's peak RSS (VmHWM) after each, against the same server's peak after a one-word
+//!   query (must be cut or refused quickly, RSS < 200 MB);
 //! - the path authority: `Workspace::read` of every file of a generated tree (links resolved
 //!   hop by hop, no-follow opens, regular-file check) against a plain cap-std read of the same
 //!   files, and against a full index pass over the tree: the overhead per file and as a share
@@ -44,6 +45,18 @@ fn code(i: usize) -> String {
 
 /// The release binary over stdio, a raw JSON-RPC client: each query's time and the peak RSS.
 fn huge_queries(root: &std::path::Path, config: &std::path::Path, home: &std::path::Path) {
+    // Index first, in a process of its own, so the server's peak is the queries' and not the
+    // indexing pass's (tantivy's writer buffer).
+    let indexed = std::process::Command::new(BIN)
+        .arg("--root")
+        .arg(root)
+        .arg("--config")
+        .arg(config)
+        .arg("index")
+        .env("XDG_DATA_HOME", home.join("data"))
+        .output()
+        .expect("indexing");
+    assert!(indexed.status.success(), "{indexed:?}");
     let mut child = std::process::Command::new(BIN)
         .arg("--root")
         .arg(root)

@@ -52,6 +52,9 @@ impl Workspace {
         let mut done: Vec<String> = Vec::new();
         let mut pending: VecDeque<String> = components(&requested).collect();
         let mut links = 0;
+        // A handle on the directory `done` names, so each step stats one name in it (cap-std
+        // would otherwise walk the whole prefix again for every component).
+        let mut cur: Option<Dir> = None;
         while let Some(part) = pending.pop_front() {
             match part.as_str() {
                 "" | "." => continue,
@@ -59,20 +62,30 @@ impl Workspace {
                     if done.pop().is_none() {
                         return Err(outside(&requested));
                     }
+                    cur = None;
                     continue;
                 }
-                _ => done.push(part),
+                _ => {}
             }
-            let here = done.join("/");
-            let meta = match self.dir.symlink_metadata(&here) {
-                Ok(meta) => meta,
-                Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
+            let dir = match cur.take() {
+                Some(dir) => Ok(dir),
+                None => self.open_dir_chain(&done.join("/"), false),
+            };
+            let meta = dir.and_then(|d| d.symlink_metadata(&part).map(|m| (d, m)));
+            let (dir, meta) = match meta {
+                Ok(found) => found,
+                Err(e) if is_missing(&e) => {
+                    done.push(part);
                     done.extend(pending.drain(..));
                     break;
                 }
                 Err(e) => return Err(HostError::io(&requested, &e)),
             };
             if !meta.is_symlink() {
+                if meta.is_dir() {
+                    cur = dir.open_dir_nofollow(&part).ok();
+                }
+                done.push(part);
                 continue;
             }
             links += 1;
@@ -82,16 +95,17 @@ impl Workspace {
                     format!("{requested}: more than {MAX_LINK_HOPS} symbolic links on the way"),
                 ));
             }
-            let target = self
-                .dir
-                .read_link_contents(&here)
+            let target = dir
+                .read_link_contents(&part)
                 .map_err(|e| HostError::io(&requested, &e))?;
             let target = target.to_string_lossy().replace('\\', "/");
             if target.starts_with('/') {
                 return Err(outside(&requested));
             }
-            push_hop(&mut hops, here);
-            done.pop();
+            let link =
+                lexical(&done, &VecDeque::from([part])).ok_or_else(|| outside(&requested))?;
+            push_hop(&mut hops, link);
+            cur = Some(dir);
             let mut expanded: VecDeque<String> = components(&target).collect();
             expanded.extend(pending.drain(..));
             pending = expanded;
@@ -263,6 +277,12 @@ impl Workspace {
         }
         Ok(file)
     }
+}
+
+/// A component that does not exist (or a file where a directory should be): the path names
+/// nothing, which the read that follows reports.
+fn is_missing(err: &std::io::Error) -> bool {
+    matches!(err.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory)
 }
 
 /// A link met where none may be (ELOOP from a no-follow open) is a refusal, not an I/O error.
