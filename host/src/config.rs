@@ -11,6 +11,7 @@
 use anyhow::{Context, Result};
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The file name looked up at the workspace root.
@@ -46,6 +47,9 @@ pub struct Config {
 
 /// The most an untrusted root config may raise `[index] max_file_bytes` to.
 pub const UNTRUSTED_MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// The most of a root config that is read (a larger one is cut, and then fails to parse).
+const MAX_CONFIG_BYTES: u64 = 1 << 20;
 
 /// The file in the user config directory that lists trusted root configs.
 pub const TRUST_FILE: &str = "trusted";
@@ -195,7 +199,11 @@ impl Config {
             ));
             return Ok(config);
         }
-        let bytes = std::fs::read(&repo).with_context(|| format!("reading {}", repo.display()))?;
+        // The repository's file: read no more than a config can sensibly be.
+        let mut bytes = Vec::new();
+        std::fs::File::open(&repo)
+            .and_then(|f| f.take(MAX_CONFIG_BYTES).read_to_end(&mut bytes))
+            .with_context(|| format!("reading {}", repo.display()))?;
         match trust_state(&repo, &bytes, user_dir) {
             Trust::Trusted => return Self::parse(&repo, &bytes),
             Trust::Changed => config.notices.push(format!(
@@ -256,11 +264,18 @@ impl Config {
             ));
         }
         if let Some(index) = table.get("index") {
+            // Only the keys the file sets: one it leaves out keeps the operator's value.
+            let sets = |key: &str| index.get(key).is_some();
             match index.clone().try_into::<IndexSettings>() {
                 Ok(index) => {
                     self.index.exclude.extend(index.exclude);
-                    self.index.max_file_bytes = index.max_file_bytes.min(UNTRUSTED_MAX_FILE_BYTES);
-                    self.index.watch = index.watch;
+                    if sets("max_file_bytes") {
+                        self.index.max_file_bytes =
+                            index.max_file_bytes.min(UNTRUSTED_MAX_FILE_BYTES);
+                    }
+                    if sets("watch") {
+                        self.index.watch = index.watch;
+                    }
                 }
                 Err(err) => self
                     .notices
@@ -463,6 +478,26 @@ mod tests {
             "{:?}",
             config.notices
         );
+    }
+
+    #[test]
+    fn an_untrusted_index_table_changes_only_the_keys_it_sets() {
+        let root = tempfile::tempdir().unwrap();
+        let user = tempfile::tempdir().unwrap();
+        std::fs::write(
+            user.path().join("config.toml"),
+            "[index]\nwatch = false\nmax_file_bytes = 4096\n",
+        )
+        .unwrap();
+        std::fs::write(
+            root.path().join(CONFIG_FILE),
+            "[index]\nexclude = [\"data/\"]\n",
+        )
+        .unwrap();
+        let config = Config::load_from(root.path(), None, user.path()).unwrap();
+        assert_eq!(config.index.exclude, ["data/"]);
+        assert!(!config.index.watch, "the operator's watch = false stays");
+        assert_eq!(config.index.max_file_bytes, 4096);
     }
 
     #[test]

@@ -115,8 +115,9 @@ impl Index {
                 .suggest("pass words, identifiers or a \"quoted phrase\""));
         }
         let mut reasons = self.degraded_reasons();
-        let (bounded, cut) = bound_query(&request.query);
-        if cut {
+        let mut request = request.clone();
+        if let (bounded, true) = bound_query(&request.query) {
+            request.query = bounded.into_owned();
             reasons.push(QUERY_TRUNCATED.to_string());
         }
         let Some(fulltext) = &self.fulltext else {
@@ -128,10 +129,6 @@ impl Index {
         };
         if self.is_read_only() {
             fulltext.refresh();
-        }
-        let mut request = request.clone();
-        if cut {
-            request.query = bounded.into_owned();
         }
         if let Some(prefix) = &request.path_prefix {
             let prefix = self.ws.normalize(prefix)?;

@@ -121,8 +121,9 @@ impl Store {
 
     /// What a journal row's MAC covers: everything replay acts on.
     fn mac(&self, tx: &TxRecord) -> String {
+        let fields = mac_fields(tx);
         self.key
-            .mac(&mac_fields(tx).iter().map(Vec::as_slice).collect::<Vec<_>>())
+            .mac(&fields.iter().map(Vec::as_slice).collect::<Vec<_>>())
     }
 
     pub fn path(&self) -> &Path {
@@ -198,19 +199,42 @@ impl Store {
         )
     }
 
-    /// The first id the query yields whose row (and the row's own undo, if any) is authentic.
+    /// The first id the query yields whose row is signed with this key (checked on the hashes
+    /// alone: the contents are read, and checked, when the caller loads it).
     fn first_authentic<P: rusqlite::Params>(&self, sql: &str, params: P) -> Result<Option<String>> {
         let mut stmt = self.conn.prepare(sql)?;
         let ids: Vec<String> = stmt
             .query_map(params, |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
-        Ok(ids.into_iter().find(|id| self.load(id).is_ok()))
+        for id in ids {
+            if let Some((tx, mac)) = self.read(&id, false)?
+                && self.signed(&tx, mac.as_deref())
+            {
+                return Ok(Some(id));
+            }
+        }
+        Ok(None)
     }
 
     /// The transaction `id` with its files, checked: a row whose MAC does not verify (not
     /// written by this user's smart-context) or whose contents do not match their hashes is an
     /// error that says so, never replayable data.
     pub fn load(&self, id: &str) -> Result<Option<TxRecord>> {
+        let Some((tx, mac)) = self.read(id, true)? else {
+            return Ok(None);
+        };
+        let contents_match = tx.files.iter().all(|f| {
+            f.before.as_deref().map(crate::workspace::hash_bytes) == f.before_hash
+                && f.after.as_deref().map(crate::workspace::hash_bytes) == f.after_hash
+        });
+        if !self.signed(&tx, mac.as_deref()) || !contents_match {
+            return Err(Inauthentic(tx.id).into());
+        }
+        Ok(Some(tx))
+    }
+
+    /// A transaction row, its files (with their contents, or only the hashes) and its MAC.
+    fn read(&self, id: &str, contents: bool) -> Result<Option<(TxRecord, Option<String>)>> {
         let head = self
             .conn
             .query_row(
@@ -222,10 +246,13 @@ impl Store {
         let Some((mut tx, mac)) = head else {
             return Ok(None);
         };
-        let mut stmt = self.conn.prepare(
+        let mut stmt = self.conn.prepare(if contents {
             "SELECT path, before, before_hash, after, after_hash FROM transaction_files
-             WHERE tx_id = ?1 ORDER BY ord",
-        )?;
+             WHERE tx_id = ?1 ORDER BY ord"
+        } else {
+            "SELECT path, NULL, before_hash, NULL, after_hash FROM transaction_files
+             WHERE tx_id = ?1 ORDER BY ord"
+        })?;
         tx.files = stmt
             .query_map([id], |r| {
                 Ok(FileRecord {
@@ -237,23 +264,14 @@ impl Store {
                 })
             })?
             .collect::<rusqlite::Result<_>>()?;
-        let authentic = mac.is_some_and(|mac| {
-            self.key.verify(
-                &mac_fields(&tx)
-                    .iter()
-                    .map(Vec::as_slice)
-                    .collect::<Vec<_>>(),
-                &mac,
-            )
-        });
-        let contents_match = tx.files.iter().all(|f| {
-            f.before.as_deref().map(crate::workspace::hash_bytes) == f.before_hash
-                && f.after.as_deref().map(crate::workspace::hash_bytes) == f.after_hash
-        });
-        if !authentic || !contents_match {
-            return Err(Inauthentic(tx.id).into());
-        }
-        Ok(Some(tx))
+        Ok(Some((tx, mac)))
+    }
+
+    /// Whether `mac` is this key's MAC of what `tx` says.
+    fn signed(&self, tx: &TxRecord, mac: Option<&str>) -> bool {
+        let fields = mac_fields(tx);
+        let fields: Vec<&[u8]> = fields.iter().map(Vec::as_slice).collect();
+        mac.is_some_and(|mac| self.key.verify(&fields, mac))
     }
 
     /// The newest applied transaction that is not itself an undo: what "undo" reverts by default.

@@ -17,7 +17,7 @@
 use super::{Workspace, policy};
 use crate::error::{HostError, HostResult, codes};
 use cap_fs_ext::{DirExt, FollowSymlinks, OpenOptionsFollowExt};
-use cap_std::fs::{Dir, File, OpenOptions, OpenOptionsExt};
+use cap_std::fs::{Dir, File, Metadata, OpenOptions, OpenOptionsExt};
 use std::collections::VecDeque;
 use std::io::ErrorKind;
 
@@ -246,8 +246,9 @@ impl Workspace {
     }
 
     /// Opens the real path `rel` for reading: no link at any component, non-blocking (a FIFO
-    /// never hangs the open), and only a regular file. A directory is INVALID_PATH.
-    pub(super) fn open_regular(&self, rel: &str) -> HostResult<File> {
+    /// never hangs the open), and only a regular file. A directory is INVALID_PATH. The
+    /// metadata is the handle's, so callers need no second stat.
+    pub(super) fn open_regular(&self, rel: &str) -> HostResult<(File, Metadata)> {
         let (parent, name) = super::split_parent(rel);
         let dir = self
             .open_dir_chain(parent, false)
@@ -275,7 +276,7 @@ impl Workspace {
                 ),
             ));
         }
-        Ok(file)
+        Ok((file, meta))
     }
 }
 

@@ -14,11 +14,11 @@ use crate::error::{HostError, HostResult, codes};
 use cap_std::ambient_authority;
 use cap_std::fs::{Dir, OpenOptions};
 use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::UNIX_EPOCH;
 
 /// The most any single read keeps in memory, whatever `max_bytes` asks for.
 pub const MAX_READ_BYTES: u64 = 256 << 20;
-use std::path::{Path, PathBuf};
-use std::time::UNIX_EPOCH;
 
 /// What `stat` and `list` report about an entry.
 #[derive(Debug, Clone, PartialEq)]
@@ -140,8 +140,7 @@ impl Workspace {
     pub fn read(&self, path: &str, options: ReadOptions) -> HostResult<FileContent> {
         let resolved = self.resolve_for_read(path, options.allow_sensitive)?;
         let rel = resolved.requested;
-        let mut file = self.open_regular(&resolved.real)?;
-        let meta = file.metadata().map_err(|e| HostError::io(&rel, &e))?;
+        let (mut file, meta) = self.open_regular(&resolved.real)?;
         let size = meta.len();
         let max_bytes = options.max_bytes.min(MAX_READ_BYTES);
         if size > max_bytes && !options.allow_truncate {
@@ -196,12 +195,12 @@ impl Workspace {
     /// [`check_write`](Self::check_write)), or None when it does not exist. Never follows a
     /// link; over `max_bytes` is TOO_LARGE without reading it.
     pub fn snapshot(&self, rel: &str, max_bytes: u64) -> HostResult<Option<(Vec<u8>, String)>> {
-        let mut file = match self.open_regular(rel) {
-            Ok(file) => file,
+        let (mut file, meta) = match self.open_regular(rel) {
+            Ok(opened) => opened,
             Err(err) if err.code == codes::FILE_NOT_FOUND => return Ok(None),
             Err(err) => return Err(err),
         };
-        let size = file.metadata().map_err(|e| HostError::io(rel, &e))?.len();
+        let size = meta.len();
         if size > max_bytes {
             return Err(HostError::new(
                 codes::TOO_LARGE,
@@ -337,7 +336,8 @@ impl Workspace {
     }
 
     /// Sensitive by name, or through any link hop on the way to the real file (a path that
-    /// cannot be resolved counts as sensitive: nothing is shown of it).
+    /// cannot be resolved, a link out of the root, is judged by its name: reading it is refused
+    /// anyway).
     pub fn is_sensitive(&self, rel: &str) -> bool {
         policy::is_sensitive(rel) || self.resolve(rel).is_ok_and(|r| r.is_sensitive())
     }
