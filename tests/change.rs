@@ -6,23 +6,11 @@
 
 mod common;
 
-use common::{Client, Fixture, call, connect, connect_second, structured, text};
+use common::{Client, Fixture, call, connect, connect_second, fails, structured};
 use serde_json::{Value, json};
 
 async fn ok(client: &Client, tool: &str, args: Value) -> Value {
     structured(&call(client, tool, args).await)
-}
-
-/// The structured error of a call that must fail.
-async fn fails(client: &Client, tool: &str, args: Value) -> Value {
-    let result = call(client, tool, args).await;
-    assert_eq!(
-        result.is_error,
-        Some(true),
-        "expected an error: {}",
-        text(&result)
-    );
-    result.structured_content.expect("structured error")
 }
 
 fn bytes(fx: &Fixture, rel: &str) -> Vec<u8> {

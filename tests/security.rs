@@ -6,7 +6,9 @@
 
 mod common;
 
-use common::{Client, Fixture, call, connect, connect_with_env, explore_status, structured, text};
+use common::{
+    Client, Fixture, call, connect, connect_with_env, explore_status, fails, structured, text,
+};
 use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
 use std::io::{Read, Write};
@@ -19,14 +21,7 @@ const AWS_SECRET: &str = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
 
 /// The error code of a call that must fail (isError with structured content).
 async fn refused(client: &Client, tool: &str, args: Value) -> String {
-    let result = call(client, tool, args.clone()).await;
-    assert_eq!(
-        result.is_error,
-        Some(true),
-        "{tool} {args} should fail: {}",
-        text(&result)
-    );
-    result.structured_content.unwrap()["code"]
+    fails(client, tool, args).await["code"]
         .as_str()
         .unwrap()
         .to_string()

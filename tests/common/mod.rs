@@ -229,3 +229,15 @@ pub async fn explore_status(
         s["code"].as_str().unwrap_or("").to_string(),
     )
 }
+
+/// The structured error of a call that must fail.
+pub async fn fails(client: &Client, tool: &str, args: serde_json::Value) -> serde_json::Value {
+    let result = call(client, tool, args).await;
+    assert_eq!(
+        result.is_error,
+        Some(true),
+        "expected an error: {}",
+        text(&result)
+    );
+    result.structured_content.expect("structured error")
+}
