@@ -69,6 +69,7 @@ fn every_corpus_file_parses_or_fails_cleanly_within_its_deadline() {
         root: root.path().into(),
         config: Some(config),
         builtin_plugins: None,
+        embedded_plugins: &[],
         data_dir: Some(home.path().join("data")),
     })
     .unwrap();

@@ -194,6 +194,7 @@ fn path_authority(root: &std::path::Path, config: &std::path::Path, home: &std::
         root: root.to_path_buf(),
         config: Some(config.to_path_buf()),
         builtin_plugins: None,
+        embedded_plugins: &[],
         data_dir: Some(home.join("data")),
     })
     .unwrap();

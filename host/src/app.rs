@@ -22,6 +22,9 @@ pub struct OpenOptions {
     pub config: Option<PathBuf>,
     /// Overrides where the built-in plugins are found.
     pub builtin_plugins: Option<PathBuf>,
+    /// The components compiled into the executable (the binary passes its own; empty in
+    /// library users, which then find the build's plugin directory).
+    pub embedded_plugins: runtime::plugins::Embedded,
     /// Where the journal key lives (default: the user data directory, outside every root).
     pub data_dir: Option<PathBuf>,
 }
@@ -64,14 +67,26 @@ pub fn open(options: &OpenOptions) -> Result<Arc<Runtime>> {
             .for_each(|line| tracing::warn!("recovery: {line}")),
         Err(err) => tracing::error!("recovering pending transactions failed: {err}"),
     }
-    let builtin = options
-        .builtin_plugins
-        .clone()
-        .or_else(runtime::builtin_plugin_dir);
-    if builtin.is_none() {
-        tracing::warn!("no built-in plugin directory found; set SMART_CONTEXT_PLUGIN_DIR");
+    let builtins = match &options.builtin_plugins {
+        Some(dir) => runtime::plugins::Builtins::Dir(dir.clone()),
+        None => runtime::builtins(options.embedded_plugins),
+    };
+    let runtime = Runtime::load(services, &builtins)?;
+    if runtime.tools().is_empty() {
+        let mut why = format!(
+            "no tool plugin loaded (built-in plugins: {}), so there is nothing to serve",
+            builtins.describe()
+        );
+        for r in runtime.rejected() {
+            why.push_str(&format!(
+                "\n  rejected {} ({}): {}",
+                r.name, r.source, r.reason
+            ));
+        }
+        anyhow::bail!(
+            "{why}\nreinstall (`cargo install --locked --path host` embeds the five pillars), or point SMART_CONTEXT_PLUGIN_DIR at a directory of built plugins"
+        );
     }
-    let runtime = Runtime::load(services, builtin.as_deref())?;
     let parsers: Arc<dyn DocumentParsers> = runtime.clone();
     runtime
         .services()
@@ -180,6 +195,7 @@ pub(crate) mod tests {
             root: root.into(),
             config: Some(path),
             builtin_plugins: None,
+            embedded_plugins: &[],
             data_dir: Some(home.join("data")),
         }
     }

@@ -31,6 +31,8 @@ pub mod codes {
     pub const PLUGIN_TRAPPED: &str = "PLUGIN_TRAPPED";
     pub const RESULT_TOO_LARGE: &str = "RESULT_TOO_LARGE";
     pub const BUSY: &str = "BUSY";
+    /// The client cancelled the call (or went away); work done so far is kept.
+    pub const CANCELLED: &str = "CANCELLED";
     pub const INTERNAL: &str = "INTERNAL";
 }
 

@@ -82,6 +82,8 @@ enum Command {
     },
 }
 
+include!(concat!(env!("OUT_DIR"), "/embedded_plugins.rs"));
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
@@ -125,6 +127,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         root: cli.root.clone(),
         config: cli.config.clone(),
         builtin_plugins: None,
+        embedded_plugins: EMBEDDED_PLUGINS,
         data_dir: None,
     };
     let runtime = app::open(&options)?;
@@ -185,7 +188,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             match runtime.call_tool(&tool, &args) {
                 Ok(output) => {
                     emit(&serde_json::to_string_pretty(&output.structured)?)?;
-                    Ok(ExitCode::SUCCESS)
+                    Ok(if output.is_failure() {
+                        ExitCode::FAILURE
+                    } else {
+                        ExitCode::SUCCESS
+                    })
                 }
                 Err(err) => {
                     let structured = mcp::error_result(err.clone()).structured_content;

@@ -13,12 +13,13 @@ use super::scan::{self, Found};
 use super::{Freshness, Index};
 use crate::error::codes;
 use crate::store::now_ms;
+use crate::tasks::control::Control;
 use crate::workspace::{ReadOptions, secrets};
 use anyhow::{Context, Result};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -55,6 +56,9 @@ pub struct Report {
     pub failed: BTreeMap<String, u64>,
     /// What parsers reported: failures (`path: message (CODE)`) and warnings.
     pub warnings: Vec<String>,
+    /// The pass was cancelled: what it indexed so far is committed, the rest waits for the
+    /// next pass.
+    pub cancelled: bool,
 }
 
 impl Report {
@@ -70,6 +74,9 @@ impl std::fmt::Display for Report {
             .iter()
             .map(|(k, n)| format!("{n} {k}"))
             .collect();
+        if self.cancelled {
+            write!(f, "cancelled, the rest left for the next pass: ")?;
+        }
         write!(
             f,
             "indexed {} files ({}) in {:.1} s: {} symbols, {} chunks, {:.1} MB; {} unchanged, {} removed",
@@ -158,6 +165,8 @@ pub(super) enum Outcome {
     Skipped(String, SkipReason),
     /// Deleted between the walk and the read.
     Vanished(String),
+    /// Not looked at: the pass was cancelled first.
+    Cancelled,
 }
 
 /// Progress callback: (files done, files to do).
@@ -167,19 +176,42 @@ impl Index {
     /// Brings the index up to date with the files. `full` rereads every file. Runs one pass
     /// at a time; queries keep answering from the last commit meanwhile.
     pub fn update(&self, full: bool, progress: Option<Progress>) -> Result<Report> {
-        let Some(fulltext) = self.fulltext.as_ref().filter(|_| !self.is_read_only()) else {
+        self.update_until(full, progress, None)
+    }
+
+    /// [`Index::update`] for a caller that may give up: progress goes to the control, and a
+    /// cancelled pass stops within a few files, commits what it did and says so in its report.
+    pub fn update_with(&self, full: bool, control: &Control) -> Result<Report> {
+        let progress = |done: u64, total: u64| control.progress(done, Some(total), "files indexed");
+        self.update_until(full, Some(&progress), Some(control.flag()))
+    }
+
+    fn update_until(
+        &self,
+        full: bool,
+        progress: Option<Progress>,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<Report> {
+        // A read-only index whose owner has gone is taken over first.
+        let owned = self.take_over(false);
+        let fulltext = self.fulltext().filter(|_| owned);
+        let Some(fulltext) = fulltext else {
             anyhow::bail!(
                 "{}",
-                self.read_only
-                    .clone()
+                self.read_only_reason()
                     .unwrap_or_else(|| "the index is not writable".into())
             );
         };
+        let fulltext = &*fulltext;
         let _pass = self.pass.lock().unwrap_or_else(|p| p.into_inner());
         self.set_freshness(Freshness::Rebuilding);
-        let result = self.pass(fulltext, full, progress);
+        let result = self.pass(fulltext, full, progress, cancel);
         self.pending.store(0, Ordering::Relaxed);
         match &result {
+            Ok(report) if report.cancelled => {
+                self.set_freshness(Freshness::Stale);
+                tracing::info!("indexing cancelled: {report}");
+            }
             Ok(report) => {
                 self.set_freshness(Freshness::Fresh);
                 self.last_indexed_ms.store(now_ms(), Ordering::Relaxed);
@@ -199,7 +231,9 @@ impl Index {
         fulltext: &super::Fulltext,
         full: bool,
         progress: Option<Progress>,
+        cancel: Option<&AtomicBool>,
     ) -> Result<Report> {
+        let cancelled = || cancel.is_some_and(|c| c.load(Ordering::Acquire));
         let started = Instant::now();
         let mut report = Report::default();
         let found = scan::scan(&self.ws, &self.settings.exclude)?;
@@ -251,13 +285,23 @@ impl Index {
                 let mut done = 0u64;
                 for batch in todo.chunks(BATCH) {
                     let t = Instant::now();
+                    // Workers check the flag per file, so a cancel stops a batch in
+                    // about the time one file takes.
                     let outcomes: Vec<Outcome> = batch
                         .par_iter()
-                        .map(|(f, k)| self.prepare(f, k.as_ref(), parsers.as_ref()))
+                        .map(|(f, k)| match cancelled() {
+                            true => Outcome::Cancelled,
+                            false => self.prepare(f, k.as_ref(), parsers.as_ref()),
+                        })
                         .collect();
                     lap(&mut report, "extract", t);
                     let t = Instant::now();
+                    let mut looked_at = 0u64;
                     for outcome in outcomes {
+                        if matches!(outcome, Outcome::Cancelled) {
+                            continue;
+                        }
+                        looked_at += 1;
                         self.absorb(
                             outcome,
                             fulltext,
@@ -267,16 +311,24 @@ impl Index {
                             &mut removed,
                         )?;
                     }
-                    done += batch.len() as u64;
+                    done += looked_at;
                     self.pending.store(total - done, Ordering::Relaxed);
                     if let Some(progress) = progress {
                         progress(done, total);
                     }
                     lap(&mut report, "add", t);
+                    if cancelled() {
+                        report.cancelled = true;
+                        break;
+                    }
                     if last_commit.elapsed() >= COMMIT_EVERY {
                         batches.commit(fulltext, Vec::new(), &mut report)?;
                         last_commit = Instant::now();
                     }
+                }
+                if report.cancelled {
+                    // Deletions wait for a pass that looked at everything.
+                    removed.clear();
                 }
                 for path in &removed {
                     fulltext.delete_file(path)?;
@@ -350,6 +402,7 @@ impl Index {
                     removed.push(path);
                 }
             }
+            Outcome::Cancelled => {}
         }
         Ok(())
     }

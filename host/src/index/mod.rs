@@ -3,7 +3,8 @@
 //! symbols and edges, kept fresh incrementally and by a file watcher.
 //!
 //! One process owns a root's index (an exclusive lock on `.smart-context/index.lock`);
-//! another server on the same root opens it read-only and says so in its status.
+//! another server on the same root opens it read-only, says so in its status, and takes the
+//! index over (and starts keeping it fresh) as soon as the owner exits.
 
 pub mod catalog;
 pub mod chunks;
@@ -35,7 +36,7 @@ use rusqlite::Connection;
 use std::fs::File;
 use std::path::Path;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard, RwLock, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock, Weak};
 
 /// `s` cut to `max` characters, with an ellipsis when cut: previews and signatures.
 pub fn clip(s: &str, max: usize) -> String {
@@ -109,7 +110,11 @@ pub struct IndexStatus {
 pub struct Index {
     ws: Workspace,
     settings: IndexSettings,
-    fulltext: Option<Fulltext>,
+    /// Where the lock and the search index live.
+    state_dir: std::path::PathBuf,
+    /// None when there is no search index to read yet (read-only, before the owner made one);
+    /// replaced when this process takes the index over.
+    fulltext: RwLock<Option<Arc<Fulltext>>>,
     writer: Mutex<Connection>,
     reader: Mutex<Connection>,
     parsers: RwLock<Option<Weak<dyn DocumentParsers>>>,
@@ -121,9 +126,9 @@ pub struct Index {
     last_indexed_ms: AtomicU64,
     watching: std::sync::atomic::AtomicBool,
     /// Why this instance cannot write the index, when it cannot.
-    read_only: Option<String>,
+    read_only: RwLock<Option<String>>,
     /// Held for the life of the index: the exclusive lock that makes this process the writer.
-    _lock: Option<File>,
+    lock: Mutex<Option<File>>,
 }
 
 impl Index {
@@ -131,18 +136,13 @@ impl Index {
     /// migrated). A damaged search index is rebuilt; a locked one is opened read-only.
     pub fn open(root: &Path, state_dir: &Path, db: &Path, settings: IndexSettings) -> Result<Self> {
         let ws = Workspace::open(root)?;
-        let lock_path = state_dir.join(LOCK_FILE);
-        let lock = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .with_context(|| format!("opening {}", lock_path.display()))?;
+        let lock = open_lock(state_dir)?;
         let (lock, read_only) = match lock.try_lock() {
             Ok(()) => (Some(lock), None),
             Err(std::fs::TryLockError::WouldBlock) => {
                 let why = "another smart-context process is indexing this root; this one \
-                           answers from its index read-only and does not reindex";
+                           answers from its index read-only, and takes it over when that \
+                           process exits";
                 tracing::warn!("{why}");
                 (None, Some(why.to_string()))
             }
@@ -157,7 +157,7 @@ impl Index {
                 if rebuilt {
                     catalog::clear(&writer)?;
                 }
-                Some(fulltext)
+                Some(Arc::new(fulltext))
             }
             Err(err) if read_only.is_some() => {
                 tracing::warn!("no search index to read yet: {err:#}");
@@ -168,7 +168,8 @@ impl Index {
         Ok(Self {
             ws,
             settings,
-            fulltext,
+            state_dir: state_dir.to_path_buf(),
+            fulltext: RwLock::new(fulltext),
             writer: Mutex::new(writer),
             reader: Mutex::new(catalog::connect(db)?),
             parsers: RwLock::new(None),
@@ -178,9 +179,64 @@ impl Index {
             skipped: AtomicU64::new(0),
             last_indexed_ms: AtomicU64::new(0),
             watching: false.into(),
-            read_only,
-            _lock: lock,
+            read_only: RwLock::new(read_only),
+            lock: Mutex::new(lock),
         })
+    }
+
+    /// The search index, when there is one.
+    pub(crate) fn fulltext(&self) -> Option<Arc<Fulltext>> {
+        self.fulltext
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// A read-only index becomes this process's when the owner's lock is free: takes the lock,
+    /// opens the search index for writing and says so. `wait` blocks until the lock is free.
+    /// True when this process owns the index (now or already).
+    pub fn take_over(&self, wait: bool) -> bool {
+        if !self.is_read_only() {
+            return true;
+        }
+        let Ok(lock) = open_lock(&self.state_dir) else {
+            return false;
+        };
+        let locked = match wait {
+            true => lock.lock().is_ok(),
+            false => lock.try_lock().is_ok(),
+        };
+        if !locked {
+            return false;
+        }
+        let mut held = self.lock.lock().unwrap_or_else(|p| p.into_inner());
+        if held.is_some() {
+            return true;
+        }
+        let opened = Fulltext::open(&self.state_dir.join(INDEX_DIR), true).and_then(
+            |(fulltext, rebuilt)| {
+                if rebuilt {
+                    catalog::clear(&self.writer.lock().unwrap_or_else(|p| p.into_inner()))?;
+                }
+                Ok(fulltext)
+            },
+        );
+        match opened {
+            Ok(fulltext) => {
+                *self.fulltext.write().unwrap_or_else(|p| p.into_inner()) =
+                    Some(Arc::new(fulltext));
+                *held = Some(lock);
+                *self.read_only.write().unwrap_or_else(|p| p.into_inner()) = None;
+                tracing::warn!(
+                    "the other smart-context process released the index: this one owns it now and keeps it fresh"
+                );
+                true
+            }
+            Err(err) => {
+                tracing::error!("taking over the index failed: {err:#}");
+                false
+            }
+        }
     }
 
     /// Documents are parsed by whoever this points at (the runtime, once it has loaded).
@@ -189,7 +245,18 @@ impl Index {
     }
 
     pub fn is_read_only(&self) -> bool {
-        self.read_only.is_some()
+        self.read_only
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .is_some()
+    }
+
+    /// Why this process cannot write the index, when it cannot.
+    pub fn read_only_reason(&self) -> Option<String> {
+        self.read_only
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 
     /// A file watcher keeps the index fresh (so writers need not trigger passes themselves).
@@ -229,9 +296,20 @@ impl Index {
             last_indexed_ms: self.last_indexed_ms.load(Ordering::Relaxed),
             read_only: self.is_read_only(),
             watching: self.watching.load(Ordering::Relaxed),
-            message: self.read_only.clone(),
+            message: self.read_only_reason(),
         }
     }
+}
+
+/// The lock file whose exclusive lock makes a process the index's writer.
+fn open_lock(state_dir: &Path) -> Result<File> {
+    let path = state_dir.join(LOCK_FILE);
+    File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .with_context(|| format!("opening {}", path.display()))
 }
 
 #[cfg(test)]

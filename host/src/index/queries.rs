@@ -98,7 +98,7 @@ fn store_error(err: anyhow::Error) -> HostError {
 impl Index {
     fn degraded_reasons(&self) -> Vec<String> {
         let mut reasons = Vec::new();
-        if self.fulltext.is_none() {
+        if self.fulltext().is_none() {
             reasons.push("index_unavailable".to_string());
         } else if self.freshness() == Freshness::Rebuilding {
             reasons.push("index_building".to_string());
@@ -120,7 +120,7 @@ impl Index {
             request.query = bounded.into_owned();
             reasons.push(QUERY_TRUNCATED.to_string());
         }
-        let Some(fulltext) = &self.fulltext else {
+        let Some(fulltext) = self.fulltext() else {
             return Ok(SearchOutcome {
                 degraded: true,
                 reasons,
@@ -179,7 +179,7 @@ impl Index {
     /// (not indexed yet, skipped, or outside the root's indexed kinds).
     pub fn file_chunks(&self, path: &str) -> HostResult<(String, Vec<Hit>)> {
         let rel = self.ws.normalize(path)?;
-        let Some(fulltext) = &self.fulltext else {
+        let Some(fulltext) = self.fulltext() else {
             return Err(
                 HostError::new(codes::NOT_INDEXED, "the search index is unavailable")
                     .suggest("run `smart-context index`"),

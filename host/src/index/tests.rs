@@ -444,6 +444,40 @@ fn a_second_process_on_the_same_root_reads_but_does_not_write() {
     root.write("later.md", b"# Later\n\nfreshly added words\n");
     index(&first).update(false, None).unwrap();
     assert_eq!(search(&reader, "freshly").len(), 1);
+    // When the owner exits, the reader takes over: it indexes new files itself.
+    drop(first);
+    root.write("after.md", b"# After\n\nwords nobody indexed before\n");
+    let report = reader
+        .update(false, None)
+        .expect("the freed index is taken over");
+    assert_eq!(report.indexed_total(), 1);
+    assert!(!reader.is_read_only() && reader.status().message.is_none());
+    assert_eq!(search(&reader, "nobody").len(), 1);
+}
+
+#[test]
+fn a_waiting_reader_takes_over_in_the_background_when_the_owner_exits() {
+    let root = sample();
+    let first = root.open();
+    index(&first).update(false, None).unwrap();
+    let second = root.open();
+    let reader = second.services().index.clone();
+    assert!(reader.is_read_only());
+    reader.start_background();
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    assert!(reader.is_read_only(), "the owner still holds the lock");
+    root.write("added.md", b"# Added\n\nwritten while the owner ran\n");
+    drop(first);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while search(&reader, "written").is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the reader never took over: {:?}",
+            reader.status()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(!reader.is_read_only());
 }
 
 #[test]

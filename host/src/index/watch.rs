@@ -18,14 +18,16 @@ const DEBOUNCE: Duration = Duration::from_millis(40);
 impl Index {
     /// Indexes in the background, then watches (when the config allows) until the process
     /// ends. Queries answer meanwhile, marked degraded while the first pass runs.
+    /// A read-only index (another process owns it) waits for the owner's lock first, then
+    /// does the same: a quick restart never leaves a server on a frozen index.
     pub fn start_background(self: &Arc<Self>) {
-        if self.is_read_only() {
-            return;
-        }
         let index = Arc::clone(self);
         let spawned = std::thread::Builder::new()
             .name("index".into())
             .spawn(move || {
+                if index.is_read_only() && !index.take_over(true) {
+                    return;
+                }
                 let watcher = if index.settings.watch {
                     index.watch()
                 } else {

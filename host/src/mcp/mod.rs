@@ -5,15 +5,17 @@
 pub mod http;
 
 use crate::error::HostError;
-use crate::runtime::{Runtime, ToolDescription};
+use crate::runtime::{Runtime, ToolDescription, ToolOutput};
+use crate::tasks::Control;
+use crate::tasks::control::ProgressSink;
 use rmcp::ServiceExt;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
-    Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
-    Tool, ToolAnnotations,
+    Implementation, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ProgressToken, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
-use rmcp::service::{RequestContext, RoleServer};
+use rmcp::service::{Peer, RequestContext, RoleServer};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 
@@ -49,17 +51,25 @@ impl Server {
     /// Runs one tool call on a blocking thread (plugin calls are synchronous and bounded by
     /// their epoch deadline) and shapes the MCP result.
     pub async fn call(&self, name: &str, arguments: Option<Map<String, Value>>) -> CallToolResult {
+        self.call_with(name, arguments, Control::new()).await
+    }
+
+    /// [`Server::call`] under a control the caller cancels and watches progress through.
+    pub async fn call_with(
+        &self,
+        name: &str,
+        arguments: Option<Map<String, Value>>,
+        control: Control,
+    ) -> CallToolResult {
         let args = Value::Object(arguments.unwrap_or_default()).to_string();
         let runtime = self.runtime.clone();
         let name_owned = name.to_string();
-        let outcome =
-            tokio::task::spawn_blocking(move || runtime.call_tool(&name_owned, &args)).await;
+        let outcome = tokio::task::spawn_blocking(move || {
+            runtime.call_tool_with(&name_owned, &args, &control)
+        })
+        .await;
         match outcome {
-            Ok(Ok(output)) => {
-                let mut result = CallToolResult::success(vec![ContentBlock::text(output.text)]);
-                result.structured_content = Some(output.structured);
-                result
-            }
+            Ok(Ok(output)) => tool_result(output),
             Ok(Err(err)) => error_result(err),
             Err(join) => error_result(HostError::new(
                 crate::error::codes::INTERNAL,
@@ -68,6 +78,38 @@ impl Server {
         }
     }
 }
+
+/// Forwards a call's progress to the client as notifications/progress, in order, at most one
+/// per [`PROGRESS_EVERY`] (the last of a job always), each further than the one before.
+fn progress_sink(peer: Peer<RoleServer>, token: ProgressToken) -> ProgressSink {
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<ProgressNotificationParam>();
+    tokio::spawn(async move {
+        while let Some(param) = rx.recv().await {
+            if peer.notify_progress(param).await.is_err() {
+                break;
+            }
+        }
+    });
+    let last: std::sync::Mutex<(Option<std::time::Instant>, u64)> = Default::default();
+    Arc::new(move |done: u64, total: Option<u64>, message: &str| {
+        let mut last = last.lock().unwrap_or_else(|p| p.into_inner());
+        let finished = total == Some(done);
+        let due = last.0.is_none_or(|at| at.elapsed() >= PROGRESS_EVERY);
+        if (last.0.is_some() && done <= last.1) || !(due || finished) {
+            return;
+        }
+        *last = (Some(std::time::Instant::now()), done);
+        let mut param =
+            ProgressNotificationParam::new(token.clone(), done as f64).with_message(message);
+        if let Some(total) = total {
+            param = param.with_total(total as f64);
+        }
+        let _ = tx.send(param);
+    })
+}
+
+/// The least time between two progress notifications of one call.
+pub const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// The largest JSON-RPC message read from stdio (HTTP bodies have the transport's own cap).
 pub const MAX_MESSAGE_BYTES: usize = 8 << 20;
@@ -169,12 +211,78 @@ fn oversized_request(head: &[u8]) -> String {
     }
 }
 
-/// An isError result: the code, message and suggestion as text and as structured content.
-pub fn error_result(err: HostError) -> CallToolResult {
-    let mut text = format!("{}: {}", err.code, err.message);
-    if let Some(s) = &err.suggestion {
+/// A plugin's answer as an MCP result. One rule for every tool: an answer whose structured
+/// content says `success: false` is a failure (`isError: true`), and its text leads with the
+/// code and the suggestion, so a client that shows only the text still tells the agent what
+/// to do next.
+pub fn tool_result(output: ToolOutput) -> CallToolResult {
+    if !output.is_failure() {
+        let mut result = CallToolResult::success(vec![ContentBlock::text(output.text)]);
+        result.structured_content = Some(output.structured);
+        return result;
+    }
+    let s = &output.structured;
+    let field = |k: &str| s.get(k).and_then(Value::as_str);
+    let code = field("code")
+        .map(str::to_string)
+        .or_else(|| field("status").map(str::to_ascii_uppercase))
+        .unwrap_or_else(|| "FAILED".into());
+    let mut text = lead(&code, field("message"), field("suggestion"));
+    if !output.text.is_empty() {
+        text.push_str("\n\n");
+        text.push_str(&output.text);
+    }
+    let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
+    result.structured_content = Some(output.structured);
+    result
+}
+
+/// The first lines of a failure's text: `CODE: message` and `suggestion: ...`.
+fn lead(code: &str, message: Option<&str>, suggestion: Option<&str>) -> String {
+    let mut text = match message {
+        Some(m) => format!("{code}: {m}"),
+        None => code.to_string(),
+    };
+    if let Some(s) = suggestion {
         text.push_str(&format!("\nsuggestion: {s}"));
     }
+    text
+}
+
+/// What a failure looks like in every tool's structured content: the host's errors (any
+/// tool), and a plugin's own `success: false` answers, which carry at least these fields.
+pub const FAILURE_SCHEMA: &str = r#"{
+  "type": "object",
+  "required": ["success", "code", "message"],
+  "properties": {
+    "success": { "const": false },
+    "code": { "type": "string", "description": "Stable error code, e.g. NO_MATCH, FILE_NOT_FOUND" },
+    "message": { "type": "string" },
+    "suggestion": { "type": "string", "description": "The next step to try" },
+    "details": { "description": "Code-specific data, e.g. NO_MATCH candidates" }
+  }
+}"#;
+
+/// The published outputSchema: the plugin's success schema or [`FAILURE_SCHEMA`], so clients
+/// that validate structured content (the TypeScript SDK does, for errors too) accept both.
+/// Definitions move to the root, where the success schema's `#/$defs/...` references point.
+pub fn output_schema(success: Map<String, Value>) -> Map<String, Value> {
+    let mut success = success;
+    let mut root = Map::new();
+    root.insert("type".into(), "object".into());
+    for key in ["$schema", "$defs", "definitions"] {
+        if let Some(v) = success.remove(key) {
+            root.insert(key.into(), v);
+        }
+    }
+    let failure: Value = serde_json::from_str(FAILURE_SCHEMA).expect("FAILURE_SCHEMA is JSON");
+    root.insert("anyOf".into(), json!([success, failure]));
+    root
+}
+
+/// An isError result: the code, message and suggestion as text and as structured content.
+pub fn error_result(err: HostError) -> CallToolResult {
+    let text = lead(&err.code, Some(&err.message), err.suggestion.as_deref());
     let mut structured = json!({ "success": false, "code": err.code, "message": err.message });
     if let Some(s) = err.suggestion {
         structured["suggestion"] = s.into();
@@ -210,7 +318,8 @@ fn mcp_tool(t: ToolDescription) -> Tool {
     .with_title(t.spec.title.clone())
     .with_annotations(annotations);
     if let Some(output) = &t.spec.output_schema {
-        tool = tool.with_raw_output_schema(schema(output));
+        let success = Arc::unwrap_or_clone(schema(output));
+        tool = tool.with_raw_output_schema(Arc::new(output_schema(success)));
     }
     tool
 }
@@ -240,7 +349,7 @@ impl ServerHandler for Server {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         if !self.tools.iter().any(|t| t.name == request.name) {
             return Err(ErrorData::invalid_params(
@@ -251,7 +360,25 @@ impl ServerHandler for Server {
                 None,
             ));
         }
-        Ok(self.call(&request.name, request.arguments).await.into())
+        // The request's token is cancelled by notifications/cancelled and when the client
+        // goes away (the transport closed): either stops the work.
+        let mut control = Control::new();
+        if let Some(token) = context.meta.get_progress_token() {
+            control = control.with_progress(progress_sink(context.peer.clone(), token));
+        }
+        let watcher = {
+            let (ct, control) = (context.ct.clone(), control.clone());
+            tokio::spawn(async move {
+                ct.cancelled().await;
+                tracing::info!("call cancelled by the client; stopping it");
+                control.cancel();
+            })
+        };
+        let result = self
+            .call_with(&request.name, request.arguments, control)
+            .await;
+        watcher.abort();
+        Ok(result.into())
     }
 }
 

@@ -47,6 +47,11 @@ pub struct HostState {
     /// arguments) and the operator granted the plugin `sensitive`. A plugin's own
     /// `allow-sensitive` flag counts only when this is true.
     pub(super) may_read_sensitive: bool,
+    /// The caller's cancellation and progress (a fresh, unwatched one outside MCP calls).
+    pub(super) control: crate::tasks::Control,
+    /// Epoch ticks of the deadline not yet handed out: the deadline is given in short slices
+    /// so a cancelled call is noticed within one slice.
+    pub(super) ticks_left: u64,
     wasi: WasiCtx,
     table: ResourceTable,
 }
@@ -65,6 +70,8 @@ impl HostState {
             excused_ms: 0,
             excused_total_ms: 0,
             may_read_sensitive: false,
+            control: crate::tasks::Control::new(),
+            ticks_left: 0,
             wasi: WasiCtx::builder().build(),
             table: ResourceTable::new(),
         }

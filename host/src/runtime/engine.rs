@@ -36,6 +36,9 @@ pub fn memory_cap_bytes(limits: &Limits) -> usize {
     (limits.memory_mib.max(1) as usize).saturating_mul(1 << 20)
 }
 
+/// Ticks between checks of a running plugin (cancelled? deadline spent?): 50 ms.
+pub const SLICE_TICKS: u64 = 5;
+
 /// Deadline of one call, in epoch ticks (at least one).
 pub fn deadline_ticks(timeout_ms: u64) -> u64 {
     timeout_ms.div_ceil(EPOCH_TICK.as_millis() as u64).max(1)

@@ -693,17 +693,32 @@ impl tasks::Host for HostState {
     fn rebuild(&mut self, full: bool) -> Result<tasks::RebuildReport, types::Error> {
         let started = std::time::Instant::now();
         let services = self.services()?;
-        let last_logged = std::sync::atomic::AtomicU64::new(0);
-        let progress = |done: u64, total: u64| {
-            let now = started.elapsed().as_millis() as u64;
-            if now >= last_logged.load(std::sync::atomic::Ordering::Relaxed) + 1_000 {
-                last_logged.store(now, std::sync::atomic::Ordering::Relaxed);
-                tracing::info!("rebuild: {done}/{total} files");
-            }
-        };
-        let result = services.index.update(full, Some(&progress));
+        // Progress goes to the client that asked for it, and to the log once a second.
+        let last_logged = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let caller = self.control.clone();
+        // Same cancellation as the call; progress to the caller's sink and the log.
+        let control = self.control.clone().with_progress(std::sync::Arc::new(
+            move |done: u64, total: Option<u64>, what: &str| {
+                caller.progress(done, total, what);
+                let now = started.elapsed().as_millis() as u64;
+                if now >= last_logged.load(std::sync::atomic::Ordering::Relaxed) + 1_000 {
+                    last_logged.store(now, std::sync::atomic::Ordering::Relaxed);
+                    tracing::info!("rebuild: {done}/{} files", total.unwrap_or(0));
+                }
+            },
+        ));
+        let result = services.index.update_with(full, &control);
         let elapsed_ms = started.elapsed().as_millis() as u64;
         self.excuse(elapsed_ms);
+        if result.as_ref().is_ok_and(|r| r.cancelled) {
+            let done = result.as_ref().map(|r| r.indexed_total()).unwrap_or(0);
+            return Err(to_wit(HostError::new(
+                codes::CANCELLED,
+                format!(
+                    "the rebuild was cancelled after {elapsed_ms} ms; the {done} files indexed so far are kept"
+                ),
+            )));
+        }
         let report = result.map_err(|err| {
             to_wit(
                 HostError::new(codes::INDEX_ERROR, format!("rebuilding the index: {err:#}"))
@@ -728,7 +743,7 @@ impl tasks::Host for HostState {
         let root = services.workspace.root();
         let (argv, source) = crate::tasks::command(root, settings).map_err(to_wit)?;
         tracing::info!(plugin = &*self.plugin, "running tests: {}", argv.join(" "));
-        let result = crate::tasks::run(root, &argv, source, settings);
+        let result = crate::tasks::run(root, &argv, source, settings, &self.control);
         self.excuse(started.elapsed().as_millis() as u64);
         let run = result.map_err(to_wit)?;
         Ok(tasks::TestReport {

@@ -26,7 +26,7 @@ use registry::{Declared, Registry};
 use serde::Serialize;
 use sha2::Digest;
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 use wasmtime::component::{HasSelf, Linker};
@@ -109,6 +109,14 @@ pub struct ToolOutput {
     pub text: String,
 }
 
+impl ToolOutput {
+    /// The plugin answered, but with `success: false` (explore's invalid_args, blocked, ...):
+    /// to the client this is a failure like any error.
+    pub fn is_failure(&self) -> bool {
+        self.structured.get("success") == Some(&serde_json::Value::Bool(false))
+    }
+}
+
 enum Kind {
     Tool {
         pre: EditingPillarPre<HostState>,
@@ -141,7 +149,7 @@ pub struct Runtime {
 impl Runtime {
     /// Loads the built-in plugins from `builtin_dir` and the operator's plugin directories.
     /// A plugin that fails to load is logged and listed as rejected; the rest carry on.
-    pub fn load(services: Arc<Services>, builtin_dir: Option<&Path>) -> Result<Arc<Self>> {
+    pub fn load(services: Arc<Services>, builtins: &plugins::Builtins) -> Result<Arc<Self>> {
         let config = &services.config;
         let limits = config.limits.clone();
         let engine = engine::build(&limits)?;
@@ -149,7 +157,7 @@ impl Runtime {
         let cache = ComponentCache::open(&config.cache_dir(), &engine);
         let mut plugins: Vec<Plugin> = Vec::new();
         let mut rejected = Vec::new();
-        for candidate in plugins::discover(builtin_dir, &config.plugin_dirs()) {
+        for candidate in plugins::discover(builtins, &config.plugin_dirs()) {
             let outcome = if plugins.iter().any(|p| p.info.name == candidate.name) {
                 Err(format!(
                     "a plugin named {} is already loaded",
@@ -249,6 +257,18 @@ impl Runtime {
 
     /// Calls the tool exposed as `name` in a fresh instance.
     pub fn call_tool(self: &Arc<Self>, name: &str, args_json: &str) -> HostResult<ToolOutput> {
+        self.call_tool_with(name, args_json, &crate::tasks::Control::new())
+    }
+
+    /// [`Runtime::call_tool`] for a caller that may cancel and wants progress: the plugin is
+    /// stopped within one deadline slice of a cancel, and long host jobs (rebuild, tests)
+    /// stop and report through `control`.
+    pub fn call_tool_with(
+        self: &Arc<Self>,
+        name: &str,
+        args_json: &str,
+        control: &crate::tasks::Control,
+    ) -> HostResult<ToolOutput> {
         let plugin = self
             .plugins
             .iter()
@@ -260,6 +280,7 @@ impl Runtime {
         let started = Instant::now();
         let mut store = self.store(&plugin.info.name);
         store.data_mut().may_read_sensitive = plugin.reads_sensitive && agent_opted_in(args_json);
+        store.data_mut().control = control.clone();
         let result = pre
             .instantiate(&mut store)
             .map_err(|e| instantiate_failure(&plugin.info.name, e))
@@ -470,15 +491,25 @@ fn new_store(
     let state = HostState::new(runtime, plugin.into(), engine::memory_cap_bytes(limits));
     let mut store = Store::new(engine, state);
     store.limiter(|s| &mut s.limiter);
-    store.set_epoch_deadline(engine::deadline_ticks(limits.timeout_ms));
+    let total = engine::deadline_ticks(limits.timeout_ms);
+    let first = total.min(engine::SLICE_TICKS);
+    store.data_mut().ticks_left = total - first;
+    store.set_epoch_deadline(first);
     store.epoch_deadline_callback(|mut ctx| {
-        let excused = std::mem::take(&mut ctx.data_mut().excused_ms);
-        if excused == 0 {
+        let state = ctx.data_mut();
+        if state.control.is_cancelled() {
             return Err(Trap::Interrupt.into());
         }
-        Ok(wasmtime::UpdateDeadline::Continue(engine::deadline_ticks(
-            excused,
-        )))
+        let excused = std::mem::take(&mut state.excused_ms);
+        if excused > 0 {
+            state.ticks_left += engine::deadline_ticks(excused);
+        }
+        if state.ticks_left == 0 {
+            return Err(Trap::Interrupt.into());
+        }
+        let slice = state.ticks_left.min(engine::SLICE_TICKS);
+        state.ticks_left -= slice;
+        Ok(wasmtime::UpdateDeadline::Continue(slice))
     });
     store
 }
@@ -491,8 +522,7 @@ fn prepare(
     candidate: &Candidate,
 ) -> Result<Plugin, String> {
     let started = Instant::now();
-    let path = candidate.source.path();
-    let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+    let bytes = candidate.source.read()?;
     let sha256 = hex(&sha2::Sha256::digest(&bytes));
     let policy = config.policy(&candidate.name);
     if let Some(pinned) = policy.and_then(|p| p.sha256.as_deref())
@@ -507,12 +537,12 @@ fn prepare(
         .map_err(|e| format!("{e:#}"))?;
     let (world, imports) = plugins::classify(&component, engine)?;
     let grants: BTreeSet<Interface> = match &candidate.source {
-        Source::Builtin(_) => world.interfaces(),
+        Source::Builtin(_) | Source::Embedded(_) => world.interfaces(),
         Source::Directory(_) => plugins::parse_grants(policy.map_or(&[][..], |p| &p.grants[..]))?,
     };
     plugins::check_grants(&imports, &grants)?;
     let reads_sensitive = match &candidate.source {
-        Source::Builtin(_) => candidate.name == "explore",
+        Source::Builtin(_) | Source::Embedded(_) => candidate.name == "explore",
         Source::Directory(_) => {
             policy.is_some_and(|p| p.grants.iter().any(|g| g == plugins::SENSITIVE_GRANT))
         }
@@ -552,7 +582,7 @@ fn prepare(
         validate_spec(&spec)?;
         let spec = truthful_hints(spec, world);
         info.tool = match &candidate.source {
-            Source::Builtin(_) => Some(spec.name.clone()),
+            Source::Builtin(_) | Source::Embedded(_) => Some(spec.name.clone()),
             Source::Directory(_) if policy.is_some_and(|p| p.enabled) => {
                 Some(format!("{}__{}", candidate.name, spec.name))
             }
@@ -705,6 +735,12 @@ fn call_failure(
             "ask for less (smaller limits or files); the operator can raise limits.memory_mib",
         );
     }
+    if err.downcast_ref::<Trap>() == Some(&Trap::Interrupt) && store.data().control.is_cancelled() {
+        return HostError::new(
+            codes::CANCELLED,
+            format!("{plugin} was stopped: the client cancelled the call"),
+        );
+    }
     if err.downcast_ref::<Trap>() == Some(&Trap::Interrupt) {
         return HostError::new(
             codes::DEADLINE_EXCEEDED,
@@ -720,21 +756,27 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Where the build's own plugins are: `$SMART_CONTEXT_PLUGIN_DIR`, else `plugins/` beside the
-/// executable (an installed layout), else the directory the build wrote them to.
-pub fn builtin_plugin_dir() -> Option<PathBuf> {
+/// Where the built-in plugins come from: `$SMART_CONTEXT_PLUGIN_DIR` when set, else the
+/// copies embedded in the executable (an installed binary), else `plugins/` beside the
+/// executable, else the directory the build wrote them to (library tests and benches).
+pub fn builtins(embedded: plugins::Embedded) -> plugins::Builtins {
+    use plugins::Builtins;
     if let Some(dir) = std::env::var_os("SMART_CONTEXT_PLUGIN_DIR") {
-        return Some(PathBuf::from(dir));
+        return Builtins::Dir(PathBuf::from(dir));
+    }
+    if !embedded.is_empty() {
+        return Builtins::Embedded(embedded);
     }
     let beside_exe = std::env::current_exe()
         .ok()
         .and_then(|exe| Some(exe.parent()?.join("plugins")));
     if let Some(dir) = beside_exe.filter(|d| d.is_dir()) {
-        return Some(dir);
+        return Builtins::Dir(dir);
     }
     option_env!("SMART_CONTEXT_BUILTIN_PLUGINS")
         .map(PathBuf::from)
         .filter(|d| d.is_dir())
+        .map_or(Builtins::None, Builtins::Dir)
 }
 
 #[cfg(test)]

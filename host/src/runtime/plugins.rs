@@ -86,23 +86,61 @@ impl World {
     }
 }
 
-/// Where a plugin came from: the build's own plugins, or an operator's plugin directory.
+/// Components compiled into the binary: (name, bytes), what an installed binary runs.
+pub type Embedded = &'static [(&'static str, &'static [u8])];
+
+/// Where the build's own plugins come from.
+#[derive(Debug, Clone, Default)]
+pub enum Builtins {
+    /// None at all: only operator plugin directories (a server without pillars then refuses
+    /// to start).
+    #[default]
+    None,
+    /// `*.wasm` files in a directory (a development build, or $SMART_CONTEXT_PLUGIN_DIR).
+    Dir(PathBuf),
+    /// Compiled into the executable.
+    Embedded(Embedded),
+}
+
+impl Builtins {
+    pub fn describe(&self) -> String {
+        match self {
+            Builtins::None => "none".into(),
+            Builtins::Dir(dir) => dir.display().to_string(),
+            Builtins::Embedded(list) => format!("{} embedded in the executable", list.len()),
+        }
+    }
+}
+
+/// Where a plugin came from: the build's own plugins (a file, or embedded), or an operator's
+/// plugin directory.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Source {
     Builtin(PathBuf),
+    Embedded(&'static [u8]),
     Directory(PathBuf),
 }
 
 impl Source {
-    pub fn path(&self) -> &Path {
+    /// The component's bytes.
+    pub fn read(&self) -> Result<std::borrow::Cow<'static, [u8]>, String> {
         match self {
-            Source::Builtin(p) | Source::Directory(p) => p,
+            Source::Embedded(bytes) => Ok(std::borrow::Cow::Borrowed(bytes)),
+            Source::Builtin(p) | Source::Directory(p) => std::fs::read(p)
+                .map(std::borrow::Cow::Owned)
+                .map_err(|e| format!("reading {}: {e}", p.display())),
         }
+    }
+
+    /// Built with the host (file or embedded): trusted with its world's interfaces.
+    pub fn is_builtin(&self) -> bool {
+        !matches!(self, Source::Directory(_))
     }
 
     pub fn describe(&self) -> String {
         match self {
             Source::Builtin(p) => format!("builtin {}", p.display()),
+            Source::Embedded(_) => "builtin (embedded)".into(),
             Source::Directory(p) => format!("plugin dir {}", p.display()),
         }
     }
@@ -116,13 +154,20 @@ pub struct Candidate {
 }
 
 /// Built-in plugins first, then each extra directory in order; files sorted by name.
-pub fn discover(builtin_dir: Option<&Path>, extra_dirs: &[PathBuf]) -> Vec<Candidate> {
+pub fn discover(builtins: &Builtins, extra_dirs: &[PathBuf]) -> Vec<Candidate> {
     let mut found = Vec::new();
-    if let Some(dir) = builtin_dir {
-        found.extend(wasm_files(dir).into_iter().map(|(name, path)| Candidate {
-            name,
-            source: Source::Builtin(path),
-        }));
+    match builtins {
+        Builtins::None => {}
+        Builtins::Dir(dir) => {
+            found.extend(wasm_files(dir).into_iter().map(|(name, path)| Candidate {
+                name,
+                source: Source::Builtin(path),
+            }))
+        }
+        Builtins::Embedded(list) => found.extend(list.iter().map(|(name, bytes)| Candidate {
+            name: name.to_string(),
+            source: Source::Embedded(bytes),
+        })),
     }
     for dir in extra_dirs {
         if !dir.is_dir() {

@@ -6,7 +6,10 @@
 
 #[cfg(target_os = "linux")]
 pub mod confine;
+pub mod control;
 mod summary;
+
+pub use control::Control;
 
 pub use summary::Summary;
 
@@ -101,12 +104,14 @@ pub fn detect(root: &Path) -> Option<(Vec<String>, &'static str)> {
 }
 
 /// Runs `argv` in `root` until it exits or `settings.timeout_ms` passes (then the whole process
-/// group is killed), keeping at most `settings.max_output_bytes` of its output.
+/// group is killed), keeping at most `settings.max_output_bytes` of its output. A cancelled
+/// `control` kills the group too (CANCELLED); the elapsed time is reported as progress.
 pub fn run(
     root: &Path,
     argv: &[String],
     source: String,
     settings: &TestSettings,
+    control: &Control,
 ) -> HostResult<TestRun> {
     let started = Instant::now();
     let mut command = match settings.confine {
@@ -165,23 +170,46 @@ pub fn run(
     .collect();
     let deadline = Duration::from_millis(settings.timeout_ms);
     let mut timed_out = false;
+    let mut cancelled = false;
+    let mut reported_s = 0;
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break Some(status),
-            Ok(None) if started.elapsed() >= deadline => {
-                timed_out = true;
+            Ok(None) if started.elapsed() >= deadline || control.is_cancelled() => {
+                timed_out = !control.is_cancelled();
+                cancelled = !timed_out;
                 // SAFETY: kill(2) on the child's own process group; no memory is involved.
                 unsafe {
                     libc::kill(-(child.id() as i32), libc::SIGKILL);
                 }
                 break child.wait().ok();
             }
-            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Ok(None) => {
+                let seconds = started.elapsed().as_secs();
+                if seconds > reported_s {
+                    reported_s = seconds;
+                    control.progress(
+                        seconds,
+                        Some(settings.timeout_ms / 1000),
+                        &format!("running {} ({seconds} s)", argv.join(" ")),
+                    );
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
             Err(_) => break None,
         }
     };
     for reader in readers {
         let _ = reader.join();
+    }
+    if cancelled {
+        return Err(HostError::new(
+            codes::CANCELLED,
+            format!(
+                "the test run was cancelled after {} ms and its processes killed",
+                started.elapsed().as_millis()
+            ),
+        ));
     }
     let capture = std::mem::replace(
         &mut *output.lock().unwrap_or_else(|p| p.into_inner()),
@@ -331,7 +359,14 @@ mod tests {
         ]
         .map(String::from)
         .to_vec();
-        let run = run(dir.path(), &argv, "config".into(), &settings(10_000)).unwrap();
+        let run = run(
+            dir.path(),
+            &argv,
+            "config".into(),
+            &settings(10_000),
+            &Control::new(),
+        )
+        .unwrap();
         assert_eq!(run.exit_code, Some(101));
         assert!(!run.timed_out);
         assert_eq!((run.summary.passed, run.summary.failed), (1, 1));
@@ -344,10 +379,46 @@ mod tests {
         let argv: Vec<String> = ["sh", "-c", "sleep 30 & sleep 30; echo never"]
             .map(String::from)
             .to_vec();
-        let run = run(dir.path(), &argv, "config".into(), &settings(300)).unwrap();
+        let run = run(
+            dir.path(),
+            &argv,
+            "config".into(),
+            &settings(300),
+            &Control::new(),
+        )
+        .unwrap();
         assert!(run.timed_out);
         assert!(run.elapsed_ms < 10_000, "{}", run.elapsed_ms);
         assert!(!run.tail.contains("never"));
+    }
+
+    #[test]
+    fn a_cancelled_run_kills_the_group_and_says_cancelled() {
+        let dir = tempfile::tempdir().unwrap();
+        let argv: Vec<String> = ["sh", "-c", "sleep 30 & sleep 30; echo never"]
+            .map(String::from)
+            .to_vec();
+        let control = Control::new();
+        let canceller = {
+            let control = control.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(200));
+                control.cancel();
+            })
+        };
+        let started = Instant::now();
+        let err = run(
+            dir.path(),
+            &argv,
+            "config".into(),
+            &settings(60_000),
+            &control,
+        )
+        .expect_err("a cancelled run is no result");
+        canceller.join().unwrap();
+        assert_eq!(err.code, codes::CANCELLED);
+        // The readers end only when every process of the group is gone.
+        assert!(started.elapsed() < Duration::from_secs(20), "{err:?}");
     }
 
     #[test]
@@ -379,7 +450,14 @@ mod tests {
     fn the_server_environment_stays_out() {
         let dir = tempfile::tempdir().unwrap();
         let argv: Vec<String> = ["sh", "-c", "env"].map(String::from).to_vec();
-        let run = run(dir.path(), &argv, "config".into(), &settings(10_000)).unwrap();
+        let run = run(
+            dir.path(),
+            &argv,
+            "config".into(),
+            &settings(10_000),
+            &Control::new(),
+        )
+        .unwrap();
         assert!(run.tail.contains("PATH="), "{}", run.tail);
         // The test process's own environment has CARGO_PKG_NAME and RUST_* variables: none
         // of them is on the allowlist.
@@ -401,7 +479,14 @@ mod tests {
             env: vec!["CARGO_PKG_NAME".into()],
             ..settings(10_000)
         };
-        let run = super::run(dir.path(), &argv, "config".into(), &with_extra).unwrap();
+        let run = super::run(
+            dir.path(),
+            &argv,
+            "config".into(),
+            &with_extra,
+            &Control::new(),
+        )
+        .unwrap();
         assert!(
             run.tail.contains("CARGO_PKG_NAME=smart-context"),
             "{}",

@@ -52,11 +52,53 @@ pub struct SectionSelector {
     pub include_subsections: bool,
 }
 
+/// Where to continue. Accepted as the answer hands it out: `{items}`/`{content}`, the `next`
+/// object itself (`{itemsCursor, contentCursor}`), or one cursor string alone; a cursor's
+/// kind is read from the cursor, so one passed under the other name still works.
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "serde_json::Value")]
 pub struct Cursor {
     pub items: Option<String>,
     pub content: Option<String>,
+}
+
+impl TryFrom<serde_json::Value> for Cursor {
+    type Error = String;
+
+    fn try_from(input: serde_json::Value) -> Result<Self, String> {
+        let fields = match input {
+            serde_json::Value::String(token) => {
+                return Ok(Cursor {
+                    items: Some(token),
+                    content: None,
+                });
+            }
+            serde_json::Value::Object(fields) => fields,
+            _ => {
+                return Err(
+                    "cursor must be {\"items\": ...} or {\"content\": ...} (next.itemsCursor / next.contentCursor of an earlier answer), or that cursor string".into(),
+                );
+            }
+        };
+        let mut cursor = Cursor::default();
+        for (key, value) in fields {
+            let slot = match key.as_str() {
+                "items" | "itemsCursor" => &mut cursor.items,
+                "content" | "contentCursor" => &mut cursor.content,
+                other => {
+                    return Err(format!(
+                        "unknown cursor field `{other}`, expected `items` or `content` (the values of next.itemsCursor / next.contentCursor)"
+                    ));
+                }
+            };
+            match value {
+                serde_json::Value::String(s) => *slot = Some(s),
+                serde_json::Value::Null => {}
+                _ => return Err(format!("cursor.{key} must be a string")),
+            }
+        }
+        Ok(cursor)
+    }
 }
 
 #[derive(Debug, Clone, Copy, Default, Deserialize)]
@@ -285,6 +327,24 @@ mod tests {
         assert!(err.message.contains("view"), "{}", err.message);
         let err = parse(r#"{"include":{"docs":"yes"}}"#).unwrap_err();
         assert!(err.message.contains("include.docs"), "{}", err.message);
+    }
+
+    #[test]
+    fn cursors_are_accepted_as_handed_out() {
+        let cursor = |json: &str| parse(json).map(|a| a.cursor.unwrap());
+        let c = cursor(r#"{"packId":"p","cursor":"i.1.2.mac"}"#).unwrap();
+        assert_eq!(c.items.as_deref(), Some("i.1.2.mac"));
+        let c =
+            cursor(r#"{"packId":"p","cursor":{"itemsCursor":"a","contentCursor":"b"}}"#).unwrap();
+        assert_eq!(
+            (c.items.as_deref(), c.content.as_deref()),
+            (Some("a"), Some("b"))
+        );
+        let c = cursor(r#"{"packId":"p","cursor":{"content":"b"}}"#).unwrap();
+        assert_eq!((c.items, c.content.as_deref()), (None, Some("b")));
+        let err = cursor(r#"{"packId":"p","cursor":{"page":2}}"#).unwrap_err();
+        assert!(err.message.contains("page"), "{}", err.message);
+        assert!(cursor(r#"{"packId":"p","cursor":{"items":3}}"#).is_err());
     }
 
     #[test]

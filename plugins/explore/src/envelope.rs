@@ -165,8 +165,17 @@ impl Response {
         }
     }
 
+    /// Arguments explore cannot act on: INVALID_ARGS, with where to look.
     pub fn invalid_args(message: impl Into<String>) -> Self {
-        Self::failed(Status::InvalidArgs, message)
+        Self {
+            code: Some(sdk::codes::INVALID_ARGS.into()),
+            suggestion: Some(
+                "check the arguments against explore's inputSchema: `query` to search, \
+                 `paths` to read, `packId` with a cursor from `next` to page on"
+                    .into(),
+            ),
+            ..Self::failed(Status::InvalidArgs, message)
+        }
     }
 
     /// A host error turned into the envelope: sizes and policy refusals are "blocked" (the
@@ -228,11 +237,15 @@ impl Response {
             serde_json::to_value(self.status).unwrap_or_default()
         );
         out = out.replace('"', "");
-        if let Some(message) = &self.message {
-            out.push_str(&format!(" - {message}"));
-        }
-        if let Some(suggestion) = &self.suggestion {
-            out.push_str(&format!("\nsuggestion: {suggestion}"));
+        // A failure's code, message and suggestion lead the text the host sends (the one
+        // rule for every tool's failures); the plugin adds only what follows them.
+        if self.success {
+            if let Some(message) = &self.message {
+                out.push_str(&format!(" - {message}"));
+            }
+            if let Some(suggestion) = &self.suggestion {
+                out.push_str(&format!("\nsuggestion: {suggestion}"));
+            }
         }
         if self.degraded {
             out.push_str(&format!("\ndegraded: {}", self.reasons.join(", ")));

@@ -58,22 +58,23 @@ pub fn render(args: &ExploreArgs, mut session: Session, clock: &Clock) -> Respon
     let cursor = args.cursor.clone().unwrap_or_default();
     let (pack_id, salt) = (session.pack.pack_id.clone(), session.pack.salt.clone());
     let mut at = (0usize, 0usize);
-    if let Some(items) = &cursor.items {
-        match key::verify(&pack_id, &salt, items) {
-            Ok(Position::Items { docs, code }) => at = (docs, code),
-            Ok(_) => return Response::invalid_args("cursor.items holds a content cursor"),
+    // Each cursor says what it is: an items cursor pages on, a content cursor continues a
+    // cut item, whichever field it came in.
+    let mut items_token = None;
+    let mut content_at = None;
+    for token in [&cursor.items, &cursor.content].into_iter().flatten() {
+        match key::verify(&pack_id, &salt, token) {
+            Ok(Position::Items { docs, code }) => {
+                at = (docs, code);
+                items_token = Some(token.clone());
+            }
+            Ok(Position::Content { rank, offset, full }) => content_at = Some((rank, offset, full)),
             Err(message) => return Response::invalid_args(message),
         }
     }
-    if let Some(content) = &cursor.content {
-        return match key::verify(&pack_id, &salt, content) {
-            Ok(Position::Content { rank, offset, full }) => {
-                let budget = Budget::new(args.max_chars(), args.max_chars());
-                continuation(args, session, rank, offset, full, cursor.items, budget)
-            }
-            Ok(_) => Response::invalid_args("cursor.content holds an items cursor"),
-            Err(message) => Response::invalid_args(message),
-        };
+    if let Some((rank, offset, full)) = content_at {
+        let budget = Budget::new(args.max_chars(), args.max_chars());
+        return continuation(args, session, rank, offset, full, items_token, budget);
     }
 
     let groups = [Group::Docs, Group::Code];
