@@ -27,6 +27,9 @@ pub struct OpenOptions {
     pub embedded_plugins: runtime::plugins::Embedded,
     /// Where the journal key lives (default: the user data directory, outside every root).
     pub data_dir: Option<PathBuf>,
+    /// Keeps the state (store, index) here instead of `<root>/.smart-context`: how commands
+    /// that only look (`plugins`) avoid creating a state directory in the current directory.
+    pub state_dir: Option<PathBuf>,
 }
 
 pub fn open(options: &OpenOptions) -> Result<Arc<Runtime>> {
@@ -35,7 +38,10 @@ pub fn open(options: &OpenOptions) -> Result<Arc<Runtime>> {
         tracing::warn!("config: {notice}");
     }
     let workspace = Workspace::open(&options.root)?;
-    let state_dir = workspace.root().join(STATE_DIR);
+    let state_dir = options
+        .state_dir
+        .clone()
+        .unwrap_or_else(|| workspace.root().join(STATE_DIR));
     prepare_state_dir(&state_dir)?;
     let data_dir = options
         .data_dir

@@ -13,6 +13,7 @@ pub mod index;
 pub mod mcp;
 pub mod runtime;
 pub mod services;
+pub mod setup;
 pub mod store;
 pub mod tasks;
 pub mod workspace;

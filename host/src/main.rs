@@ -7,11 +7,13 @@ use indicatif::{ProgressBar, ProgressStyle};
 use smart_context::app::{self, OpenOptions};
 use smart_context::index::{Index, Report};
 use smart_context::mcp::{self, Server, http};
+use smart_context::setup;
 use std::io::{IsTerminal, Read, Write};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tracing_subscriber::EnvFilter;
+use tracing_subscriber::prelude::*;
 
 #[derive(Parser)]
 #[command(
@@ -67,6 +69,21 @@ enum Command {
         #[arg(last = true, required = true)]
         argv: Vec<String>,
     },
+    /// Print the configuration an MCP client needs to use this server, or merge it into the
+    /// client's config file with --write (an existing, different entry needs --force).
+    Setup {
+        client: setup::Client,
+        /// Merge the entry into the client's config file instead of printing it.
+        #[arg(long)]
+        write: bool,
+        /// Replace an existing, different smart-context entry.
+        #[arg(long, requires = "write")]
+        force: bool,
+        /// Configure an HTTP connection to a running `serve --http` at URL (e.g.
+        /// http://127.0.0.1:8765/mcp), with the bearer token from $SMART_CONTEXT_HTTP_TOKEN.
+        #[arg(long, value_name = "URL")]
+        http: Option<String>,
+    },
     /// Trust the root's smart-context.toml as it is now, so its privileged settings (test
     /// command, plugins, HTTP) apply. Recorded by hash outside the root: a changed file needs
     /// trusting again.
@@ -107,14 +124,32 @@ fn run(cli: Cli) -> Result<ExitCode> {
     } else {
         "warn"
     };
-    tracing_subscriber::fmt()
+    // stderr gets what SMART_CONTEXT_LOG asks for; MCP clients that send logging/setLevel get
+    // the host's own events (debug and up, each client filtered at its level).
+    let stderr = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
         .with_ansi(std::io::stderr().is_terminal())
-        .with_env_filter(
+        .with_filter(
             EnvFilter::try_from_env("SMART_CONTEXT_LOG")
                 .unwrap_or_else(|_| EnvFilter::new(default_level)),
-        )
+        );
+    let clients = mcp::logging::ClientLogLayer.with_filter(
+        tracing_subscriber::filter::Targets::new()
+            .with_target("smart_context", tracing::Level::DEBUG),
+    );
+    tracing_subscriber::registry()
+        .with(stderr)
+        .with(clients)
         .init();
+    if let Command::Setup {
+        client,
+        write,
+        force,
+        http,
+    } = &cli.command
+    {
+        return run_setup(&cli.root, *client, *write, *force, http.clone());
+    }
     if let Command::Trust = cli.command {
         let (path, hash) = smart_context::config::trust(&cli.root)?;
         emit(&format!(
@@ -123,13 +158,40 @@ fn run(cli: Cli) -> Result<ExitCode> {
         ))?;
         return Ok(ExitCode::SUCCESS);
     }
-    let options = OpenOptions {
+    let mut options = OpenOptions {
         root: cli.root.clone(),
         config: cli.config.clone(),
         builtin_plugins: None,
         embedded_plugins: EMBEDDED_PLUGINS,
         data_dir: None,
+        state_dir: None,
     };
+    // Commands that only look leave no state behind in a root that has none: `plugins`
+    // always, `call` when its arguments or tool name are wrong.
+    let no_state_yet = !cli.root.join(app::STATE_DIR).exists();
+    let scratch = tempfile_dir()?;
+    let mut call_args = String::new();
+    if let Command::Call { tool, args } = &cli.command {
+        call_args = read_args(args)?;
+        let value: serde_json::Value =
+            serde_json::from_str(&call_args).context("the arguments are not valid JSON")?;
+        if !value.is_object() {
+            bail!("the arguments must be a JSON object");
+        }
+        if no_state_yet {
+            let probe = app::open(&OpenOptions {
+                state_dir: Some(scratch.path().join("probe")),
+                ..options.clone()
+            })?;
+            if !probe.tools().iter().any(|t| &t.name == tool) {
+                let names: Vec<String> = probe.tools().into_iter().map(|t| t.name).collect();
+                bail!("no tool named {tool}; the tools are {}", names.join(", "));
+            }
+        }
+    }
+    if matches!(cli.command, Command::Plugins { .. }) && no_state_yet {
+        options.state_dir = Some(scratch.path().join("state"));
+    }
     let runtime = app::open(&options)?;
     let index = runtime.services().index.clone();
     match cli.command {
@@ -139,7 +201,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let rt = tokio::runtime::Runtime::new()?;
             rt.block_on(async move {
                 match addr {
-                    None => server.serve_stdio().await,
+                    None => {
+                        if std::io::stdin().is_terminal() {
+                            eprintln!(
+                                "smart-context: serving MCP over stdio for {}: an MCP client starts this command and talks JSON-RPC on stdin/stdout.\n  set a client up: smart-context setup claude-code (or cursor, vscode, codex, gemini, claude-desktop)\n  try it by hand: npx @modelcontextprotocol/inspector {} --root {} serve\n  Ctrl-D or Ctrl-C stops it.",
+                                runtime.services().workspace.root().display(),
+                                std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_else(|_| "smart-context".into()),
+                                runtime.services().workspace.root().display(),
+                            );
+                        }
+                        server.serve_stdio().await
+                    }
                     Some(addr) => {
                         let http_config = &runtime.services().config.http;
                         let token =
@@ -173,13 +245,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             })?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Call { tool, args } => {
-            let args = read_args(&args)?;
-            let value: serde_json::Value =
-                serde_json::from_str(&args).context("the arguments are not valid JSON")?;
-            if !value.is_object() {
-                bail!("the arguments must be a JSON object");
-            }
+        Command::Call { tool, .. } => {
+            let args = call_args;
             // One-shot calls answer from an up-to-date index: catch up first (quick when
             // nothing changed); a read-only index answers as it is.
             if !index.is_read_only() {
@@ -242,7 +309,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             emit(&serde_json::to_string_pretty(&report)?)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Trust | Command::Confine { .. } => {
+        Command::Trust | Command::Confine { .. } | Command::Setup { .. } => {
             unreachable!("handled before the host opens")
         }
         Command::Index { full, json } => {
@@ -261,6 +328,53 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// `setup`: prints the client's configuration, or merges it into the client's file.
+fn run_setup(
+    root: &std::path::Path,
+    client: setup::Client,
+    write: bool,
+    force: bool,
+    http: Option<String>,
+) -> Result<ExitCode> {
+    let root = root
+        .canonicalize()
+        .with_context(|| format!("the root {} does not exist", root.display()))?;
+    let transport = match http {
+        Some(url) => setup::Transport::Http { url },
+        None => setup::Transport::Stdio {
+            binary: std::env::current_exe()?.canonicalize()?,
+            root: root.clone(),
+        },
+    };
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .context("HOME is not set")?;
+    let plan = setup::plan(client, &transport, &root, &home)?;
+    if write {
+        match plan.write(force)? {
+            true => emit(&format!(
+                "wrote the smart-context entry to {}",
+                plan.file.display()
+            ))?,
+            false => emit(&format!("{} already has this entry", plan.file.display()))?,
+        }
+    } else {
+        emit(&format!("# add to {}", plan.file.display()))?;
+        emit(&plan.snippet())?;
+        if let Some(command) = &plan.command {
+            emit(&format!("# or run:\n{command}"))?;
+        }
+        emit("# or let smart-context merge it in: add --write")?;
+    }
+    if let Some(note) = &plan.note {
+        emit(&format!("# {note}"))?;
+    }
+    emit(
+        "# then ask your agent to call explore, e.g. explore({ query: \"where is the config parsed\" })",
+    )?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Runs a pass with a progress bar on stderr (hidden when stderr is not a terminal).
@@ -292,6 +406,33 @@ fn emit(text: &str) -> Result<()> {
     match writeln!(out, "{text}").and_then(|()| out.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => Ok(other?),
+    }
+}
+
+/// A scratch directory for state that must not outlive the command (removed on drop).
+fn tempfile_dir() -> Result<ScratchDir> {
+    let path = std::env::temp_dir().join(format!(
+        "smart-context-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    ));
+    Ok(ScratchDir(path))
+}
+
+/// A directory removed when dropped; created lazily by whoever uses a path inside it.
+struct ScratchDir(PathBuf);
+
+impl ScratchDir {
+    fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 

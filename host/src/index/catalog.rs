@@ -96,6 +96,26 @@ pub fn known(conn: &Connection) -> Result<HashMap<String, Known>> {
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// Records a complete pass: when it finished and the fingerprint of what it saw.
+pub fn record_pass(conn: &Connection, finished_ms: u64, fingerprint: &str) -> Result<()> {
+    conn.execute(
+        "INSERT OR REPLACE INTO index_passes (id, finished_ms, fingerprint) VALUES (1, ?1, ?2)",
+        rusqlite::params![finished_ms as i64, fingerprint],
+    )?;
+    Ok(())
+}
+
+/// The last complete pass recorded: (finished_ms, fingerprint).
+pub fn last_pass(conn: &Connection) -> Result<Option<(u64, String)>> {
+    Ok(conn
+        .query_row(
+            "SELECT finished_ms, fingerprint FROM index_passes WHERE id = 1",
+            [],
+            |r| Ok((r.get::<_, i64>(0)? as u64, r.get(1)?)),
+        )
+        .optional()?)
+}
+
 /// Writes entries, touches and removals in one transaction.
 pub fn apply(
     conn: &mut Connection,

@@ -112,6 +112,8 @@ pub struct Hit {
     pub snippet_line: u32,
     /// The chunk's text, for previews.
     pub body: String,
+    /// The file's hash, for a hit the catalogue does not know yet (a live scan's).
+    pub file_hash: Option<String>,
 }
 
 pub struct Fulltext {
@@ -319,6 +321,7 @@ impl Fulltext {
             snippet,
             snippet_line: start_line + offset,
             body,
+            file_hash: None,
         }
     }
 

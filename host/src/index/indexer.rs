@@ -59,6 +59,9 @@ pub struct Report {
     /// The pass was cancelled: what it indexed so far is committed, the rest waits for the
     /// next pass.
     pub cancelled: bool,
+    /// A hash of the paths, sizes and mtimes the walk found (see [`scan::fingerprint`]).
+    #[serde(skip)]
+    pub fingerprint: String,
 }
 
 impl Report {
@@ -213,6 +216,12 @@ impl Index {
                 tracing::info!("indexing cancelled: {report}");
             }
             Ok(report) => {
+                self.first_pass_done.store(true, Ordering::Release);
+                let conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
+                if let Err(err) = catalog::record_pass(&conn, now_ms(), &report.fingerprint) {
+                    tracing::warn!("recording the pass: {err:#}");
+                }
+                drop(conn);
                 self.set_freshness(Freshness::Fresh);
                 self.last_indexed_ms.store(now_ms(), Ordering::Relaxed);
                 self.skipped
@@ -238,6 +247,7 @@ impl Index {
         let mut report = Report::default();
         let found = scan::scan(&self.ws, &self.settings.exclude)?;
         report.scanned = found.len() as u64;
+        report.fingerprint = scan::fingerprint(&found);
         lap(&mut report, "scan", started);
         let mut known = {
             let conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
@@ -289,9 +299,12 @@ impl Index {
                     // about the time one file takes.
                     let outcomes: Vec<Outcome> = batch
                         .par_iter()
-                        .map(|(f, k)| match cancelled() {
-                            true => Outcome::Cancelled,
-                            false => self.prepare(f, k.as_ref(), parsers.as_ref()),
+                        .map(|(f, k)| {
+                            self.yield_to_queries();
+                            match cancelled() {
+                                true => Outcome::Cancelled,
+                                false => self.prepare(f, k.as_ref(), parsers.as_ref()),
+                            }
                         })
                         .collect();
                     lap(&mut report, "extract", t);

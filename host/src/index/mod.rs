@@ -14,6 +14,7 @@ pub mod digest;
 pub mod documents;
 pub mod fulltext;
 mod indexer;
+pub mod live;
 pub mod previews;
 pub mod queries;
 pub mod resolve;
@@ -35,7 +36,7 @@ use fulltext::Fulltext;
 use rusqlite::Connection;
 use std::fs::File;
 use std::path::Path;
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock, Weak};
 
 /// `s` cut to `max` characters, with an ellipsis when cut: previews and signatures.
@@ -125,6 +126,21 @@ pub struct Index {
     skipped: AtomicU64,
     last_indexed_ms: AtomicU64,
     watching: std::sync::atomic::AtomicBool,
+    /// A pass has looked at every file since this process opened the index.
+    first_pass_done: std::sync::atomic::AtomicBool,
+    /// The last live scan, reused by the searches of one call: (words and scope, when, scan).
+    #[allow(clippy::type_complexity)]
+    live_cache: Mutex<
+        Option<(
+            (String, Option<String>),
+            std::time::Instant,
+            Arc<live::LiveScan>,
+        )>,
+    >,
+    /// The on-disk freshness check ran (see `settle_freshness`).
+    freshness_checked: std::sync::atomic::AtomicBool,
+    /// Live scans running now: indexing workers wait for them.
+    live_scans: AtomicUsize,
     /// Why this instance cannot write the index, when it cannot.
     read_only: RwLock<Option<String>>,
     /// Held for the life of the index: the exclusive lock that makes this process the writer.
@@ -179,6 +195,10 @@ impl Index {
             skipped: AtomicU64::new(0),
             last_indexed_ms: AtomicU64::new(0),
             watching: false.into(),
+            first_pass_done: false.into(),
+            live_cache: Mutex::new(None),
+            live_scans: AtomicUsize::new(0),
+            freshness_checked: false.into(),
             read_only: RwLock::new(read_only),
             lock: Mutex::new(lock),
         })
@@ -244,6 +264,12 @@ impl Index {
         *self.parsers.write().unwrap_or_else(|p| p.into_inner()) = Some(parsers);
     }
 
+    /// A pass has looked at every file since this process opened the index: until then
+    /// searches also scan the files it does not hold yet.
+    pub fn first_pass_done(&self) -> bool {
+        self.first_pass_done.load(Ordering::Acquire)
+    }
+
     pub fn is_read_only(&self) -> bool {
         self.read_only
             .read()
@@ -276,7 +302,30 @@ impl Index {
         self.reader.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// A process that has run no pass knows its index only from disk: when the files match
+    /// the last complete pass's fingerprint (a walk, no reads), the index is fresh as it is.
+    /// Checked once, on the first status.
+    fn settle_freshness(&self) {
+        if self.first_pass_done() || self.freshness() != Freshness::Stale {
+            return;
+        }
+        if self.freshness_checked.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let Ok(Some((finished_ms, fingerprint))) = catalog::last_pass(&self.reader()) else {
+            return;
+        };
+        let Ok(found) = scan::scan(&self.ws, &self.settings.exclude) else {
+            return;
+        };
+        if scan::fingerprint(&found) == fingerprint && self.freshness() == Freshness::Stale {
+            self.last_indexed_ms.store(finished_ms, Ordering::Relaxed);
+            self.set_freshness(Freshness::Fresh);
+        }
+    }
+
     pub fn status(&self) -> IndexStatus {
+        self.settle_freshness();
         let counts = catalog::counts(&self.reader()).unwrap_or_else(|err| {
             tracing::warn!("reading index counts: {err:#}");
             Default::default()

@@ -10,7 +10,7 @@ use super::documents::{Document, Section};
 use super::fulltext::{self, Hit, SearchRequest};
 use super::previews;
 use super::resolve;
-use super::{Freshness, Index};
+use super::{Freshness, Index, live};
 use crate::error::{HostError, HostResult, codes};
 use crate::workspace::ReadOptions;
 
@@ -95,6 +95,33 @@ fn store_error(err: anyhow::Error) -> HostError {
         .suggest("run `smart-context index --full` if this persists")
 }
 
+/// Index hits and live-scan hits in one ranking: each list's scores scaled to its best (BM25
+/// and the live score are not on one scale), each file's chunk once.
+fn merge(indexed: Vec<Hit>, live: Vec<Hit>, limit: usize) -> Vec<Hit> {
+    if live.is_empty() {
+        return indexed;
+    }
+    let top = |hits: &[Hit]| {
+        hits.iter()
+            .map(|h| h.score)
+            .fold(f32::MIN_POSITIVE, f32::max)
+    };
+    let (top_indexed, top_live) = (top(&indexed), top(&live));
+    let paths: std::collections::HashSet<String> = indexed.iter().map(|h| h.path.clone()).collect();
+    let mut all: Vec<(f32, Hit)> = indexed
+        .into_iter()
+        .map(|h| (h.score / top_indexed, h))
+        .chain(
+            live.into_iter()
+                .filter(|h| !paths.contains(&h.path))
+                .map(|h| (h.score / top_live, h)),
+        )
+        .collect();
+    all.sort_by(|a, b| b.0.total_cmp(&a.0));
+    all.truncate(limit);
+    all.into_iter().map(|(_, h)| h).collect()
+}
+
 impl Index {
     fn degraded_reasons(&self) -> Vec<String> {
         let mut reasons = Vec::new();
@@ -136,9 +163,21 @@ impl Index {
             self.ws.stat(&prefix)?;
             request.path_prefix = Some(prefix);
         }
-        let (hits, total) = fulltext
+        let (mut hits, mut total) = fulltext
             .search(&request)
             .map_err(|e| HostError::new(codes::INTERNAL, format!("search failed: {e:#}")))?;
+        if self.live_scan_due() {
+            // The first pass has not reached every file: search the rest directly.
+            let live = self.live_search(&request);
+            if live.unindexed > 0 {
+                reasons.push(live::LIVE_SCAN.to_string());
+                if !live.complete() {
+                    reasons.push(live::LIVE_SCAN_PARTIAL.to_string());
+                }
+            }
+            total += live.hits.len();
+            hits = merge(hits, live.hits, request.limit);
+        }
         Ok(SearchOutcome {
             hits,
             total: total as u64,
@@ -161,6 +200,16 @@ impl Index {
         let conn = self.reader();
         hits.iter()
             .map(|hit| {
+                if let Some(file_hash) = &hit.file_hash {
+                    // A live-scan hit: not in the catalogue, previewed from its own lines.
+                    let (text, truncated) = digest::render(&hit.body, mode, cap);
+                    return Some(previews::Preview {
+                        text,
+                        truncated,
+                        file_hash: file_hash.clone(),
+                        file_mtime_ms: 0,
+                    });
+                }
                 let source = previews::Source {
                     chunk_id: &hit.chunk_id,
                     body: &hit.body,

@@ -26,6 +26,19 @@ pub struct Found {
     pub mtime_ms: u64,
 }
 
+/// What the walk saw, as one hash: equal fingerprints mean no file was added, removed or
+/// touched (by size and mtime) in between. `found` is in path order, as [`scan`] returns it.
+pub fn fingerprint(found: &[Found]) -> String {
+    let mut hasher = blake3::Hasher::new();
+    for f in found {
+        hasher.update(f.path.as_bytes());
+        hasher.update(&[0]);
+        hasher.update(&f.size.to_le_bytes());
+        hasher.update(&f.mtime_ms.to_le_bytes());
+    }
+    hasher.finalize().to_hex().to_string()
+}
+
 /// Walks `ws` on all cores. `exclude` holds extra gitignore-style globs from the config.
 pub fn scan(ws: &Workspace, exclude: &[String]) -> anyhow::Result<Vec<Found>> {
     let mut overrides = OverrideBuilder::new(ws.root());

@@ -596,3 +596,59 @@ fn failures_are_counted_by_code_and_never_stop_a_pass() {
     assert_eq!(links.incoming[0].path, "docs/b.md");
     assert_eq!(links.incoming[0].line, 3);
 }
+
+#[test]
+fn before_the_first_pass_searches_scan_the_files_live_and_say_so() {
+    let root = Root::new(&[
+        (
+            "src/alpha.rs",
+            "fn helper() {}\nfn unusual_marker_fn() -> u32 {\n    7\n}\n",
+        ),
+        ("src/beta.rs", "fn other() {}\n"),
+        (
+            "notes.md",
+            "# Notes\n\nthe unusual_marker_fn is documented here\n",
+        ),
+        (".env", "unusual_marker_fn=secret\n"),
+    ]);
+    let runtime = root.open();
+    let index = index(&runtime);
+    let request = |kinds: &[&str]| SearchRequest {
+        query: "unusual_marker_fn".into(),
+        limit: 10,
+        kinds: kinds.iter().map(|k| k.to_string()).collect(),
+        ..Default::default()
+    };
+    let outcome = index.search(&request(&[])).unwrap();
+    let paths: Vec<&str> = outcome.hits.iter().map(|h| h.path.as_str()).collect();
+    assert!(outcome.degraded && outcome.reasons.contains(&live::LIVE_SCAN.to_string()));
+    assert_eq!(paths[0], "src/alpha.rs", "{paths:?}");
+    assert!(
+        paths.contains(&"notes.md") && !paths.contains(&".env"),
+        "{paths:?}"
+    );
+    let hit = &outcome.hits[0];
+    assert_eq!(hit.snippet_line, 2);
+    assert!(hit.body.contains("unusual_marker_fn") && hit.file_hash.is_some());
+    let previews = index.previews(&outcome.hits, "unusual_marker_fn", Mode::Preview, 400);
+    assert!(
+        previews[0]
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("unusual_marker_fn")
+    );
+    // Kind filters apply to live hits as to indexed ones.
+    let code = index.search(&request(&["code"])).unwrap();
+    assert!(
+        code.hits.iter().all(|h| h.kind == "code"),
+        "{:?}",
+        code.hits
+    );
+    // Once a pass has looked at everything, the index answers alone.
+    index.update(false, None).unwrap();
+    let after = index.search(&request(&[])).unwrap();
+    assert!(!after.reasons.contains(&live::LIVE_SCAN.to_string()));
+    assert_eq!(after.hits[0].path, "src/alpha.rs");
+    assert!(after.hits.iter().all(|h| h.file_hash.is_none()));
+}

@@ -3,6 +3,8 @@
 //! text; failures are isError results with code, message and suggestion.
 
 pub mod http;
+pub mod logging;
+pub mod prompts;
 
 use crate::error::HostError;
 use crate::runtime::{Runtime, ToolDescription, ToolOutput};
@@ -12,22 +14,41 @@ use rmcp::ServiceExt;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
-    Implementation, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
-    ProgressToken, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+    GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ServerCapabilities,
+    ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 
-const INSTRUCTIONS: &str = "smart-context: explore finds and reads code and documents (previews \
-first; view=full for whole files), understand outlines a file, change edits safely (dry run by \
-default), write creates files, manage shows status and history and undoes transactions.";
-
-/// The MCP server handler; cheap to clone (one per HTTP session).
-#[derive(Clone)]
+/// The MCP server handler; cheap to clone (one per HTTP session). A clone shares the runtime
+/// and tools, and starts with no log subscription of its own (it is another client's).
 pub struct Server {
     runtime: Arc<Runtime>,
     tools: Arc<Vec<Tool>>,
+    /// The forwarder of this client's log messages, once it asked for them.
+    log: Arc<std::sync::Mutex<Option<tokio::task::AbortHandle>>>,
+}
+
+impl Clone for Server {
+    fn clone(&self) -> Self {
+        Self {
+            runtime: self.runtime.clone(),
+            tools: self.tools.clone(),
+            log: Default::default(),
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if Arc::strong_count(&self.log) == 1
+            && let Some(task) = self.log.lock().unwrap_or_else(|p| p.into_inner()).take()
+        {
+            task.abort();
+        }
+    }
 }
 
 impl Server {
@@ -36,6 +57,7 @@ impl Server {
         Self {
             runtime,
             tools: Arc::new(tools),
+            log: Default::default(),
         }
     }
 
@@ -325,13 +347,59 @@ fn mcp_tool(t: ToolDescription) -> Tool {
 }
 
 impl ServerHandler for Server {
+    #[allow(deprecated)] // logging: for clients of 2025-11-25 and earlier
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new(
-                "smart-context",
-                env!("CARGO_PKG_VERSION"),
-            ))
-            .with_instructions(INSTRUCTIONS)
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_prompts()
+                .enable_logging()
+                .build(),
+        )
+        .with_server_info(Implementation::new(
+            "smart-context",
+            env!("CARGO_PKG_VERSION"),
+        ))
+        .with_instructions(prompts::INSTRUCTIONS)
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(ListPromptsResult::with_all_items(prompts::list()))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        prompts::get(&request.name).map(Into::into).ok_or_else(|| {
+            ErrorData::invalid_params(
+                format!(
+                    "unknown prompt {}; prompts/list names the available ones ({})",
+                    request.name,
+                    prompts::PLAYBOOK
+                ),
+                None,
+            )
+        })
+    }
+
+    #[allow(deprecated)] // logging/setLevel: for clients of 2025-11-25 and earlier
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let task = logging::forward(context.peer.clone(), request.level);
+        let mut current = self.log.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(old) = current.replace(task) {
+            old.abort();
+        }
+        Ok(())
     }
 
     async fn list_tools(

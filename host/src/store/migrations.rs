@@ -127,6 +127,13 @@ const MIGRATIONS: &[&str] = &[
     // 7: the journal is authenticated: a keyed hash over each transaction (the key lives
     // outside the root), so recovery, undo and redo replay only rows this machine wrote.
     "ALTER TABLE transactions ADD COLUMN mac TEXT;",
+    // 8: the last complete index pass: when, and a fingerprint of the files it saw (paths,
+    // sizes, mtimes), so a new process can tell "fresh" from "stale" without reindexing.
+    "CREATE TABLE index_passes (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        finished_ms INTEGER NOT NULL,
+        fingerprint TEXT NOT NULL
+     );",
 ];
 
 /// The schema version this build writes.
