@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Client, Fixture, call, connect, connect_with_env, structured};
+use common::{Client, Fixture, call, connect, connect_with_env, envelope};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 
@@ -36,7 +36,7 @@ fn fixture() -> Fixture {
 }
 
 async fn explore(client: &Client, args: Value) -> Value {
-    structured(&call(client, "explore", args).await)
+    envelope(&call(client, "explore", args).await)
 }
 
 /// Characters of text (previews and contents) a response carries.

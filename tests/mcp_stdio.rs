@@ -188,16 +188,51 @@ async fn failures_are_is_error_results_with_code_and_suggestion() {
     )
     .await;
     assert_eq!(exists.structured_content.unwrap()["code"], "ALREADY_EXISTS");
-    let bad_args = structured(
-        &call(
-            &client,
-            "explore",
-            json!({ "paths": ["src/lib.rs"], "bogus": 1 }),
-        )
-        .await,
-    );
+    let bad_args = call(
+        &client,
+        "explore",
+        json!({ "paths": ["src/lib.rs"], "bogus": 1 }),
+    )
+    .await
+    .structured_content
+    .unwrap();
     assert_eq!(bad_args["status"], "invalid_args");
     assert!(bad_args["message"].as_str().unwrap().contains("bogus"));
+    // One rule for every tool: explore's own failures are isError results too, and every
+    // failure's text leads with its code and suggestion.
+    let failed = call(
+        &client,
+        "explore",
+        json!({ "paths": ["src/lib.rs"], "bogus": 1 }),
+    )
+    .await;
+    assert_eq!(failed.is_error, Some(true));
+    assert!(
+        text(&failed).starts_with("INVALID_ARGS: "),
+        "{}",
+        text(&failed)
+    );
+    assert!(
+        text(&failed).contains("\nsuggestion: "),
+        "{}",
+        text(&failed)
+    );
+    let missing = call(&client, "explore", json!({ "paths": ["nope.rs"] })).await;
+    assert_eq!(missing.is_error, Some(true), "{}", text(&missing));
+    let no_match_text = text(&call(&client, "change", json!({ "intent": "x", "edits": [{ "filePath": "src/lib.rs", "targetString": "nope", "replacementString": "y" }] })).await);
+    assert!(no_match_text.starts_with("NO_MATCH: "), "{no_match_text}");
+    // Every tool's outputSchema describes failures: a branch requiring code and message.
+    for tool in client.list_all_tools().await.unwrap() {
+        let schema = tool.output_schema.expect("output schema");
+        let branches = schema["anyOf"].as_array().expect("success or failure");
+        assert!(
+            branches
+                .iter()
+                .any(|b| b["required"] == json!(["success", "code", "message"])),
+            "{}",
+            tool.name
+        );
+    }
     let unknown = client
         .call_tool(CallToolRequestParams::new("navigate"))
         .await;
@@ -303,4 +338,188 @@ fn unknown_methods_answer_method_not_found_and_stdout_carries_only_json_rpc() {
             .len(),
         5
     );
+}
+
+/// Reads messages until the response to `id`, handing every notification to `seen`.
+fn until_response(
+    raw: &mut Raw,
+    id: u64,
+    mut seen: impl FnMut(&serde_json::Value) -> bool,
+) -> Option<serde_json::Value> {
+    loop {
+        let mut line = String::new();
+        if raw.stdout.read_line(&mut line).unwrap() == 0 {
+            return None;
+        }
+        let value: serde_json::Value = serde_json::from_str(&line).unwrap();
+        if value["id"] == id {
+            return Some(value);
+        }
+        if !seen(&value) {
+            return None;
+        }
+    }
+}
+
+#[test]
+fn a_rebuild_reports_progress_and_stops_when_cancelled() {
+    let fx = Fixture::new();
+    // Enough files that a full rebuild outlasts a few progress intervals.
+    for i in 0..1500 {
+        let body: String = (0..30)
+            .map(|l| format!("pub fn f{i}_{l}(x: u32) -> u32 {{ x + {l} }}\n"))
+            .collect();
+        fx.write(&format!("src/gen/m{i}.rs"), &body);
+    }
+    let mut raw = Raw::start(&fx);
+    raw.request(1, "initialize", json!({
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "raw", "version": "0" } }));
+    raw.notify(json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+    // Let the start-up pass finish first.
+    let status = |raw: &mut Raw, id: u64| {
+        raw.request(
+            id,
+            "tools/call",
+            json!({ "name": "manage", "arguments": { "command": "status" } }),
+        )["result"]["structuredContent"]["projectState"]["indexStatus"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let mut id = 10;
+    while status(&mut raw, id) != "fresh" {
+        id += 1;
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    raw.notify(
+        json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "manage", "arguments": { "command": "rebuild", "scope": "full" },
+        "_meta": { "progressToken": "rebuild-1" } } }),
+    );
+    let mut progress = Vec::new();
+    let answered = until_response(&mut raw, 2, |message| {
+        if message["method"] == "notifications/progress" {
+            assert_eq!(message["params"]["progressToken"], "rebuild-1");
+            progress.push(message["params"]["progress"].as_f64().unwrap());
+            // Two reports are enough: cancel, and stop reading.
+            return progress.len() < 2;
+        }
+        true
+    });
+    assert!(
+        answered.is_none(),
+        "the rebuild ended before it could be cancelled"
+    );
+    assert!(progress.windows(2).all(|w| w[1] > w[0]), "{progress:?}");
+    let cancelled_at = std::time::Instant::now();
+    raw.notify(
+        json!({ "jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": { "requestId": 2, "reason": "test" } }),
+    );
+    // Stopped: the index is no longer rebuilding, long before a full pass could end.
+    loop {
+        id += 1;
+        if status(&mut raw, id) != "rebuilding" {
+            break;
+        }
+        assert!(
+            cancelled_at.elapsed() < std::time::Duration::from_secs(10),
+            "the rebuild ran on after its cancel"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    eprintln!(
+        "a cancelled rebuild stopped within {:?}",
+        cancelled_at.elapsed()
+    );
+}
+
+#[test]
+fn closing_stdin_mid_rebuild_ends_the_process() {
+    let fx = Fixture::new();
+    for i in 0..800 {
+        fx.write(&format!("src/gen/m{i}.rs"), &"pub fn f() {}\n".repeat(40));
+    }
+    let mut child = fx
+        .command(&["serve"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for message in [
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "raw", "version": "0" } } }),
+        json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
+        json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "manage", "arguments": { "command": "rebuild", "scope": "full" } } }),
+    ] {
+        writeln!(stdin, "{message}").unwrap();
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let closed_at = std::time::Instant::now();
+    drop(stdin);
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        assert!(
+            closed_at.elapsed() < std::time::Duration::from_secs(15),
+            "the server outlived its client"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn the_playbook_prompt_and_log_messages_reach_clients_that_ask() {
+    let fx = Fixture::new();
+    let mut raw = Raw::start(&fx);
+    let init = raw.request(1, "initialize", json!({
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "raw", "version": "0" } }));
+    let caps = &init["result"]["capabilities"];
+    assert!(
+        caps["prompts"].is_object() && caps["logging"].is_object(),
+        "{caps}"
+    );
+    assert!(
+        init["result"]["instructions"]
+            .as_str()
+            .is_some_and(|i| i.contains("playbook")),
+        "{init}"
+    );
+    raw.notify(json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+    let prompts = raw.request(2, "prompts/list", json!({}));
+    assert_eq!(prompts["result"]["prompts"][0]["name"], "playbook");
+    let playbook = raw.request(3, "prompts/get", json!({ "name": "playbook" }));
+    let text = playbook["result"]["messages"][0]["content"]["text"]
+        .as_str()
+        .unwrap();
+    for tool in ["explore", "understand", "change", "write", "manage"] {
+        assert!(text.contains(&format!("`{tool}`")), "{tool}");
+    }
+    assert_eq!(
+        raw.request(4, "prompts/get", json!({ "name": "nope" }))["error"]["code"],
+        -32602
+    );
+    assert!(raw.request(5, "logging/setLevel", json!({ "level": "info" }))["result"].is_object());
+    // A rebuild logs at info: the client hears it as notifications/message.
+    raw.notify(
+        json!({ "jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {
+        "name": "manage", "arguments": { "command": "rebuild" } } }),
+    );
+    let mut logged = Vec::new();
+    until_response(&mut raw, 6, |m| {
+        if m["method"] == "notifications/message" {
+            logged.push(m["params"].clone());
+        }
+        true
+    })
+    .expect("the rebuild answers");
+    assert!(
+        logged.iter().all(|p| p["level"] != "debug"),
+        "debug messages under an info level: {logged:?}"
+    );
+    assert!(!logged.is_empty(), "no log message reached the client");
 }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{BUILTIN_PLUGINS, Fixture, call, connect, explore_status, structured};
+use common::{BUILTIN_PLUGINS, Fixture, call, connect, envelope, explore_status};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
@@ -37,7 +37,7 @@ async fn paths_cannot_leave_the_root() {
             );
         }
     }
-    let scoped = structured(
+    let scoped = envelope(
         &call(
             &client,
             "explore",
@@ -51,7 +51,7 @@ async fn paths_cannot_leave_the_root() {
         json!({ "paths": ["etc-link"] }),
         json!({ "query": "root", "paths": ["etc-link"] }),
     ] {
-        let s = structured(&call(&client, "explore", arguments.clone()).await);
+        let s = envelope(&call(&client, "explore", arguments.clone()).await);
         assert_eq!(
             (s["status"].as_str(), s["code"].as_str()),
             (Some("blocked"), Some("ACCESS_DENIED")),
@@ -108,7 +108,7 @@ async fn sensitive_binary_and_oversized_reads_are_refused_unless_asked() {
         explore_status(&client, ".env", json!({})).await,
         ("blocked".into(), "SENSITIVE_BLOCKED".into())
     );
-    let allowed = structured(
+    let allowed = envelope(
         &call(
             &client,
             "explore",
@@ -125,7 +125,7 @@ async fn sensitive_binary_and_oversized_reads_are_refused_unless_asked() {
         ("blocked".into(), "BINARY_BLOCKED".into())
     );
     // Full reads over a limit fail whole; nothing is silently cut.
-    let over = structured(
+    let over = envelope(
         &call(
             &client,
             "explore",
@@ -143,7 +143,7 @@ async fn sensitive_binary_and_oversized_reads_are_refused_unless_asked() {
     );
     assert!(over["suggestion"].as_str().unwrap().contains("5000"));
     assert_eq!(over["data"], json!({ "docs": [], "code": [] }));
-    let chars = structured(
+    let chars = envelope(
         &call(
             &client,
             "explore",
@@ -154,7 +154,7 @@ async fn sensitive_binary_and_oversized_reads_are_refused_unless_asked() {
     assert_eq!(chars["status"], "blocked");
     // maxChars bounds the whole response: two files that fit alone do not fit together.
     fx.write("big2.txt", &"y".repeat(3_000));
-    let both = structured(&call(&client, "explore", json!({ "paths": ["big.txt", "big2.txt"], "view": "full", "limits": { "maxChars": 6000 } })).await);
+    let both = envelope(&call(&client, "explore", json!({ "paths": ["big.txt", "big2.txt"], "view": "full", "limits": { "maxChars": 6000 } })).await);
     assert_eq!(
         (both["status"].clone(), both["code"].clone()),
         (json!("blocked"), json!("TOO_LARGE"))
@@ -163,7 +163,7 @@ async fn sensitive_binary_and_oversized_reads_are_refused_unless_asked() {
         both["suggestion"].as_str().unwrap().contains("8000"),
         "{both}"
     );
-    let fits = structured(
+    let fits = envelope(
         &call(
             &client,
             "explore",
@@ -177,7 +177,7 @@ async fn sensitive_binary_and_oversized_reads_are_refused_unless_asked() {
         "txt files are documents"
     );
     // Search never looks inside secrets.
-    let search = structured(&call(&client, "explore", json!({ "query": "very-secret" })).await);
+    let search = envelope(&call(&client, "explore", json!({ "query": "very-secret" })).await);
     assert_eq!(search["status"], "no_results");
     client.cancel().await.unwrap();
 }
@@ -215,7 +215,7 @@ async fn runaway_plugins_are_stopped_while_the_server_keeps_answering() {
     );
     let spin_time = started.elapsed();
     assert_eq!(
-        structured(&explore)["success"],
+        envelope(&explore)["success"],
         true,
         "answered while spin was running"
     );
@@ -254,7 +254,7 @@ async fn runaway_plugins_are_stopped_while_the_server_keeps_answering() {
         json!({ "intent": "after", "targetPath": "after.txt", "content": "ok" }),
     )
     .await;
-    assert_eq!(structured(&write)["success"], true);
+    assert_eq!(envelope(&write)["success"], true);
     client.cancel().await.unwrap();
 }
 
@@ -364,7 +364,7 @@ async fn when_every_instance_slot_is_taken_calls_fail_fast_with_busy() {
     assert!(started.elapsed() < Duration::from_secs(20));
     // Slots are returned when calls end.
     assert_eq!(
-        structured(&call(&client, "explore", json!({ "paths": ["src/lib.rs"] })).await)["success"],
+        envelope(&call(&client, "explore", json!({ "paths": ["src/lib.rs"] })).await)["success"],
         true
     );
     client.cancel().await.unwrap();
@@ -376,13 +376,13 @@ async fn a_third_party_parser_from_a_plugin_dir_serves_its_extension() {
     let fx = Fixture::new().with_sandbox_config("[plugin.lines]\ngrants = [\"log\"]\n");
     fx.write("notes.lines", "first idea\n\nsecond idea\n");
     let client = connect(&fx).await;
-    let listed = structured(&call(&client, "explore", json!({ "paths": ["notes.lines"] })).await);
+    let listed = envelope(&call(&client, "explore", json!({ "paths": ["notes.lines"] })).await);
     let outline = listed["data"]["docs"][0]["preview"].as_str().unwrap();
     assert!(
         outline.contains("first idea") && outline.contains("§line-3"),
         "{listed}"
     );
-    let section = structured(
+    let section = envelope(
         &call(
             &client,
             "explore",
@@ -391,7 +391,7 @@ async fn a_third_party_parser_from_a_plugin_dir_serves_its_extension() {
         .await,
     );
     assert_eq!(section["data"]["docs"][0]["content"], "second idea");
-    let outline = structured(
+    let outline = envelope(
         &call(
             &client,
             "understand",

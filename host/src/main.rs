@@ -44,6 +44,10 @@ enum Command {
         /// http.token, or a generated one printed to stderr).
         #[arg(long, env = "SMART_CONTEXT_HTTP_TOKEN", hide_env_values = true)]
         token: Option<String>,
+        /// Serve HTTP without a bearer token. Loopback addresses only: for tools that cannot
+        /// send one, like the MCP conformance suite (scripts/conformance.sh).
+        #[arg(long, requires = "http", conflicts_with = "token")]
+        no_token: bool,
     },
     /// Call one tool and print its structured result (exit 1 on a tool error).
     Call {
@@ -195,11 +199,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
     let runtime = app::open(&options)?;
     let index = runtime.services().index.clone();
     match cli.command {
-        Command::Serve { http: addr, token } => {
+        Command::Serve {
+            http: addr,
+            token,
+            no_token,
+        } => {
             index.start_background();
             let server = Server::new(runtime.clone());
             let rt = tokio::runtime::Runtime::new()?;
-            rt.block_on(async move {
+            let served = rt.block_on(async move {
                 match addr {
                     None => {
                         if std::io::stdin().is_terminal() {
@@ -214,14 +222,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     }
                     Some(addr) => {
                         let http_config = &runtime.services().config.http;
-                        let token =
+                        let token = (!no_token).then(|| {
                             token
                                 .or_else(|| http_config.token.clone())
                                 .unwrap_or_else(|| {
                                     let generated = http::generate_token();
                                     eprintln!("smart-context: HTTP bearer token: {generated}");
                                     generated
-                                });
+                                })
+                        });
                         let options = http::HttpOptions {
                             addr,
                             token,
@@ -242,7 +251,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         http::serve(server, options, shutdown).await
                     }
                 }
-            })?;
+            });
+            // The client is gone: calls still running were cancelled with it and stop at
+            // their next check; a straggler does not keep the process alive.
+            rt.shutdown_timeout(std::time::Duration::from_secs(2));
+            served?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Call { tool, .. } => {

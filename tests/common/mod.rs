@@ -223,11 +223,26 @@ pub async fn explore_status(
         .as_object_mut()
         .unwrap()
         .extend(extra.as_object().unwrap().clone());
-    let s = structured(&call(client, "explore", arguments).await);
+    let s = envelope(&call(client, "explore", arguments).await);
     (
         s["status"].as_str().unwrap().to_string(),
         s["code"].as_str().unwrap_or("").to_string(),
     )
+}
+
+/// The structured content of any call, success or failure, after checking the one rule
+/// that ties the two together: `isError` is true exactly when `success` is false.
+pub fn envelope(result: &rmcp::model::CallToolResult) -> serde_json::Value {
+    let s = result
+        .structured_content
+        .clone()
+        .unwrap_or_else(|| panic!("no structured content: {}", text(result)));
+    assert_eq!(
+        result.is_error == Some(true),
+        s["success"] == false,
+        "isError and success disagree: {s}"
+    );
+    s
 }
 
 /// The structured error of a call that must fail.

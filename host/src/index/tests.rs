@@ -652,3 +652,28 @@ fn before_the_first_pass_searches_scan_the_files_live_and_say_so() {
     assert_eq!(after.hits[0].path, "src/alpha.rs");
     assert!(after.hits.iter().all(|h| h.file_hash.is_none()));
 }
+
+#[test]
+fn every_degraded_reason_the_index_gives_is_in_explores_output_schema() {
+    // explore passes these through; a reason its outputSchema does not list makes clients
+    // that validate structured content (the TypeScript SDK) reject the whole answer.
+    let schema: serde_json::Value = serde_json::from_str(include_str!(
+        "../../../plugins/explore/src/schema/output.json"
+    ))
+    .unwrap();
+    let listed = schema["properties"]["reasons"]["items"]["enum"]
+        .as_array()
+        .unwrap();
+    for reason in [
+        "index_building",
+        "index_unavailable",
+        queries::QUERY_TRUNCATED,
+        live::LIVE_SCAN,
+        live::LIVE_SCAN_PARTIAL,
+    ] {
+        assert!(
+            listed.contains(&reason.into()),
+            "{reason} is not in the schema"
+        );
+    }
+}

@@ -27,7 +27,9 @@ pub const ENDPOINT: &str = "/mcp";
 
 pub struct HttpOptions {
     pub addr: SocketAddr,
-    pub token: String,
+    /// The bearer token every request must carry; None (`serve --no-token`) only on a
+    /// loopback address, for tools that cannot send one (the MCP conformance suite).
+    pub token: Option<String>,
     /// None keeps rmcp's loopback-only default.
     pub allowed_hosts: Option<Vec<String>>,
     /// `Origin` values accepted from browsers; a request with any other Origin is refused.
@@ -58,15 +60,28 @@ pub async fn serve(
         Arc::new(LocalSessionManager::default()),
         config,
     );
-    let token: Arc<str> = options.token.into();
-    let app = axum::Router::new()
-        .nest_service(ENDPOINT, service)
-        .layer(axum::middleware::from_fn(
-            move |request: Request, next: Next| {
-                let token = token.clone();
-                async move { require_bearer(&token, request, next).await }
-            },
-        ));
+    let app = axum::Router::new().nest_service(ENDPOINT, service);
+    let app = match options.token {
+        Some(token) => {
+            let token: Arc<str> = token.into();
+            app.layer(axum::middleware::from_fn(
+                move |request: Request, next: Next| {
+                    let token = token.clone();
+                    async move { require_bearer(&token, request, next).await }
+                },
+            ))
+        }
+        None if options.addr.ip().is_loopback() => {
+            tracing::warn!(
+                "serving HTTP without a bearer token (--no-token): any local process can call the tools"
+            );
+            app
+        }
+        None => anyhow::bail!(
+            "--no-token is for loopback addresses only (127.0.0.1, ::1), not {}; give a token instead",
+            options.addr
+        ),
+    };
     let listener = tokio::net::TcpListener::bind(options.addr).await?;
     tracing::info!("listening on http://{}{ENDPOINT}", listener.local_addr()?);
     let slots = Arc::new(tokio::sync::Semaphore::new(options.max_connections.max(1)));

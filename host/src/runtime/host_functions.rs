@@ -719,6 +719,9 @@ impl tasks::Host for HostState {
                 ),
             )));
         }
+        if let Ok(report) = &result {
+            tracing::info!(plugin = &*self.plugin, "rebuild: {report}");
+        }
         let report = result.map_err(|err| {
             to_wit(
                 HostError::new(codes::INDEX_ERROR, format!("rebuilding the index: {err:#}"))

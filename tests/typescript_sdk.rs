@@ -1,0 +1,114 @@
+//! The built binary driven by the official MCP TypeScript SDK (npm package
+//! `@modelcontextprotocol/sdk`, pinned in tests/typescript/package-lock.json and installed with
+//! `npm ci` under target/ on first run), over stdio and streamable HTTP. The SDK validates
+//! every structuredContent against the tool's outputSchema, failures included: a failure
+//! shaped otherwise throws -32602 in the client instead of reaching the agent.
+
+mod common;
+
+use common::{BIN, Fixture, cache_home};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A directory with the pinned SDK installed, made once per target dir.
+fn sdk_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ts-sdk");
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/typescript");
+    let lock = std::fs::read_to_string(source.join("package-lock.json")).unwrap();
+    let ready = dir.join(".installed");
+    std::fs::create_dir_all(&dir).unwrap();
+    for file in ["package.json", "package-lock.json", "client.mjs"] {
+        std::fs::copy(source.join(file), dir.join(file)).unwrap();
+    }
+    if std::fs::read_to_string(&ready).ok().as_deref() == Some(lock.as_str())
+        && dir.join("node_modules").is_dir()
+    {
+        return dir;
+    }
+    let status = Command::new("npm")
+        .args([
+            "ci",
+            "--ignore-scripts",
+            "--no-audit",
+            "--no-fund",
+            "--silent",
+        ])
+        .current_dir(&dir)
+        .status()
+        .expect("npm (Node 20 or newer) is needed for this test");
+    assert!(status.success(), "npm ci in {} failed", dir.display());
+    std::fs::write(&ready, lock).unwrap();
+    dir
+}
+
+#[test]
+fn typescript_sdk_accepts_every_answer_and_every_failure_over_stdio_and_http() {
+    let fx = Fixture::new();
+    let dir = sdk_dir();
+    let output = Command::new("node")
+        .arg(dir.join("client.mjs"))
+        .arg(BIN)
+        .arg(fx.path())
+        .arg(cache_home())
+        .arg(fx.home.path().join("config"))
+        .arg(fx.home.path().join("data"))
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "node client failed:\n{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "report is not JSON ({e}): {}\n{stderr}",
+            String::from_utf8_lossy(&output.stdout)
+        )
+    });
+    for transport in ["stdio", "http"] {
+        let r = &report[transport];
+        assert_eq!(
+            r["tools"],
+            serde_json::json!(["explore", "understand", "change", "write", "manage"]),
+            "{transport}"
+        );
+        // Nothing threw: every structuredContent matched its tool's outputSchema.
+        assert_eq!(r["thrown"], serde_json::json!({}), "{transport}: {r:#}");
+        for ok in [
+            "exploreOk",
+            "exploreQuery",
+            "understandOk",
+            "changeDryRun",
+            "manageStatus",
+        ] {
+            assert_eq!(r["calls"][ok]["isError"], false, "{transport} {ok}: {r:#}");
+        }
+        for (failure, code) in [
+            ("exploreInvalidArgs", "INVALID_ARGS"),
+            ("exploreMissing", "FILE_NOT_FOUND"),
+            ("changeNoMatch", "NO_MATCH"),
+            ("writeExists", "ALREADY_EXISTS"),
+            ("understandMissing", "FILE_NOT_FOUND"),
+            ("manageBadCommand", "INVALID_ARGS"),
+        ] {
+            let c = &r["calls"][failure];
+            assert_eq!(c["isError"], true, "{transport} {failure}: {c}");
+            assert_eq!(c["code"], code, "{transport} {failure}: {c}");
+            assert_eq!(c["success"], false, "{transport} {failure}: {c}");
+            assert!(
+                c["firstLine"]
+                    .as_str()
+                    .is_some_and(|l| l.starts_with(&format!("{code}: "))),
+                "{transport} {failure}: the text leads with the code: {c}"
+            );
+            assert_eq!(c["hasSuggestionLine"], true, "{transport} {failure}: {c}");
+        }
+        assert_eq!(r["prompts"], serde_json::json!(["playbook"]), "{transport}");
+        assert!(r["playbookChars"].as_u64().unwrap() > 500);
+        assert_eq!(r["rebuild"]["isError"], false, "{transport}: {r:#}");
+        assert!(
+            !r["rebuild"]["progress"].as_array().unwrap().is_empty(),
+            "{transport}: a rebuild asked for progress reports some: {r:#}"
+        );
+    }
+    assert_eq!(report["stdio"]["server"], "smart-context");
+    assert!(report["stdio"]["instructions"].as_u64().unwrap() > 100);
+}
