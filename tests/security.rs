@@ -694,6 +694,11 @@ async fn http_drops_slow_and_excess_connections_and_foreign_origins() {
         403
     );
     assert_eq!(post(None).await.unwrap().status(), 200);
+    // The server's own loopback origin is not foreign; another port on the same host is.
+    let own = format!("http://127.0.0.1:{}", addr.port());
+    assert_eq!(post(Some(&own)).await.unwrap().status(), 200);
+    let other = format!("http://127.0.0.1:{}", addr.port().wrapping_add(1).max(1));
+    assert_eq!(post(Some(&other)).await.unwrap().status(), 403);
     // Bodies are capped like stdio messages (8 MiB), while streaming.
     let huge = reqwest::Client::new()
         .post(format!("http://{addr}/mcp"))

@@ -45,11 +45,24 @@ pub async fn serve(
     options: HttpOptions,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
+    let listener = tokio::net::TcpListener::bind(options.addr).await?;
+    let local = listener.local_addr()?;
     // Browsers send `Origin`, programs do not: a page on another site must not drive the
     // server through the user's browser, so every Origin is refused unless the operator listed
-    // it (rmcp matches scheme, host and port). POST bodies are capped like stdio messages.
+    // it (rmcp matches scheme, host and port), or it is this server's own loopback origin
+    // (which serves no page, so no other site's script can hold it).
+    let mut origins = options.allowed_origins;
+    if local.ip().is_loopback() {
+        let port = local.port();
+        origins.extend([
+            format!("http://127.0.0.1:{port}"),
+            format!("http://localhost:{port}"),
+            format!("http://[::1]:{port}"),
+        ]);
+    }
+    // POST bodies are capped like stdio messages.
     let mut config = StreamableHttpServerConfig::default()
-        .with_allowed_origins(options.allowed_origins)
+        .with_allowed_origins(origins)
         .enforce_origin_validation()
         .with_max_request_body_bytes(super::MAX_MESSAGE_BYTES);
     if let Some(hosts) = options.allowed_hosts {
@@ -82,8 +95,7 @@ pub async fn serve(
             options.addr
         ),
     };
-    let listener = tokio::net::TcpListener::bind(options.addr).await?;
-    tracing::info!("listening on http://{}{ENDPOINT}", listener.local_addr()?);
+    tracing::info!("listening on http://{local}{ENDPOINT}");
     let slots = Arc::new(tokio::sync::Semaphore::new(options.max_connections.max(1)));
     tokio::pin!(shutdown);
     loop {
