@@ -9,7 +9,7 @@ notification, and polls `manage status` until the index is no longer "rebuilding
 per-run latencies (cancel sent -> status not rebuilding; the poll adds at most ~10 ms) and
 their median, plus how many progress notifications arrived before the cancel.
 """
-import json, statistics, subprocess, sys, time
+import json, os, statistics, subprocess, sys, time
 
 def main():
     args = sys.argv[1:]
@@ -18,7 +18,8 @@ def main():
         at = args.index("--runs"); runs = int(args[at + 1]); del args[at:at + 2]
     binary, root = args
     proc = subprocess.Popen([binary, "--root", root, "serve"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                            stdout=subprocess.PIPE, text=True,
+                            stderr=open(os.environ["SERVER_LOG"], "w") if "SERVER_LOG" in os.environ else subprocess.DEVNULL)
     ids = iter(range(1, 1 << 30))
     def send(msg):
         proc.stdin.write(json.dumps(msg) + "\n"); proc.stdin.flush()

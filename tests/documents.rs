@@ -71,6 +71,7 @@ fn every_corpus_file_parses_or_fails_cleanly_within_its_deadline() {
         builtin_plugins: None,
         embedded_plugins: &[],
         data_dir: Some(home.path().join("data")),
+        state_dir: None,
     })
     .unwrap();
     let files = files(&corpus);

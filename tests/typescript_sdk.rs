@@ -1,6 +1,7 @@
 //! The built binary driven by the official MCP TypeScript SDK (npm package
-//! `@modelcontextprotocol/sdk`, pinned in tests/typescript/package-lock.json and installed with
-//! `npm ci` under target/ on first run), over stdio and streamable HTTP. The SDK validates
+//! `@modelcontextprotocol/sdk`, pinned in tests/typescript/package-lock.json with the MCP
+//! Inspector, and installed with `npm ci` under target/ on first run), over stdio and
+//! streamable HTTP. The SDK validates
 //! every structuredContent against the tool's outputSchema, failures included: a failure
 //! shaped otherwise throws -32602 in the client instead of reaching the agent.
 
@@ -111,4 +112,50 @@ fn typescript_sdk_accepts_every_answer_and_every_failure_over_stdio_and_http() {
     }
     assert_eq!(report["stdio"]["server"], "smart-context");
     assert!(report["stdio"]["instructions"].as_u64().unwrap() > 100);
+}
+
+#[test]
+fn inspector_cli_strict_lists_the_tools_without_a_portability_warning() {
+    let fx = Fixture::new();
+    let dir = sdk_dir();
+    let output = Command::new(dir.join("node_modules/.bin/mcp-inspector"))
+        .args(["--cli", "--strict", "--method", "tools/list"])
+        .arg("-e")
+        .arg(format!("XDG_CACHE_HOME={}", cache_home().display()))
+        .arg("-e")
+        .arg(format!(
+            "XDG_CONFIG_HOME={}",
+            fx.home.path().join("config").display()
+        ))
+        .arg("-e")
+        .arg(format!(
+            "XDG_DATA_HOME={}",
+            fx.home.path().join("data").display()
+        ))
+        .arg("-e")
+        .arg("SMART_CONTEXT_LOG=warn")
+        .arg(BIN)
+        .arg("--root")
+        .arg(fx.path())
+        .arg("serve")
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "inspector failed:\n{stderr}");
+    assert!(
+        !stderr.contains("Warning:") && !stderr.contains("Error:"),
+        "the tool schemas are not portable:\n{stderr}"
+    );
+    let listed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let names: Vec<&str> = listed["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["explore", "understand", "change", "write", "manage"]
+    );
 }

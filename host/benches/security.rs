@@ -196,6 +196,7 @@ fn path_authority(root: &std::path::Path, config: &std::path::Path, home: &std::
         builtin_plugins: None,
         embedded_plugins: &[],
         data_dir: Some(home.join("data")),
+        state_dir: None,
     })
     .unwrap();
     let index = runtime.services().index.clone();

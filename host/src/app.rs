@@ -203,6 +203,7 @@ pub(crate) mod tests {
             builtin_plugins: None,
             embedded_plugins: &[],
             data_dir: Some(home.join("data")),
+            state_dir: None,
         }
     }
 

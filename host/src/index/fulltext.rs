@@ -208,6 +208,12 @@ impl Fulltext {
         Ok(())
     }
 
+    /// Drops the changes made since the last commit (a cancelled pass).
+    pub fn rollback(&self) -> Result<()> {
+        self.writer()?.rollback()?;
+        Ok(())
+    }
+
     /// Makes the pending changes durable and visible to searches.
     pub fn commit(&self) -> Result<()> {
         self.writer()?.commit()?;

@@ -131,6 +131,10 @@ struct Batches {
     tx: mpsc::SyncSender<CatalogBatch>,
     entries: Vec<FileEntry>,
     touched: Vec<(String, u64, u64)>,
+    /// Paths whose new state this pass has committed, and how many commits it made: what a
+    /// cancelled full pass keeps.
+    committed: HashSet<String>,
+    commits: usize,
 }
 
 impl Batches {
@@ -144,6 +148,11 @@ impl Batches {
         let t = Instant::now();
         fulltext.commit().context("committing the search index")?;
         lap(report, "commit_index", t);
+        self.commits += 1;
+        self.committed
+            .extend(self.entries.iter().map(|e| e.path.clone()));
+        self.committed
+            .extend(self.touched.iter().map(|(p, _, _)| p.clone()));
         let batch = CatalogBatch {
             entries: std::mem::take(&mut self.entries),
             touched: std::mem::take(&mut self.touched),
@@ -253,6 +262,12 @@ impl Index {
             let conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
             catalog::known(&conn)?
         };
+        // A full pass that is cancelled after it committed must forget the files it had not
+        // reached yet (their chunks were deleted with everything else).
+        let known_at_start: Vec<String> = match full {
+            true => known.keys().cloned().collect(),
+            false => Vec::new(),
+        };
         if full {
             fulltext.delete_all()?;
         }
@@ -289,6 +304,8 @@ impl Index {
                 tx,
                 entries: Vec::new(),
                 touched: Vec::new(),
+                committed: HashSet::new(),
+                commits: 0,
             };
             let result = (|| -> Result<()> {
                 let mut last_commit = Instant::now();
@@ -340,8 +357,28 @@ impl Index {
                     }
                 }
                 if report.cancelled {
+                    // Stop now: what was not committed yet is dropped (it would take a commit
+                    // as long as the work itself), so the index is as of the last commit.
                     // Deletions wait for a pass that looked at everything.
-                    removed.clear();
+                    fulltext.rollback()?;
+                    batches.entries.clear();
+                    batches.touched.clear();
+                    if batches.commits > 0 {
+                        let stale: Vec<String> = known_at_start
+                            .iter()
+                            .filter(|p| !batches.committed.contains(*p))
+                            .cloned()
+                            .collect();
+                        batches
+                            .tx
+                            .send(CatalogBatch {
+                                entries: Vec::new(),
+                                touched: Vec::new(),
+                                removed: stale,
+                            })
+                            .map_err(|_| anyhow::anyhow!("the catalogue writer stopped"))?;
+                    }
+                    return Ok(());
                 }
                 for path in &removed {
                     fulltext.delete_file(path)?;

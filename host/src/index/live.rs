@@ -479,7 +479,7 @@ mod tests {
     #[test]
     fn rare_words_outrank_common_ones_and_hits_centre_on_the_best_line() {
         let terms: Vec<String> = ["common", "rare"].map(String::from).to_vec();
-        let files = vec![
+        let files = [
             matches("a.py", &[5, 0], &[(2, &[0], "common common")]),
             matches(
                 "b.py",

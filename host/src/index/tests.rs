@@ -677,3 +677,37 @@ fn every_degraded_reason_the_index_gives_is_in_explores_output_schema() {
         );
     }
 }
+
+#[test]
+fn a_cancelled_full_pass_stops_early_and_leaves_a_consistent_index() {
+    let files: Vec<(String, String)> = (0..1100)
+        .map(|i| (format!("notes/f{i}.txt"), format!("entry word{i} here\n")))
+        .collect();
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    let root = Root::new(&refs);
+    let runtime = root.open();
+    let index = index(&runtime);
+    index.update(false, None).unwrap();
+    // Cancelled as soon as the first batch reports progress.
+    let control = crate::tasks::Control::new();
+    let canceller = control.clone();
+    let control = control.with_progress(Arc::new(move |done, total, _: &str| {
+        if Some(done) < total {
+            canceller.cancel();
+        }
+    }));
+    let report = index.update_with(true, &control).unwrap();
+    assert!(report.cancelled, "{report}");
+    assert!(report.indexed_total() < 1100, "{report}");
+    assert_eq!(index.freshness(), Freshness::Stale);
+    // Nothing half-done is visible: every file is still found, and the next pass finishes.
+    assert_eq!(search(&index, "word1050").len(), 1);
+    assert_eq!(search(&index, "word3").len(), 1);
+    let next = index.update(false, None).unwrap();
+    assert!(!next.cancelled);
+    assert_eq!(search(&index, "word1050").len(), 1);
+    assert_eq!(index.freshness(), Freshness::Fresh);
+}

@@ -281,7 +281,11 @@ pub const FAILURE_SCHEMA: &str = r#"{
     "code": { "type": "string", "description": "Stable error code, e.g. NO_MATCH, FILE_NOT_FOUND" },
     "message": { "type": "string" },
     "suggestion": { "type": "string", "description": "The next step to try" },
-    "details": { "description": "Code-specific data, e.g. NO_MATCH candidates" }
+    "details": {
+      "type": "object",
+      "additionalProperties": true,
+      "description": "Code-specific data, e.g. NO_MATCH candidates"
+    }
   }
 }"#;
 
@@ -309,8 +313,12 @@ pub fn error_result(err: HostError) -> CallToolResult {
     if let Some(s) = err.suggestion {
         structured["suggestion"] = s.into();
     }
-    if let Some(d) = err.details {
-        structured["details"] = d;
+    // details is an object in every failure (the schema says so): a plugin's other JSON
+    // value is wrapped.
+    match err.details {
+        Some(d @ Value::Object(_)) => structured["details"] = d,
+        Some(Value::Null) | None => {}
+        Some(other) => structured["details"] = json!({ "value": other }),
     }
     let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
     result.structured_content = Some(structured);

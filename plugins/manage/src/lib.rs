@@ -405,7 +405,7 @@ const OUTPUT_SCHEMA: &str = r#"{
       "properties": {
         "indexStatus": { "type": "string", "enum": ["fresh", "stale", "rebuilding"] },
         "pendingTransactions": { "type": "integer" },
-        "lastModified": { "type": ["string", "null"] }
+        "lastModified": { "anyOf": [{ "type": "string" }, { "type": "null" }] }
       }
     },
     "guidance": { "type": "object" }
