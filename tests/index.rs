@@ -54,10 +54,14 @@ fn the_index_command_reports_progress_summaries_and_incremental_passes() {
     let status = fx.command(&["status"]).output().unwrap();
     let status: Value = serde_json::from_slice(&status.stdout).unwrap();
     assert_eq!(status["index"]["files"], 4);
-    assert_eq!(
-        status["index"]["state"], "stale",
-        "nothing watches between CLI runs"
-    );
+    // Right after an index the files match its last pass: fresh, though no process watches.
+    assert_eq!(status["index"]["state"], "fresh", "{status}");
+    assert!(status["index"]["lastIndexedMs"].as_u64().unwrap() > 0);
+    // A file changed since: stale.
+    fx.write("src/lib.rs", "pub fn changed() {}\n");
+    let status = fx.command(&["status"]).output().unwrap();
+    let status: Value = serde_json::from_slice(&status.stdout).unwrap();
+    assert_eq!(status["index"]["state"], "stale", "{status}");
 }
 
 #[tokio::test]

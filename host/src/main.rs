@@ -173,7 +173,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
     // Commands that only look leave no state behind in a root that has none: `plugins`
     // always, `call` when its arguments or tool name are wrong.
     let no_state_yet = !cli.root.join(app::STATE_DIR).exists();
-    let scratch = tempfile_dir()?;
+    let scratch = scratch_dir()?;
     let mut call_args = String::new();
     if let Command::Call { tool, args } = &cli.command {
         call_args = read_args(args)?;
@@ -423,7 +423,7 @@ fn emit(text: &str) -> Result<()> {
 }
 
 /// A scratch directory for state that must not outlive the command (removed on drop).
-fn tempfile_dir() -> Result<ScratchDir> {
+fn scratch_dir() -> Result<ScratchDir> {
     let path = std::env::temp_dir().join(format!(
         "smart-context-{}-{}",
         std::process::id(),

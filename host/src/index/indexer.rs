@@ -289,12 +289,7 @@ impl Index {
             .collect();
         let total = todo.len() as u64;
         self.pending.store(total, Ordering::Relaxed);
-        let parsers = self
-            .parsers
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .as_ref()
-            .and_then(|w| w.upgrade());
+        let parsers = self.parsers();
         // The catalogue is written on its own thread, each batch after the search index
         // commit that covers it, while the next files are extracted.
         std::thread::scope(|scope| {

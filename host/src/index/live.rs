@@ -223,12 +223,7 @@ impl Index {
         else {
             return LiveScan::default();
         };
-        let parsers = self
-            .parsers
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .as_ref()
-            .and_then(|w| w.upgrade());
+        let parsers = self.parsers();
         let deadline = started + LIVE_BUDGET;
         // The indexer steps aside while a question waits (see `yield_to_queries`), and the
         // scan runs on its own pool so it never queues behind the indexer's batches.

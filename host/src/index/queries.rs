@@ -276,7 +276,7 @@ impl Index {
         Ok((rel, class, file.bytes))
     }
 
-    fn parsers(&self) -> Option<std::sync::Arc<dyn super::DocumentParsers>> {
+    pub(super) fn parsers(&self) -> Option<std::sync::Arc<dyn super::DocumentParsers>> {
         self.parsers
             .read()
             .unwrap_or_else(|p| p.into_inner())

@@ -338,6 +338,11 @@ fn tail(text: &str, max: usize) -> String {
 mod tests {
     use super::*;
 
+    /// Runs `argv` in `dir` as a configured command that nobody cancels.
+    fn run_unwatched(dir: &Path, argv: &[String], settings: &TestSettings) -> TestRun {
+        run(dir, argv, "config".into(), settings, &Control::new()).unwrap()
+    }
+
     fn settings(timeout_ms: u64) -> TestSettings {
         TestSettings {
             command: None,
@@ -359,14 +364,7 @@ mod tests {
         ]
         .map(String::from)
         .to_vec();
-        let run = run(
-            dir.path(),
-            &argv,
-            "config".into(),
-            &settings(10_000),
-            &Control::new(),
-        )
-        .unwrap();
+        let run = run_unwatched(dir.path(), &argv, &settings(10_000));
         assert_eq!(run.exit_code, Some(101));
         assert!(!run.timed_out);
         assert_eq!((run.summary.passed, run.summary.failed), (1, 1));
@@ -379,14 +377,7 @@ mod tests {
         let argv: Vec<String> = ["sh", "-c", "sleep 30 & sleep 30; echo never"]
             .map(String::from)
             .to_vec();
-        let run = run(
-            dir.path(),
-            &argv,
-            "config".into(),
-            &settings(300),
-            &Control::new(),
-        )
-        .unwrap();
+        let run = run_unwatched(dir.path(), &argv, &settings(300));
         assert!(run.timed_out);
         assert!(run.elapsed_ms < 10_000, "{}", run.elapsed_ms);
         assert!(!run.tail.contains("never"));
@@ -450,14 +441,7 @@ mod tests {
     fn the_server_environment_stays_out() {
         let dir = tempfile::tempdir().unwrap();
         let argv: Vec<String> = ["sh", "-c", "env"].map(String::from).to_vec();
-        let run = run(
-            dir.path(),
-            &argv,
-            "config".into(),
-            &settings(10_000),
-            &Control::new(),
-        )
-        .unwrap();
+        let run = run_unwatched(dir.path(), &argv, &settings(10_000));
         assert!(run.tail.contains("PATH="), "{}", run.tail);
         // The test process's own environment has CARGO_PKG_NAME and RUST_* variables: none
         // of them is on the allowlist.
@@ -479,14 +463,7 @@ mod tests {
             env: vec!["CARGO_PKG_NAME".into()],
             ..settings(10_000)
         };
-        let run = super::run(
-            dir.path(),
-            &argv,
-            "config".into(),
-            &with_extra,
-            &Control::new(),
-        )
-        .unwrap();
+        let run = run_unwatched(dir.path(), &argv, &with_extra);
         assert!(
             run.tail.contains("CARGO_PKG_NAME=smart-context"),
             "{}",
