@@ -555,8 +555,16 @@ async fn test_runs_get_no_server_secrets_and_their_output_is_guarded() {
 #[tokio::test]
 async fn a_confined_test_run_writes_only_inside_the_root() {
     let fx = Fixture::new();
-    let outside = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("confine-{}", std::process::id()));
+    // Outside both places the confined run may write: the root and the temp dir. The target
+    // dir is neither, unless the checkout itself lives in the temp dir; then the user's cache.
+    let mut outside = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    if outside.starts_with(std::env::temp_dir()) {
+        outside = std::env::var_os("HOME")
+            .map(std::path::PathBuf::from)
+            .expect("HOME")
+            .join(".cache/smart-context-tests");
+    }
+    let outside = outside.join(format!("confine-{}", std::process::id()));
     std::fs::create_dir_all(&outside).unwrap();
     let target = outside.join("escaped.txt");
     let _ = std::fs::remove_file(&target);
@@ -577,6 +585,7 @@ async fn a_confined_test_run_writes_only_inside_the_root() {
         fx.path().join("inside.txt").exists() || all.contains("does not enforce Landlock"),
         "{all}"
     );
+    let _ = std::fs::remove_dir_all(&outside);
     client.cancel().await.unwrap();
 }
 
