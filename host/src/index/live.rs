@@ -120,7 +120,7 @@ struct FileMatches {
     counts: Vec<u32>,
     /// (1-based line number, term indexes on it, the line).
     lines: Vec<(u64, Vec<usize>, String)>,
-    /// The file's bytes (only files that matched keep them), for the hit's lines.
+    /// The file's bytes, for the hit's lines.
     bytes: Vec<u8>,
     /// A matching line declares something (`fn`, `def`, `class`, ...): the file likely
     /// defines what the query names, rather than mentions it.
@@ -228,7 +228,8 @@ impl Index {
         // The indexer steps aside while a question waits (see `yield_to_queries`), and the
         // scan runs on its own pool so it never queues behind the indexer's batches.
         let _priority = Priority::take(&self.live_scans);
-        let results: Vec<Option<FileMatches>> = pool().install(|| {
+        // Outer None: not looked at (budget spent); inner None: unreadable or no match.
+        let results: Vec<Option<Option<FileMatches>>> = pool().install(|| {
             todo.par_iter()
                 .map(|f| {
                     if Instant::now() >= deadline {
@@ -236,15 +237,10 @@ impl Index {
                     }
                     Some(self.scan_file(&f.path, terms, &matcher, parsers.as_deref()))
                 })
-                .map(|r| r.map(|m| m.unwrap_or_else(FileMatches::none)))
                 .collect()
         });
         let scanned = results.iter().filter(|r| r.is_some()).count();
-        let matched: Vec<FileMatches> = results
-            .into_iter()
-            .flatten()
-            .filter(|m| m.counts.iter().any(|&c| c > 0))
-            .collect();
+        let matched: Vec<FileMatches> = results.into_iter().flatten().flatten().collect();
         tracing::debug!(
             "live scan: {scanned}/{} unindexed files in {} ms, {} matched",
             todo.len(),
@@ -258,7 +254,7 @@ impl Index {
         }
     }
 
-    /// The matches of one file; None when it cannot be read, is binary, or is filtered out.
+    /// The matches of one file; None when it cannot be read, is binary, or does not match.
     fn scan_file(
         &self,
         path: &str,
@@ -304,7 +300,9 @@ impl Index {
             Ok(true)
         });
         searcher.search_slice(matcher, &file.bytes, sink).ok()?;
-        let matched = counts.iter().any(|&c| c > 0);
+        if counts.iter().all(|&c| c == 0) {
+            return None;
+        }
         let defines = defines && kind == "code";
         Some(FileMatches {
             path: path.to_string(),
@@ -313,24 +311,9 @@ impl Index {
             hash: file.hash,
             counts,
             lines,
-            bytes: if matched { file.bytes } else { Vec::new() },
+            bytes: file.bytes,
             defines,
         })
-    }
-}
-
-impl FileMatches {
-    fn none() -> Self {
-        Self {
-            path: String::new(),
-            kind: String::new(),
-            language: None,
-            hash: String::new(),
-            counts: Vec::new(),
-            lines: Vec::new(),
-            bytes: Vec::new(),
-            defines: false,
-        }
     }
 }
 
