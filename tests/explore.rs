@@ -557,3 +557,96 @@ async fn expired_packs_are_rebuilt_and_knobs_are_honored() {
     );
     client.cancel().await.unwrap();
 }
+
+/// A small project where an issue's words are everywhere (tests, changelog, other modules)
+/// but one module defines what the issue is about.
+fn project() -> Fixture {
+    let fx = Fixture::new();
+    fx.write(
+        "pkg/linear/ridge.py",
+        "class RidgeClassifierCV:\n    \"\"\"Ridge classifier with built-in cross-validation.\"\"\"\n\n    def __init__(self, alphas=(0.1, 1.0), cv=None):\n        self.alphas = alphas\n        self.cv = cv\n\n    def fit(self, X, y):\n        return self\n",
+    );
+    fx.write(
+        "pkg/linear/base.py",
+        "def check_alphas(alphas):\n    \"\"\"Validate alphas for cross validation.\"\"\"\n    return [a for a in alphas if a > 0]\n",
+    );
+    for i in 0..4 {
+        fx.write(
+            &format!("pkg/tests/test_ridge_{i}.py"),
+            "def test_ridge_classifier_cv_store_cv_values():\n    # ridge classifier cross validation store values alphas\n    clf = RidgeClassifierCV(alphas=[0.1, 1.0], store_cv_values=True)\n    clf.fit(X, y)\n    assert clf.cv_values_ is not None\n",
+        );
+    }
+    fx.write(
+        "docs/whats_new/v0.20.txt",
+        "RidgeClassifierCV now supports store_cv_values. Ridge classifier cross validation store values.\n",
+    );
+    fx.write(
+        "docs/guide.md",
+        "# Linear models\n\nRidge regression and classification with cross validation.\n",
+    );
+    fx
+}
+
+#[tokio::test]
+async fn a_pasted_issue_finds_the_module_it_is_about_and_says_why() {
+    let fx = project();
+    let client = connect(&fx).await;
+    let issue = "linear_model.RidgeClassifierCV's Parameter store_cv_values issue\n\
+        #### Steps/Code to Reproduce\n\
+        ```\nrr = lm.RidgeClassifierCV(alphas=np.arange(0.1, 1000, 0.1), normalize=True, store_cv_values=True).fit(x, y)\n```\n\
+        #### Actual Results\n\
+        TypeError: __init__() got an unexpected keyword argument 'store_cv_values'\n\
+        The docs say \"cv_values_ : array, shape = [n_samples, n_alphas]\" and the value 4 4 4 4 4 4.\n\
+        Traceback (most recent call last):\n  File \"/home/u/site-packages/pkg/linear/ridge.py\", line 4, in __init__\n";
+    let r = explore(&client, json!({ "query": issue })).await;
+    // Quoted text the code does not hold word for word is evidence, not a filter.
+    assert_eq!(r["status"], "ok", "{r}");
+    let code = items(&r, "code");
+    assert_eq!(code[0]["filePath"], "pkg/linear/ridge.py", "{r}");
+    let why: Vec<&str> = code[0]["why"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(why.contains(&"defines ridgeclassifiercv"), "{why:?}");
+    assert!(why.contains(&"traceback frame"), "{why:?}");
+    // Every item says why; the first page names distinct files; tests come after source.
+    for item in code.iter().chain(&items(&r, "docs")) {
+        assert!(!item["why"].as_array().unwrap().is_empty(), "{item}");
+    }
+    let files: Vec<&str> = code.iter().filter_map(|i| i["filePath"].as_str()).collect();
+    let distinct: BTreeSet<&str> = files.iter().copied().collect();
+    assert_eq!(distinct.len(), files.len(), "{files:?}");
+    let first_test = files.iter().position(|f| f.contains("/tests/")).unwrap();
+    assert!(files[..first_test].contains(&"pkg/linear/ridge.py"));
+    let test_why = code[first_test]["why"].to_string();
+    assert!(test_why.contains("test file"), "{test_why}");
+    // The changelog is found, and marked as demoted.
+    let docs = items(&r, "docs");
+    let changelog = docs
+        .iter()
+        .find(|i| i["filePath"] == "docs/whats_new/v0.20.txt")
+        .unwrap_or_else(|| panic!("{r}"));
+    assert!(
+        changelog["why"].to_string().contains("changelog"),
+        "{changelog}"
+    );
+
+    // Many results: code keeps its share of the budget.
+    let many = explore(
+        &client,
+        json!({ "query": issue, "limits": { "maxResults": 100 } }),
+    )
+    .await;
+    assert!(!items(&many, "code").is_empty(), "{many}");
+    assert!(!items(&many, "docs").is_empty(), "{many}");
+    // +"..." requires a verbatim match.
+    let required = explore(
+        &client,
+        json!({ "query": "+\"got an unexpected keyword\"" }),
+    )
+    .await;
+    assert_eq!(required["status"], "no_results", "{required}");
+    client.cancel().await.unwrap();
+}

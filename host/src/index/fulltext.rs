@@ -2,6 +2,7 @@
 //! boosts for symbol-name, heading and path hits, filters by kind, language and directory.
 
 use super::chunks::Chunk;
+use super::query_reader::{self, ReadQuery};
 use super::tokenizer::{self, IdentTokenizer};
 use anyhow::{Context, Result};
 use std::path::Path;
@@ -114,6 +115,8 @@ pub struct Hit {
     pub body: String,
     /// The file's hash, for a hit the catalogue does not know yet (a live scan's).
     pub file_hash: Option<String>,
+    /// The signals that ranked it (names it defines, paths the query names, words it has).
+    pub why: Vec<String>,
 }
 
 pub struct Fulltext {
@@ -265,17 +268,60 @@ impl Fulltext {
 
     /// Ranked chunks for `request`, and how many chunks matched in all.
     pub fn search(&self, request: &SearchRequest) -> Result<(Vec<Hit>, usize)> {
-        let parsed = parse_query(&request.query);
-        let Some(query) = self.build_query(&parsed, request) else {
+        self.search_read(&query_reader::read(&request.query), request)
+    }
+
+    /// Ranked chunks for a query already read, and how many chunks matched in all.
+    pub fn search_read(
+        &self,
+        read: &ReadQuery,
+        request: &SearchRequest,
+    ) -> Result<(Vec<Hit>, usize)> {
+        let Some(query) = self.build_query(read, request) else {
             return Ok((Vec::new(), 0));
         };
+        self.run(query, read, request.limit)
+    }
+
+    /// The chunks that define one of `names` (lower case, whole identifiers), within the
+    /// request's filters: where a name the query uses is declared.
+    pub fn definitions(
+        &self,
+        names: &[&str],
+        read: &ReadQuery,
+        request: &SearchRequest,
+    ) -> Result<Vec<Hit>> {
+        let f = self.fields;
+        let should: Vec<(Occur, Box<dyn Query>)> = names
+            .iter()
+            .map(|name| {
+                let q: Box<dyn Query> = Box::new(TermQuery::new(
+                    Term::from_field_text(f.symbols, name),
+                    IndexRecordOption::WithFreqs,
+                ));
+                (Occur::Should, q)
+            })
+            .collect();
+        if should.is_empty() {
+            return Ok(Vec::new());
+        }
+        let query = self.filtered(Box::new(BooleanQuery::new(should)), request);
+        Ok(self.run(query, read, request.limit)?.0)
+    }
+
+    fn run(
+        &self,
+        query: Box<dyn Query>,
+        read: &ReadQuery,
+        limit: usize,
+    ) -> Result<(Vec<Hit>, usize)> {
         let searcher = self.reader.searcher();
-        let limit = request.limit.max(1);
+        let limit = limit.max(1);
         let (top, total) = searcher.search(
             &query,
             &(TopDocs::with_limit(limit).order_by_score(), Count),
         )?;
-        let needles = parsed.needles();
+        let needles = read.needles();
         let mut hits = Vec::with_capacity(top.len());
         for (score, address) in top {
             let doc: TantivyDocument = searcher.doc(address)?;
@@ -328,58 +374,88 @@ impl Fulltext {
             snippet_line: start_line + offset,
             body,
             file_hash: None,
+            why: Vec::new(),
         }
     }
 
-    fn build_query(&self, parsed: &ParsedQuery, request: &SearchRequest) -> Option<Box<dyn Query>> {
+    fn build_query(&self, read: &ReadQuery, request: &SearchRequest) -> Option<Box<dyn Query>> {
         let f = self.fields;
+        let searcher = self.reader.searcher();
+        let common = (searcher.num_docs() as f32 * query_reader::COMMON_SHARE) as u64;
         let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-        for word in &parsed.words {
+        for word in &read.words {
+            if read.long
+                && !word.code
+                && searcher
+                    .doc_freq(&Term::from_field_text(f.body, word.key()))
+                    .is_ok_and(|df| df > common)
+            {
+                continue;
+            }
             for (field, boost) in [
                 (f.body, 1.0),
                 (f.symbols, BOOST_SYMBOLS),
                 (f.heading, BOOST_HEADING),
                 (f.path_text, BOOST_PATH),
             ] {
-                for token in word {
+                for token in &word.tokens {
                     let term = Term::from_field_text(field, &token.text);
                     let q: Box<dyn Query> =
                         Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs));
                     // The whole identifier as typed outranks documents that only share parts.
-                    let weight = match (word.len(), token.position_length) {
+                    let shape = match (word.tokens.len(), token.position_length) {
                         (1, _) => 1.0,
                         (_, 1) => PART_WEIGHT,
                         _ => WHOLE_WEIGHT,
                     };
-                    should.push((Occur::Should, boosted(q, boost * weight)));
+                    should.push((Occur::Should, boosted(q, boost * shape * word.weight)));
                 }
             }
         }
-        for phrase in &parsed.phrases {
+        let phrase_query = |phrase: &[Token]| -> Option<Box<dyn Query>> {
             let parts: Vec<(usize, Term)> = phrase
                 .iter()
                 .filter(|t| t.position_length == 1)
                 .map(|t| (t.position, Term::from_field_text(f.body, &t.text)))
                 .collect();
             let first = phrase.first().map_or(0, |t| t.position);
-            let q: Box<dyn Query> = match parts.len() {
-                0 => continue,
-                1 => Box::new(TermQuery::new(
+            match parts.len() {
+                0 => None,
+                1 => Some(Box::new(TermQuery::new(
                     parts[0].1.clone(),
                     IndexRecordOption::WithFreqs,
-                )),
-                _ => Box::new(PhraseQuery::new_with_offset(
+                ))),
+                _ => Some(Box::new(PhraseQuery::new_with_offset(
                     parts.into_iter().map(|(p, t)| (p - first, t)).collect(),
-                )),
-            };
-            // A quoted phrase must match: it is what the agent asked for, verbatim.
-            should.push((Occur::Must, boosted(q, BOOST_PHRASE)));
+                ))),
+            }
+        };
+        // A quoted fragment scores when the text has it verbatim; pasted error messages and
+        // values often are not in the code word for word, so it never filters.
+        for phrase in &read.phrases {
+            if let Some(q) = phrase_query(phrase) {
+                should.push((Occur::Should, boosted(q, BOOST_PHRASE)));
+            }
         }
-        if should.is_empty() {
+        let mut must: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        for required in &read.required {
+            if let Some(q) = phrase_query(required) {
+                must.push((Occur::Must, boosted(q, BOOST_PHRASE)));
+            }
+        }
+        if should.is_empty() && must.is_empty() {
             return None;
         }
-        let mut clauses: Vec<(Occur, Box<dyn Query>)> =
-            vec![(Occur::Must, Box::new(BooleanQuery::new(should)))];
+        if !should.is_empty() {
+            must.push((Occur::Must, Box::new(BooleanQuery::new(should))));
+        }
+        Some(self.filtered(Box::new(BooleanQuery::new(must)), request))
+    }
+
+    /// `query` within the request's kind, language and directory filters.
+    fn filtered(&self, query: Box<dyn Query>, request: &SearchRequest) -> Box<dyn Query> {
+        let f = self.fields;
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, query)];
         let any_of = |field: Field, values: &[String]| -> Box<dyn Query> {
             Box::new(BooleanQuery::new(
                 values
@@ -411,7 +487,7 @@ impl Fulltext {
         {
             clauses.push((Occur::Must, any_of(f.dirs, &[prefix.to_string()])));
         }
-        Some(Box::new(BooleanQuery::new(clauses)))
+        Box::new(BooleanQuery::new(clauses))
     }
 }
 
@@ -423,81 +499,9 @@ fn boosted(q: Box<dyn Query>, boost: f32) -> Box<dyn Query> {
     }
 }
 
-/// A query split into free words (each tokenized) and quoted phrases.
-#[derive(Debug, Default)]
-struct ParsedQuery {
-    words: Vec<Vec<Token>>,
-    phrases: Vec<Vec<Token>>,
-}
-
-impl ParsedQuery {
-    /// Lower-case parts to look for when choosing a snippet line.
-    fn needles(&self) -> Vec<String> {
-        let mut out: Vec<String> = self
-            .words
-            .iter()
-            .chain(&self.phrases)
-            .flatten()
-            .map(|t| t.text.clone())
-            .collect();
-        out.sort();
-        out.dedup();
-        out
-    }
-}
-
 /// The lower-case words and identifier parts of `query` that previews bring forward.
 pub fn needles(query: &str) -> Vec<String> {
-    parse_query(query).needles()
-}
-
-/// Distinct words a query searches for; the rest are dropped (the query is already cut to a
-/// bounded length, this bounds the boolean query built from it).
-pub const MAX_QUERY_WORDS: usize = 256;
-/// Quoted phrases a query may require.
-pub const MAX_QUERY_PHRASES: usize = 16;
-
-/// Words (each identifier's whole and parts together) and quoted phrases. A word repeated in
-/// the query counts once: twenty-three "4"s weigh what one does.
-fn parse_query(query: &str) -> ParsedQuery {
-    let mut parsed = parse_query_all(query);
-    let mut seen = std::collections::HashSet::new();
-    parsed.words.retain(|word| {
-        let key: Vec<&str> = word.iter().map(|t| t.text.as_str()).collect();
-        seen.insert(key.join("\u{1f}"))
-    });
-    parsed.words.truncate(MAX_QUERY_WORDS);
-    parsed.phrases.truncate(MAX_QUERY_PHRASES);
-    parsed
-}
-
-fn parse_query_all(query: &str) -> ParsedQuery {
-    let mut parsed = ParsedQuery::default();
-    for (i, piece) in query.split('"').enumerate() {
-        let mut tokens = Vec::new();
-        tokenizer::tokenize(piece, &mut tokens);
-        if tokens.is_empty() {
-            continue;
-        }
-        if i % 2 == 1 {
-            parsed.phrases.push(tokens);
-        } else {
-            // Each identifier's whole and parts form one word.
-            let mut word: Vec<Token> = Vec::new();
-            let mut end = 0;
-            for token in tokens {
-                if token.position >= end && !word.is_empty() {
-                    parsed.words.push(std::mem::take(&mut word));
-                }
-                end = end.max(token.position + token.position_length);
-                word.push(token);
-            }
-            if !word.is_empty() {
-                parsed.words.push(word);
-            }
-        }
-    }
-    parsed
+    query_reader::read(query).needles()
 }
 
 /// The line of `body` containing the most distinct needles (the first, on ties), as its

@@ -9,7 +9,8 @@
 
 use super::Index;
 use super::classify::{self, Class};
-use super::fulltext::{self, Hit, SearchRequest};
+use super::fulltext::{Hit, SearchRequest};
+use super::query_reader;
 use crate::workspace::ReadOptions;
 use grep_regex::RegexMatcherBuilder;
 use grep_searcher::sinks::UTF8;
@@ -31,15 +32,6 @@ const CONTEXT_LINES: usize = 3;
 /// Reason codes a degraded answer carries.
 pub const LIVE_SCAN: &str = "live_scan";
 pub const LIVE_SCAN_PARTIAL: &str = "live_scan_partial";
-
-/// Words too common to tell files apart.
-const STOPWORDS: &[&str] = &[
-    "the", "and", "for", "with", "that", "this", "from", "not", "are", "was", "but", "have", "has",
-    "when", "what", "which", "should", "would", "could", "into", "than", "then", "there", "their",
-    "they", "been", "does", "can", "will", "use", "get", "set", "new", "all", "any", "also",
-    "like", "just", "only", "some", "such", "more", "other", "each", "why", "how", "where", "who",
-    "you", "your", "its", "our", "there", "these", "those", "see", "now",
-];
 
 /// What a live scan found and how much of the unindexed files it covered.
 #[derive(Debug, Default)]
@@ -317,14 +309,19 @@ impl Index {
     }
 }
 
-/// The query's words worth looking for: lower-case, three characters or more, no stopwords.
+/// The query's words worth looking for, heaviest first (code-like names before prose):
+/// three characters or more, no stopwords.
 fn live_terms(query: &str) -> Vec<String> {
-    let mut terms: Vec<String> = fulltext::needles(query)
-        .into_iter()
-        .filter(|t| t.chars().count() >= 3 && !STOPWORDS.contains(&t.as_str()))
-        .collect();
-    terms.sort();
-    terms.dedup();
+    let mut terms: Vec<String> = Vec::new();
+    for word in query_reader::read(query).words {
+        let key = word.key();
+        if key.chars().count() >= 3
+            && !query_reader::STOPWORDS.contains(&key)
+            && !terms.iter().any(|t| t == key)
+        {
+            terms.push(key.to_string());
+        }
+    }
     terms.truncate(MAX_TERMS);
     terms
 }
@@ -415,6 +412,7 @@ fn hit(f: &FileMatches, score: f32, idf: &dyn Fn(usize) -> f32) -> Hit {
         snippet_line: best as u32,
         body,
         file_hash: Some(f.hash.clone()),
+        why: vec!["live scan: not indexed yet".to_string()],
     }
 }
 
@@ -450,7 +448,8 @@ mod tests {
     fn terms_drop_stopwords_and_short_words() {
         assert_eq!(
             live_terms("Why does the QuerySet filter fail on an id?"),
-            ["fail", "filter", "query", "queryset"]
+            ["queryset", "filter", "fail"],
+            "code-like names first, then words in query order"
         );
     }
 

@@ -17,6 +17,8 @@ mod indexer;
 pub mod live;
 pub mod previews;
 pub mod queries;
+pub mod query_reader;
+pub mod rank;
 pub mod resolve;
 pub mod scan;
 pub mod tokenizer;

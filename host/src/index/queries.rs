@@ -7,8 +7,10 @@ use super::classify::{self, Class};
 use super::code::{self, Symbol, skeleton};
 use super::digest::{self, Mode};
 use super::documents::{Document, Section};
-use super::fulltext::{self, Hit, SearchRequest};
+use super::fulltext::{self, Fulltext, Hit, SearchRequest};
 use super::previews;
+use super::query_reader::{self, ReadQuery};
+use super::rank;
 use super::resolve;
 use super::{Freshness, Index, live};
 use crate::error::{HostError, HostResult, codes};
@@ -122,7 +124,93 @@ fn merge(indexed: Vec<Hit>, live: Vec<Hit>, limit: usize) -> Vec<Hit> {
     all.into_iter().map(|(_, h)| h).collect()
 }
 
+/// Chunks the ranking weighs for a page of `limit`: enough that a file's second and third
+/// chunks and the files behind a popular one are in view.
+fn pool_size(limit: usize) -> usize {
+    (limit * 3).clamp(POOL_MIN, POOL_MAX)
+}
+const POOL_MIN: usize = 60;
+const POOL_MAX: usize = 300;
+/// Definitions of the query's names looked at.
+const DEFINITIONS: usize = 100;
+/// Files a named path may stand for (`utils.py` is in many directories).
+const NAMED_FILES: usize = 20;
+
 impl Index {
+    /// The query's chunks, the definitions of its names and the files it names, ranked
+    /// (crate::index::rank), and how many chunks matched.
+    fn ranked(
+        &self,
+        fulltext: &Fulltext,
+        read: &ReadQuery,
+        request: &SearchRequest,
+    ) -> anyhow::Result<(Vec<Hit>, usize)> {
+        let started = std::time::Instant::now();
+        let pool = SearchRequest {
+            limit: pool_size(request.limit),
+            ..request.clone()
+        };
+        let (mut found, total) = fulltext.search_read(read, &pool)?;
+        let searched = started.elapsed();
+        let names = read.code_names();
+        let definitions = fulltext.definitions(
+            &names,
+            read,
+            &SearchRequest {
+                limit: DEFINITIONS,
+                ..request.clone()
+            },
+        )?;
+        // Files named by a path or a frame that the search did not reach: their own best chunks.
+        let mut named: Vec<String> = Vec::new();
+        {
+            let conn = self.reader();
+            for mention in read
+                .mentions
+                .iter()
+                .filter(|m| !m.dotted && m.parts.len() > 1)
+            {
+                let Some(file) = mention.parts.last() else {
+                    continue;
+                };
+                for path in catalog::paths_containing(&conn, file, NAMED_FILES)? {
+                    let in_scope = request.path_prefix.as_deref().is_none_or(|scope| {
+                        let scope = scope.trim_matches('/');
+                        scope.is_empty()
+                            || scope == "."
+                            || path == scope
+                            || path.starts_with(&format!("{scope}/"))
+                    });
+                    if in_scope
+                        && query_reader::mention_match(mention, &path) >= 2
+                        && !named.contains(&path)
+                        && !found.iter().any(|h| h.path == path)
+                    {
+                        named.push(path);
+                    }
+                }
+            }
+        }
+        for path in named.into_iter().take(NAMED_FILES) {
+            let within = SearchRequest {
+                path_prefix: Some(path),
+                limit: 3,
+                ..request.clone()
+            };
+            found.extend(fulltext.search_read(read, &within)?.0);
+        }
+        let gathered = started.elapsed();
+        let hits = rank::rank(read, found, definitions, request.limit);
+        tracing::debug!(
+            "search: {} words, {total} matches; pool {searched:.1?}, definitions and named \
+             files {:.1?}, ranking {:.1?}",
+            read.words.len(),
+            gathered - searched,
+            started.elapsed() - gathered,
+        );
+        Ok((hits, total))
+    }
+
     fn degraded_reasons(&self) -> Vec<String> {
         let mut reasons = Vec::new();
         if self.fulltext().is_none() {
@@ -163,8 +251,9 @@ impl Index {
             self.ws.stat(&prefix)?;
             request.path_prefix = Some(prefix);
         }
-        let (mut hits, mut total) = fulltext
-            .search(&request)
+        let read = query_reader::read(&request.query);
+        let (mut hits, mut total) = self
+            .ranked(&fulltext, &read, &request)
             .map_err(|e| HostError::new(codes::INTERNAL, format!("search failed: {e:#}")))?;
         if self.live_scan_due() {
             // The first pass has not reached every file: search the rest directly.

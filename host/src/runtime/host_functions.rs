@@ -168,6 +168,7 @@ impl index::Host for HostState {
             limit: options.max_results.clamp(1, 1000) as usize,
         };
         let outcome = services.index.search(&request).map_err(to_wit)?;
+        let started = std::time::Instant::now();
         let previews = if options.preview_chars > 0 {
             let cap = options.preview_chars as usize;
             services.index.previews(
@@ -179,6 +180,11 @@ impl index::Host for HostState {
         } else {
             vec![None; outcome.hits.len()]
         };
+        tracing::debug!(
+            "search: {} previews in {:.1?}",
+            outcome.hits.len(),
+            started.elapsed()
+        );
         Ok(index::SearchResult {
             hits: outcome
                 .hits
@@ -491,6 +497,7 @@ fn chunk_hit(h: Hit, preview: Option<Preview>) -> index::ChunkHit {
         preview_truncated: preview.truncated,
         file_hash: preview.file_hash,
         file_mtime_ms: preview.file_mtime_ms,
+        why: h.why,
     }
 }
 

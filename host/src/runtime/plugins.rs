@@ -10,7 +10,7 @@ use wasmtime::Engine;
 use wasmtime::component::Component;
 
 /// The contract version this host speaks.
-pub const CONTRACT_VERSION: &str = "0.1.0";
+pub const CONTRACT_VERSION: &str = "0.2.0";
 const PACKAGE: &str = "smart-context:plugin/";
 
 /// A host interface a plugin can import (the `types` interface carries no functions and is
@@ -319,12 +319,12 @@ mod tests {
         assert!(check_import("wasi:filesystem/preopens@0.2.6").is_err());
         assert!(check_import("wasi:sockets/tcp@0.2.6").is_err());
         assert_eq!(check_import("wasi:cli/stderr@0.2.6"), Ok(None));
-        assert_eq!(check_import("smart-context:plugin/types@0.1.0"), Ok(None));
+        assert_eq!(check_import("smart-context:plugin/types@0.2.0"), Ok(None));
         assert_eq!(
-            check_import("smart-context:plugin/edits@0.1.0"),
+            check_import("smart-context:plugin/edits@0.2.0"),
             Ok(Some(Interface::Edits))
         );
-        assert!(check_import("smart-context:plugin/edits@0.2.0").is_err());
+        assert!(check_import("smart-context:plugin/edits@0.1.0").is_err());
         assert!(check_import("evil:net/socket").is_err());
     }
 

@@ -275,7 +275,7 @@ impl Response {
                 if let Some(title) = &item.title {
                     out.push_str(&format!(" ({title})"));
                 }
-                if item.preview.is_none() && item.content.is_none() && !item.why.is_empty() {
+                if !item.why.is_empty() {
                     out.push_str(&format!(" [{}]", item.why.join("; ")));
                 }
                 for text in [&item.preview, &item.content].into_iter().flatten() {
@@ -292,6 +292,8 @@ impl Response {
 pub struct Budget {
     remaining: usize,
     item_cap: usize,
+    /// Kept back for a later group (code's share while documents render).
+    withheld: usize,
 }
 
 impl Budget {
@@ -299,7 +301,21 @@ impl Budget {
         Self {
             remaining: max_chars,
             item_cap: item_cap.min(max_chars),
+            withheld: 0,
         }
+    }
+
+    /// Keeps `chars` (at most what remains) out of reach until [`Budget::release`]: a later
+    /// group's share, so an earlier one cannot spend it.
+    pub fn withhold(&mut self, chars: usize) {
+        let chars = chars.min(self.remaining);
+        self.remaining -= chars;
+        self.withheld += chars;
+    }
+
+    /// Gives back what was withheld (with what the earlier group left unspent).
+    pub fn release(&mut self) {
+        self.remaining += std::mem::take(&mut self.withheld);
     }
 
     pub fn exhausted(&self) -> bool {

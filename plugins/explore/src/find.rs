@@ -70,7 +70,9 @@ pub fn collect(
                 max_results: PACK_DEPTH as u32,
                 preview_chars: cap.max(1) as u32,
             };
-            let result = index::search(&key.query, &options)?;
+            // The query as sent (the key's copy has its whitespace folded): line breaks tell
+            // traceback frames and code blocks apart.
+            let result = index::search(args.query().unwrap_or(&key.query), &options)?;
             for reason in result.reasons {
                 if !reasons.contains(&reason) {
                     reasons.push(reason);
@@ -116,6 +118,7 @@ pub fn item(hit: ChunkHit, group: Group, rank: u32, role: &str) -> PackItem {
         chunk_kind: Some(hit.kind.clone()),
         explicit: false,
         missing,
+        why: hit.why.clone(),
     };
     PackItem {
         role: role.to_string(),
@@ -132,7 +135,7 @@ pub fn item(hit: ChunkHit, group: Group, rank: u32, role: &str) -> PackItem {
         preview,
         content_hash: (!hit.file_hash.is_empty()).then_some(hit.file_hash),
         updated_ms: (hit.file_mtime_ms > 0).then_some(hit.file_mtime_ms),
-        scores_json: Some(format!("{{\"bm25\":{}}}", hit.score)),
+        scores_json: Some(format!("{{\"rank\":{}}}", hit.score)),
         meta_json: meta.json(),
         shown: String::new(),
     }

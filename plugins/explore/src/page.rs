@@ -111,7 +111,16 @@ pub fn render(args: &ExploreArgs, mut session: Session, clock: &Clock) -> Respon
     let mut content_cursor = None;
     let mut attached = 0u32;
     let mut references = 0;
+    // Each group gets its share of maxChars (by its items on the page); what documents leave
+    // unspent goes to code, so asking for many results never empties the code group.
+    let later: usize = page.get(1).map_or(0, |(_, w)| w.len());
+    if later > 0 && page_len > later {
+        budget.withhold(args.max_chars() * later / page_len);
+    }
     'groups: for (g, (group, window)) in page.iter().enumerate() {
+        if g > 0 {
+            budget.release();
+        }
         for &idx in window {
             if clock.expired() {
                 response.degrade("timeout");
@@ -119,7 +128,7 @@ pub fn render(args: &ExploreArgs, mut session: Session, clock: &Clock) -> Respon
             }
             if budget.exhausted() {
                 response.degrade("budget_exceeded");
-                break 'groups;
+                continue 'groups;
             }
             let full = wants_content(args, &session, idx);
             let level = if full { SHOWN_CONTENT } else { SHOWN_PREVIEW };
@@ -139,8 +148,8 @@ pub fn render(args: &ExploreArgs, mut session: Session, clock: &Clock) -> Respon
                     Err(stop) => return *stop,
                 };
             let Some(mut rendered) = rendered else {
-                // Blocked by maxChars before anything of it was shown.
-                break 'groups;
+                // Blocked by the group's share of maxChars before anything of it was shown.
+                continue 'groups;
             };
             let item = &session.pack.items[idx];
             if let Some(offset) = rendered.cut_at

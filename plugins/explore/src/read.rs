@@ -202,6 +202,7 @@ fn path_item(
         chunk_kind: None,
         explicit,
         missing: false,
+        why: Vec::new(),
     };
     let prefix = if kind == ItemKind::Directory {
         "dir"

@@ -29,6 +29,9 @@ pub struct Meta {
     /// The preview had no extract to show (reason summary_missing).
     #[serde(default)]
     pub missing: bool,
+    /// The signals that ranked a search hit (the index's `why`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub why: Vec<String>,
 }
 
 impl Meta {
@@ -41,6 +44,7 @@ impl Meta {
             chunk_kind: None,
             explicit: false,
             missing: false,
+            why: Vec::new(),
         })
     }
 

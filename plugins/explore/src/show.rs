@@ -26,12 +26,13 @@ pub fn base(item: &PackItem, meta: &Meta) -> Item {
     let mut out = Item::new(meta.kind, &item.path);
     out.title = meta.title.clone();
     out.score = meta.score;
+    out.why = meta.why.clone();
     out.range = item.range.map(|r| Range {
         start_line: r.start,
         end_line: r.end,
     });
-    // The score says why a hit ranks (BM25); the language follows from the path: neither is
-    // repeated per item, to keep a default answer small.
+    // The language follows from the path: not repeated per item, to keep a default answer
+    // small.
     out
 }
 

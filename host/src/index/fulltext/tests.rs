@@ -126,12 +126,19 @@ fn symbol_names_outrank_body_mentions() {
 }
 
 #[test]
-fn phrases_must_match_in_order() {
+fn quoted_phrases_score_and_plus_quoted_phrases_filter() {
     let (_dir, ft) = fixture();
-    assert_eq!(search(&ft, "\"parse the input\""), ["d"]);
-    assert!(search(&ft, "\"input the parse\"").is_empty());
+    // Quoted: the verbatim match first, the rest still found (a pasted message the code does
+    // not hold word for word must not empty the answer).
+    let quoted = search(&ft, "\"parse the input\"");
+    assert_eq!(quoted[0], "d");
+    assert!(quoted.len() > 1, "{quoted:?}");
+    assert_eq!(search(&ft, "\"input the parse\"").len(), quoted.len());
+    // +"...": must match, in order.
+    assert_eq!(search(&ft, "+\"parse the input\""), ["d"]);
+    assert!(search(&ft, "+\"input the parse\"").is_empty());
     // A phrase across an identifier's parts: parse_input.
-    assert_eq!(search(&ft, "\"parse input\""), ["a"]);
+    assert_eq!(search(&ft, "+\"parse input\""), ["a"]);
 }
 
 #[test]

@@ -1,0 +1,590 @@
+//! Reading a query as agents send it: a few words, an identifier, or a whole issue pasted with
+//! its tracebacks, code blocks, paths and quoted error messages. What comes out is weighted
+//! evidence, never a filter: each word once, code-like names (identifiers with `_` or inner
+//! capitals, dotted names, backticked or fenced code, traceback functions) above prose, stop
+//! words dropped, numbers and one-letter fragments nearly weightless; quoted fragments are
+//! phrases that score when they match and cost nothing when they do not. Only `+"..."` in a
+//! short query requires a match, for an agent that wants exactly that.
+
+use super::tokenizer;
+use regex::Regex;
+use std::collections::HashMap;
+use std::sync::LazyLock;
+use tantivy::tokenizer::Token;
+
+/// Distinct words a query searches for; the rest (the lowest weighted) are dropped, which
+/// bounds the boolean query built from a pasted issue.
+pub const MAX_QUERY_WORDS: usize = 256;
+/// Quoted phrases a query scores.
+pub const MAX_QUERY_PHRASES: usize = 16;
+/// Words that choose snippet and preview lines.
+pub const MAX_NEEDLES: usize = 24;
+/// In a long text, a prose word in more than this share of chunks is dropped: it tells
+/// nothing apart and its long posting list is most of the search's cost.
+pub const COMMON_SHARE: f32 = 0.1;
+/// A query with more words than this is read as a text (an issue, a log) rather than a
+/// search: its prose weighs less against its code.
+const LONG_QUERY_WORDS: usize = 24;
+
+/// Weights of a word by where it came from.
+const CODE_WEIGHT: f32 = 2.0;
+const PROSE_WEIGHT: f32 = 1.0;
+/// Prose in a long text: most of an issue's words say how the user felt, not where the code is.
+const LONG_PROSE_WEIGHT: f32 = 0.6;
+/// Numbers and one-letter fragments: `4`, `x`, `0.1`.
+const WEAK_WEIGHT: f32 = 0.1;
+
+/// Words too common in prose to tell files apart (code-like words are never dropped).
+pub const STOPWORDS: &[&str] = &[
+    "a", "about", "above", "after", "again", "all", "also", "am", "an", "and", "any", "are", "as",
+    "at", "be", "because", "been", "before", "being", "below", "between", "both", "but", "by",
+    "can", "could", "did", "do", "does", "doing", "don", "down", "during", "each", "eg", "etc",
+    "even", "few", "for", "from", "further", "get", "got", "had", "has", "have", "having", "he",
+    "her", "here", "hers", "him", "his", "how", "however", "i", "ie", "if", "in", "into", "is",
+    "it", "its", "itself", "just", "like", "ll", "me", "might", "more", "most", "much", "must",
+    "my", "no", "nor", "not", "now", "of", "off", "on", "once", "one", "only", "or", "other",
+    "our", "out", "over", "own", "please", "re", "same", "see", "seems", "she", "should", "so",
+    "some", "still", "such", "than", "thanks", "that", "the", "their", "them", "then", "there",
+    "these", "they", "this", "those", "though", "through", "to", "too", "under", "until", "up",
+    "us", "use", "used", "using", "ve", "very", "want", "was", "way", "we", "well", "were", "what",
+    "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "yet", "you",
+    "your",
+];
+
+/// One searched word: an identifier's whole and its parts, as tokens, and its weight.
+#[derive(Debug, Clone)]
+pub struct Word {
+    pub tokens: Vec<Token>,
+    pub weight: f32,
+    /// Code-like: a name worth looking up among definitions.
+    pub code: bool,
+}
+
+impl Word {
+    /// The whole word as the index spells it (lower case).
+    pub fn key(&self) -> &str {
+        self.tokens
+            .iter()
+            .max_by_key(|t| t.position_length)
+            .map_or("", |t| t.text.as_str())
+    }
+}
+
+/// A query read for search and ranking.
+#[derive(Debug, Clone, Default)]
+pub struct ReadQuery {
+    /// Distinct words, heaviest first.
+    pub words: Vec<Word>,
+    /// Quoted fragments: a match scores, no match costs nothing.
+    pub phrases: Vec<Vec<Token>>,
+    /// `+"..."` in a short query: every match must contain it.
+    pub required: Vec<Vec<Token>>,
+    /// Files the text names (a path, a traceback frame, a dotted module), each as its
+    /// lower-case components: `django/db/models/query.py` is `[django, db, models, query.py]`,
+    /// a dotted `sklearn.linear_model.Ridge` is `[sklearn, linear_model, ridge]` (dotted).
+    pub mentions: Vec<Mention>,
+    /// More words than a search: a pasted text.
+    pub long: bool,
+    /// The text is about tests (names a test file or a test), so tests are not demoted.
+    pub about_tests: bool,
+}
+
+/// A file the query names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mention {
+    pub parts: Vec<String>,
+    /// A dotted name (module path), matched without file extensions.
+    pub dotted: bool,
+    /// From a traceback frame: the file the error passed through.
+    pub frame: bool,
+}
+
+impl ReadQuery {
+    /// Lower-case words and parts to look for when choosing a snippet line or preview lines,
+    /// heaviest first, at most [`MAX_NEEDLES`]: each is looked for in every line shown.
+    pub fn needles(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for token in self
+            .words
+            .iter()
+            .flat_map(|w| &w.tokens)
+            .chain(self.phrases.iter().chain(&self.required).flatten())
+        {
+            if out.len() >= MAX_NEEDLES {
+                break;
+            }
+            if token.text.chars().count() > 1 && !out.contains(&token.text) {
+                out.push(token.text.clone());
+            }
+        }
+        out
+    }
+
+    /// The weight of a token: the heaviest word it belongs to.
+    pub fn weights(&self) -> HashMap<&str, f32> {
+        let mut out: HashMap<&str, f32> = HashMap::new();
+        for word in &self.words {
+            for t in &word.tokens {
+                let w = out.entry(t.text.as_str()).or_default();
+                *w = w.max(word.weight);
+            }
+        }
+        out
+    }
+
+    /// Code-like names (lower case), for definition lookups.
+    pub fn code_names(&self) -> Vec<&str> {
+        self.words
+            .iter()
+            .filter(|w| w.code)
+            .map(Word::key)
+            .filter(|k| k.chars().count() >= 3)
+            .collect()
+    }
+}
+
+/// Reads `query`.
+pub fn read(query: &str) -> ReadQuery {
+    let mut out = ReadQuery::default();
+    let mut code_spans: Vec<&str> = Vec::new();
+    // Fenced blocks and inline backticks are code.
+    let mut prose = String::with_capacity(query.len());
+    for (i, part) in query.split("```").enumerate() {
+        if i % 2 == 1 {
+            code_spans.push(part);
+            prose.push('\n');
+        } else {
+            for (j, piece) in part.split('`').enumerate() {
+                if j % 2 == 1 && !piece.contains('\n') {
+                    code_spans.push(piece);
+                    prose.push(' ');
+                } else {
+                    prose.push_str(piece);
+                    prose.push(' ');
+                }
+            }
+        }
+    }
+    let mut words: Vec<Word> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    let mut add = |tokens: Vec<Token>, weight: f32, code: bool, words: &mut Vec<Word>| {
+        let key = tokens
+            .iter()
+            .max_by_key(|t| t.position_length)
+            .map(|t| t.text.clone())
+            .unwrap_or_default();
+        if key.is_empty() {
+            return;
+        }
+        match index.get(&key) {
+            Some(&at) => {
+                let w = &mut words[at];
+                w.weight = w.weight.max(weight);
+                w.code |= code;
+            }
+            None => {
+                index.insert(key, words.len());
+                words.push(Word {
+                    tokens,
+                    weight,
+                    code,
+                });
+            }
+        }
+    };
+
+    // Traceback frames and paths name files; their function names are code.
+    {
+        let text = query;
+        for (path, function) in frames(text) {
+            out.mentions.push(Mention {
+                parts: path_parts(&path),
+                dotted: false,
+                frame: true,
+            });
+            if let Some(f) = function {
+                for word in split_words(&f) {
+                    add(word, CODE_WEIGHT, true, &mut words);
+                }
+            }
+        }
+        for path in paths(text) {
+            let m = Mention {
+                parts: path_parts(&path),
+                dotted: false,
+                frame: false,
+            };
+            if m.parts.len() > 1 && !out.mentions.iter().any(|x| x.parts == m.parts) {
+                out.mentions.push(m);
+            }
+        }
+        for dotted in dotted_names(text) {
+            let m = Mention {
+                parts: dotted.split('.').map(str::to_lowercase).collect(),
+                dotted: true,
+                frame: false,
+            };
+            if !out.mentions.iter().any(|x| x.parts == m.parts) {
+                out.mentions.push(m);
+            }
+        }
+    }
+
+    // Quoted fragments (outside code): phrases, and their words as words. `+"..."` requires.
+    let mut free = String::with_capacity(prose.len());
+    for (i, piece) in prose.split('"').enumerate() {
+        if i % 2 == 1 {
+            let mut tokens = Vec::new();
+            tokenizer::tokenize(piece, &mut tokens);
+            if tokens.is_empty() {
+                continue;
+            }
+            if free.ends_with('+') {
+                free.pop();
+                out.required.push(tokens);
+            } else if tokens.len() > 1 {
+                out.phrases.push(tokens);
+            }
+            free.push(' ');
+            free.push_str(piece);
+            free.push(' ');
+        } else {
+            free.push_str(piece);
+        }
+    }
+    let total_words = free.split_whitespace().count()
+        + code_spans
+            .iter()
+            .map(|s| s.split_whitespace().count())
+            .sum::<usize>();
+    out.long = total_words > LONG_QUERY_WORDS;
+    if out.long {
+        // A pasted text's `+"` is a diff line or code, not an operator.
+        let required = std::mem::take(&mut out.required);
+        out.phrases
+            .extend(required.into_iter().filter(|p| p.len() > 1));
+    }
+    let prose_weight = if out.long {
+        LONG_PROSE_WEIGHT
+    } else {
+        PROSE_WEIGHT
+    };
+
+    for span in &code_spans {
+        for word in split_words(span) {
+            let weight = weak_or(&word, CODE_WEIGHT);
+            add(word, weight, true, &mut words);
+        }
+    }
+    for raw in free.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.')) {
+        let raw = raw.trim_matches('.');
+        let dotted = raw.contains('.') && raw.split('.').all(|p| is_name(p) && p.len() > 1);
+        for piece in raw.split('.') {
+            if piece.is_empty() {
+                continue;
+            }
+            let code = looks_like_code(piece) || dotted;
+            for word in split_words(piece) {
+                let lower = word_key(&word);
+                if !code && STOPWORDS.contains(&lower.as_str()) {
+                    continue;
+                }
+                let weight = weak_or(&word, if code { CODE_WEIGHT } else { prose_weight });
+                add(word, weight, code, &mut words);
+            }
+        }
+    }
+    if words.is_empty() {
+        // Nothing but stop words: search them rather than nothing.
+        for word in split_words(&free) {
+            add(word, PROSE_WEIGHT, false, &mut words);
+        }
+    }
+    // Heaviest first, stable among equals, so the cut keeps what matters.
+    words.sort_by(|a, b| b.weight.total_cmp(&a.weight));
+    words.truncate(MAX_QUERY_WORDS);
+    out.phrases.truncate(MAX_QUERY_PHRASES);
+    out.required.truncate(MAX_QUERY_PHRASES);
+    out.about_tests = about_tests(&out, &words);
+    out.words = words;
+    out
+}
+
+/// The text is about tests when it names a test file or a test function, or (a short
+/// query) says "test".
+fn about_tests(read: &ReadQuery, words: &[Word]) -> bool {
+    let testy =
+        |s: &str| s == "test" || s == "tests" || s.starts_with("test_") || s.ends_with("_test");
+    read.mentions
+        .iter()
+        .any(|m| !m.dotted && m.parts.iter().any(|p| testy(p.trim_end_matches(".py"))))
+        || words.iter().any(|w| {
+            let key = w.key();
+            (w.code && (key.starts_with("test_") || key.starts_with("test") && key.len() > 4))
+                || (!read.long && testy(key))
+        })
+}
+
+/// The tokens of each word of `text`, an identifier's whole and parts together.
+fn split_words(text: &str) -> Vec<Vec<Token>> {
+    let mut tokens = Vec::new();
+    tokenizer::tokenize(text, &mut tokens);
+    let mut out: Vec<Vec<Token>> = Vec::new();
+    let mut word: Vec<Token> = Vec::new();
+    let mut end = 0;
+    for token in tokens {
+        if token.position >= end && !word.is_empty() {
+            out.push(std::mem::take(&mut word));
+        }
+        end = end.max(token.position + token.position_length);
+        word.push(token);
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
+}
+
+fn word_key(word: &[Token]) -> String {
+    word.iter()
+        .max_by_key(|t| t.position_length)
+        .map(|t| t.text.clone())
+        .unwrap_or_default()
+}
+
+/// Numbers and one-letter words weigh next to nothing, whatever their source.
+fn weak_or(word: &[Token], weight: f32) -> f32 {
+    let key = word_key(word);
+    if key.chars().count() <= 1 || key.chars().all(|c| c.is_ascii_digit()) {
+        WEAK_WEIGHT
+    } else {
+        weight
+    }
+}
+
+/// An identifier rather than a word: `snake_case`, `camelCase`, `HTTPError`, `utf8`.
+fn looks_like_code(word: &str) -> bool {
+    let w = word.trim_matches('_');
+    if w.is_empty() || !is_name(word) {
+        return false;
+    }
+    let inner_upper = w.chars().skip(1).any(|c| c.is_uppercase());
+    let mixed_digit = w.chars().any(|c| c.is_ascii_digit()) && w.chars().any(char::is_alphabetic);
+    w.contains('_') || word.starts_with('_') || inner_upper || mixed_digit
+}
+
+fn is_name(s: &str) -> bool {
+    s.chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+        && s.chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+}
+
+/// Traceback frames, wherever they are (a pasted text may have lost its line breaks):
+/// `File "path", line N, in function` (Python) and `at function (path:N:M)` (JavaScript).
+fn frames(text: &str) -> Vec<(String, Option<String>)> {
+    static PYTHON: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"File "([^"\n]+)", line \d+(?:, in ([A-Za-z_][A-Za-z0-9_]*))?"#)
+            .expect("a valid pattern")
+    });
+    static JAVASCRIPT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"at ([A-Za-z_$][\w$.]*) \(([^()\s]+/[^()\s]+?):\d+(?::\d+)?\)")
+            .expect("a valid pattern")
+    });
+    let mut out: Vec<(String, Option<String>)> = PYTHON
+        .captures_iter(text)
+        .map(|c| (c[1].to_string(), c.get(2).map(|f| f.as_str().to_string())))
+        .collect();
+    out.extend(JAVASCRIPT.captures_iter(text).map(|c| {
+        let function = c[1].rsplit('.').next().unwrap_or(&c[1]).to_string();
+        (c[2].to_string(), is_name(&function).then_some(function))
+    }));
+    out
+}
+
+/// Path-like strings: a name with an extension after at least one `/`, or `name.ext`
+/// with a source-like extension.
+fn paths(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for raw in text.split(|c: char| {
+        c.is_whitespace()
+            || matches!(
+                c,
+                '"' | '\'' | '`' | '(' | ')' | ',' | ';' | '<' | '>' | '[' | ']' | '='
+            )
+    }) {
+        let raw = raw.trim_end_matches([':', '.']);
+        let raw = raw.split(':').next().unwrap_or(raw);
+        let Some((stem, ext)) = raw.rsplit_once('.') else {
+            continue;
+        };
+        let ext_ok = (1..=5).contains(&ext.len()) && ext.chars().all(|c| c.is_ascii_alphanumeric());
+        let name_ok = stem.rsplit('/').next().is_some_and(|n| {
+            !n.is_empty()
+                && n.chars()
+                    .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        });
+        if ext_ok && name_ok && raw.contains('/') && !raw.contains("://") {
+            out.push(raw.to_string());
+        }
+    }
+    out
+}
+
+/// Dotted names of three or more parts (`django.db.models`, `np.linalg.norm`), which often
+/// spell a module path; two-part ones are too often `self.x` or `obj.method`.
+fn dotted_names(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for raw in text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.')) {
+        let raw = raw.trim_matches('.');
+        let parts: Vec<&str> = raw.split('.').collect();
+        if parts.len() >= 3
+            && parts.iter().all(|p| is_name(p) && !p.contains('.'))
+            && !out.iter().any(|o: &String| o == raw)
+        {
+            out.push(raw.to_string());
+        }
+    }
+    out
+}
+
+/// A path's lower-case components, from its last `site-packages`/`src` on, `./` and leading
+/// slashes dropped.
+fn path_parts(path: &str) -> Vec<String> {
+    let path = path.replace('\\', "/");
+    let mut parts: Vec<String> = path
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != "." && *p != "..")
+        .map(str::to_lowercase)
+        .collect();
+    if let Some(at) = parts
+        .iter()
+        .rposition(|p| p == "site-packages" || p == "dist-packages")
+    {
+        parts.drain(..=at);
+    }
+    parts
+}
+
+/// How strongly `mention` names the indexed file `path`: the number of trailing components
+/// they share (the file name must be one of them), 0 when it does not name it.
+pub fn mention_match(mention: &Mention, path: &str) -> usize {
+    let lower = path.to_lowercase();
+    let mut file: Vec<&str> = lower.split('/').collect();
+    if mention.dotted {
+        // Modules: `a/b/c.py` is `a.b.c`, `a/b/__init__.py` is `a.b`. The dotted name may go
+        // on past the module (a class, a function).
+        let Some(last) = file.last_mut() else {
+            return 0;
+        };
+        *last = last.rsplit_once('.').map_or(*last, |(stem, _)| stem);
+        if *last == "__init__" || *last == "index" || *last == "mod" {
+            file.pop();
+        }
+        let best = (0..mention.parts.len())
+            .map(|end| common_suffix(&file, &mention.parts[..=end]))
+            .max()
+            .unwrap_or(0);
+        return if best >= 2 { best } else { 0 };
+    }
+    let shared = common_suffix(&file, &mention.parts);
+    if shared == 0 {
+        0
+    } else if shared == 1 && mention.parts.len() > 1 && file.len() > 1 {
+        // Only the file name agrees: a weak mention (`utils.py` is everywhere).
+        1
+    } else {
+        shared
+    }
+}
+
+fn common_suffix(a: &[&str], b: &[String]) -> usize {
+    a.iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take_while(|(x, y)| **x == y.as_str())
+        .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(q: &ReadQuery) -> Vec<(String, f32, bool)> {
+        q.words
+            .iter()
+            .map(|w| (w.key().to_string(), w.weight, w.code))
+            .collect()
+    }
+
+    #[test]
+    fn each_word_counts_once_and_code_outweighs_prose() {
+        let q = read("the ceiling of 4 4 4 4 is wrong for `floor_div` and floor_div again");
+        let k = keys(&q);
+        assert_eq!(k.iter().filter(|(w, ..)| w == "4").count(), 1);
+        let weight = |name: &str| k.iter().find(|(w, ..)| w == name).map(|x| x.1);
+        assert_eq!(weight("4"), Some(WEAK_WEIGHT));
+        assert!(weight("floor_div") > weight("ceiling"));
+        assert_eq!(weight("the"), None, "stop words are dropped");
+        assert_eq!(k[0].0, "floor_div", "heaviest first");
+    }
+
+    #[test]
+    fn quotes_are_phrases_not_filters_and_plus_requires() {
+        let q = read(r#"error "cannot resolve keyword" and +"must have" +needle"#);
+        assert_eq!(q.phrases.len(), 1);
+        assert_eq!(
+            q.required.len(),
+            1,
+            "+word is not an operator (diff lines start so)"
+        );
+        let long = format!(
+            "{} +\"must have\"",
+            "many words in a pasted text ".repeat(10)
+        );
+        assert!(
+            read(&long).required.is_empty(),
+            "a pasted text requires nothing"
+        );
+        assert!(
+            keys(&q).iter().any(|(w, ..)| w == "keyword"),
+            "quoted words still count"
+        );
+        // An odd number of quotes is not an error either.
+        let odd = read(r#"it says "unterminated and more"#);
+        assert!(odd.required.is_empty());
+        assert!(keys(&odd).iter().any(|(w, ..)| w == "unterminated"));
+    }
+
+    #[test]
+    fn tracebacks_paths_and_dotted_names_become_mentions() {
+        let text = "Traceback (most recent call last):\n  File \"/usr/lib/python3/site-packages/django/db/models/query.py\", line 42, in get_or_create\n    obj = self.get()\nSee sklearn.linear_model.RidgeClassifierCV and lib/matplotlib/axes/_base.py:120.";
+        let q = read(text);
+        let frame = q.mentions.iter().find(|m| m.frame).unwrap();
+        assert_eq!(frame.parts, ["django", "db", "models", "query.py"]);
+        assert!(
+            q.mentions
+                .iter()
+                .any(|m| m.parts == ["lib", "matplotlib", "axes", "_base.py"])
+        );
+        assert!(
+            keys(&q)
+                .iter()
+                .any(|(w, _, code)| w == "get_or_create" && *code)
+        );
+        let dotted = q.mentions.iter().find(|m| m.dotted).unwrap();
+        assert_eq!(mention_match(dotted, "sklearn/linear_model/__init__.py"), 2);
+        assert_eq!(mention_match(frame, "django/db/models/query.py"), 4);
+        assert_eq!(mention_match(frame, "django/db/query.py"), 1);
+        assert_eq!(mention_match(frame, "other/thing.py"), 0);
+    }
+
+    #[test]
+    fn tests_are_the_subject_only_when_named() {
+        assert!(!read(&"the form fails to validate the value when saved ".repeat(5)).about_tests);
+        assert!(read("test_ordering fails on sqlite").about_tests);
+        assert!(read("flaky tests").about_tests);
+        assert!(read("see tests/forms/test_fields.py").about_tests);
+    }
+}

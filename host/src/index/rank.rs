@@ -1,0 +1,516 @@
+//! Ranking the chunks a search found as an agent needs them: evidence gathered per file (its
+//! best chunks, the names it defines, the paths and frames the query names), one item per file
+//! before any file gets a second, a symbol and its docstring one item, tests, changelogs and
+//! generated files after the code they describe unless the query is about them, and on every
+//! hit the few signals that put it there (`why`).
+
+use super::fulltext::Hit;
+use super::query_reader::{self, ReadQuery};
+use std::collections::HashMap;
+
+/// Weight of a file's 2nd and 3rd best chunks against its best: more evidence in one file
+/// counts, without letting a long file win on volume.
+const CHUNK_DECAY: [f32; 5] = [1.0, 0.6, 0.45, 0.35, 0.25];
+/// Defining a name the query uses (before the name's rarity).
+const DEFINES: f32 = 0.6;
+/// The query names the file: a path or traceback frame matching two components or more.
+const NAMED: f32 = 1.0;
+/// A dotted name that spells the file's module.
+const MODULE: f32 = 0.35;
+/// Only the file name agrees with a named path.
+const NAME_ONLY: f32 = 0.15;
+/// Tests, changelogs, generated and vendored files, when the query is not about them.
+const DEMOTED: f32 = 0.35;
+/// Query words listed in a `why`.
+const WHY_WORDS: usize = 4;
+
+/// Where a chunk sits, by convention: what the ranking demotes and says so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Source,
+    Test,
+    Changelog,
+    Generated,
+}
+
+/// The role of a path by common naming conventions (no project's own names).
+pub fn role(path: &str) -> Role {
+    let lower = path.to_lowercase();
+    let parts: Vec<&str> = lower.split('/').collect();
+    let file = parts.last().copied().unwrap_or("");
+    let stem = file.split('.').next().unwrap_or(file);
+    let dirs = &parts[..parts.len().saturating_sub(1)];
+    let dir_is = |names: &[&str]| dirs.iter().any(|d| names.contains(d));
+    if dir_is(&[
+        "vendor",
+        "vendored",
+        "third_party",
+        "thirdparty",
+        "node_modules",
+        "_vendor",
+    ]) || file.ends_with(".min.js")
+        || file.ends_with(".min.css")
+        || file.ends_with("_pb2.py")
+        || file.ends_with(".pb.go")
+        || file.contains(".generated.")
+        || file.ends_with(".lock")
+        || file == "package-lock.json"
+    {
+        return Role::Generated;
+    }
+    if matches!(
+        stem,
+        "changelog"
+            | "changes"
+            | "history"
+            | "news"
+            | "release-notes"
+            | "releasenotes"
+            | "whatsnew"
+    ) || dir_is(&[
+        "releases",
+        "release-notes",
+        "release_notes",
+        "changelog",
+        "changelogs",
+        "whatsnew",
+        "whats_new",
+        "prev_whats_new",
+        "prev_api_changes",
+        "news",
+    ]) {
+        return Role::Changelog;
+    }
+    if dir_is(&[
+        "test",
+        "tests",
+        "testing",
+        "__tests__",
+        "spec",
+        "specs",
+        "test_utils",
+    ]) || stem.starts_with("test_")
+        || stem.ends_with("_test")
+        || stem.ends_with("_tests")
+        || stem == "conftest"
+        || stem == "tests"
+        || file.contains(".test.")
+        || file.contains(".spec.")
+        || (stem.ends_with("Test") || stem.ends_with("Tests")) && file.ends_with(".java")
+    {
+        return Role::Test;
+    }
+    Role::Source
+}
+
+/// One candidate chunk and what speaks for it.
+struct Candidate {
+    hit: Hit,
+    /// Its BM25 score for the whole query (0 when only the definition search found it).
+    lexical: f32,
+    defines: Vec<String>,
+    /// Its docstring was folded into it.
+    with_doc: bool,
+}
+
+/// Ranks `found` (the query's chunks) and `definitions` (chunks defining one of its names)
+/// into at most `limit` hits, best first, each with its `why`.
+pub fn rank(read: &ReadQuery, found: Vec<Hit>, definitions: Vec<Hit>, limit: usize) -> Vec<Hit> {
+    let names: Vec<&str> = read.code_names();
+    // How many files define each name: a name declared everywhere (`get`, `__init__`)
+    // says little about where to look.
+    let mut definers: HashMap<&str, std::collections::HashSet<&str>> = HashMap::new();
+    for hit in &definitions {
+        if let Some(name) = defined_name(hit, &names) {
+            definers.entry(name).or_default().insert(hit.path.as_str());
+        }
+    }
+    let rarity: HashMap<String, f32> = definers
+        .iter()
+        .map(|(name, files)| (name.to_string(), 1.0 / (files.len() as f32).sqrt()))
+        .collect();
+    let weights = read.weights();
+
+    let mut candidates: Vec<Candidate> = Vec::new();
+    let mut at: HashMap<String, usize> = HashMap::new();
+    for (hit, from_query) in found
+        .into_iter()
+        .map(|h| (h, true))
+        .chain(definitions.into_iter().map(|h| (h, false)))
+    {
+        if let Some(&i) = at.get(&hit.chunk_id) {
+            if from_query {
+                candidates[i].lexical = candidates[i].lexical.max(hit.score);
+            }
+            continue;
+        }
+        let defines = defined_name(&hit, &names)
+            .map(|n| vec![n.to_string()])
+            .unwrap_or_default();
+        at.insert(hit.chunk_id.clone(), candidates.len());
+        candidates.push(Candidate {
+            lexical: if from_query { hit.score } else { 0.0 },
+            hit,
+            defines,
+            with_doc: false,
+        });
+    }
+    fold_docstrings(&mut candidates);
+
+    let top = candidates
+        .iter()
+        .map(|c| c.lexical)
+        .fold(f32::MIN_POSITIVE, f32::max);
+    let chunk_score = |c: &Candidate| {
+        let defined: f32 = c
+            .defines
+            .iter()
+            .map(|n| {
+                let weight = weights.get(n.as_str()).copied().unwrap_or(1.0) / 2.0;
+                DEFINES * weight * rarity.get(n).copied().unwrap_or(1.0)
+            })
+            .sum();
+        c.lexical / top + defined
+    };
+
+    // Files: their best chunks, what the query names, their role.
+    struct File {
+        chunks: Vec<(f32, usize)>,
+        score: f32,
+        why: Vec<String>,
+    }
+    let mut files: HashMap<String, File> = HashMap::new();
+    for (i, c) in candidates.iter().enumerate() {
+        files
+            .entry(c.hit.path.clone())
+            .or_insert_with(|| File {
+                chunks: Vec::new(),
+                score: 0.0,
+                why: Vec::new(),
+            })
+            .chunks
+            .push((chunk_score(c), i));
+    }
+    for (path, file) in &mut files {
+        file.chunks.sort_by(|a, b| b.0.total_cmp(&a.0));
+        file.score = file
+            .chunks
+            .iter()
+            .zip(CHUNK_DECAY)
+            .map(|((s, _), d)| s * d)
+            .sum();
+        let named = read
+            .mentions
+            .iter()
+            .map(|m| (query_reader::mention_match(m, path), m))
+            .max_by_key(|(shared, m)| (*shared, m.frame));
+        if let Some((shared, mention)) = named.filter(|(s, _)| *s > 0) {
+            let (bonus, what) = match (mention.dotted, shared) {
+                (true, _) => (MODULE, format!("module {}", mention.parts.join("."))),
+                (false, 1) => (NAME_ONLY, "file name named in the query".to_string()),
+                (false, _) if mention.frame => (NAMED, "traceback frame".to_string()),
+                (false, _) => (NAMED, "path named in the query".to_string()),
+            };
+            file.score += bonus;
+            file.why.push(what);
+        }
+        let role = role(path);
+        let demote = match role {
+            Role::Source => None,
+            Role::Test if read.about_tests => None,
+            Role::Test => Some("test file, ranked after source"),
+            Role::Changelog => Some("changelog, ranked after definitions"),
+            Role::Generated => Some("generated or vendored, ranked last"),
+        };
+        if let Some(what) = demote {
+            file.score *= DEMOTED;
+            file.why.push(what.to_string());
+        }
+        if file.chunks.len() > 1 {
+            file.why
+                .push(format!("{} matching chunks in the file", file.chunks.len()));
+        }
+    }
+    let mut order: Vec<(&String, &File)> = files.iter().collect();
+    order.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(b.0)));
+
+    // One item per file, then each file's second, and so on.
+    let mut out: Vec<Hit> = Vec::new();
+    let mut last = f32::MAX;
+    'rounds: for round in 0..CHUNK_DECAY.len().max(limit) {
+        let mut any = false;
+        for (_, file) in &order {
+            let Some(&(score, i)) = file.chunks.get(round) else {
+                continue;
+            };
+            any = true;
+            let c = &candidates[i];
+            let mut hit = c.hit.clone();
+            let raw = if round == 0 {
+                file.score
+            } else {
+                score * file.score.min(1.0)
+            };
+            // Scores fall monotonically in answer order, whatever the round.
+            last = last.min(raw);
+            hit.score = last;
+            hit.why = why(read, c, if round == 0 { &file.why } else { &[] });
+            out.push(hit);
+            if out.len() >= limit {
+                break 'rounds;
+            }
+        }
+        if !any {
+            break;
+        }
+    }
+    out
+}
+
+/// The query name a chunk defines: its symbol's last part (`Type::method` defines `method`;
+/// a class's own chunk defines the class).
+fn defined_name<'a>(hit: &Hit, names: &[&'a str]) -> Option<&'a str> {
+    let symbol = hit.symbol.as_deref()?;
+    let last = symbol
+        .rsplit([':', '.'])
+        .next()
+        .unwrap_or(symbol)
+        .to_lowercase();
+    let last = last.trim_matches('_');
+    names
+        .iter()
+        .copied()
+        .find(|n| n.trim_matches('_') == last && !last.is_empty())
+}
+
+/// A docstring chunk and the code chunk of the same symbol in the same file become one
+/// candidate: the code, with the better of the two scores (and the docstring's names).
+fn fold_docstrings(candidates: &mut Vec<Candidate>) {
+    let mut code_of: HashMap<(String, String), usize> = HashMap::new();
+    for (i, c) in candidates.iter().enumerate() {
+        if c.hit.kind == super::chunks::kind::CODE
+            && let Some(symbol) = &c.hit.symbol
+        {
+            code_of
+                .entry((c.hit.path.clone(), symbol.clone()))
+                .or_insert(i);
+        }
+    }
+    let mut drop = vec![false; candidates.len()];
+    for i in 0..candidates.len() {
+        let c = &candidates[i];
+        if c.hit.kind != super::chunks::kind::CODE_COMMENT {
+            continue;
+        }
+        let Some(symbol) = &c.hit.symbol else {
+            continue;
+        };
+        let Some(&code) = code_of.get(&(c.hit.path.clone(), symbol.clone())) else {
+            continue;
+        };
+        let (lexical, defines) = (c.lexical, c.defines.clone());
+        let target = &mut candidates[code];
+        target.lexical = target.lexical.max(lexical) + 0.25 * target.lexical.min(lexical);
+        for name in defines {
+            if !target.defines.contains(&name) {
+                target.defines.push(name);
+            }
+        }
+        target.with_doc = true;
+        drop[i] = true;
+    }
+    let mut i = 0;
+    candidates.retain(|_| {
+        i += 1;
+        !drop[i - 1]
+    });
+}
+
+/// The few signals behind one item: names it defines, file-level signals, and the heaviest
+/// query words it contains.
+fn why(read: &ReadQuery, c: &Candidate, file: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = c.defines.iter().map(|n| format!("defines {n}")).collect();
+    out.extend(file.iter().cloned());
+    let lower = |s: &str| s.to_lowercase();
+    let haystack = format!(
+        "{} {} {}",
+        lower(&c.hit.path),
+        lower(c.hit.symbol.as_deref().unwrap_or("")),
+        lower(&c.hit.body)
+    );
+    let matched: Vec<&str> = read
+        .words
+        .iter()
+        .map(|w| w.key())
+        .filter(|k| k.chars().count() > 2 && !c.defines.iter().any(|d| d == k))
+        .filter(|k| haystack.contains(k))
+        .take(WHY_WORDS)
+        .collect();
+    if !matched.is_empty() {
+        out.push(format!("matches {}", matched.join(", ")));
+    }
+    let phrases = read
+        .phrases
+        .iter()
+        .filter(|p| {
+            let words: Vec<&str> = p
+                .iter()
+                .filter(|t| t.position_length == 1)
+                .map(|t| t.text.as_str())
+                .collect();
+            words.len() > 1 && contains_in_order(&haystack, &words)
+        })
+        .count();
+    if phrases > 0 {
+        out.push(format!("quoted text ({phrases})"));
+    }
+    if c.with_doc {
+        out.push("docstring matches too".to_string());
+    }
+    if out.is_empty() {
+        out.push("text match".to_string());
+    }
+    out
+}
+
+/// The words occur in order, each soon after the previous one (a quoted fragment).
+fn contains_in_order(text: &str, words: &[&str]) -> bool {
+    let Some(first) = words.first() else {
+        return false;
+    };
+    text.match_indices(first).any(|(at, _)| {
+        let mut pos = at + first.len();
+        words[1..].iter().all(|w| {
+            let window_end = (pos + 40 + w.len()).min(text.len());
+            let window = text.get(pos..window_end).unwrap_or("");
+            match window.find(w) {
+                Some(found) => {
+                    pos += found + w.len();
+                    true
+                }
+                None => false,
+            }
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(id: &str, path: &str, kind: &str, symbol: Option<&str>, score: f32, body: &str) -> Hit {
+        Hit {
+            chunk_id: id.into(),
+            path: path.into(),
+            kind: kind.into(),
+            language: Some("python".into()),
+            symbol: symbol.map(str::to_string),
+            heading_path: Vec::new(),
+            start_line: 1,
+            end_line: 5,
+            score,
+            snippet: String::new(),
+            snippet_line: 1,
+            body: body.into(),
+            file_hash: None,
+            why: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn roles_follow_conventions() {
+        assert_eq!(role("tests/forms/test_fields.py"), Role::Test);
+        assert_eq!(role("pkg/utils_test.go"), Role::Test);
+        assert_eq!(role("web/app.spec.ts"), Role::Test);
+        assert_eq!(role("docs/releases/4.1.txt"), Role::Changelog);
+        assert_eq!(role("CHANGELOG.md"), Role::Changelog);
+        assert_eq!(role("static/app.min.js"), Role::Generated);
+        assert_eq!(role("src/testament.py"), Role::Source);
+        assert_eq!(role("django/db/models/query.py"), Role::Source);
+    }
+
+    #[test]
+    fn one_item_per_file_first_and_docstrings_fold_into_their_code() {
+        let read = query_reader::read("ceiling rounding of decimals");
+        let found = vec![
+            hit("a1", "a.py", "code", Some("A::x"), 9.0, "ceiling rounding"),
+            hit(
+                "a2",
+                "a.py",
+                "code_comment",
+                Some("A::x"),
+                8.5,
+                "ceiling rounding docs",
+            ),
+            hit("a3", "a.py", "code", Some("A::y"), 8.0, "ceiling"),
+            hit("b1", "b.py", "code", Some("B::z"), 5.0, "decimals"),
+        ];
+        let out = rank(&read, found, Vec::new(), 10);
+        let ids: Vec<&str> = out.iter().map(|h| h.chunk_id.as_str()).collect();
+        assert_eq!(
+            ids,
+            ["a1", "b1", "a3"],
+            "a1's docstring folded; b.py before a.py's second"
+        );
+        assert!(out.windows(2).all(|w| w[0].score >= w[1].score));
+        assert!(out.iter().all(|h| !h.why.is_empty()));
+        assert!(
+            out[0].why.iter().any(|w| w.contains("ceiling")),
+            "{:?}",
+            out[0].why
+        );
+    }
+
+    #[test]
+    fn definitions_frames_and_roles_decide_between_files() {
+        let read = query_reader::read(
+            "RidgeClassifierCV rejects store_cv_values\n  File \"/x/site-packages/pkg/linear/ridge.py\", line 3, in fit\n",
+        );
+        let found = vec![
+            hit(
+                "t",
+                "pkg/tests/test_ridge.py",
+                "code",
+                Some("test_x"),
+                10.0,
+                "store_cv_values ridgeclassifiercv",
+            ),
+            hit(
+                "h",
+                "docs/whats_new/v1.txt",
+                "text",
+                None,
+                9.0,
+                "store_cv_values",
+            ),
+            hit(
+                "r",
+                "pkg/linear/ridge.py",
+                "code",
+                Some("RidgeClassifierCV"),
+                4.0,
+                "class RidgeClassifierCV",
+            ),
+        ];
+        let defs = vec![hit(
+            "r",
+            "pkg/linear/ridge.py",
+            "code",
+            Some("RidgeClassifierCV"),
+            1.0,
+            "",
+        )];
+        let out = rank(&read, found, defs, 10);
+        assert_eq!(out[0].path, "pkg/linear/ridge.py");
+        assert!(
+            out[0]
+                .why
+                .contains(&"defines ridgeclassifiercv".to_string()),
+            "{:?}",
+            out[0].why
+        );
+        assert!(out[0].why.contains(&"traceback frame".to_string()));
+        let test = out.iter().find(|h| h.chunk_id == "t").unwrap();
+        assert!(test.why.iter().any(|w| w.starts_with("test file")));
+    }
+}
