@@ -1,0 +1,365 @@
+#!/usr/bin/env python3
+"""Explore on real issue texts: file hit@1/hit@5, function hit@5, answer size and latency,
+beside two baselines computed in the same run (BM25 over whole files; grep of the issue's
+identifiers, files by IDF-weighted count).
+
+Each instance of the evaluation set (../shared/eval/swebench-lite-dev.jsonl) is answered on a
+tree of its repository: with --git DIR, DIR/<name> is a clone and each base commit is exported
+(`git archive`); with --sdists DIR, DIR holds extracted release trees named <project>-<version>
+and each instance takes a tree its accepted fix applies to (`git apply --check`), the fewest
+trees covering all (for where the repositories' git history cannot be had). Every tree is
+indexed with `smart-context index`, then one `smart-context serve` per tree answers
+`explore {query: <issue text>}` over stdio MCP, as an agent's client would.
+
+Usage:
+  scripts/eval-explore.py --sdists /tmp/evalsrc/trees [--bin target/release/smart-context]
+                          [--only django] [--limit N] [--json report.json] [--show-misses]
+"""
+
+import argparse
+import collections
+import json
+import math
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = os.path.join(ROOT, "..", "shared", "eval", "swebench-lite-dev.jsonl")
+# The baselines rank source files only (what a fix changes), which makes them stronger than
+# over every text file.
+CODE_EXT = {".py", ".pyx", ".pxd", ".pyi", ".js", ".ts", ".c", ".cpp", ".h"}
+SKIP_DIRS = {".git", ".smart-context", "node_modules", "__pycache__", "build", "dist"}
+
+
+# ---------------------------------------------------------------- trees
+
+
+def project_of(repo):
+    return repo.split("/")[1]
+
+
+def sdist_trees(sdists, project):
+    out = []
+    for name in sorted(os.listdir(sdists)):
+        if name.lower().startswith(project.lower() + "-"):
+            out.append(os.path.join(sdists, name))
+    return out
+
+
+def applies(tree, patch):
+    r = subprocess.run(
+        ["git", "apply", "--check", "-"], input=patch.encode(), cwd=tree,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    return r.returncode == 0
+
+
+def context_found(tree, patch):
+    """How many of the fix's removed and context lines the tree's files hold: the closest
+    tree to the base commit when the fix applies to none."""
+    found, current, text = 0, None, ""
+    for line in patch.splitlines():
+        if line.startswith("--- "):
+            continue
+        if line.startswith("+++ "):
+            current = line[4:].strip()
+            current = current[2:] if current.startswith("b/") else current
+            try:
+                text = open(os.path.join(tree, current), encoding="utf-8", errors="replace").read()
+            except OSError:
+                text = ""
+            continue
+        if line[:1] in (" ", "-") and len(line.strip()) > 3 and line[1:].strip() in text:
+            found += 1
+    return found
+
+
+def assign_sdists(rows, sdists):
+    """instance -> tree: a tree the fix applies to (else the one holding most of its context
+    lines), choosing greedily the trees that cover most instances."""
+    fits = {}
+    for row in rows:
+        trees = sdist_trees(sdists, project_of(row["repo"]))
+        ok = [t for t in trees if applies(t, row["patch"])]
+        if not ok:
+            scored = [(context_found(t, row["patch"]), t) for t in trees]
+            best = max((s for s, _ in scored), default=0)
+            ok = [t for s, t in scored if s == best and best > 0][:1]
+            row["approx"] = True
+        fits[row["instance_id"]] = set(ok)
+    chosen = {}
+    left = {i for i, ok in fits.items() if ok}
+    while left:
+        counts = collections.Counter(t for i in left for t in fits[i])
+        tree, _ = counts.most_common(1)[0]
+        for i in [i for i in left if tree in fits[i]]:
+            chosen[i] = tree
+            left.discard(i)
+    return chosen
+
+
+def export_commits(rows, git_dir, work):
+    chosen = {}
+    for row in rows:
+        clone = os.path.join(git_dir, project_of(row["repo"]))
+        tree = os.path.join(work, row["instance_id"])
+        if not os.path.isdir(tree):
+            os.makedirs(tree)
+            archive = subprocess.run(
+                ["git", "-C", clone, "archive", row["base_commit"]], check=True,
+                stdout=subprocess.PIPE,
+            ).stdout
+            subprocess.run(["tar", "x", "-C", tree], input=archive, check=True)
+        chosen[row["instance_id"]] = tree
+    return chosen
+
+
+# ---------------------------------------------------------------- baselines
+
+WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+def terms(text):
+    """Lower-case words and identifier parts."""
+    out = []
+    for w in WORD.findall(text):
+        lw = w.lower()
+        out.append(lw)
+        parts = [p.lower() for s in w.split("_") for p in CAMEL.findall(s)]
+        if len(parts) > 1:
+            out.extend(parts)
+    return out
+
+
+class Corpus:
+    """Whole source files of a tree, for the baselines."""
+
+    def __init__(self, tree):
+        self.paths, self.tf, self.df, self.lengths = [], [], collections.Counter(), []
+        self.idents = []
+        for base, dirs, files in os.walk(tree):
+            dirs[:] = [d for d in dirs if d not in SKIP_DIRS and not d.startswith(".")]
+            for f in files:
+                if os.path.splitext(f)[1].lower() not in CODE_EXT:
+                    continue
+                full = os.path.join(base, f)
+                try:
+                    if os.path.getsize(full) > 1 << 20:
+                        continue
+                    text = open(full, encoding="utf-8", errors="replace").read()
+                except OSError:
+                    continue
+                ts = terms(text)
+                tf = collections.Counter(ts)
+                self.paths.append(os.path.relpath(full, tree))
+                self.tf.append(tf)
+                self.lengths.append(len(ts))
+                self.df.update(tf.keys())
+                self.idents.append(set(WORD.findall(text)))
+        self.n = len(self.paths)
+        self.avg = sum(self.lengths) / max(1, self.n)
+        self.postings = collections.defaultdict(list)
+        for i, tf in enumerate(self.tf):
+            for t, c in tf.items():
+                self.postings[t].append((i, c))
+
+    def idf(self, t):
+        df = self.df.get(t, 0)
+        return math.log(1 + (self.n - df + 0.5) / (df + 0.5))
+
+    def bm25(self, query, k1=1.2, b=0.75):
+        scores = collections.Counter()
+        for t, qtf in collections.Counter(terms(query)).items():
+            if t not in self.postings:
+                continue
+            idf = self.idf(t)
+            for i, c in self.postings[t]:
+                norm = c * (k1 + 1) / (c + k1 * (1 - b + b * self.lengths[i] / self.avg))
+                scores[i] += idf * norm
+        return [self.paths[i] for i, _ in scores.most_common(10)]
+
+    def grep(self, query):
+        """Identifiers of the issue (snake, camel, dotted parts, backticked), files by the
+        IDF-weighted count of the identifiers they contain."""
+        idents = {
+            w for w in WORD.findall(query)
+            if "_" in w or re.search(r"[a-z][A-Z]", w) or re.search(r"`" + re.escape(w), query)
+        }
+        scores = collections.Counter()
+        for w in idents:
+            hits = [i for i, ids in enumerate(self.idents) if w in ids]
+            if not hits:
+                continue
+            weight = math.log(1 + self.n / len(hits))
+            for i in hits:
+                scores[i] += weight
+        return [self.paths[i] for i, _ in scores.most_common(10)]
+
+
+# ---------------------------------------------------------------- MCP
+
+
+class Server:
+    """`smart-context serve` over stdio, spoken to as an MCP client does."""
+
+    def __init__(self, binary, tree):
+        self.proc = subprocess.Popen(
+            [binary, "serve", "--root", tree], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=open(os.path.join(tempfile.gettempdir(), "eval-explore-serve.log"), "ab"),
+        )
+        self.next_id = 0
+        self.request("initialize", {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "eval-explore", "version": "1"},
+        })
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def send(self, message):
+        self.proc.stdin.write((json.dumps(message) + "\n").encode())
+        self.proc.stdin.flush()
+
+    def request(self, method, params):
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("the server exited")
+            message = json.loads(line)
+            if message.get("id") == self.next_id:
+                if "error" in message:
+                    raise RuntimeError(message["error"])
+                return message["result"]
+
+    def call(self, tool, arguments):
+        return self.request("tools/call", {"name": tool, "arguments": arguments})
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+
+
+# ---------------------------------------------------------------- scoring
+
+
+def first_files(paths, k):
+    out = []
+    for p in paths:
+        if p not in out:
+            out.append(p)
+    return out[:k]
+
+
+def hit(files, gold, k):
+    return any(f in gold for f in files[:k])
+
+
+def span_names(spans):
+    names = set()
+    for items in spans.values():
+        for s in items:
+            if s != "imports":
+                names.add(s.split(".")[-1])
+                names.add(s.split(".")[0])
+    return names
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", default=DATA)
+    src = ap.add_mutually_exclusive_group(required=True)
+    src.add_argument("--git", help="directory of clones named like the repository (django, ...)")
+    src.add_argument("--sdists", help="directory of extracted release trees <project>-<version>")
+    ap.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "eval-explore-trees"))
+    ap.add_argument("--bin", default=os.path.join(ROOT, "target", "release", "smart-context"))
+    ap.add_argument("--only", help="only instances whose repository contains this")
+    ap.add_argument("--limit", type=int)
+    ap.add_argument("--json", help="write per-instance results here")
+    ap.add_argument("--show-misses", action="store_true")
+    args = ap.parse_args()
+
+    rows = [json.loads(l) for l in open(args.data)]
+    if args.only:
+        rows = [r for r in rows if args.only in r["repo"]]
+    if args.limit:
+        rows = rows[: args.limit]
+    chosen = export_commits(rows, args.git, args.work) if args.git else assign_sdists(rows, args.sdists)
+    by_tree = collections.defaultdict(list)
+    for row in rows:
+        if row["instance_id"] in chosen:
+            by_tree[chosen[row["instance_id"]]].append(row)
+    print(f"{len(chosen)} of {len(rows)} instances on {len(by_tree)} trees", file=sys.stderr)
+
+    results = []
+    for tree, group in sorted(by_tree.items()):
+        t0 = time.time()
+        subprocess.run([args.bin, "index", "--root", tree], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        corpus = Corpus(tree)
+        server = Server(args.bin, tree)
+        print(f"{os.path.basename(tree)}: {len(group)} issues, {corpus.n} files, "
+              f"indexed in {time.time() - t0:.0f}s", file=sys.stderr)
+        for row in group:
+            gold = set(row["gold_files"])
+            start = time.perf_counter()
+            result = server.call("explore", {"query": row["problem_statement"]})
+            ms = (time.perf_counter() - start) * 1000
+            data = (result.get("structuredContent") or {}).get("data") or {}
+            code = data.get("code") or []
+            docs = data.get("docs") or []
+            text = "".join(c.get("text", "") for c in result.get("content", []))
+            files = first_files([i.get("filePath") for i in code], 10)
+            names = span_names(row["expected_spans"])
+            symbol_hit = any(
+                i.get("filePath") in gold and (i.get("title") or "").split(".")[-1] in names
+                for i in code
+            )
+            r = {
+                "id": row["instance_id"], "tree": os.path.basename(tree),
+                "approx": row.get("approx", False), "gold": sorted(gold),
+                "explore": files, "bm25": corpus.bm25(row["problem_statement"]),
+                "grep": corpus.grep(row["problem_statement"]),
+                "function_hit": symbol_hit, "ms": ms, "tokens": len(text) / 4,
+                "status": (result.get("structuredContent") or {}).get("status"),
+                "code_items": len(code), "doc_items": len(docs),
+                "why_empty": sum(1 for i in code + docs if not i.get("why")),
+            }
+            results.append(r)
+            if args.show_misses and not hit(files, gold, 5):
+                print(f"  miss {r['id']}: gold {r['gold']} got {files[:5]}", file=sys.stderr)
+        server.close()
+
+    def rate(key, k):
+        return sum(hit(r[key], set(r["gold"]), k) for r in results) / max(1, len(results))
+
+    print(f"\n{len(results)} issues ({sum(r['approx'] for r in results)} on an approximate tree)")
+    print("| ranker | file hit@1 | file hit@5 |")
+    print("|---|---|---|")
+    for name, key in [("grep of identifiers", "grep"), ("BM25 over files", "bm25"), ("explore", "explore")]:
+        print(f"| {name} | {rate(key, 1):.2f} | {rate(key, 5):.2f} |")
+    per_repo = collections.defaultdict(list)
+    for r in results:
+        per_repo[r["id"].split("__")[0]].append(r)
+    for repo, rs in sorted(per_repo.items()):
+        e = sum(hit(r["explore"], set(r["gold"]), 5) for r in rs) / len(rs)
+        b = sum(hit(r["bm25"], set(r["gold"]), 5) for r in rs) / len(rs)
+        print(f"  {repo}: explore hit@5 {e:.2f}, BM25 {b:.2f} ({len(rs)} issues)")
+    ms = sorted(r["ms"] for r in results)
+    toks = sorted(r["tokens"] for r in results)
+    print(f"function hit: {sum(r['function_hit'] for r in results) / max(1, len(results)):.2f}")
+    print(f"latency ms: p50 {statistics.median(ms):.0f}, p90 {ms[int(len(ms) * 0.9) - 1]:.0f}, max {ms[-1]:.0f}")
+    print(f"answer tokens (text/4): p50 {statistics.median(toks):.0f}, max {toks[-1]:.0f}")
+    print(f"no_results: {sum(r['status'] == 'no_results' for r in results)}; "
+          f"items without why: {sum(r['why_empty'] for r in results)}")
+    if args.json:
+        json.dump(results, open(args.json, "w"), indent=1)
+
+
+if __name__ == "__main__":
+    main()
