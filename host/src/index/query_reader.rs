@@ -17,6 +17,8 @@ use tantivy::tokenizer::Token;
 pub const MAX_QUERY_WORDS: usize = 256;
 /// Quoted phrases a query scores.
 pub const MAX_QUERY_PHRASES: usize = 16;
+/// Files a query may name (frames first, then paths, then dotted names).
+pub const MAX_MENTIONS: usize = 32;
 /// Words that choose snippet and preview lines.
 pub const MAX_NEEDLES: usize = 24;
 /// In a long text, a prose word in more than this share of chunks is dropped: it tells
@@ -304,6 +306,8 @@ pub fn read(query: &str) -> ReadQuery {
     words.sort_by(|a, b| b.weight.total_cmp(&a.weight));
     words.truncate(MAX_QUERY_WORDS);
     out.phrases.truncate(MAX_QUERY_PHRASES);
+    // Each mention is a catalogue lookup: a text full of paths must not cost one per path.
+    out.mentions.truncate(MAX_MENTIONS);
     out.required.truncate(MAX_QUERY_PHRASES);
     out.about_tests = about_tests(&out, &words);
     out.words = words;
