@@ -14,6 +14,7 @@ indexed with `smart-context index`, then one `smart-context serve` per tree answ
 Usage:
   scripts/eval-explore.py --sdists /tmp/evalsrc/trees [--bin target/release/smart-context]
                           [--only django] [--limit N] [--json report.json] [--show-misses]
+                          [--max-results N]
 """
 
 import argparse
@@ -260,6 +261,11 @@ def hit(files, gold, k):
     return any(f in gold for f in files[:k])
 
 
+def symbol_of(title):
+    """The symbol an item is: the last part of its title (`Class::method`, `mod.func`)."""
+    return re.split(r"::|\.", title or "")[-1]
+
+
 def span_names(spans):
     names = set()
     for items in spans.values():
@@ -282,6 +288,7 @@ def main():
     ap.add_argument("--limit", type=int)
     ap.add_argument("--json", help="write per-instance results here")
     ap.add_argument("--show-misses", action="store_true")
+    ap.add_argument("--max-results", type=int, help="limits.maxResults of each call (default: explore's)")
     args = ap.parse_args()
 
     rows = [json.loads(l) for l in open(args.data)]
@@ -308,7 +315,10 @@ def main():
         for row in group:
             gold = set(row["gold_files"])
             start = time.perf_counter()
-            result = server.call("explore", {"query": row["problem_statement"]})
+            call = {"query": row["problem_statement"]}
+            if args.max_results:
+                call["limits"] = {"maxResults": args.max_results}
+            result = server.call("explore", call)
             ms = (time.perf_counter() - start) * 1000
             data = (result.get("structuredContent") or {}).get("data") or {}
             code = data.get("code") or []
@@ -317,7 +327,7 @@ def main():
             files = first_files([i.get("filePath") for i in code], 10)
             names = span_names(row["expected_spans"])
             symbol_hit = any(
-                i.get("filePath") in gold and (i.get("title") or "").split(".")[-1] in names
+                i.get("filePath") in gold and symbol_of(i.get("title")) in names
                 for i in code
             )
             r = {
@@ -328,6 +338,8 @@ def main():
                 "function_hit": symbol_hit, "ms": ms, "tokens": len(text) / 4,
                 "status": (result.get("structuredContent") or {}).get("status"),
                 "code_items": len(code), "doc_items": len(docs),
+                "titles": [f"{i.get('filePath')}::{i.get('title')}" for i in code],
+                "spans": sorted(names),
                 "why_empty": sum(1 for i in code + docs if not i.get("why")),
             }
             results.append(r)

@@ -22,6 +22,19 @@ const QUERIES: &[(&str, &str)] = &[
     ("password hasher pbkdf2", "django/contrib/auth/hashers.py"),
     ("paginator page range", "django/core/paginator.py"),
     ("slugify", "django/utils/text.py"),
+    // Short questions from the issues of shared/eval (the development set), as an agent
+    // would put them after reading the issue.
+    ("Q combine Exists", "django/db/models/query_utils.py"),
+    (
+        "deserialize_db_from_string",
+        "django/db/backends/base/creation.py",
+    ),
+    ("iter_modules_and_files", "django/utils/autoreload.py"),
+    ("method_decorator partial", "django/utils/decorators.py"),
+    (
+        "MessageEncoder extra_tags",
+        "django/contrib/messages/storage/cookie.py",
+    ),
     ("spawn_blocking", "tokio-1.54.1/src/task/blocking.rs"),
     (
         "IndexWriter commit",

@@ -216,7 +216,8 @@ impl Index {
         };
         let fulltext = &*fulltext;
         let _pass = self.pass.lock().unwrap_or_else(|p| p.into_inner());
-        self.set_freshness(Freshness::Rebuilding);
+        // Rebuilding (and queries degraded with index_building) only once the walk has found
+        // something to do: a pass over a current index changes nothing and says nothing.
         let result = self.pass(fulltext, full, progress, cancel);
         self.pending.store(0, Ordering::Relaxed);
         match &result {
@@ -287,6 +288,15 @@ impl Index {
             .filter(|p| !seen.contains(p.as_str()))
             .cloned()
             .collect();
+        // Files skipped by name or size (secrets, images, archives) are not in the catalogue,
+        // so every pass meets them again: they are not work that makes answers stale.
+        let max = self.settings.max_file_bytes;
+        let work = todo
+            .iter()
+            .any(|(f, _)| f.size <= max && classify::skip_by_name(&f.path).is_none());
+        if full || work || !removed.is_empty() {
+            self.set_freshness(Freshness::Rebuilding);
+        }
         let total = todo.len() as u64;
         self.pending.store(total, Ordering::Relaxed);
         let parsers = self.parsers();

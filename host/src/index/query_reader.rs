@@ -34,7 +34,7 @@ const PROSE_WEIGHT: f32 = 1.0;
 /// Prose in a long text: most of an issue's words say how the user felt, not where the code is.
 const LONG_PROSE_WEIGHT: f32 = 0.6;
 /// Numbers and one-letter fragments: `4`, `x`, `0.1`.
-const WEAK_WEIGHT: f32 = 0.1;
+pub(super) const WEAK_WEIGHT: f32 = 0.1;
 
 /// Words too common in prose to tell files apart (code-like words are never dropped).
 pub const STOPWORDS: &[&str] = &[
@@ -132,6 +132,17 @@ impl ReadQuery {
             }
         }
         out
+    }
+
+    /// Every word of some weight (code or prose, lower case, 3+ characters): a symbol named
+    /// like one is what a file's matching part most likely is.
+    pub fn plain_names(&self) -> Vec<&str> {
+        self.words
+            .iter()
+            .filter(|w| w.weight > WEAK_WEIGHT)
+            .map(Word::key)
+            .filter(|k| k.chars().count() >= 3)
+            .collect()
     }
 
     /// Code-like names (lower case), for definition lookups.

@@ -6,7 +6,7 @@
 
 use super::fulltext::Hit;
 use super::query_reader::{self, ReadQuery};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Weight of a file's 2nd and 3rd best chunks against its best: more evidence in one file
 /// counts, without letting a long file win on volume.
@@ -21,6 +21,15 @@ const MODULE: f32 = 0.35;
 const NAME_ONLY: f32 = 0.15;
 /// Tests, changelogs, generated and vendored files, when the query is not about them.
 const DEMOTED: f32 = 0.35;
+/// Within a file, a chunk defining a word of the query (a name or a plain word: `delete`,
+/// `merge`) is shown before chunks that only mention the words.
+const NAMED_IN_FILE: f32 = 0.4;
+/// Weight of a file holding all of the query's words (see coverage in `rank`).
+const COVERAGE: f32 = 0.5;
+/// Coverage is a signal of texts, not of two-word queries.
+const COVERAGE_MIN_WORDS: usize = 6;
+/// Files shown (each by its best chunk) before any file shows a second chunk.
+const DIVERSE: usize = 5;
 /// Query words listed in a `why`.
 const WHY_WORDS: usize = 4;
 
@@ -109,6 +118,8 @@ struct Candidate {
     /// Its BM25 score for the whole query (0 when only the definition search found it).
     lexical: f32,
     defines: Vec<String>,
+    /// A plain query word its symbol is named (not counted for the file, only within it).
+    named: Option<String>,
     /// Its docstring was folded into it.
     with_doc: bool,
 }
@@ -117,6 +128,7 @@ struct Candidate {
 /// into at most `limit` hits, best first, each with its `why`.
 pub fn rank(read: &ReadQuery, found: Vec<Hit>, definitions: Vec<Hit>, limit: usize) -> Vec<Hit> {
     let names: Vec<&str> = read.code_names();
+    let plain: Vec<&str> = read.plain_names();
     // How many files define each name: a name declared everywhere (`get`, `__init__`)
     // says little about where to look.
     let mut definers: HashMap<&str, std::collections::HashSet<&str>> = HashMap::new();
@@ -147,11 +159,17 @@ pub fn rank(read: &ReadQuery, found: Vec<Hit>, definitions: Vec<Hit>, limit: usi
         let defines = defined_name(&hit, &names)
             .map(|n| vec![n.to_string()])
             .unwrap_or_default();
+        let named = if defines.is_empty() {
+            defined_name(&hit, &plain).map(str::to_string)
+        } else {
+            None
+        };
         at.insert(hit.chunk_id.clone(), candidates.len());
         candidates.push(Candidate {
             lexical: if from_query { hit.score } else { 0.0 },
             hit,
             defines,
+            named,
             with_doc: false,
         });
     }
@@ -176,6 +194,8 @@ pub fn rank(read: &ReadQuery, found: Vec<Hit>, definitions: Vec<Hit>, limit: usi
     // Files: their best chunks, what the query names, their role.
     struct File {
         chunks: Vec<(f32, usize)>,
+        /// The chunks in the order they are shown: definitions of query words first.
+        shown: Vec<(f32, usize)>,
         score: f32,
         why: Vec<String>,
     }
@@ -185,6 +205,7 @@ pub fn rank(read: &ReadQuery, found: Vec<Hit>, definitions: Vec<Hit>, limit: usi
             .entry(c.hit.path.clone())
             .or_insert_with(|| File {
                 chunks: Vec::new(),
+                shown: Vec::new(),
                 score: 0.0,
                 why: Vec::new(),
             })
@@ -193,6 +214,16 @@ pub fn rank(read: &ReadQuery, found: Vec<Hit>, definitions: Vec<Hit>, limit: usi
     }
     for (path, file) in &mut files {
         file.chunks.sort_by(|a, b| b.0.total_cmp(&a.0));
+        file.shown = file
+            .chunks
+            .iter()
+            .map(|&(score, i)| {
+                let c = &candidates[i];
+                let named = !c.defines.is_empty() || c.named.is_some();
+                (score + if named { NAMED_IN_FILE } else { 0.0 }, i)
+            })
+            .collect();
+        file.shown.sort_by(|a, b| b.0.total_cmp(&a.0));
         file.score = file
             .chunks
             .iter()
@@ -231,40 +262,96 @@ pub fn rank(read: &ReadQuery, found: Vec<Hit>, definitions: Vec<Hit>, limit: usi
                 .push(format!("{} matching chunks in the file", file.chunks.len()));
         }
     }
+    // Coverage: how much of the query's weight the file's found chunks hold between them.
+    // A file the text is about tends to hold most of its words somewhere, not one chunk
+    // holding a few of them many times.
+    let wanted: Vec<(&str, f32)> = read
+        .words
+        .iter()
+        .filter(|w| w.weight > query_reader::WEAK_WEIGHT)
+        .map(|w| (w.key(), w.weight))
+        .filter(|(k, _)| k.chars().count() >= 3)
+        .collect();
+    let total: f32 = wanted.iter().map(|(_, w)| w).sum();
+    if total > 0.0 && wanted.len() >= COVERAGE_MIN_WORDS {
+        for file in files.values_mut() {
+            let mut words: HashSet<String> = HashSet::new();
+            for &(_, i) in &file.chunks {
+                words.extend(body_words(&candidates[i].hit.body));
+            }
+            let held: f32 = wanted
+                .iter()
+                .filter(|(k, _)| words.contains(*k))
+                .map(|(_, w)| w)
+                .sum();
+            file.score += COVERAGE * held / total;
+        }
+    }
     let mut order: Vec<(&String, &File)> = files.iter().collect();
     order.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(b.0)));
 
-    // One item per file, then each file's second, and so on.
+    // The best chunk of the first DIVERSE files, then by merit: a file's next chunk competes
+    // with the next file's best at its file's score, decayed by round and by how far the
+    // chunk falls behind the file's best. A file that clearly dominates shows a second or
+    // third part; a close race shows more files.
     let mut out: Vec<Hit> = Vec::new();
     let mut last = f32::MAX;
-    'rounds: for round in 0..CHUNK_DECAY.len().max(limit) {
-        let mut any = false;
-        for (_, file) in &order {
-            let Some(&(score, i)) = file.chunks.get(round) else {
-                continue;
-            };
-            any = true;
-            let c = &candidates[i];
-            let mut hit = c.hit.clone();
-            let raw = if round == 0 {
-                file.score
-            } else {
-                score * file.score.min(1.0)
-            };
-            // Scores fall monotonically in answer order, whatever the round.
-            last = last.min(raw);
-            hit.score = last;
-            hit.why = why(read, c, if round == 0 { &file.why } else { &[] });
-            out.push(hit);
-            if out.len() >= limit {
-                break 'rounds;
-            }
+    let mut taken = vec![0usize; order.len()];
+    let priority = |file: &File, round: usize| -> Option<f32> {
+        let &(score, _) = file.chunks.get(round)?;
+        if round == 0 {
+            return Some(file.score);
         }
-        if !any {
-            break;
+        let best = file.chunks[0].0.max(f32::MIN_POSITIVE);
+        let decay = CHUNK_DECAY.get(round).copied().unwrap_or(0.2);
+        Some(file.score * decay * (score / best).min(1.0))
+    };
+    while out.len() < limit {
+        let pick = if out.len() < DIVERSE && out.len() < order.len() {
+            Some(out.len())
+        } else {
+            (0..order.len())
+                .filter_map(|f| priority(order[f].1, taken[f]).map(|p| (p, f)))
+                .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)))
+                .map(|(_, f)| f)
+        };
+        let Some(f) = pick else { break };
+        let (round, file) = (taken[f], order[f].1);
+        let raw = priority(file, round).unwrap_or(0.0);
+        taken[f] += 1;
+        let i = file.shown[round].1;
+        let c = &candidates[i];
+        let mut hit = c.hit.clone();
+        // Scores fall monotonically in answer order.
+        last = last.min(raw);
+        hit.score = last;
+        hit.why = why(read, c, if round == 0 { &file.why } else { &[] });
+        if round > 0 {
+            hit.why.push(format!("part {} of this file", round + 1));
         }
+        out.push(hit);
     }
     out
+}
+
+/// A chunk's words as the query reader keys them: lower case, identifiers whole and by
+/// their `_` parts.
+fn body_words(body: &str) -> impl Iterator<Item = String> + '_ {
+    body.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .flat_map(|w| {
+            let lower = w.to_lowercase();
+            let parts: Vec<String> = if lower.contains('_') {
+                lower
+                    .split('_')
+                    .filter(|p| !p.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            std::iter::once(lower).chain(parts)
+        })
 }
 
 /// The query name a chunk defines: its symbol's last part (`Type::method` defines `method`;
@@ -308,8 +395,11 @@ fn fold_docstrings(candidates: &mut Vec<Candidate>) {
         let Some(&code) = code_of.get(&(c.hit.path.clone(), symbol.clone())) else {
             continue;
         };
-        let (lexical, defines) = (c.lexical, c.defines.clone());
+        let (lexical, defines, named) = (c.lexical, c.defines.clone(), c.named.clone());
         let target = &mut candidates[code];
+        if target.named.is_none() && target.defines.is_empty() {
+            target.named = named;
+        }
         target.lexical = target.lexical.max(lexical) + 0.25 * target.lexical.min(lexical);
         for name in defines {
             if !target.defines.contains(&name) {
@@ -329,7 +419,12 @@ fn fold_docstrings(candidates: &mut Vec<Candidate>) {
 /// The few signals behind one item: names it defines, file-level signals, and the heaviest
 /// query words it contains.
 fn why(read: &ReadQuery, c: &Candidate, file: &[String]) -> Vec<String> {
-    let mut out: Vec<String> = c.defines.iter().map(|n| format!("defines {n}")).collect();
+    let mut out: Vec<String> = c
+        .defines
+        .iter()
+        .chain(c.named.iter())
+        .map(|n| format!("defines {n}"))
+        .collect();
     out.extend(file.iter().cloned());
     let lower = |s: &str| s.to_lowercase();
     let haystack = format!(
@@ -342,7 +437,9 @@ fn why(read: &ReadQuery, c: &Candidate, file: &[String]) -> Vec<String> {
         .words
         .iter()
         .map(|w| w.key())
-        .filter(|k| k.chars().count() > 2 && !c.defines.iter().any(|d| d == k))
+        .filter(|k| {
+            k.chars().count() > 2 && !c.defines.iter().chain(c.named.iter()).any(|d| d == k)
+        })
         .filter(|k| haystack.contains(k))
         .take(WHY_WORDS)
         .collect();
@@ -459,6 +556,71 @@ mod tests {
             "{:?}",
             out[0].why
         );
+    }
+
+    /// a.py with two parts scored `a`, and six other files with one part scored `others`.
+    fn one_file_and_six(a: [f32; 2], others: f32) -> Vec<Hit> {
+        let mut found = vec![
+            hit("a1", "a.py", "code", Some("A::x"), a[0], "ceiling rounding"),
+            hit("a2", "a.py", "code", Some("A::y"), a[1], "ceiling rounding"),
+        ];
+        for f in ["b", "c", "d", "e", "f", "g"] {
+            let path = format!("{f}.py");
+            found.push(hit(f, &path, "code", Some("Z"), others, "decimals"));
+        }
+        found
+    }
+
+    #[test]
+    fn a_dominant_file_shows_a_second_part_after_five_files() {
+        let read = query_reader::read("ceiling rounding of decimals");
+        let out = rank(&read, one_file_and_six([10.0, 9.0], 2.0), Vec::new(), 7);
+        let ids: Vec<&str> = out.iter().map(|h| h.chunk_id.as_str()).collect();
+        assert_eq!(&ids[..5], ["a1", "b", "c", "d", "e"], "five files first");
+        assert_eq!(
+            ids[5], "a2",
+            "then the dominant file's second part: {ids:?}"
+        );
+        assert!(out[5].why.iter().any(|w| w == "part 2 of this file"));
+        assert!(out.windows(2).all(|w| w[0].score >= w[1].score));
+        let close = rank(&read, one_file_and_six([3.0, 1.0], 2.8), Vec::new(), 7);
+        let files: HashSet<&str> = close.iter().map(|h| h.path.as_str()).collect();
+        assert_eq!(files.len(), 7, "a close race shows more files");
+    }
+
+    #[test]
+    fn a_file_holding_most_of_a_long_query_beats_one_repeating_a_word() {
+        let read = query_reader::read(
+            "the migration autodetector renames a field and loses its default value on alter",
+        );
+        let found = vec![
+            hit(
+                "x",
+                "x.py",
+                "code",
+                Some("X"),
+                10.0,
+                "field field field field",
+            ),
+            hit(
+                "y1",
+                "y.py",
+                "code",
+                Some("Y::a"),
+                7.0,
+                "migration autodetector renames",
+            ),
+            hit(
+                "y2",
+                "y.py",
+                "code",
+                Some("Y::b"),
+                2.0,
+                "loses default value alter field",
+            ),
+        ];
+        let out = rank(&read, found, Vec::new(), 3);
+        assert_eq!(out[0].path, "y.py", "{out:?}");
     }
 
     #[test]

@@ -35,43 +35,7 @@ pub struct Edit {
     pub fuzzy: Option<Fuzzy>,
 }
 
-/// `{start, end}`, `[start, end]` or `"start-end"` (1-based, inclusive).
-#[derive(Debug, Clone, Deserialize, Serialize)]
-#[serde(untagged)]
-pub enum LineRange {
-    Object { start: u32, end: u32 },
-    Pair([u32; 2]),
-    Text(String),
-}
-
-impl LineRange {
-    pub fn bounds(&self) -> Result<(u32, u32), String> {
-        let (start, end) = match self {
-            LineRange::Object { start, end } => (*start, *end),
-            LineRange::Pair([s, e]) => (*s, *e),
-            LineRange::Text(t) => {
-                let parse = |s: &str| {
-                    s.trim()
-                        .parse::<u32>()
-                        .map_err(|_| format!("lineRange {t:?} is not \"start-end\""))
-                };
-                match t.split_once('-') {
-                    Some((s, e)) => (parse(s)?, parse(e)?),
-                    None => {
-                        let n = parse(t)?;
-                        (n, n)
-                    }
-                }
-            }
-        };
-        if start == 0 || end < start {
-            return Err(format!(
-                "lineRange {start}-{end} is empty (lines are 1-based, start <= end)"
-            ));
-        }
-        Ok((start, end))
-    }
-}
+pub use sdk::lines::LineRange;
 
 #[derive(Debug, Clone, Copy, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]

@@ -211,7 +211,7 @@ fn resolve(matcher: &mut Matcher, text: &FileText, hash: &str, edit: &Edit) -> T
         .as_ref()
         .map(|r| r.bounds())
         .transpose()
-        .map_err(|msg| ToolError::new(codes::INVALID_ARGS, msg))?;
+        .map_err(|msg| ToolError::new(codes::INVALID_ARGS, format!("lineRange: {msg}")))?;
     let fuzzy = match edit.fuzzy {
         Some(f) => {
             if f.max_distance > MAX_FUZZY_DISTANCE {

@@ -1,6 +1,7 @@
 //! The ExploreArgs contract of ADR-040 §5.1, parsed strictly, its defaults (§5.4), and the
 //! routing of §5.3.
 
+use sdk::lines::LineRange;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -15,6 +16,10 @@ pub struct ExploreArgs {
     pub cursor: Option<Cursor>,
     pub include: Option<Include>,
     pub full_paths: Option<Vec<String>>,
+    /// Line ranges of the one file in `paths` to read, merged (ADR-001 Stage 2).
+    pub regions: Option<Vec<LineRange>>,
+    /// Lines of context around each region (default 3).
+    pub context_lines: Option<f64>,
     #[serde(default)]
     pub allow_sensitive: bool,
     #[serde(default)]
@@ -128,6 +133,8 @@ pub struct Limits {
     pub max_bytes: Option<f64>,
     pub max_files: Option<f64>,
     pub timeout_ms: Option<f64>,
+    /// Lines a region read returns at most, all regions together (default 500).
+    pub max_total_lines: Option<f64>,
 }
 
 /// Items per group (docs, code) on one page.
@@ -137,6 +144,15 @@ pub const DEFAULT_MAX_CHARS: usize = 3_200;
 pub const DEFAULT_FULL_MAX_CHARS: usize = 200_000;
 pub const DEFAULT_MAX_BYTES: u64 = 1_048_576;
 pub const DEFAULT_MAX_FILES: usize = 200;
+/// Content characters of a region read: its line budget, not maxChars, is what bounds it.
+pub const DEFAULT_REGION_MAX_CHARS: usize = 40_000;
+/// Lines around each region (ADR-001 Stage 2).
+pub const DEFAULT_CONTEXT_LINES: u32 = 3;
+pub const MAX_CONTEXT_LINES: u32 = 200;
+/// Lines one region read returns (ADR-001 Stage 2).
+pub const DEFAULT_MAX_TOTAL_LINES: u32 = 500;
+/// Ranges one call may ask for.
+pub const MAX_REGIONS: usize = 100;
 /// Directory levels a path expands to (ADR-040 §5.4).
 pub const DIRECTORY_DEPTH: u32 = 5;
 /// Items one pack keeps per group, whatever one page shows: what cursors page through.
@@ -172,6 +188,9 @@ impl ExploreArgs {
     /// find and read follow the intent when it names one; auto and evidence search when there
     /// is a query and read otherwise. A query with paths searches within them.
     pub fn route(&self) -> Result<Route, String> {
+        if self.regions.is_some() {
+            return self.region_route();
+        }
         match (self.intent(), self.query(), self.paths().is_empty()) {
             (Intent::Find, None, _) => Err("intent find needs a `query`".into()),
             (Intent::Read, _, true) => Err("intent read needs `paths`".into()),
@@ -180,6 +199,62 @@ impl ExploreArgs {
             (_, None, false) => Ok(Route::Read),
             (_, None, true) => Err("give `query` to search or `paths` to read".into()),
         }
+    }
+
+    /// Regions read lines of one file: no query, no search intent, no other view.
+    fn region_route(&self) -> Result<Route, String> {
+        self.regions()?;
+        if self.query().is_some() || self.intent() == Intent::Find {
+            return Err("regions read lines of a file: drop `query` (search) or `regions`".into());
+        }
+        if self.paths().len() != 1 {
+            return Err(format!(
+                "regions read lines of one file: give exactly one path in `paths` (got {})",
+                self.paths().len()
+            ));
+        }
+        if matches!(self.view(), View::Full | View::Section) || self.section.is_some() {
+            return Err(
+                "regions are their own view: drop `view`/`section`, or drop `regions`".into(),
+            );
+        }
+        Ok(Route::Read)
+    }
+
+    /// The requested line ranges, checked: None without `regions`.
+    pub fn regions(&self) -> Result<Option<Vec<(u32, u32)>>, String> {
+        let Some(regions) = &self.regions else {
+            return Ok(None);
+        };
+        if regions.is_empty() {
+            return Err("regions is empty: give at least one {start, end}".into());
+        }
+        if regions.len() > MAX_REGIONS {
+            return Err(format!(
+                "{} regions; at most {MAX_REGIONS} per call",
+                regions.len()
+            ));
+        }
+        regions
+            .iter()
+            .enumerate()
+            .map(|(i, r)| r.bounds().map_err(|e| format!("regions[{i}]: {e}")))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some)
+    }
+
+    /// contextLines: default 3, 0 allowed, at most MAX_CONTEXT_LINES.
+    pub fn context_lines(&self) -> u32 {
+        self.context_lines
+            .filter(|v| v.is_finite() && *v >= 0.0)
+            .map_or(DEFAULT_CONTEXT_LINES, |v| {
+                v.min(MAX_CONTEXT_LINES as f64) as u32
+            })
+    }
+
+    pub fn max_total_lines(&self) -> u32 {
+        positive(self.limits.max_total_lines)
+            .map_or(DEFAULT_MAX_TOTAL_LINES, |n| n.min(u32::MAX as usize) as u32)
     }
 
     pub fn view(&self) -> View {
@@ -196,14 +271,22 @@ impl ExploreArgs {
     }
 
     pub fn max_results(&self) -> usize {
+        // A region read shows every region it merged unless asked otherwise.
+        let default = if self.regions.is_some() {
+            PACK_DEPTH
+        } else {
+            DEFAULT_MAX_RESULTS
+        };
         positive(self.limits.max_results)
-            .unwrap_or(DEFAULT_MAX_RESULTS)
+            .unwrap_or(default)
             .min(PACK_DEPTH)
     }
 
     pub fn max_chars(&self) -> usize {
         let default = if self.view() == View::Full {
             DEFAULT_FULL_MAX_CHARS
+        } else if self.regions.is_some() {
+            DEFAULT_REGION_MAX_CHARS
         } else {
             DEFAULT_MAX_CHARS
         };
@@ -380,6 +463,28 @@ mod tests {
         assert_eq!(full.max_chars(), DEFAULT_FULL_MAX_CHARS);
         let tiny = parse(r#"{"limits":{"maxChars":50}}"#).unwrap();
         assert_eq!(tiny.max_item_chars(), 50, "an item never exceeds the whole");
+    }
+
+    #[test]
+    fn regions_read_one_file_and_default_as_adr_001_says() {
+        let a = parse(r#"{"paths":["a.py"],"regions":[{"start":10,"end":15},[12,18],"50-55"]}"#)
+            .unwrap();
+        assert_eq!(a.route(), Ok(Route::Read));
+        assert_eq!(
+            a.regions().unwrap().unwrap(),
+            vec![(10, 15), (12, 18), (50, 55)]
+        );
+        assert_eq!((a.context_lines(), a.max_total_lines()), (3, 500));
+        assert_eq!(a.max_chars(), DEFAULT_REGION_MAX_CHARS);
+        let zero = parse(r#"{"paths":["a"],"regions":["1"],"contextLines":0}"#).unwrap();
+        assert_eq!(zero.context_lines(), 0, "no context is a valid ask");
+        let refused = |json: &str| parse(json).unwrap().route().unwrap_err();
+        assert!(refused(r#"{"paths":["a","b"],"regions":["1-2"]}"#).contains("one path"));
+        assert!(refused(r#"{"regions":["1-2"]}"#).contains("one path"));
+        assert!(refused(r#"{"paths":["a"],"query":"x","regions":["1-2"]}"#).contains("query"));
+        assert!(refused(r#"{"paths":["a"],"view":"full","regions":["1-2"]}"#).contains("view"));
+        assert!(refused(r#"{"paths":["a"],"regions":["5-3"]}"#).contains("regions[0]"));
+        assert!(refused(r#"{"paths":["a"],"regions":[]}"#).contains("empty"));
     }
 
     #[test]

@@ -119,6 +119,8 @@ pub fn item(hit: ChunkHit, group: Group, rank: u32, role: &str) -> PackItem {
         explicit: false,
         missing,
         why: hit.why.clone(),
+        asked: Vec::new(),
+        total_lines: None,
     };
     PackItem {
         role: role.to_string(),

@@ -19,6 +19,17 @@ pub struct PackKey {
     pub kinds: Kinds,
     /// Evidence packs are kept apart from plain finds and reads (ADR-038 roles).
     pub evidence: bool,
+    /// A region read: which lines, with how much context, within which line budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<Lines>,
+}
+
+/// The line ranges a region read asks for (ADR-001 Stage 2), as the pack remembers them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lines {
+    pub ranges: Vec<(u32, u32)>,
+    pub context: u32,
+    pub budget: u32,
 }
 
 impl PackKey {
@@ -32,6 +43,11 @@ impl PackKey {
             paths: args.paths().iter().map(|p| normalize_path(p)).collect(),
             kinds: args.kinds(),
             evidence: args.intent() == Intent::Evidence,
+            lines: args.regions().ok().flatten().map(|ranges| Lines {
+                ranges,
+                context: args.context_lines(),
+                budget: args.max_total_lines(),
+            }),
         }
     }
 

@@ -7,7 +7,7 @@
 use crate::args::{self, DIRECTORY_DEPTH, ExploreArgs, Kinds, SectionSelector};
 use crate::envelope::{Group, ItemKind};
 use crate::find::kind_name;
-use crate::key::PackKey;
+use crate::key::{Lines, PackKey};
 use crate::session::Meta;
 use crate::smart_context::plugin::index::{
     self, SectionMode, SectionRequest, SectionSelector as WitSelector,
@@ -29,6 +29,9 @@ const PREFERRED_SHARE: f64 = 0.2;
 /// The pack items for `key.paths`: a directory item per expanded directory or glob, then
 /// one item per file, in the order named. Previews are made when first shown.
 pub fn expand(key: &PackKey, args: &ExploreArgs) -> ToolResult<(Vec<PackItem>, Vec<String>)> {
+    if let Some(lines) = &key.lines {
+        return regions(key, args, lines);
+    }
     let mut items: Vec<PackItem> = Vec::new();
     let mut reasons = Vec::new();
     let role = key.role();
@@ -103,6 +106,139 @@ pub fn expand(key: &PackKey, args: &ExploreArgs) -> ToolResult<(Vec<PackItem>, V
         }
     }
     Ok((items, reasons))
+}
+
+/// A region read (ADR-001 Stage 2): the asked ranges of the one named file, each widened by
+/// the context lines, overlapping and adjacent ones merged, in file order, until the line
+/// budget is spent. One item per merged region, its numbered lines as the preview; what was
+/// left out (past the end, over the budget) is said in the last item's title.
+fn regions(
+    key: &PackKey,
+    args: &ExploreArgs,
+    lines: &Lines,
+) -> ToolResult<(Vec<PackItem>, Vec<String>)> {
+    let entry = workspace::stat(&key.paths[0])?;
+    let path = entry.path.clone();
+    if entry.kind == EntryKind::Directory {
+        return Err(ToolError::new(
+            codes::INVALID_ARGS,
+            format!("regions read lines of a file; {path} is a directory"),
+        )
+        .suggest("name one file in paths, or drop regions to list the directory"));
+    }
+    let file = workspace::read(&path, read_options(args, args.max_bytes(), true, &path))?;
+    if file.binary {
+        return Err(ToolError::new(
+            codes::NOT_TEXT,
+            format!("{path} is not a text file; it has no lines to read"),
+        )
+        .suggest("read a document by its sections (explore with paths, then section.sectionId)"));
+    }
+    let (text, _) = sdk::decode_text(&file.bytes);
+    let total = sdk::line_count(&text) as u32;
+    let read_to = if file.truncated {
+        format!(
+            "{total} lines read of a file over limits.maxBytes {}",
+            args.max_bytes()
+        )
+    } else {
+        format!("{total} lines")
+    };
+    let merged = sdk::lines::merge(&lines.ranges, lines.context, total);
+    let past: Vec<String> = lines
+        .ranges
+        .iter()
+        .filter(|(start, _)| *start > total)
+        .map(|(start, end)| format!("{start}-{end}"))
+        .collect();
+    if merged.is_empty() {
+        return Err(ToolError::new(
+            codes::INVALID_ARGS,
+            format!(
+                "lines {} are past the end of {path} ({read_to})",
+                past.join(", ")
+            ),
+        )
+        .suggest(if file.truncated {
+            "raise limits.maxBytes, or ask for lines within the part read".to_string()
+        } else {
+            format!("ask for lines within 1-{total}")
+        }));
+    }
+    let role = key.role();
+    let mut items = Vec::new();
+    let mut reasons = Vec::new();
+    let mut left = lines.budget;
+    let mut dropped = 0;
+    for region in &merged {
+        if left == 0 {
+            dropped += region.asked.len();
+            continue;
+        }
+        let end = region.end.min(region.start + left - 1);
+        left -= end - region.start + 1;
+        let mut item = target(&path, role, items.len(), true, Some(entry.modified_ms));
+        let mut title = format!("lines {}-{end} of {read_to}", region.start);
+        if end < region.end {
+            title.push_str(&format!(
+                "; cut at maxTotalLines {} ({} more)",
+                lines.budget,
+                region.end - end
+            ));
+            reasons.push("truncated".to_string());
+        }
+        let mut meta = Meta::of(&item);
+        meta.title = Some(title);
+        meta.asked = region.asked.clone();
+        meta.total_lines = Some(total);
+        item.meta_json = meta.json();
+        item.chunk_id = format!("lines:{path}:{}-{end}", region.start);
+        item.range = Some(LineRange {
+            start: region.start,
+            end,
+        });
+        item.preview = sdk::numbered_lines(&text, region.start as usize, end as usize);
+        item.content_hash = Some(file.hash.clone());
+        items.push(item);
+    }
+    let mut notes = Vec::new();
+    if dropped > 0 {
+        notes.push(format!(
+            "{dropped} range(s) over maxTotalLines {} left out: raise limits.maxTotalLines",
+            lines.budget
+        ));
+        reasons.push("truncated".to_string());
+    }
+    if !past.is_empty() {
+        notes.push(format!("{} past the end", past.join(", ")));
+    }
+    if let Some(last) = items.last_mut()
+        && !notes.is_empty()
+    {
+        let mut meta = Meta::of(last);
+        let title = meta.title.take().unwrap_or_default();
+        meta.title = Some(format!("{title}; {}", notes.join("; ")));
+        last.meta_json = meta.json();
+    }
+    reasons.dedup();
+    Ok((items, reasons))
+}
+
+/// A region item's lines again, from the file as it is now (after the file changed).
+fn region_preview(item: &mut PackItem, args: &ExploreArgs) -> ToolResult<()> {
+    let path = item.path.clone();
+    let file = workspace::read(&path, read_options(args, args.max_bytes(), true, &path))?;
+    let (text, _) = sdk::decode_text(&file.bytes);
+    let range = item.range.unwrap_or(LineRange { start: 1, end: 1 });
+    let total = sdk::line_count(&text) as u32;
+    item.preview = if range.start > total {
+        format!("(the file now has {total} lines; these are past its end: read it again)")
+    } else {
+        sdk::numbered_lines(&text, range.start as usize, range.end.min(total) as usize)
+    };
+    item.content_hash = Some(file.hash);
+    item.updated_ms = Some(workspace::stat(&path)?.modified_ms);
+    Ok(())
 }
 
 /// maxFiles of `files`, newest first, about a fifth of them reserved for the kinds `kinds`
@@ -203,6 +339,8 @@ fn path_item(
         explicit,
         missing: false,
         why: Vec::new(),
+        asked: Vec::new(),
+        total_lines: None,
     };
     let prefix = if kind == ItemKind::Directory {
         "dir"
@@ -249,6 +387,9 @@ pub fn preview(
     args: &ExploreArgs,
     settings: &EvidenceSettings,
 ) -> ToolResult<()> {
+    if !Meta::of(item).asked.is_empty() {
+        return region_preview(item, args);
+    }
     let path = item.path.clone();
     let read_cap = PREVIEW_READ_BYTES.min(args.max_bytes());
     let file = workspace::read(&path, read_options(args, read_cap, true, &path))?;

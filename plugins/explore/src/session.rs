@@ -32,6 +32,12 @@ pub struct Meta {
     /// The signals that ranked a search hit (the index's `why`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub why: Vec<String>,
+    /// A region read's item: the requested ranges it merged (ADR-001 `originalRanges`) and
+    /// the file's line count when read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub asked: Vec<(u32, u32)>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total_lines: Option<u32>,
 }
 
 impl Meta {
@@ -45,6 +51,8 @@ impl Meta {
             explicit: false,
             missing: false,
             why: Vec::new(),
+            asked: Vec::new(),
+            total_lines: None,
         })
     }
 

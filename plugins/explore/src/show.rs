@@ -31,6 +31,19 @@ pub fn base(item: &PackItem, meta: &Meta) -> Item {
         start_line: r.start,
         end_line: r.end,
     });
+    if !meta.asked.is_empty() {
+        let asked: Vec<serde_json::Value> = meta
+            .asked
+            .iter()
+            .map(|(start, end)| serde_json::json!({ "start": start, "end": end }))
+            .collect();
+        out = out
+            .meta("merged", asked.len() > 1)
+            .meta("originalRanges", asked);
+        if let Some(total) = meta.total_lines {
+            out = out.meta("totalLines", total);
+        }
+    }
     // The language follows from the path: not repeated per item, to keep a default answer
     // small.
     out

@@ -11,6 +11,7 @@ pub mod archive;
 pub mod doc;
 mod error;
 pub mod guidance;
+pub mod lines;
 mod text;
 
 pub use error::{ToolError, ToolResult, codes};
