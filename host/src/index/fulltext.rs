@@ -378,6 +378,28 @@ impl Fulltext {
         }
     }
 
+    /// The query's words worth weighing over whole files (not weak, not dropped as common, in
+    /// some chunk), each with its weight times its IDF over chunks.
+    pub fn word_weights(&self, read: &ReadQuery) -> Vec<(String, f32)> {
+        let searcher = self.reader.searcher();
+        let n = searcher.num_docs() as f32;
+        let common = (n * query_reader::COMMON_SHARE) as u64;
+        read.words
+            .iter()
+            .filter(|w| w.weight > query_reader::WEAK_WEIGHT && w.key().chars().count() >= 3)
+            .filter_map(|w| {
+                let df = searcher
+                    .doc_freq(&Term::from_field_text(self.fields.body, w.key()))
+                    .ok()?;
+                if df == 0 || (read.long && !w.code && df > common) {
+                    return None;
+                }
+                let idf = (1.0 + (n - df as f32 + 0.5) / (df as f32 + 0.5)).ln();
+                Some((w.key().to_string(), w.weight * idf))
+            })
+            .collect()
+    }
+
     fn build_query(&self, read: &ReadQuery, request: &SearchRequest) -> Option<Box<dyn Query>> {
         let f = self.fields;
         let searcher = self.reader.searcher();

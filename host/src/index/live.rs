@@ -60,8 +60,9 @@ pub struct LiveScan {
     scanned: usize,
 }
 
-/// The live scan's own threads, one per core.
-fn pool() -> &'static rayon::ThreadPool {
+/// Threads for work a query waits on (live scans, whole-file reads), one per core, apart from
+/// the global pool the indexer keeps busy.
+pub(super) fn pool() -> &'static rayon::ThreadPool {
     static POOL: std::sync::OnceLock<rayon::ThreadPool> = std::sync::OnceLock::new();
     POOL.get_or_init(|| {
         let threads = std::thread::available_parallelism().map_or(2, |n| n.get());

@@ -12,9 +12,11 @@ use super::previews;
 use super::query_reader::{self, ReadQuery};
 use super::rank;
 use super::resolve;
+use super::whole_file;
 use super::{Freshness, Index, live};
 use crate::error::{HostError, HostResult, codes};
 use crate::workspace::ReadOptions;
+use std::collections::HashMap;
 
 /// The longest query searched as given; longer ones are cut at a word boundary before it.
 /// An issue pasted whole is a few thousand characters; this leaves room for long ones.
@@ -199,8 +201,23 @@ impl Index {
             };
             found.extend(fulltext.search_read(read, &within)?.0);
         }
+        // A pasted text: the found files read whole, for evidence spread over many chunks.
+        let whole = if read.long {
+            let mut paths: Vec<String> = Vec::new();
+            for hit in found.iter().chain(&definitions) {
+                if paths.len() == whole_file::FILES {
+                    break;
+                }
+                if !paths.contains(&hit.path) {
+                    paths.push(hit.path.clone());
+                }
+            }
+            whole_file::scores(&self.ws, &paths, &fulltext.word_weights(read))
+        } else {
+            HashMap::new()
+        };
         let gathered = started.elapsed();
-        let hits = rank::rank(read, found, definitions, request.limit);
+        let hits = rank::rank(read, found, definitions, &whole, request.limit);
         tracing::debug!(
             "search: {} words, {total} matches; pool {searched:.1?}, definitions and named \
              files {:.1?}, ranking {:.1?}",

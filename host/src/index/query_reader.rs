@@ -156,6 +156,26 @@ impl ReadQuery {
     }
 }
 
+/// A text's words as the reader keys query words: lower case, identifiers whole and by their
+/// `_` parts (what coverage and whole-file scores compare against).
+pub fn text_words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .flat_map(|w| {
+            let lower = w.to_lowercase();
+            let parts: Vec<String> = if lower.contains('_') {
+                lower
+                    .split('_')
+                    .filter(|p| !p.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            std::iter::once(lower).chain(parts)
+        })
+}
+
 /// Reads `query`.
 pub fn read(query: &str) -> ReadQuery {
     let mut out = ReadQuery::default();

@@ -24,6 +24,8 @@ const DEMOTED: f32 = 0.35;
 /// Within a file, a chunk defining a word of the query (a name or a plain word: `delete`,
 /// `merge`) is shown before chunks that only mention the words.
 const NAMED_IN_FILE: f32 = 0.4;
+/// Weight of the best whole-file BM25 among the files read whole (long texts only).
+const WHOLE_FILE: f32 = 0.5;
 /// Weight of a file holding all of the query's words (see coverage in `rank`).
 const COVERAGE: f32 = 0.5;
 /// Coverage is a signal of texts, not of two-word queries.
@@ -126,7 +128,13 @@ struct Candidate {
 
 /// Ranks `found` (the query's chunks) and `definitions` (chunks defining one of its names)
 /// into at most `limit` hits, best first, each with its `why`.
-pub fn rank(read: &ReadQuery, found: Vec<Hit>, definitions: Vec<Hit>, limit: usize) -> Vec<Hit> {
+pub fn rank(
+    read: &ReadQuery,
+    found: Vec<Hit>,
+    definitions: Vec<Hit>,
+    whole: &HashMap<String, f32>,
+    limit: usize,
+) -> Vec<Hit> {
     let names: Vec<&str> = read.code_names();
     let plain: Vec<&str> = read.plain_names();
     // How many files define each name: a name declared everywhere (`get`, `__init__`)
@@ -212,6 +220,7 @@ pub fn rank(read: &ReadQuery, found: Vec<Hit>, definitions: Vec<Hit>, limit: usi
             .chunks
             .push((chunk_score(c), i));
     }
+    let best_whole = whole.values().copied().fold(f32::MIN_POSITIVE, f32::max);
     for (path, file) in &mut files {
         file.chunks.sort_by(|a, b| b.0.total_cmp(&a.0));
         file.shown = file
@@ -245,6 +254,12 @@ pub fn rank(read: &ReadQuery, found: Vec<Hit>, definitions: Vec<Hit>, limit: usi
             file.score += bonus;
             file.why.push(what);
         }
+        if let Some(share) = whole.get(path).map(|s| s / best_whole) {
+            file.score += WHOLE_FILE * share;
+            if share >= 0.8 {
+                file.why.push("the whole file matches the text".to_string());
+            }
+        }
         let role = role(path);
         let demote = match role {
             Role::Source => None,
@@ -277,7 +292,7 @@ pub fn rank(read: &ReadQuery, found: Vec<Hit>, definitions: Vec<Hit>, limit: usi
         for file in files.values_mut() {
             let mut words: HashSet<String> = HashSet::new();
             for &(_, i) in &file.chunks {
-                words.extend(body_words(&candidates[i].hit.body));
+                words.extend(query_reader::text_words(&candidates[i].hit.body));
             }
             let held: f32 = wanted
                 .iter()
@@ -332,26 +347,6 @@ pub fn rank(read: &ReadQuery, found: Vec<Hit>, definitions: Vec<Hit>, limit: usi
         out.push(hit);
     }
     out
-}
-
-/// A chunk's words as the query reader keys them: lower case, identifiers whole and by
-/// their `_` parts.
-fn body_words(body: &str) -> impl Iterator<Item = String> + '_ {
-    body.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|w| !w.is_empty())
-        .flat_map(|w| {
-            let lower = w.to_lowercase();
-            let parts: Vec<String> = if lower.contains('_') {
-                lower
-                    .split('_')
-                    .filter(|p| !p.is_empty())
-                    .map(str::to_string)
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            std::iter::once(lower).chain(parts)
-        })
 }
 
 /// The query name a chunk defines: its symbol's last part (`Type::method` defines `method`;
@@ -542,7 +537,7 @@ mod tests {
             hit("a3", "a.py", "code", Some("A::y"), 8.0, "ceiling"),
             hit("b1", "b.py", "code", Some("B::z"), 5.0, "decimals"),
         ];
-        let out = rank(&read, found, Vec::new(), 10);
+        let out = rank(&read, found, Vec::new(), &HashMap::new(), 10);
         let ids: Vec<&str> = out.iter().map(|h| h.chunk_id.as_str()).collect();
         assert_eq!(
             ids,
@@ -574,7 +569,13 @@ mod tests {
     #[test]
     fn a_dominant_file_shows_a_second_part_after_five_files() {
         let read = query_reader::read("ceiling rounding of decimals");
-        let out = rank(&read, one_file_and_six([10.0, 9.0], 2.0), Vec::new(), 7);
+        let out = rank(
+            &read,
+            one_file_and_six([10.0, 9.0], 2.0),
+            Vec::new(),
+            &HashMap::new(),
+            7,
+        );
         let ids: Vec<&str> = out.iter().map(|h| h.chunk_id.as_str()).collect();
         assert_eq!(&ids[..5], ["a1", "b", "c", "d", "e"], "five files first");
         assert_eq!(
@@ -583,7 +584,13 @@ mod tests {
         );
         assert!(out[5].why.iter().any(|w| w == "part 2 of this file"));
         assert!(out.windows(2).all(|w| w[0].score >= w[1].score));
-        let close = rank(&read, one_file_and_six([3.0, 1.0], 2.8), Vec::new(), 7);
+        let close = rank(
+            &read,
+            one_file_and_six([3.0, 1.0], 2.8),
+            Vec::new(),
+            &HashMap::new(),
+            7,
+        );
         let files: HashSet<&str> = close.iter().map(|h| h.path.as_str()).collect();
         assert_eq!(files.len(), 7, "a close race shows more files");
     }
@@ -619,8 +626,30 @@ mod tests {
                 "loses default value alter field",
             ),
         ];
-        let out = rank(&read, found, Vec::new(), 3);
+        let out = rank(&read, found, Vec::new(), &HashMap::new(), 3);
         assert_eq!(out[0].path, "y.py", "{out:?}");
+    }
+
+    #[test]
+    fn the_whole_file_score_lifts_a_file_and_says_so() {
+        let read = query_reader::read("ceiling rounding of decimals");
+        let found = vec![
+            hit("x", "x.py", "code", Some("X"), 5.0, "ceiling rounding"),
+            hit("y", "y.py", "code", Some("Y"), 4.5, "ceiling rounding"),
+        ];
+        let whole: HashMap<String, f32> = [("y.py".to_string(), 9.0), ("x.py".to_string(), 1.0)]
+            .into_iter()
+            .collect();
+        let out = rank(&read, found.clone(), Vec::new(), &whole, 2);
+        assert_eq!(out[0].path, "y.py");
+        assert!(
+            out[0]
+                .why
+                .iter()
+                .any(|w| w == "the whole file matches the text")
+        );
+        let out = rank(&read, found, Vec::new(), &HashMap::new(), 2);
+        assert_eq!(out[0].path, "x.py", "without it, the better chunk wins");
     }
 
     #[test]
@@ -662,7 +691,7 @@ mod tests {
             1.0,
             "",
         )];
-        let out = rank(&read, found, defs, 10);
+        let out = rank(&read, found, defs, &HashMap::new(), 10);
         assert_eq!(out[0].path, "pkg/linear/ridge.py");
         assert!(
             out[0]
