@@ -378,24 +378,39 @@ impl Fulltext {
         }
     }
 
-    /// The query's words worth weighing over whole files (not weak, not dropped as common, in
-    /// some chunk), each with its weight times its IDF over chunks.
+    /// The query's words the search weighs, each with its chunk frequency: in a long text,
+    /// prose words in over COMMON_SHARE of all chunks are left out (they tell nothing apart
+    /// and were most of the search's cost).
+    fn searched_words<'a>(
+        &self,
+        searcher: &tantivy::Searcher,
+        read: &'a ReadQuery,
+    ) -> Vec<(&'a query_reader::Word, u64)> {
+        let common = (searcher.num_docs() as f32 * query_reader::COMMON_SHARE) as u64;
+        read.words
+            .iter()
+            .filter_map(|word| {
+                let df = searcher
+                    .doc_freq(&Term::from_field_text(self.fields.body, word.key()))
+                    .unwrap_or(0);
+                (!(read.long && !word.code && df > common)).then_some((word, df))
+            })
+            .collect()
+    }
+
+    /// The searched words worth weighing over whole files (not weak, in some chunk), each
+    /// with its weight times its IDF over chunks.
     pub fn word_weights(&self, read: &ReadQuery) -> Vec<(String, f32)> {
         let searcher = self.reader.searcher();
         let n = searcher.num_docs() as f32;
-        let common = (n * query_reader::COMMON_SHARE) as u64;
-        read.words
-            .iter()
-            .filter(|w| w.weight > query_reader::WEAK_WEIGHT && w.key().chars().count() >= 3)
-            .filter_map(|w| {
-                let df = searcher
-                    .doc_freq(&Term::from_field_text(self.fields.body, w.key()))
-                    .ok()?;
-                if df == 0 || (read.long && !w.code && df > common) {
-                    return None;
-                }
+        self.searched_words(&searcher, read)
+            .into_iter()
+            .filter(|(w, df)| {
+                *df > 0 && w.weight > query_reader::WEAK_WEIGHT && w.key().chars().count() >= 3
+            })
+            .map(|(w, df)| {
                 let idf = (1.0 + (n - df as f32 + 0.5) / (df as f32 + 0.5)).ln();
-                Some((w.key().to_string(), w.weight * idf))
+                (w.key().to_string(), w.weight * idf)
             })
             .collect()
     }
@@ -403,17 +418,8 @@ impl Fulltext {
     fn build_query(&self, read: &ReadQuery, request: &SearchRequest) -> Option<Box<dyn Query>> {
         let f = self.fields;
         let searcher = self.reader.searcher();
-        let common = (searcher.num_docs() as f32 * query_reader::COMMON_SHARE) as u64;
         let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-        for word in &read.words {
-            if read.long
-                && !word.code
-                && searcher
-                    .doc_freq(&Term::from_field_text(f.body, word.key()))
-                    .is_ok_and(|df| df > common)
-            {
-                continue;
-            }
+        for (word, _) in self.searched_words(&searcher, read) {
             for (field, boost) in [
                 (f.body, 1.0),
                 (f.symbols, BOOST_SYMBOLS),

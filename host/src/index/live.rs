@@ -199,14 +199,11 @@ impl Index {
         let known: HashSet<String> = super::catalog::known(&self.reader())
             .map(|k| k.into_keys().collect())
             .unwrap_or_default();
-        let scope = request
-            .path_prefix
-            .as_deref()
-            .filter(|p| !p.is_empty() && *p != ".");
+        let scope = request.path_prefix.as_deref();
         let todo: Vec<&super::scan::Found> = found
             .iter()
             .filter(|f| !known.contains(&f.path))
-            .filter(|f| scope.is_none_or(|p| f.path == p || f.path.starts_with(&format!("{p}/"))))
+            .filter(|f| super::in_scope(&f.path, scope))
             .filter(|f| f.size <= MAX_LIVE_BYTES.min(self.settings.max_file_bytes))
             .filter(|f| classify::skip_by_name(&f.path).is_none())
             .collect();

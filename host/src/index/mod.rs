@@ -364,5 +364,18 @@ fn open_lock(state_dir: &Path) -> Result<File> {
         .with_context(|| format!("opening {}", path.display()))
 }
 
+/// Whether `path` is `scope` or under it (no scope, `""` and `.` are the whole root).
+fn in_scope(path: &str, scope: Option<&str>) -> bool {
+    match scope.map(|s| s.trim_matches('/')) {
+        None | Some("" | ".") => true,
+        Some(scope) => {
+            path == scope
+                || path
+                    .strip_prefix(scope)
+                    .is_some_and(|rest| rest.starts_with('/'))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -176,14 +176,7 @@ impl Index {
                     continue;
                 };
                 for path in catalog::paths_containing(&conn, file, NAMED_FILES)? {
-                    let in_scope = request.path_prefix.as_deref().is_none_or(|scope| {
-                        let scope = scope.trim_matches('/');
-                        scope.is_empty()
-                            || scope == "."
-                            || path == scope
-                            || path.starts_with(&format!("{scope}/"))
-                    });
-                    if in_scope
+                    if super::in_scope(&path, request.path_prefix.as_deref())
                         && query_reader::mention_match(mention, &path) >= 2
                         && !named.contains(&path)
                         && !found.iter().any(|h| h.path == path)

@@ -156,23 +156,17 @@ impl ReadQuery {
     }
 }
 
-/// A text's words as the reader keys query words: lower case, identifiers whole and by their
-/// `_` parts (what coverage and whole-file scores compare against).
-pub fn text_words(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+/// A lower-cased text's words as the reader keys query words: identifiers whole and by their
+/// `_` parts, as slices of `lower` (what coverage and whole-file scores compare against).
+pub fn text_words(lower: &str) -> impl Iterator<Item = &str> {
+    lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
         .filter(|w| !w.is_empty())
         .flat_map(|w| {
-            let lower = w.to_lowercase();
-            let parts: Vec<String> = if lower.contains('_') {
-                lower
-                    .split('_')
-                    .filter(|p| !p.is_empty())
-                    .map(str::to_string)
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            std::iter::once(lower).chain(parts)
+            let parts = w
+                .contains('_')
+                .then(|| w.split('_').filter(|p| !p.is_empty()));
+            std::iter::once(w).chain(parts.into_iter().flatten())
         })
 }
 

@@ -290,13 +290,18 @@ pub fn rank(
     let total: f32 = wanted.iter().map(|(_, w)| w).sum();
     if total > 0.0 && wanted.len() >= COVERAGE_MIN_WORDS {
         for file in files.values_mut() {
-            let mut words: HashSet<String> = HashSet::new();
-            for &(_, i) in &file.chunks {
-                words.extend(query_reader::text_words(&candidates[i].hit.body));
-            }
+            let bodies: Vec<String> = file
+                .chunks
+                .iter()
+                .map(|&(_, i)| candidates[i].hit.body.to_lowercase())
+                .collect();
+            let words: HashSet<&str> = bodies
+                .iter()
+                .flat_map(|b| query_reader::text_words(b))
+                .collect();
             let held: f32 = wanted
                 .iter()
-                .filter(|(k, _)| words.contains(*k))
+                .filter(|(k, _)| words.contains(k))
                 .map(|(_, w)| w)
                 .sum();
             file.score += COVERAGE * held / total;

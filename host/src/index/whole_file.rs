@@ -4,6 +4,7 @@
 //! base class). Only the files the chunk search already found are read, so the cost is a few
 //! dozen file reads, and only for long texts.
 
+use super::query_reader;
 use crate::workspace::{ReadOptions, Workspace};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -36,25 +37,14 @@ pub fn scores(ws: &Workspace, paths: &[String], terms: &[(String, f32)]) -> Hash
             .into_par_iter()
             .filter_map(|path| {
                 let file = ws.read(path, options).ok()?;
-                // Lower-cased once; words are slices of it (no allocation per word).
+                // Lower-cased once; the words are slices of it.
                 let text = String::from_utf8_lossy(&file.bytes).to_lowercase();
                 let mut tf = vec![0u32; terms.len()];
                 let mut length = 0usize;
-                let mut count = |word: &str| {
+                for word in query_reader::text_words(&text) {
                     length += 1;
                     if let Some(&i) = at.get(word) {
                         tf[i] += 1;
-                    }
-                };
-                for word in text
-                    .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                    .filter(|w| !w.is_empty())
-                {
-                    count(word);
-                    if word.contains('_') {
-                        word.split('_')
-                            .filter(|p| !p.is_empty())
-                            .for_each(&mut count);
                     }
                 }
                 Some((path, tf, length))

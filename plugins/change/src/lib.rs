@@ -24,7 +24,7 @@ use exports::smart_context::plugin::tool::{Guest, ToolOutput, ToolSpec};
 use impact::ImpactReport;
 use matching::mode_name;
 use plan::Planned;
-use sdk::guidance::{Action, Guidance, Recovery, ToolCall, Warning, recoveries_for};
+use sdk::guidance::{Action, Guidance, ToolCall, Warning, recoveries_for, recoveries_for_error};
 use sdk::{ToolError, ToolResult, codes};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -477,38 +477,8 @@ fn with_recovery(err: ToolError, args: &ChangeArgs) -> ToolError {
             .map(str::trim)
             .find(|l| !l.is_empty())
     });
-    let mut strategies = recoveries_for(&err.code, &path, hint);
-    if let Some(read) = details.and_then(|d| read_the_places(&err.code, &path, d)) {
-        strategies.insert(0, read);
-    }
+    let strategies = recoveries_for_error(&err, &path, hint);
     err.recover(strategies)
-}
-
-/// NO_MATCH's nearest candidates, or the locations of MULTIPLE_MATCHES / ANCHOR_FAILED, as
-/// one explore call reading exactly those lines (regions), so the agent sees the text to
-/// quote without reading the file.
-fn read_the_places(code: &str, path: &str, details: &Value) -> Option<Recovery> {
-    let listed = match code {
-        codes::NO_MATCH => "candidates",
-        codes::MULTIPLE_MATCHES | codes::ANCHOR_FAILED => "matches",
-        _ => return None,
-    };
-    let ranges: Vec<Value> = details
-        .get(listed)?
-        .as_array()?
-        .iter()
-        .filter_map(|place| place.get("suggestedLineRange").cloned())
-        .collect();
-    if ranges.is_empty() || path.is_empty() {
-        return None;
-    }
-    Some(Recovery {
-        name: "Read the exact lines".into(),
-        description: "Read the places listed (numbered, with 3 lines of context) and copy the \
-                      target text exactly from there; give their lineRange to anchor the edit."
-            .into(),
-        tool_call: ToolCall::new("explore", json!({ "paths": [path], "regions": ranges })),
-    })
 }
 
 fn render(r: &ChangeResponse) -> String {

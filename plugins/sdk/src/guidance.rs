@@ -162,6 +162,48 @@ pub fn recoveries_for(code: &str, path: &str, hint: Option<&str>) -> Vec<Recover
     }
 }
 
+/// The recoveries for `err` about `path`: when its details list places (NO_MATCH's nearest
+/// `candidates`, the `matches` of MULTIPLE_MATCHES / ANCHOR_FAILED, each with a
+/// `suggestedLineRange`), first one explore call reading exactly those lines, so the agent
+/// sees the text to quote without reading the file; then [`recoveries_for`].
+pub fn recoveries_for_error(err: &ToolError, path: &str, hint: Option<&str>) -> Vec<Recovery> {
+    let mut out: Vec<Recovery> = err
+        .details
+        .as_ref()
+        .and_then(|d| read_the_places(&err.code, path, d))
+        .into_iter()
+        .collect();
+    out.extend(recoveries_for(&err.code, path, hint));
+    out
+}
+
+fn read_the_places(code: &str, path: &str, details: &Value) -> Option<Recovery> {
+    let listed = match code {
+        crate::codes::NO_MATCH => "candidates",
+        crate::codes::MULTIPLE_MATCHES | crate::codes::ANCHOR_FAILED => "matches",
+        _ => return None,
+    };
+    let ranges: Vec<Value> = details
+        .get(listed)?
+        .as_array()?
+        .iter()
+        .filter_map(|place| place.get("suggestedLineRange").cloned())
+        .collect();
+    if ranges.is_empty() || path.is_empty() {
+        return None;
+    }
+    Some(Recovery {
+        name: "Read the exact lines".into(),
+        description: "Read the places listed (numbered, with 3 lines of context) and copy the \
+                      target text exactly from there; give their lineRange to anchor the edit."
+            .into(),
+        tool_call: ToolCall::new(
+            "explore",
+            serde_json::json!({ "paths": [path], "regions": ranges }),
+        ),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -179,6 +221,18 @@ mod tests {
             d["recoveryStrategies"][0]["toolCall"]["args"]["query"],
             "fn a"
         );
+    }
+
+    #[test]
+    fn listed_places_come_first_as_a_region_read() {
+        let err = ToolError::new(codes::MULTIPLE_MATCHES, "x").details(serde_json::json!({
+            "matches": [{ "line": 3, "suggestedLineRange": { "start": 3, "end": 4 } }]
+        }));
+        let r = recoveries_for_error(&err, "a.rs", None);
+        assert_eq!(r[0].tool_call.args["regions"][0]["start"], 3);
+        assert_eq!(r[1].tool_call.args["view"], "section");
+        let plain = ToolError::new(codes::NO_MATCH, "x");
+        assert_eq!(recoveries_for_error(&plain, "a.rs", None).len(), 1);
     }
 
     #[test]
