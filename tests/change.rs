@@ -390,7 +390,8 @@ async fn unified_diffs_replayed_as_edits_match_git_apply() {
     let r = ok(
         &client,
         "change",
-        json!({ "intent": "replay diffs", "edits": edits, "options": { "dryRun": false, "includeImpact": false } }),
+        // Random line edits break Rust's syntax on purpose: this test is about bytes.
+        json!({ "intent": "replay diffs", "edits": edits, "options": { "dryRun": false, "includeImpact": false, "allowSyntaxErrors": true } }),
     )
     .await;
     assert_eq!(
@@ -405,6 +406,117 @@ async fn unified_diffs_replayed_as_edits_match_git_apply() {
             "src{n}.rs differs from git apply"
         );
     }
+    client.cancel().await.unwrap();
+}
+
+/// Issue 17 through a real client: a drifted edit lands as the file's own indentation; an
+/// edit that breaks Python's syntax is refused (dry run and apply alike) unless allowed; a
+/// stale lineRange is corrected and said; the id of a change undoes it after undo and redo.
+#[tokio::test]
+async fn drifted_edits_land_faithfully_and_broken_syntax_is_refused() {
+    let fx = Fixture::new();
+    let source = "class Shape:\n    def area(self):\n        if self.empty:\n            return 0\n        return self.w * self.h\n\n    def name(self):\n        return 'shape'\n";
+    fx.write("shape.py", source);
+    let client = connect(&fx).await;
+
+    // Target and replacement quoted two levels shallower, one context line drifted by a space.
+    let r = ok(
+        &client,
+        "change",
+        json!({
+            "intent": "guard negative sizes",
+            "edits": [{
+                "filePath": "shape.py",
+                "targetString": "def area(self):\n    if self.empty:\n         return 0\n    return self.w * self.h\n",
+                "replacementString": "def area(self):\n    if self.empty:\n         return 0\n    if self.w < 0:\n        raise ValueError(self.w)\n    return self.w * self.h\n",
+            }],
+            "options": { "dryRun": false },
+        }),
+    )
+    .await;
+    assert_eq!(r["correctedWith"], "structural", "{r}");
+    let id = r["transactionId"].as_str().unwrap().to_string();
+    let fixed = "class Shape:\n    def area(self):\n        if self.empty:\n            return 0\n        if self.w < 0:\n            raise ValueError(self.w)\n        return self.w * self.h\n\n    def name(self):\n        return 'shape'\n";
+    assert_eq!(fx.read("shape.py").unwrap(), fixed);
+
+    // A replacement that breaks the indentation: refused in the dry run and on apply.
+    let broken = json!({
+        "intent": "break it",
+        "edits": [{
+            "filePath": "shape.py",
+            "targetString": "        return 'shape'\n",
+            "replacementString": "        x = 1\n          return 'shape'\n",
+        }],
+    });
+    let err = fails(&client, "change", broken.clone()).await;
+    assert_eq!(err["code"], "SYNTAX_ERROR", "{err}");
+    assert!(
+        err["message"].as_str().unwrap().contains("shape.py:11"),
+        "{err}"
+    );
+    assert!(
+        err["details"]["diffs"][0]["diff"]
+            .as_str()
+            .unwrap()
+            .contains("+          return 'shape'"),
+        "{err}"
+    );
+    assert_eq!(
+        err["details"]["recoveryStrategies"][0]["toolCall"]["tool"], "explore",
+        "{err}"
+    );
+    let mut apply = broken.clone();
+    apply["options"] = json!({ "dryRun": false });
+    assert_eq!(
+        fails(&client, "change", apply.clone()).await["code"],
+        "SYNTAX_ERROR"
+    );
+    assert_eq!(fx.read("shape.py").unwrap(), fixed, "nothing written");
+    // Allowed on purpose: written, and the impact report says so.
+    apply["options"] = json!({ "dryRun": false, "allowSyntaxErrors": true });
+    let r = ok(&client, "change", apply).await;
+    assert_eq!(r["impactReport"]["breakingChangeRisk"], "high", "{r}");
+    assert_eq!(
+        r["impactReport"]["syntaxErrors"][0]["problems"][0]["line"], 11,
+        "{r}"
+    );
+    ok(&client, "manage", json!({ "command": "undo" })).await;
+    assert_eq!(fx.read("shape.py").unwrap(), fixed);
+
+    // A lineRange 10 lines stale still picks the only occurrence, and says by how much.
+    let r = ok(
+        &client,
+        "change",
+        json!({
+            "intent": "rename",
+            "edits": [{ "filePath": "shape.py", "targetString": "return 'shape'", "replacementString": "return 'Shape'", "lineRange": { "start": 20, "end": 20 } }],
+            "options": { "dryRun": false },
+        }),
+    )
+    .await;
+    assert_eq!(r["correctedWith"], "lineRange", "{r}");
+    assert_eq!(r["matches"][0]["lineHintOffBy"], -10, "{r}");
+    let warnings = r["guidance"]["warnings"].to_string();
+    assert!(warnings.contains("LINE_HINT_CORRECTED"), "{warnings}");
+    ok(&client, "manage", json!({ "command": "undo" })).await;
+
+    // The first change's id, after undo and redo, still undoes that change.
+    for (command, expected) in [("undo", source), ("redo", fixed), ("undo", source)] {
+        ok(
+            &client,
+            "manage",
+            json!({ "command": command, "target": id }),
+        )
+        .await;
+        assert_eq!(fx.read("shape.py").unwrap(), expected, "{command}");
+    }
+    let history = ok(&client, "manage", json!({ "command": "history" }))
+        .await
+        .to_string();
+    assert!(
+        history.contains(&format!("undo {id} (in effect as")),
+        "{history}"
+    );
     client.cancel().await.unwrap();
 }
 

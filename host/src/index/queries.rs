@@ -429,6 +429,28 @@ impl Index {
         Ok((rel, language.to_string(), symbols, lines))
     }
 
+    /// Where `text`, read as the source of `path`'s language, does not parse. Nothing is read:
+    /// the path only names the language (by extension), so a planned edit is checked before
+    /// it is written. UNSUPPORTED_LANGUAGE when the index has no grammar for it.
+    pub fn syntax_problems(
+        &self,
+        path: &str,
+        text: &str,
+    ) -> HostResult<(&'static str, Vec<code::syntax::Problem>)> {
+        let ext = std::path::Path::new(path)
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+            .unwrap_or_default();
+        let Some(lang) = code::Language::from_extension(&ext) else {
+            return Err(HostError::new(
+                codes::UNSUPPORTED_LANGUAGE,
+                format!("{path} is not source code in a language the index parses"),
+            ));
+        };
+        Ok((lang.name(), code::syntax::problems(path, lang, text)))
+    }
+
     /// Signatures and doc summaries with line numbers, bodies elided.
     pub fn skeleton(&self, path: &str) -> HostResult<(String, &'static str, String, usize, u32)> {
         let (rel, lang, symbols, lines) = self.symbols(path)?;

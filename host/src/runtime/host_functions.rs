@@ -275,6 +275,29 @@ impl index::Host for HostState {
             .collect())
     }
 
+    fn syntax_problems(
+        &mut self,
+        path: String,
+        text: String,
+    ) -> Result<Vec<index::SyntaxProblem>, types::Error> {
+        let services = self.services()?;
+        let (_, problems) = services
+            .index
+            .syntax_problems(&path, &text)
+            .map_err(to_wit)?;
+        Ok(problems
+            .into_iter()
+            .map(|p| index::SyntaxProblem {
+                range: types::LineRange {
+                    start: p.start_line,
+                    end: p.end_line,
+                },
+                column: p.column,
+                message: p.message,
+            })
+            .collect())
+    }
+
     fn skeleton(&mut self, path: String) -> Result<index::FileSkeleton, types::Error> {
         let services = self.services()?;
         let (path, language, text, definitions, lines) =

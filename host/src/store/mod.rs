@@ -275,6 +275,17 @@ impl Store {
     }
 
     /// The newest applied transaction that is not itself an undo: what "undo" reverts by default.
+    /// The redo that applied `id` again, when `id` is redone (authentic rows only): where an
+    /// agent's transaction id leads once its change was undone and redone.
+    pub fn redone_by(&self, id: &str) -> Result<Option<String>> {
+        self.first_authentic(
+            "SELECT r.id FROM transactions r JOIN transactions x ON x.id = r.redoes
+             WHERE r.redoes = ?1 AND x.state = ?2
+             ORDER BY r.created_ms DESC, r.rowid DESC LIMIT 50",
+            params![id, state::REDONE],
+        )
+    }
+
     pub fn latest_undoable(&self) -> Result<Option<String>> {
         self.first_authentic(
             "SELECT id FROM transactions WHERE state = ?1 AND undoes IS NULL

@@ -101,15 +101,22 @@ impl Transactions<'_> {
                 })?
             }
         };
+        let asked = id;
+        let id = self.carrier(&store, &asked)?;
         let original = self.load(&store, &id, wanted, done)?;
         let files = self.reversed(&original, direction)?;
         let (undoes, redoes) = match direction {
             Direction::Undo => (Some(id.clone()), None),
             Direction::Redo => (None, Some(id.clone())),
         };
+        let intent = if id == asked {
+            format!("{verb} {id}: {}", original.intent)
+        } else {
+            format!("{verb} {asked} (in effect as {id}): {}", original.intent)
+        };
         let tx = TxRecord {
             id: new_id(),
-            intent: format!("{verb} {id}: {}", original.intent),
+            intent,
             state: state::PENDING.into(),
             created_ms: now_ms(),
             undoes,
@@ -123,6 +130,20 @@ impl Transactions<'_> {
         }
         .map_err(store_error)?;
         Ok(receipt)
+    }
+
+    /// The transaction that carries `id`'s change now: `id` itself or, once it was undone and
+    /// redone, its redo (followed again when that was undone and redone too). So the id an
+    /// agent got for a change keeps naming that change through undo and redo.
+    fn carrier(&self, store: &Store, id: &str) -> HostResult<String> {
+        let mut current = id.to_string();
+        for _ in 0..MAX_REDO_CHAIN {
+            match store.redone_by(&current).map_err(store_error)? {
+                Some(next) => current = next,
+                None => break,
+            }
+        }
+        Ok(current)
     }
 
     fn load(&self, store: &Store, id: &str, wanted: &str, verb: &str) -> HostResult<TxRecord> {
@@ -412,6 +433,9 @@ enum Direction {
     Redo,
 }
 
+/// Undo/redo rounds followed from an id to the transaction that carries its change now.
+const MAX_REDO_CHAIN: usize = 64;
+
 /// Largest diff an undo or redo refusal carries.
 const DIFF_CHARS: usize = 8_000;
 
@@ -569,6 +593,49 @@ mod tests {
                 .contains("+three")
         );
         assert_ne!(undo.transaction_id, redo.transaction_id);
+    }
+
+    /// The agent holds one id for one change: after undo and redo, undo and redo with that id
+    /// act on the change wherever it lives now, and history says so.
+    #[test]
+    fn the_original_id_follows_its_change_through_undo_and_redo() {
+        let f = Fixture::new();
+        let r = f
+            .tx()
+            .apply(
+                "edit",
+                vec![edit("a.txt", "two\n", Some(hash_bytes(b"one\n")))],
+            )
+            .unwrap();
+        let id = r.transaction_id.as_str();
+        f.tx().undo(Some(id)).unwrap();
+        let redo = f.tx().redo(Some(id)).unwrap();
+        assert_eq!(f.read("a.txt").as_deref(), Some("two\n"));
+        let undo = f.tx().undo(Some(id)).unwrap();
+        assert_eq!(f.read("a.txt").as_deref(), Some("one\n"));
+        let store = f.store.lock().unwrap();
+        let undo_row = store.load(&undo.transaction_id).unwrap().unwrap();
+        assert_eq!(
+            undo_row.undoes.as_deref(),
+            Some(redo.transaction_id.as_str())
+        );
+        assert!(
+            undo_row
+                .intent
+                .starts_with(&format!("undo {id} (in effect as {}", redo.transaction_id)),
+            "{}",
+            undo_row.intent
+        );
+        drop(store);
+        // Redo by the original id again, twice over the chain.
+        f.tx().redo(Some(id)).unwrap();
+        assert_eq!(f.read("a.txt").as_deref(), Some("two\n"));
+        f.tx().undo(Some(id)).unwrap();
+        assert_eq!(f.read("a.txt").as_deref(), Some("one\n"));
+        // Undoing what is already undone is refused, naming the state.
+        let err = f.tx().undo(Some(id)).unwrap_err();
+        assert_eq!(err.code, codes::INVALID_ARGS);
+        assert!(err.message.contains("undone"), "{}", err.message);
     }
 
     #[test]

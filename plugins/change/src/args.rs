@@ -62,6 +62,10 @@ pub struct Options {
     /// (dry runs only: an apply is all or nothing).
     #[serde(default)]
     pub batch_mode: bool,
+    /// Write an edit even when it leaves the file with a syntax error it did not have (for
+    /// deliberate multi-step work); the impact report then says so and rates the risk high.
+    #[serde(default)]
+    pub allow_syntax_errors: bool,
 }
 
 impl Default for Options {
@@ -71,6 +75,7 @@ impl Default for Options {
             include_impact: true,
             auto_rollback: true,
             batch_mode: false,
+            allow_syntax_errors: false,
         }
     }
 }

@@ -29,6 +29,9 @@ pub struct ImpactReport {
     pub test_priority: BTreeMap<String, &'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub degraded: Option<String>,
+    /// Syntax errors the edits introduce (written only with options.allowSyntaxErrors).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub syntax_errors: Vec<crate::guard::Broken>,
 }
 
 #[derive(Debug, Serialize)]
@@ -191,6 +194,7 @@ pub fn analyze(files: &[FilePlan]) -> ImpactReport {
         suggested_tests,
         test_priority,
         degraded,
+        syntax_errors: Vec::new(),
     }
 }
 

@@ -7,6 +7,7 @@
 mod args;
 mod diff;
 mod fuzzy;
+mod guard;
 mod impact;
 mod indent;
 mod matching;
@@ -56,6 +57,10 @@ struct MatchInfo {
     match_type: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     distance: Option<usize>,
+    /// Lines the edit's lineRange was off (negative: the text is above it), when a stale hint
+    /// still clearly named this place.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line_hint_off_by: Option<i64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -89,7 +94,8 @@ struct ChangeResponse {
     dry_run: bool,
     plan: Plan,
     matches: Vec<MatchInfo>,
-    /// The least exact mode any edit needed, when one needed more than exact (ADR-033 §4.2).
+    /// The least exact mode any edit needed, when one needed more than exact (ADR-033 §4.2);
+    /// `lineRange` when the text was exact but a stale line hint was corrected.
     #[serde(skip_serializing_if = "Option::is_none")]
     corrected_with: Option<&'static str>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -173,7 +179,13 @@ fn change(args: &ChangeArgs) -> ToolResult<ChangeResponse> {
         .map(|a| a.mode)
         .max_by_key(|m| *m as u8)
         .filter(|m| *m != matching::Mode::Exact)
-        .map(mode_name);
+        .map(mode_name)
+        .or_else(|| {
+            applied
+                .iter()
+                .any(|a| a.hint_off.is_some())
+                .then_some("lineRange")
+        });
     let matches: Vec<MatchInfo> = applied
         .iter()
         .map(|a| MatchInfo {
@@ -184,6 +196,7 @@ fn change(args: &ChangeArgs) -> ToolResult<ChangeResponse> {
             column: a.column,
             match_type: mode_name(a.mode),
             distance: a.distance,
+            line_hint_off_by: a.hint_off,
         })
         .collect();
     let failed_edits: Vec<EditFailure> = failed
@@ -195,8 +208,19 @@ fn change(args: &ChangeArgs) -> ToolResult<ChangeResponse> {
             details: f.error.details,
         })
         .collect();
-    let impact =
+    let broken = guard::check(&files);
+    if !broken.is_empty() && !args.options.allow_syntax_errors {
+        return Err(guard::refusal(&broken, &files));
+    }
+    let mut impact =
         (args.options.include_impact && !files.is_empty()).then(|| impact::analyze(&files));
+    if let Some(report) = impact.as_mut()
+        && !broken.is_empty()
+    {
+        report.breaking_change_risk = "high";
+        report.preview.risk_level = "high";
+        report.syntax_errors = broken.clone();
+    }
     let unchanged: Vec<&str> = files
         .iter()
         .filter(|f| f.after == f.text.body)
@@ -392,6 +416,27 @@ fn guidance(
             });
         }
     }
+    for m in &r.matches {
+        if let Some(off) = m.line_hint_off_by {
+            g = g.warn(Warning {
+                severity: "info",
+                code: "LINE_HINT_CORRECTED".into(),
+                message: format!(
+                    "edit {}: lineRange was {} line(s) {} the text; matched at {}:{}",
+                    m.edit,
+                    off.unsigned_abs(),
+                    if off > 0 { "above" } else { "below" },
+                    m.file,
+                    m.line
+                ),
+                affected_targets: vec![m.file.clone()],
+                mitigation: Some(format!(
+                    "line numbers move after edits: next time use lineRange {}-{}",
+                    m.line, m.end_line
+                )),
+            });
+        }
+    }
     if !unchanged.is_empty() {
         g = g.warn(Warning {
             severity: "info",
@@ -528,7 +573,7 @@ const INPUT_SCHEMA: &str = r#"{
           "filePath": { "type": "string" },
           "targetString": { "type": "string", "description": "The text to replace, quoted from the file; must identify one place (empty only to fill an empty file)." },
           "replacementString": { "type": "string", "description": "Literal replacement text." },
-          "lineRange": { "description": "Only match within these lines (1-based, inclusive): {start, end}, [start, end] or \"start-end\".",
+          "lineRange": { "description": "Where the target is (1-based, inclusive): {start, end}, [start, end] or \"start-end\". Picks one of several occurrences; a stale range (up to 100 lines off) still picks the only occurrence, or one clearly nearer than the next, and says so (LINE_HINT_CORRECTED).",
             "anyOf": [
               { "type": "object", "properties": { "start": { "type": "integer", "minimum": 1 }, "end": { "type": "integer", "minimum": 1 } }, "required": ["start", "end"] },
               { "type": "array", "items": { "type": "integer", "minimum": 1 }, "minItems": 2, "maxItems": 2 },
@@ -555,7 +600,8 @@ const INPUT_SCHEMA: &str = r#"{
         "dryRun": { "type": "boolean", "default": true },
         "includeImpact": { "type": "boolean", "default": true },
         "autoRollback": { "type": "boolean", "default": true },
-        "batchMode": { "type": "boolean", "default": false, "description": "Dry run: report every failing edit instead of stopping at the first." }
+        "batchMode": { "type": "boolean", "default": false, "description": "Dry run: report every failing edit instead of stopping at the first." },
+        "allowSyntaxErrors": { "type": "boolean", "default": false, "description": "Write edits that leave a file with a syntax error it did not have (SYNTAX_ERROR otherwise); for deliberate multi-step work. The impact report lists the errors and rates the risk high." }
       }
     }
   },
@@ -588,7 +634,7 @@ const OUTPUT_SCHEMA: &str = r#"{
       }
     },
     "matches": { "type": "array" },
-    "correctedWith": { "type": "string", "enum": ["whitespace", "structural", "fuzzy"] },
+    "correctedWith": { "type": "string", "enum": ["whitespace", "structural", "fuzzy", "lineRange"] },
     "failedEdits": { "type": "array" },
     "impactReport": { "type": "object" },
     "editResult": { "type": "object" },

@@ -5,7 +5,7 @@
 //! finding it is NO_MATCH with the nearest candidates.
 
 use crate::fuzzy;
-use crate::indent::{Rebase, leading};
+use crate::indent::leading;
 use crate::normalize::{Norm, Target, fits, squash, widen};
 use crate::text::{IndentStyle, line_starts};
 use sdk::{ToolError, codes};
@@ -22,6 +22,11 @@ const RANKED: usize = 40;
 const RANKING_CELLS: usize = 1_500_000;
 /// Locations listed with MULTIPLE_MATCHES.
 const MAX_LOCATIONS: usize = 20;
+/// Lines a lineRange may be off (as an agent's are after its own earlier edits) and still pick
+/// the occurrence it was meant for: the only one, or one clearly nearer than the next.
+pub const HINT_DRIFT_LINES: usize = 100;
+/// "Clearly nearer": the next occurrence is at least twice as far off, and this many lines more.
+const CLEAR_MARGIN: usize = 3;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -39,12 +44,6 @@ pub struct Anchors<'a> {
     pub line_range: Option<(u32, u32)>,
     pub before: Option<&'a str>,
     pub after: Option<&'a str>,
-}
-
-impl Anchors<'_> {
-    fn any(&self) -> bool {
-        self.line_range.is_some() || self.before.is_some() || self.after.is_some()
-    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -71,11 +70,11 @@ pub struct Match {
     pub end: usize,
     pub mode: Mode,
     pub distance: Option<usize>,
-    /// How to move the replacement to the file's indentation (structural and fuzzy matches
-    /// whose indentation differs from the target's).
-    pub rebase: Option<Rebase>,
-    /// The match begins at a line start (the replacement's first line is re-based too).
+    /// The match begins at a line start (the replacement's first line is re-indented too).
     pub starts_line: bool,
+    /// How many lines the lineRange hint was off (positive: the text is below the range),
+    /// when the hint was stale but the choice was still clear.
+    pub hint_off: Option<i64>,
 }
 
 /// Finds where `target` applies in `body`.
@@ -114,7 +113,6 @@ impl<'a> Matcher<'a> {
     pub fn locate(
         &mut self,
         target: &str,
-        replacement: &str,
         anchors: &Anchors,
         fuzzy: FuzzyOptions,
     ) -> Result<Match, ToolError> {
@@ -125,8 +123,8 @@ impl<'a> Matcher<'a> {
                     end: self.body.len(),
                     mode: Mode::Exact,
                     distance: None,
-                    rebase: None,
                     starts_line: true,
+                    hint_off: None,
                 });
             }
             return Err(ToolError::new(codes::INVALID_ARGS, "targetString is empty")
@@ -140,8 +138,8 @@ impl<'a> Matcher<'a> {
                 end: s + t.len(),
                 mode: Mode::Exact,
                 distance: None,
-                rebase: None,
                 starts_line: s == 0 || self.body.as_bytes()[s - 1] == b'\n',
+                hint_off: None,
             })
             .collect();
         if !exact.is_empty() {
@@ -151,12 +149,12 @@ impl<'a> Matcher<'a> {
         if shape.text.is_empty() {
             return Err(self.no_match(target, &shape, anchors));
         }
-        let normalized = self.normalized(target, replacement, &shape);
+        let normalized = self.normalized(target, &shape);
         if !normalized.is_empty() {
             return self.decide(normalized, anchors, target);
         }
         if fuzzy.enabled && fuzzy.max_distance > 0 {
-            let found = self.fuzzy(target, replacement, &shape, fuzzy);
+            let found = self.fuzzy(target, &shape, fuzzy);
             if !found.is_empty() {
                 let best = found.iter().filter_map(|m| m.distance).min().unwrap_or(0);
                 let best: Vec<Match> = found
@@ -185,11 +183,8 @@ impl<'a> Matcher<'a> {
 
     /// The whitespace and structural candidates: the target's view found in the file's view,
     /// at line boundaries where the target asks for them.
-    fn normalized(&mut self, target: &str, replacement: &str, shape: &Target) -> Vec<Match> {
+    fn normalized(&mut self, target: &str, shape: &Target) -> Vec<Match> {
         let body = self.body;
-        let style = *self
-            .style
-            .get_or_insert_with(|| crate::text::indent_style(body));
         let norm = self.norm();
         let view = norm.text.as_str();
         let mut spans = Vec::new();
@@ -206,22 +201,13 @@ impl<'a> Matcher<'a> {
             .into_iter()
             .map(|(s, e)| {
                 let (s, e) = widen(body, shape, s, e);
-                classify(body, s, e, target, replacement, style, None)
+                classify(body, s, e, target, None)
             })
             .collect()
     }
 
-    fn fuzzy(
-        &mut self,
-        target: &str,
-        replacement: &str,
-        shape: &Target,
-        options: FuzzyOptions,
-    ) -> Vec<Match> {
+    fn fuzzy(&mut self, target: &str, shape: &Target, options: FuzzyOptions) -> Vec<Match> {
         let body = self.body;
-        let style = *self
-            .style
-            .get_or_insert_with(|| crate::text::indent_style(body));
         let norm = self.norm();
         let windows = fuzzy::windows(
             &norm.text,
@@ -237,12 +223,13 @@ impl<'a> Matcher<'a> {
             .into_iter()
             .map(|((s, e), distance)| {
                 let (s, e) = widen(body, shape, s, e);
-                classify(body, s, e, target, replacement, style, Some(distance))
+                classify(body, s, e, target, Some(distance))
             })
             .collect()
     }
 
-    /// One candidate is the match; anchors narrow several (or check one).
+    /// One candidate is the match; anchors narrow several (or check one). A stale lineRange
+    /// still picks the occurrence it was clearly meant for (see [`HINT_DRIFT_LINES`]).
     fn decide(
         &self,
         found: Vec<Match>,
@@ -250,26 +237,55 @@ impl<'a> Matcher<'a> {
         target: &str,
     ) -> Result<Match, ToolError> {
         let total = found.len();
-        let kept: Vec<Match> = if anchors.any() {
-            let scored: Vec<(usize, &Match)> = found
-                .iter()
-                .filter_map(|m| self.anchored(m, anchors).map(|gap| (gap, m)))
-                .collect();
-            let nearest = scored.iter().map(|(g, _)| *g).min().unwrap_or(0);
-            scored
-                .into_iter()
-                .filter(|(g, _)| *g == nearest)
-                .map(|(_, m)| m.clone())
+        let by_context: Vec<(usize, &Match)> = found
+            .iter()
+            .filter_map(|m| self.context_gap(m, anchors).map(|gap| (gap, m)))
+            .collect();
+        let nearest = |c: &[(usize, &Match)]| -> Vec<Match> {
+            let best = c.iter().map(|(g, _)| *g).min().unwrap_or(0);
+            c.iter()
+                .filter(|(g, _)| *g == best)
+                .map(|(_, m)| (*m).clone())
                 .collect()
-        } else {
-            found.clone()
+        };
+        let kept: Vec<Match> = match anchors.line_range {
+            None => nearest(&by_context),
+            Some(range) => {
+                let inside: Vec<(usize, &Match)> = by_context
+                    .iter()
+                    .filter(|(_, m)| self.hint_off(m, range) == 0)
+                    .copied()
+                    .collect();
+                if !inside.is_empty() {
+                    nearest(&inside)
+                } else {
+                    let mut off: Vec<(usize, usize, &Match)> = by_context
+                        .iter()
+                        .map(|&(g, m)| (self.hint_off(m, range).unsigned_abs() as usize, g, m))
+                        .collect();
+                    off.sort_by_key(|&(o, g, m)| (o, g, m.start));
+                    let clear = match off.as_slice() {
+                        [] => None,
+                        [(o, _, m)] => (*o <= HINT_DRIFT_LINES).then_some(*m),
+                        [(o, _, m), (next, _, _), ..] => (*o <= HINT_DRIFT_LINES
+                            && *next >= (2 * *o).max(*o + CLEAR_MARGIN))
+                        .then_some(*m),
+                    };
+                    if let Some(m) = clear {
+                        let mut m = m.clone();
+                        m.hint_off = Some(self.hint_off(&m, range));
+                        return Ok(m);
+                    }
+                    return Err(self.stale_hint(&found, &off, range, total));
+                }
+            }
         };
         match kept.len() {
             1 => Ok(kept.into_iter().next().expect("one")),
             0 => Err(ToolError::new(
                 codes::ANCHOR_FAILED,
                 format!(
-                    "targetString occurs {total} time(s) but not where the anchors say (lineRange, beforeContext, afterContext)"
+                    "targetString occurs {total} time(s) but not where the anchors say (beforeContext, afterContext)"
                 ),
             )
             .suggest("fix the anchors to one of the locations listed, or drop them")
@@ -293,16 +309,56 @@ impl<'a> Matcher<'a> {
         }
     }
 
-    /// None when `m` is outside the anchors; else how many lines away its context is (0 when
-    /// the context is on the adjacent line), so the nearest of several candidates can win.
-    fn anchored(&self, m: &Match, anchors: &Anchors) -> Option<usize> {
+    /// ANCHOR_FAILED for a lineRange no occurrence is in, nor clearly meant for.
+    fn stale_hint(
+        &self,
+        found: &[Match],
+        off: &[(usize, usize, &Match)],
+        (lo, hi): (u32, u32),
+        total: usize,
+    ) -> ToolError {
+        let why = match off {
+            [] => "none where beforeContext/afterContext say".to_string(),
+            [(o, _, m), (next, _, n), ..] if *o <= HINT_DRIFT_LINES => format!(
+                "the nearest (line {}, {o} lines off) is not clearly nearer than the next (line {}, {next} lines off)",
+                self.line(m.start),
+                self.line(n.start)
+            ),
+            [(o, _, m), ..] => format!(
+                "the nearest is at line {}, {o} lines off (more than {HINT_DRIFT_LINES})",
+                self.line(m.start)
+            ),
+        };
+        let listed: Vec<Match> = off.iter().map(|(_, _, m)| (*m).clone()).collect();
+        ToolError::new(
+            codes::ANCHOR_FAILED,
+            format!("targetString occurs {total} time(s), none within lineRange {lo}-{hi}: {why}"),
+        )
+        .suggest("give the lineRange of one of the locations listed (read them first), or drop lineRange")
+        .details(json!({
+            "count": total,
+            "matches": self.locations(if listed.is_empty() { found } else { &listed }),
+        }))
+    }
+
+    /// Lines `m` lies outside `lo..=hi`: 0 inside, negative above the range, positive below.
+    fn hint_off(&self, m: &Match, (lo, hi): (u32, u32)) -> i64 {
+        let first = self.line(m.start) as i64;
+        let last = self.line(m.end.saturating_sub(1).max(m.start)) as i64;
+        if first < lo as i64 {
+            first - lo as i64
+        } else if last > hi as i64 {
+            last - hi as i64
+        } else {
+            0
+        }
+    }
+
+    /// None when `m` is outside the text anchors; else how many lines away its context is (0
+    /// when the context is on the adjacent line), so the nearest of several candidates can win.
+    fn context_gap(&self, m: &Match, anchors: &Anchors) -> Option<usize> {
         let first = self.line(m.start) as usize;
         let last = self.line(m.end.saturating_sub(1).max(m.start)) as usize;
-        if let Some((lo, hi)) = anchors.line_range
-            && (first < lo as usize || last > hi as usize)
-        {
-            return None;
-        }
         let mut gap = 0;
         if let Some(before) = anchors.before.filter(|b| !b.trim().is_empty()) {
             let wanted = squash(before);
@@ -324,6 +380,58 @@ impl<'a> Matcher<'a> {
             })?;
         }
         Some(gap)
+    }
+
+    /// The file's indentation style (what a re-indented replacement is written in).
+    pub fn style(&mut self) -> IndentStyle {
+        let body = self.body;
+        *self
+            .style
+            .get_or_insert_with(|| crate::text::indent_style(body))
+    }
+
+    /// `m` widened over the blank lines `target` begins and ends with, as far as the file has
+    /// them there: a tolerant match leaves them out, and they are the agent's to replace.
+    pub fn with_blank_ends(&self, mut m: Match, target: &str) -> Match {
+        let segments: Vec<&str> = target.split_inclusive('\n').collect();
+        if segments.iter().all(|l| l.trim().is_empty()) {
+            return m;
+        }
+        let lead = segments.iter().take_while(|l| l.trim().is_empty()).count();
+        let trail = segments
+            .iter()
+            .rev()
+            .take_while(|l| l.trim().is_empty())
+            .count();
+        let bytes = self.body.as_bytes();
+        if m.starts_line {
+            for _ in 0..lead {
+                if m.start == 0 {
+                    break;
+                }
+                let line = self.line(m.start - 1) as usize;
+                let from = self.starts[line - 1];
+                if !self.body[from..m.start].trim().is_empty() {
+                    break;
+                }
+                m.start = from;
+            }
+        }
+        if m.end == self.body.len() || bytes[m.end - 1] == b'\n' {
+            for _ in 0..trail {
+                if m.end >= self.body.len() {
+                    break;
+                }
+                let to = self.body[m.end..]
+                    .find('\n')
+                    .map_or(self.body.len(), |i| m.end + i + 1);
+                if !self.body[m.end..to].trim().is_empty() {
+                    break;
+                }
+                m.end = to;
+            }
+        }
+        m
     }
 
     fn location(&self, m: &Match) -> serde_json::Value {
@@ -461,28 +569,13 @@ impl<'a> Matcher<'a> {
     }
 }
 
-/// Whitespace when the matched lines keep the target's indentation, structural when only the
-/// depth differs (the replacement is re-based), fuzzy when found by distance.
-fn classify(
-    body: &str,
-    start: usize,
-    end: usize,
-    target: &str,
-    replacement: &str,
-    style: IndentStyle,
-    distance: Option<usize>,
-) -> Match {
+/// Whitespace when the matched lines keep the target's indentation, structural when the
+/// indentation differs (the replacement is carried into the file's), fuzzy when found by
+/// distance.
+fn classify(body: &str, start: usize, end: usize, target: &str, distance: Option<usize>) -> Match {
     let starts_line = start == 0 || body.as_bytes()[start - 1] == b'\n';
     let found_lines: Vec<&str> = body[start..end].split('\n').collect();
     let target_lines: Vec<&str> = target.trim_matches('\n').split('\n').collect();
-    // The first pair of lines that both begin at a line start and hold text gives the bases.
-    let pair = found_lines
-        .iter()
-        .zip(&target_lines)
-        .enumerate()
-        .find(|(i, (f, t))| {
-            (*i > 0 || starts_line) && !f.trim().is_empty() && !t.trim().is_empty()
-        });
     let same_indent = found_lines
         .iter()
         .zip(&target_lines)
@@ -490,25 +583,18 @@ fn classify(
         .all(|(i, (f, t))| {
             (i == 0 && !starts_line) || f.trim().is_empty() || leading(f) == leading(t)
         });
-    let rebase = match pair {
-        Some((_, (f, t))) if !same_indent => {
-            let agent_text = format!("{target}\n{replacement}");
-            Some(Rebase::new(leading(t), leading(f), &agent_text, style))
-        }
-        _ => None,
-    };
-    let mode = match (distance, &rebase) {
+    let mode = match (distance, same_indent) {
         (Some(_), _) => Mode::Fuzzy,
-        (None, Some(_)) => Mode::Structural,
-        (None, None) => Mode::Whitespace,
+        (None, false) => Mode::Structural,
+        (None, true) => Mode::Whitespace,
     };
     Match {
         start,
         end,
         mode,
         distance,
-        rebase,
         starts_line,
+        hint_off: None,
     }
 }
 
@@ -536,7 +622,7 @@ mod tests {
     use super::*;
 
     fn find(body: &str, target: &str) -> Result<Match, ToolError> {
-        Matcher::new(body).locate(target, "", &Anchors::default(), FuzzyOptions::default())
+        Matcher::new(body).locate(target, &Anchors::default(), FuzzyOptions::default())
     }
 
     #[test]
@@ -562,7 +648,6 @@ mod tests {
         let by_range = m
             .locate(
                 "x = 1;",
-                "",
                 &Anchors {
                     line_range: Some((4, 6)),
                     ..Anchors::default()
@@ -574,7 +659,6 @@ mod tests {
         let by_before = m
             .locate(
                 "x = 1;",
-                "",
                 &Anchors {
                     before: Some("fn a() {"),
                     ..Anchors::default()
@@ -586,9 +670,8 @@ mod tests {
         let err = m
             .locate(
                 "x = 1;",
-                "",
                 &Anchors {
-                    line_range: Some((7, 9)),
+                    line_range: Some((3, 4)),
                     ..Anchors::default()
                 },
                 FuzzyOptions::default(),
@@ -614,7 +697,6 @@ mod tests {
             &body[m.start..m.end],
             "fn f() {\n            g();\n        }"
         );
-        assert!(m.rebase.is_some());
     }
 
     #[test]
@@ -635,7 +717,6 @@ mod tests {
         let m = Matcher::new(body)
             .locate(
                 "let totl = compute(items);",
-                "",
                 &Anchors::default(),
                 FuzzyOptions {
                     whitespace_only: false,
@@ -651,7 +732,6 @@ mod tests {
         let err = Matcher::new("abcdefgh\n")
             .locate(
                 "abXYZfgh",
-                "",
                 &Anchors::default(),
                 FuzzyOptions {
                     whitespace_only: false,

@@ -22,6 +22,8 @@ pub struct Applied {
     pub column: u32,
     pub mode: Mode,
     pub distance: Option<usize>,
+    /// Lines the edit's lineRange was off, when a stale hint was corrected.
+    pub hint_off: Option<i64>,
 }
 
 /// One file's edits against its current content.
@@ -173,6 +175,7 @@ pub fn edit_text(
             column: column_of(&text.body, m.start),
             mode: m.mode,
             distance: m.distance,
+            hint_off: m.hint_off,
         });
     }
     changed.reverse();
@@ -239,12 +242,53 @@ fn resolve(matcher: &mut Matcher, text: &FileText, hash: &str, edit: &Edit) -> T
         before: edit.before_context.as_deref(),
         after: edit.after_context.as_deref(),
     };
-    let found = matcher.locate(&target, &replacement, &anchors, fuzzy)?;
-    let replacement = match &found.rebase {
-        Some(rebase) => rebase.apply(&replacement, found.starts_line),
-        None => replacement,
-    };
-    Ok(Found(found, replacement))
+    let found = matcher.locate(&target, &anchors, fuzzy)?;
+    if found.mode == Mode::Exact {
+        return Ok(Found(found, replacement));
+    }
+    let (target, replacement) = crate::indent::trim_shared_blank_ends(&target, &replacement);
+    let mut found = found;
+    // A target quoted without its first line's indentation matches after it; a replacement
+    // that brings indentation there is whole lines.
+    let indented = |s: &str| s.starts_with([' ', '\t']);
+    if !found.starts_line && indented(replacement) && !indented(target) {
+        let line_start = text.body[..found.start].rfind('\n').map_or(0, |i| i + 1);
+        if text.body[line_start..found.start].trim().is_empty() {
+            found.start = line_start;
+            found.starts_line = true;
+        }
+    }
+    let found = matcher.with_blank_ends(found, target);
+    let style = matcher.style();
+    let carried = crate::indent::carry(
+        target,
+        &text.body[found.start..found.end],
+        replacement,
+        found.starts_line,
+        style,
+    )
+    .map_err(|u| {
+        ToolError::new(
+            codes::INDENT_AMBIGUOUS,
+            format!(
+                "the target matched at line {} only up to indentation, and replacement line {} ({:?}) cannot be placed: {}",
+                matcher.line(found.start),
+                u.line,
+                sdk::short_preview(u.text.trim(), 80),
+                u.reason
+            ),
+        )
+        .suggest("quote the target exactly as the file has it (read the lines first), or write the replacement with the file's indentation")
+        .details(json!({
+            "line": matcher.line(found.start),
+            "replacementLine": u.line,
+            "suggestedLineRange": {
+                "start": matcher.line(found.start),
+                "end": matcher.line(found.end.saturating_sub(1).max(found.start)),
+            },
+        }))
+    })?;
+    Ok(Found(found, carried))
 }
 
 /// HASH_MISMATCH unless `expected` is the file's hash (or a prefix of it, 8 hex digits or more).
@@ -498,6 +542,90 @@ mod tests {
                 vec![edit("b\n", "")],
                 Ok(b"a\nc\n"),
             ),
+            (
+                "python: only some target lines drifted, the replacement's context alike",
+                b"def f(x):\n    if x:\n        y = 1\n        return y\n    return 0\n",
+                vec![edit(
+                    "  if x:\n        y = 1\n          return y\n",
+                    "  if x:\n        y = 1\n        z = 2\n          return y\n",
+                )],
+                Ok(b"def f(x):\n    if x:\n        y = 1\n        z = 2\n        return y\n    return 0\n"),
+            ),
+            (
+                "python: drift differs by depth",
+                b"class A:\n    def f(self):\n        if self.x:\n            return 1\n        return 2\n",
+                vec![edit(
+                    "  def f(self):\n      if self.x:\n          return 1\n      return 2\n",
+                    "  def f(self):\n      if self.x:\n          return 1\n      if self.y:\n          return 3\n      return 2\n",
+                )],
+                Ok(b"class A:\n    def f(self):\n        if self.x:\n            return 1\n        if self.y:\n            return 3\n        return 2\n"),
+            ),
+            (
+                "python: the replacement is already in the file's frame",
+                b"class A:\n    def f(self):\n        a = 1\n        return a\n",
+                vec![edit(
+                    "def f(self):\n    a = 1\n    return a\n",
+                    "    def f(self):\n        a = 2\n        return a\n",
+                )],
+                Ok(b"class A:\n    def f(self):\n        a = 2\n        return a\n"),
+            ),
+            (
+                "python: a re-indented target starting with a blank line adds none",
+                b"def f():\n    a = 1\n\n    b = 2\n    return a + b\n",
+                vec![edit("\n  b = 2\n", "\n  b = 3\n")],
+                Ok(b"def f():\n    a = 1\n\n    b = 3\n    return a + b\n"),
+            ),
+            (
+                "whitespace mode: leading and trailing blank lines are matched, not duplicated",
+                b"a = 1\n\nb  = 2\n\nc = 3\n",
+                vec![edit("\nb = 2\n\n", "\nb = 4\n\n")],
+                Ok(b"a = 1\n\nb = 4\n\nc = 3\n"),
+            ),
+            (
+                "a blank line only the target has is removed",
+                b"def f():\n    a = 1\n\n    b = 2\n",
+                vec![edit("a = 1\n\nb = 2", "a = 1\nb = 2")],
+                Ok(b"def f():\n    a = 1\n    b = 2\n"),
+            ),
+            (
+                "trailing whitespace dropped by the agent stays in unchanged lines",
+                b"x = [  \n    1,\n]\n",
+                vec![edit("x = [\n 1,\n]\n", "x = [\n 1,\n 2,\n]\n")],
+                Ok(b"x = [  \n    1,\n    2,\n]\n"),
+            ),
+            (
+                "tabs file, spaces from the agent, three depths",
+                b"func f() {\n\tfor {\n\t\tif x {\n\t\t\ty()\n\t\t}\n\t}\n}\n",
+                vec![edit(
+                    "    if x {\n        y()\n    }\n",
+                    "    if x {\n        y()\n        if z {\n            w()\n        }\n    }\n",
+                )],
+                Ok(b"func f() {\n\tfor {\n\t\tif x {\n\t\t\ty()\n\t\t\tif z {\n\t\t\t\tw()\n\t\t\t}\n\t\t}\n\t}\n}\n"),
+            ),
+            (
+                "spaces file, tabs from the agent",
+                b"fn f() {\n    if x {\n        y();\n    }\n}\n",
+                vec![edit("\tif x {\n\t\ty();\n\t}\n", "\tif x {\n\t\ty();\n\t\tz();\n\t}\n")],
+                Ok(b"fn f() {\n    if x {\n        y();\n        z();\n    }\n}\n"),
+            ),
+            (
+                "yaml: a nested key re-indented by the agent",
+                b"services:\n  web:\n    image: app\n    ports:\n      - 80\n",
+                vec![edit(
+                    "web:\n  image: app\n  ports:\n    - 80\n",
+                    "web:\n  image: app:2\n  ports:\n    - 80\n    - 443\n",
+                )],
+                Ok(b"services:\n  web:\n    image: app:2\n    ports:\n      - 80\n      - 443\n"),
+            ),
+            (
+                "a replacement line between differently moved lines is refused",
+                b"def f():\n    if a:\n        if b:\n                if c:\n                    d()\n",
+                vec![edit(
+                    "  if a:\n      if b:\n          if c:\n              d()\n",
+                    "  if a:\n      if b:\n        x()\n          if c:\n              d()\n",
+                )],
+                Err("INDENT_AMBIGUOUS"),
+            ),
         ];
         for (name, file, edits, expected) in cases {
             let got = run(file, &edits);
@@ -595,6 +723,59 @@ mod tests {
                 ),
             }
         }
+    }
+
+    /// Line hints off by 1, 10 and 60 lines, with one occurrence and with several.
+    #[test]
+    fn stale_line_hints_pick_the_clearly_meant_occurrence() {
+        let file: String = (1..=300)
+            .map(|n| match n {
+                100 | 250 => "    target()\n".to_string(),
+                _ => format!("    line_{n}()\n"),
+            })
+            .collect();
+        let hinted = |start: u32, end: u32| Edit {
+            line_range: Some(LineRange::Object { start, end }),
+            ..edit("    target()\n", "    done()\n")
+        };
+        let changed_line = |bytes: Vec<u8>| {
+            String::from_utf8(bytes)
+                .unwrap()
+                .lines()
+                .position(|l| l.contains("done()"))
+                .map(|i| i + 1)
+        };
+        // Several occurrences (100 and 250): hints 1, 10 and 60 lines above 100 pick 100.
+        for off in [1, 10, 60] {
+            let got = run(file.as_bytes(), &[hinted(100 - off, 100 - off)]).unwrap();
+            assert_eq!(changed_line(got), Some(100), "off by {off}");
+        }
+        // A range 40 lines below 250 (and past the end of the file) is clearly 250.
+        let got = run(file.as_bytes(), &[hinted(290, 295)]).unwrap();
+        assert_eq!(changed_line(got), Some(250));
+        // Halfway between the two is a guess.
+        let err = run(file.as_bytes(), &[hinted(170, 180)]).unwrap_err();
+        assert_eq!(err.code, "ANCHOR_FAILED");
+        assert_eq!(err.details.unwrap()["matches"][0]["line"], 100);
+        // One occurrence: off by 60 is still it; over 100 lines off is refused.
+        let single = file.replace("    target()\n", "    once()\n").replacen(
+            "    line_5()\n",
+            "    target()\n",
+            1,
+        );
+        let got = run(single.as_bytes(), &[hinted(65, 66)]).unwrap();
+        assert_eq!(changed_line(got), Some(5));
+        assert_eq!(
+            run(single.as_bytes(), &[hinted(200, 201)])
+                .unwrap_err()
+                .code,
+            "ANCHOR_FAILED"
+        );
+        // The correction is reported.
+        let text = FileText::decode(single.as_bytes()).unwrap();
+        let e = hinted(15, 15);
+        let outcome = edit_text("f", "h", text, &[(0, &e)], false).unwrap();
+        assert_eq!(outcome.applied[0].hint_off, Some(-10));
     }
 
     #[test]

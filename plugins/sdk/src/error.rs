@@ -22,6 +22,11 @@ pub mod codes {
     pub const ANCHOR_FAILED: &str = "ANCHOR_FAILED";
     /// The only fuzzy match differs too much from the target to replace safely.
     pub const FUZZY_UNSAFE: &str = "FUZZY_UNSAFE";
+    /// A target matched only up to indentation, and a replacement line's indentation cannot be
+    /// carried into the file's without guessing.
+    pub const INDENT_AMBIGUOUS: &str = "INDENT_AMBIGUOUS";
+    /// An edit would introduce a syntax error the file did not have.
+    pub const SYNTAX_ERROR: &str = "SYNTAX_ERROR";
     /// The index is behind the files.
     pub const INDEX_STALE: &str = "INDEX_STALE";
     /// A command ran past its deadline.

@@ -178,17 +178,25 @@ pub fn recoveries_for_error(err: &ToolError, path: &str, hint: Option<&str>) -> 
 }
 
 fn read_the_places(code: &str, path: &str, details: &Value) -> Option<Recovery> {
-    let listed = match code {
-        crate::codes::NO_MATCH => "candidates",
-        crate::codes::MULTIPLE_MATCHES | crate::codes::ANCHOR_FAILED => "matches",
+    let ranges: Vec<Value> = match code {
+        crate::codes::NO_MATCH | crate::codes::MULTIPLE_MATCHES | crate::codes::ANCHOR_FAILED => {
+            let listed = if code == crate::codes::NO_MATCH {
+                "candidates"
+            } else {
+                "matches"
+            };
+            details
+                .get(listed)?
+                .as_array()?
+                .iter()
+                .filter_map(|place| place.get("suggestedLineRange").cloned())
+                .collect()
+        }
+        crate::codes::INDENT_AMBIGUOUS | crate::codes::SYNTAX_ERROR => {
+            vec![details.get("suggestedLineRange")?.clone()]
+        }
         _ => return None,
     };
-    let ranges: Vec<Value> = details
-        .get(listed)?
-        .as_array()?
-        .iter()
-        .filter_map(|place| place.get("suggestedLineRange").cloned())
-        .collect();
     if ranges.is_empty() || path.is_empty() {
         return None;
     }

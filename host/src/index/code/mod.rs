@@ -4,11 +4,12 @@
 
 pub mod languages;
 pub mod skeleton;
+pub mod syntax;
 
 pub use languages::Language;
 
 use std::cell::RefCell;
-use tree_sitter::{Node, Parser, QueryCursor, StreamingIterator};
+use tree_sitter::{Node, Parser, QueryCursor, StreamingIterator, Tree};
 
 /// A definition found in a source file. Lines are 1-based and inclusive.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,14 +56,7 @@ pub struct Extraction {
 /// Parses `source` and extracts its structure. A file tree-sitter cannot parse yields what it
 /// could recover (tree-sitter always produces a tree; error nodes are skipped).
 pub fn extract(lang: Language, source: &str) -> Extraction {
-    thread_local! {
-        static PARSER: RefCell<Parser> = RefCell::new(Parser::new());
-    }
-    let Some(tree) = PARSER.with(|p| {
-        let mut parser = p.borrow_mut();
-        parser.set_language(&lang.grammar()).ok()?;
-        parser.parse(source, None)
-    }) else {
+    let Some(tree) = parse(lang, source) else {
         return Extraction::default();
     };
     let query = lang.query();
@@ -114,6 +108,23 @@ pub fn extract(lang: Language, source: &str) -> Extraction {
     assign_containers(&mut defs);
     out.symbols = defs.into_iter().map(|(_, s)| s).collect();
     out
+}
+
+/// `source`'s syntax tree, with this thread's parser (None only if the grammar cannot load).
+fn parse(lang: Language, source: &str) -> Option<Tree> {
+    parse_after(lang, source, None)
+}
+
+/// Like [`parse`], reusing `old` (already edited to match `source`) where it still holds.
+fn parse_after(lang: Language, source: &str, old: Option<&Tree>) -> Option<Tree> {
+    thread_local! {
+        static PARSER: RefCell<Parser> = RefCell::new(Parser::new());
+    }
+    PARSER.with(|p| {
+        let mut parser = p.borrow_mut();
+        parser.set_language(&lang.grammar()).ok()?;
+        parser.parse(source, old)
+    })
 }
 
 /// Fills in containers from nesting (innermost enclosing definition) and calls functions
