@@ -37,7 +37,6 @@ import random
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -151,9 +150,9 @@ def perturb(name, hunk, rng):
     if name == "trailing-ws":
         return [l.rstrip() for l in t], [l.rstrip() for l in r], 0
     if name == "blank-trim":
-        while len(t) > 1 and t and r and not t[0].strip() and not r[0].strip():
+        while len(t) > 1 and r and not t[0].strip() and not r[0].strip():
             t, r = t[1:], r[1:]
-        while len(t) > 1 and t and r and not t[-1].strip() and not r[-1].strip():
+        while len(t) > 1 and r and not t[-1].strip() and not r[-1].strip():
             t, r = t[:-1], r[:-1]
         return t, r, 0
     if name.startswith("hint+"):
@@ -210,7 +209,7 @@ def prepare(rows, chosen, work):
     return cases
 
 
-def run(binary, cases, name, work, limit_show):
+def run(binary, cases, name, work):
     root = os.path.join(work, name)
     shutil.rmtree(root, ignore_errors=True)
     calls = {}
@@ -284,7 +283,7 @@ def main():
     report = {}
     print(f"{'perturbation':<13} {'identical':>10} {'refused':>8} {'wrong':>6} {'broke syntax':>13}  refusals")
     for name in args.only or PERTURBATIONS:
-        outcome = run(args.bin, cases, name, work, args.show)
+        outcome = run(args.bin, cases, name, work)
         kinds = collections.Counter(k for k, _, _ in outcome.values())
         codes = collections.Counter(c for k, c, _ in outcome.values() if k == "refused")
         n = len(outcome)

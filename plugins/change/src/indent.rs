@@ -6,13 +6,14 @@
 //! Nothing here is a constant shift. The target's lines are paired with the file lines they
 //! matched, and the replacement's lines with the target's:
 //! - a replacement line the agent left as it quoted it is the file's line, byte for byte;
-//! - a changed or added line takes the indentation the pairs give its own indentation (the
-//!   file line of a target line indented alike; else the nearest pair below or above, moved by
-//!   the difference in the file's step), in the file's tabs or spaces;
-//! - a line the pairs cannot place (its neighbours moved by different amounts, or it would sit
-//!   left of column 0) is an error naming it, not a guess;
+//! - a changed or added line takes the file's indentation of a target line indented alike;
+//!   else the reading (agent columns per file level, from one matched pair) most matched lines
+//!   agree with, so a line quoted a column or two off is outvoted rather than followed;
+//! - a line no reading can place (readings tied, or left of column 0) is an error naming it,
+//!   not a guess;
 //! - a replacement already written in the file's frame is kept as it is.
 
+use crate::normalize::squash;
 use crate::text::{IndentStyle, indent_style};
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 use std::cmp::Reverse;
@@ -121,13 +122,10 @@ fn pairs(a: &[&str], b: &[&str]) -> Vec<Option<usize>> {
     out
 }
 
-fn squash(line: &str) -> String {
-    line.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 /// Whether the replacement was written in the file's frame rather than the target's: its
-/// unchanged lines carry the file's indentation where target and file differ. Without such
-/// lines, its first line decides.
+/// unchanged lines carry the file's indentation where target and file differ (its first and
+/// last such lines when they agree, else most of them). Without such lines, its first line
+/// decides.
 fn file_frame(
     t: &[&str],
     f: &[&str],
@@ -180,7 +178,8 @@ struct Map {
     keys: Vec<Key>,
     agent: IndentStyle,
     file: IndentStyle,
-    /// The reading most matched lines agree with, when more than half do.
+    /// The reading most matched lines agree with, when one outweighs every reading that
+    /// disagrees with it.
     model: Option<Model>,
 }
 
@@ -255,16 +254,7 @@ impl Map {
     /// reading that disagrees with it. The preferred step (the file's when the agent indents
     /// with the same kind) is tried first. Lines that disagree drifted.
     fn best_model(&self) -> Option<Model> {
-        let same_kind = matches!(
-            (self.agent, self.file),
-            (IndentStyle::Tabs, IndentStyle::Tabs)
-                | (IndentStyle::Spaces(_), IndentStyle::Spaces(_))
-        );
-        let preferred = if same_kind {
-            step(self.file)
-        } else {
-            step(self.agent)
-        };
+        let preferred = self.preferred_step();
         let best =
             |steps: &mut dyn Iterator<Item = usize>, share: usize| -> Option<(usize, Model)> {
                 let mut models: Vec<(usize, usize, Model)> = Vec::new();
@@ -331,16 +321,8 @@ impl Map {
         let mut readings: Vec<(usize, usize, Model)> = Vec::new();
         for anchor in 0..self.keys.len() {
             let model = Model {
-                step: step(self.file).max(1),
+                step: self.preferred_step(),
                 anchor,
-            };
-            let model = Model {
-                step: if self.same_kind() {
-                    model.step
-                } else {
-                    step(self.agent)
-                },
-                ..model
             };
             let Some(cols) = self.moved(model, w) else {
                 continue;
@@ -351,7 +333,7 @@ impl Map {
                 None => readings.push((cols, lines, model)),
             }
         }
-        readings.sort_by_key(|r| std::cmp::Reverse(r.1));
+        readings.sort_by_key(|r| Reverse(r.1));
         match readings.as_slice() {
             [] => Err(format!(
                 "it is indented {w} columns, left of where the file's lines can go"
@@ -400,6 +382,16 @@ impl Map {
         let rest = rel.rem_euclid(model.step as isize);
         let cols = columns(&from.file) as isize + levels * step(self.file) as isize + rest;
         (cols >= 0).then_some(cols as usize)
+    }
+
+    /// Agent columns per file level unless the matched lines say otherwise: the file's step
+    /// when the agent indents with the same kind (spaces or tabs), else its own style's.
+    fn preferred_step(&self) -> usize {
+        if self.same_kind() {
+            step(self.file)
+        } else {
+            step(self.agent)
+        }
     }
 
     fn same_kind(&self) -> bool {

@@ -390,9 +390,19 @@ impl<'a> Matcher<'a> {
             .get_or_insert_with(|| crate::text::indent_style(body))
     }
 
-    /// `m` widened over the blank lines `target` begins and ends with, as far as the file has
-    /// them there: a tolerant match leaves them out, and they are the agent's to replace.
-    pub fn with_blank_ends(&self, mut m: Match, target: &str) -> Match {
+    /// A tolerant match `m` widened to the whole lines the agent means: back to the line start
+    /// when the target was quoted without its first line's indentation but the replacement
+    /// brings one, and over the blank lines the target begins and ends with, as far as the
+    /// file has them there (a tolerant match leaves them out; they are the agent's to replace).
+    pub fn whole_lines(&self, mut m: Match, target: &str, replacement: &str) -> Match {
+        let indented = |s: &str| s.starts_with([' ', '\t']);
+        if !m.starts_line && indented(replacement) && !indented(target) {
+            let line_start = self.starts[self.line(m.start) as usize - 1];
+            if self.body[line_start..m.start].trim().is_empty() {
+                m.start = line_start;
+                m.starts_line = true;
+            }
+        }
         let segments: Vec<&str> = target.split_inclusive('\n').collect();
         if segments.iter().all(|l| l.trim().is_empty()) {
             return m;

@@ -247,18 +247,7 @@ fn resolve(matcher: &mut Matcher, text: &FileText, hash: &str, edit: &Edit) -> T
         return Ok(Found(found, replacement));
     }
     let (target, replacement) = crate::indent::trim_shared_blank_ends(&target, &replacement);
-    let mut found = found;
-    // A target quoted without its first line's indentation matches after it; a replacement
-    // that brings indentation there is whole lines.
-    let indented = |s: &str| s.starts_with([' ', '\t']);
-    if !found.starts_line && indented(replacement) && !indented(target) {
-        let line_start = text.body[..found.start].rfind('\n').map_or(0, |i| i + 1);
-        if text.body[line_start..found.start].trim().is_empty() {
-            found.start = line_start;
-            found.starts_line = true;
-        }
-    }
-    let found = matcher.with_blank_ends(found, target);
+    let found = matcher.whole_lines(found, target, replacement);
     let style = matcher.style();
     let carried = crate::indent::carry(
         target,

@@ -3,7 +3,8 @@
 //! syntax is refused instead of written.
 
 use super::{Language, parse_after};
-use std::sync::Mutex;
+// A panic elsewhere while a cache is locked leaves it usable: it holds only finished entries.
+use std::sync::{Mutex, PoisonError};
 use tree_sitter::{InputEdit, Point, Tree};
 
 /// Problems listed per text: enough to show where, not a compiler's full report.
@@ -39,7 +40,7 @@ pub fn problems(path: &str, lang: Language, source: &str) -> Vec<Problem> {
     };
     if let Some((_, found)) = CACHE
         .lock()
-        .expect("syntax cache")
+        .unwrap_or_else(PoisonError::into_inner)
         .iter()
         .find(|(k, _)| *k == key)
     {
@@ -53,7 +54,7 @@ pub fn problems(path: &str, lang: Language, source: &str) -> Vec<Problem> {
         found.sort_by_key(|p| (p.start_line, p.column));
         found.truncate(MAX_PROBLEMS);
     }
-    let mut cache = CACHE.lock().expect("syntax cache");
+    let mut cache = CACHE.lock().unwrap_or_else(PoisonError::into_inner);
     if cache.len() >= CACHED {
         cache.remove(0);
     }
@@ -65,7 +66,7 @@ pub fn problems(path: &str, lang: Language, source: &str) -> Vec<Problem> {
 fn tree(path: &str, lang: Language, source: &str) -> Option<Tree> {
     static KEPT: Mutex<Vec<(String, Language, String, Tree)>> = Mutex::new(Vec::new());
     let previous = {
-        let mut kept = KEPT.lock().expect("syntax trees");
+        let mut kept = KEPT.lock().unwrap_or_else(PoisonError::into_inner);
         kept.iter()
             .position(|(p, l, _, _)| p == path && *l == lang)
             .map(|i| kept.remove(i))
@@ -77,7 +78,7 @@ fn tree(path: &str, lang: Language, source: &str) -> Option<Tree> {
         tree
     });
     let tree = parse_after(lang, source, old.as_ref())?;
-    let mut kept = KEPT.lock().expect("syntax trees");
+    let mut kept = KEPT.lock().unwrap_or_else(PoisonError::into_inner);
     if kept.len() >= TREES {
         kept.remove(0);
     }
