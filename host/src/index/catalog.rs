@@ -34,6 +34,8 @@ pub struct FileEntry {
     pub edges: Vec<(&'static str, String, String, u32)>,
     /// The error code of a document whose parser failed.
     pub parse_error: Option<String>,
+    /// A code file's text for its whole-file search document; dropped once that is queued.
+    pub whole_text: Option<String>,
 }
 
 /// A definition found by name.

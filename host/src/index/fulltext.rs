@@ -1,5 +1,7 @@
 //! The tantivy side of the index: one document per chunk, identifier-aware fields, BM25 with
 //! boosts for symbol-name, heading and path hits, filters by kind, language and directory.
+//! Each code file also has one whole-file document (kind [`FILE_KIND`], only its words), so a
+//! pasted text can be ranked against whole files with file-level statistics.
 
 use super::chunks::Chunk;
 use super::query_reader::{self, ReadQuery};
@@ -17,7 +19,7 @@ use tantivy::tokenizer::Token;
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
 /// Bumped whenever the schema or tokenizer changes; a mismatch rebuilds the index.
-const FORMAT: &str = "smart-context-index-1";
+const FORMAT: &str = "smart-context-index-2";
 const FORMAT_FILE: &str = "FORMAT";
 /// The writer's indexing memory, shared by its threads (tantivy wants >= 15 MB each).
 const WRITER_MEMORY: usize = 96 << 20;
@@ -27,6 +29,9 @@ const BOOST_SYMBOLS: f32 = 3.0;
 const BOOST_HEADING: f32 = 2.0;
 const BOOST_PATH: f32 = 1.5;
 const BOOST_PHRASE: f32 = 2.0;
+/// The kind of a code file's whole-file document (never returned as a chunk).
+pub const FILE_KIND: &str = "file";
+
 /// Within a multi-part identifier (`fooBar`): the whole token and each part.
 const WHOLE_WEIGHT: f32 = 3.0;
 const PART_WEIGHT: f32 = 0.5;
@@ -44,6 +49,8 @@ struct Fields {
     body: Field,
     start_line: Field,
     end_line: Field,
+    /// A whole-file document's words (no other document has this field).
+    file_words: Field,
 }
 
 fn schema() -> (Schema, Fields) {
@@ -71,6 +78,7 @@ fn schema() -> (Schema, Fields) {
         body: b.add_text_field("body", text(true) | STORED),
         start_line: b.add_u64_field("start_line", STORED | INDEXED),
         end_line: b.add_u64_field("end_line", STORED),
+        file_words: b.add_text_field("file_words", text(false)),
     };
     (b.build(), fields)
 }
@@ -93,6 +101,8 @@ pub struct SearchRequest {
     pub languages: Vec<String>,
     /// A directory or file path, relative to the root.
     pub path_prefix: Option<String>,
+    /// Only these files (empty: any).
+    pub files: Vec<String>,
     pub limit: usize,
 }
 
@@ -190,12 +200,30 @@ impl Fulltext {
         Ok(writer.lock().unwrap_or_else(|p| p.into_inner()))
     }
 
-    /// Replaces every chunk of `path` (uncommitted until [`Fulltext::commit`]).
-    pub fn replace_file(&self, path: &str, docs: &[ChunkDoc]) -> Result<()> {
+    /// Replaces every chunk of `path`, and its whole-file document when `whole_text` is given
+    /// (uncommitted until [`Fulltext::commit`]).
+    pub fn replace_file(
+        &self,
+        path: &str,
+        docs: &[ChunkDoc],
+        whole_text: Option<(&str, Option<&str>)>,
+    ) -> Result<()> {
         let writer = self.writer()?;
         writer.delete_term(Term::from_field_text(self.fields.path, path));
         for doc in docs {
             writer.add_document(self.document(doc))?;
+        }
+        if let Some((text, language)) = whole_text {
+            let f = &self.fields;
+            let mut d = TantivyDocument::default();
+            d.add_text(f.path, path);
+            d.add_text(f.kind, FILE_KIND);
+            add_dirs(&mut d, f.dirs, path);
+            if let Some(lang) = language {
+                d.add_text(f.language, lang);
+            }
+            d.add_text(f.file_words, text);
+            writer.add_document(d)?;
         }
         Ok(())
     }
@@ -232,7 +260,7 @@ impl Fulltext {
     }
 
     pub fn num_chunks(&self) -> u64 {
-        self.reader.searcher().num_docs()
+        chunk_count(&self.reader.searcher(), self.fields)
     }
 
     fn document(&self, doc: &ChunkDoc) -> TantivyDocument {
@@ -242,14 +270,7 @@ impl Fulltext {
         d.add_text(f.chunk_id, &c.id);
         d.add_text(f.path, doc.path);
         d.add_text(f.path_text, doc.path);
-        let mut dir = String::new();
-        for part in doc.path.split('/') {
-            if !dir.is_empty() {
-                dir.push('/');
-            }
-            dir.push_str(part);
-            d.add_text(f.dirs, &dir);
-        }
+        add_dirs(&mut d, f.dirs, doc.path);
         d.add_text(f.kind, &c.kind);
         if let Some(lang) = doc.language {
             d.add_text(f.language, lang);
@@ -330,13 +351,72 @@ impl Fulltext {
         Ok((hits, total))
     }
 
+    /// The code files whose whole text best matches `read` (BM25 over whole files, with
+    /// file-level statistics), best first, within the request's language and directory
+    /// filters. A pasted text's evidence is often spread over a file's functions, none of
+    /// which ranks alone.
+    pub fn top_files(
+        &self,
+        read: &ReadQuery,
+        request: &SearchRequest,
+        limit: usize,
+    ) -> Result<Vec<(String, f32)>> {
+        let f = self.fields;
+        let searcher = self.reader.searcher();
+        let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        for (word, _) in self.searched_words(&searcher, read) {
+            for token in &word.tokens {
+                // An identifier's parts count less than the whole (`foo_bar`: foo, bar).
+                let part = word.tokens.len() > 1 && token.position_length == 1;
+                let shape = if part { PART_WEIGHT } else { 1.0 };
+                let q: Box<dyn Query> = Box::new(TermQuery::new(
+                    Term::from_field_text(f.file_words, &token.text),
+                    IndexRecordOption::WithFreqs,
+                ));
+                should.push((Occur::Should, boosted(q, shape * word.weight)));
+            }
+        }
+        if should.is_empty() {
+            return Ok(Vec::new());
+        }
+        let files_only = SearchRequest {
+            kinds: vec![FILE_KIND.to_string()],
+            exclude_kinds: Vec::new(),
+            ..request.clone()
+        };
+        let query = self.filtered(Box::new(BooleanQuery::new(should)), &files_only);
+        let statistics = FileStatistics {
+            searcher: &searcher,
+            files: file_count(&searcher, f),
+        };
+        let top = searcher.search_with_statistics_provider(
+            &query,
+            &TopDocs::with_limit(limit.max(1)).order_by_score(),
+            &statistics,
+        )?;
+        let mut out = Vec::with_capacity(top.len());
+        for (score, address) in top {
+            let doc: TantivyDocument = searcher.doc(address)?;
+            if let Some(path) = doc.get_first(f.path).and_then(|v| v.as_str()) {
+                out.push((path.to_string(), score));
+            }
+        }
+        Ok(out)
+    }
+
     /// Every chunk of one file, in line order (score 0, the first line as snippet).
     pub fn file_chunks(&self, path: &str) -> Result<Vec<Hit>> {
         let searcher = self.reader.searcher();
-        let query = TermQuery::new(
-            Term::from_field_text(self.fields.path, path),
-            IndexRecordOption::Basic,
-        );
+        let term = |field, text| -> Box<dyn Query> {
+            Box::new(TermQuery::new(
+                Term::from_field_text(field, text),
+                IndexRecordOption::Basic,
+            ))
+        };
+        let query = BooleanQuery::new(vec![
+            (Occur::Must, term(self.fields.path, path)),
+            (Occur::MustNot, term(self.fields.kind, FILE_KIND)),
+        ]);
         let top = searcher.search(&query, &TopDocs::with_limit(100_000).order_by_score())?;
         let mut hits = Vec::with_capacity(top.len());
         for (_, address) in top {
@@ -386,7 +466,8 @@ impl Fulltext {
         searcher: &tantivy::Searcher,
         read: &'a ReadQuery,
     ) -> Vec<(&'a query_reader::Word, u64)> {
-        let common = (searcher.num_docs() as f32 * query_reader::COMMON_SHARE) as u64;
+        let common =
+            (chunk_count(searcher, self.fields) as f32 * query_reader::COMMON_SHARE) as u64;
         read.words
             .iter()
             .filter_map(|word| {
@@ -394,23 +475,6 @@ impl Fulltext {
                     .doc_freq(&Term::from_field_text(self.fields.body, word.key()))
                     .unwrap_or(0);
                 (!(read.long && !word.code && df > common)).then_some((word, df))
-            })
-            .collect()
-    }
-
-    /// The searched words worth weighing over whole files (not weak, in some chunk), each
-    /// with its weight times its IDF over chunks.
-    pub fn word_weights(&self, read: &ReadQuery) -> Vec<(String, f32)> {
-        let searcher = self.reader.searcher();
-        let n = searcher.num_docs() as f32;
-        self.searched_words(&searcher, read)
-            .into_iter()
-            .filter(|(w, df)| {
-                *df > 0 && w.weight > query_reader::WEAK_WEIGHT && w.key().chars().count() >= 3
-            })
-            .map(|(w, df)| {
-                let idf = (1.0 + (n - df as f32 + 0.5) / (df as f32 + 0.5)).ln();
-                (w.key().to_string(), w.weight * idf)
             })
             .collect()
     }
@@ -515,7 +579,57 @@ impl Fulltext {
         {
             clauses.push((Occur::Must, any_of(f.dirs, &[prefix.to_string()])));
         }
+        if !request.files.is_empty() {
+            clauses.push((Occur::Must, any_of(f.path, &request.files)));
+        }
         Box::new(BooleanQuery::new(clauses))
+    }
+}
+
+/// Every directory `path` lies in, and the path itself, for prefix filters.
+fn add_dirs(d: &mut TantivyDocument, field: Field, path: &str) {
+    let mut dir = String::new();
+    for part in path.split('/') {
+        if !dir.is_empty() {
+            dir.push('/');
+        }
+        dir.push_str(part);
+        d.add_text(field, &dir);
+    }
+}
+
+/// Live whole-file documents (deleted ones not counted).
+fn file_count(searcher: &tantivy::Searcher, f: Fields) -> u64 {
+    let query = TermQuery::new(
+        Term::from_field_text(f.kind, FILE_KIND),
+        IndexRecordOption::Basic,
+    );
+    searcher.search(&query, &Count).unwrap_or(0) as u64
+}
+
+/// Live chunk documents: every document but the whole-file ones.
+fn chunk_count(searcher: &tantivy::Searcher, f: Fields) -> u64 {
+    searcher.num_docs().saturating_sub(file_count(searcher, f))
+}
+
+/// BM25 statistics of the whole-file documents alone: tantivy's default counts every
+/// document, which would make each file look many times longer than the mean.
+struct FileStatistics<'a> {
+    searcher: &'a tantivy::Searcher,
+    files: u64,
+}
+
+impl tantivy::query::Bm25StatisticsProvider for FileStatistics<'_> {
+    fn total_num_tokens(&self, field: Field) -> tantivy::Result<u64> {
+        self.searcher.total_num_tokens(field)
+    }
+
+    fn total_num_docs(&self) -> tantivy::Result<u64> {
+        Ok(self.files.max(1))
+    }
+
+    fn doc_freq(&self, term: &Term) -> tantivy::Result<u64> {
+        self.searcher.doc_freq(term)
     }
 }
 

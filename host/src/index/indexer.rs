@@ -171,7 +171,7 @@ fn lap(report: &mut Report, phase: &'static str, since: Instant) {
 
 /// What became of one file.
 pub(super) enum Outcome {
-    Indexed(FileEntry, Vec<String>),
+    Indexed(Box<FileEntry>, Vec<String>),
     /// Same content, new mtime or size.
     Touched(Found),
     Skipped(String, SkipReason),
@@ -426,7 +426,7 @@ impl Index {
         removed: &mut Vec<String>,
     ) -> Result<()> {
         match outcome {
-            Outcome::Indexed(entry, warnings) => {
+            Outcome::Indexed(mut entry, warnings) => {
                 let docs: Vec<ChunkDoc> = entry
                     .chunks
                     .iter()
@@ -436,7 +436,10 @@ impl Index {
                         chunk,
                     })
                     .collect();
-                fulltext.replace_file(&entry.path, &docs)?;
+                let whole = entry.whole_text.as_deref().map(|t| (t, entry.language));
+                fulltext.replace_file(&entry.path, &docs, whole)?;
+                drop(docs);
+                entry.whole_text = None;
                 *report.indexed.entry(entry.kind).or_default() += 1;
                 report.chunks += entry.chunks.len() as u64;
                 report.symbols += entry.symbols.len() as u64;
@@ -446,7 +449,7 @@ impl Index {
                     *report.failed.entry(code.clone()).or_default() += 1;
                 }
                 report.warnings.extend(warnings);
-                batches.entries.push(entry);
+                batches.entries.push(*entry);
             }
             Outcome::Touched(f) => {
                 report.touched += 1;
@@ -558,6 +561,7 @@ impl Index {
             symbols: Vec::new(),
             edges: Vec::new(),
             parse_error: None,
+            whole_text: None,
         };
         match class {
             Class::Code(lang) => {
@@ -572,6 +576,7 @@ impl Index {
                     entry.edges.push(("call", e.name, key, e.line));
                 }
                 entry.symbols = x.symbols;
+                entry.whole_text = Some(text.into_owned());
             }
             Class::Document(_) => {
                 parse_document(&mut entry, parsers, &file.bytes, &text, &mut warnings);
@@ -581,7 +586,7 @@ impl Index {
                 None => entry.chunks = chunks::text_chunks(path, &text),
             },
         }
-        Outcome::Indexed(entry, warnings)
+        Outcome::Indexed(Box::new(entry), warnings)
     }
 }
 

@@ -23,7 +23,6 @@ pub mod resolve;
 pub mod scan;
 pub mod tokenizer;
 mod watch;
-pub mod whole_file;
 
 pub use documents::DocumentParsers;
 pub use indexer::Report;

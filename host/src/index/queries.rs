@@ -12,7 +12,6 @@ use super::previews;
 use super::query_reader::{self, ReadQuery};
 use super::rank;
 use super::resolve;
-use super::whole_file;
 use super::{Freshness, Index, live};
 use crate::error::{HostError, HostResult, codes};
 use crate::workspace::ReadOptions;
@@ -135,6 +134,13 @@ const POOL_MIN: usize = 60;
 const POOL_MAX: usize = 300;
 /// Definitions of the query's names looked at.
 const DEFINITIONS: usize = 100;
+/// Whole files ranked against a pasted text (their scores are a file-level signal).
+const WHOLE_FILES: usize = 100;
+/// Of those, the best files the chunk search did not reach, brought into the ranking...
+const BROUGHT_FILES: usize = 5;
+/// ...by their best chunks, from one search over them that many chunks deep per file.
+const BROUGHT_CHUNKS: usize = 3;
+const BROUGHT_POOL: usize = 20;
 /// Files a named path may stand for (`utils.py` is in many directories).
 const NAMED_FILES: usize = 20;
 
@@ -194,18 +200,36 @@ impl Index {
             };
             found.extend(fulltext.search_read(read, &within)?.0);
         }
-        // A pasted text: the found files read whole, for evidence spread over many chunks.
-        let whole = if read.long {
-            let mut paths: Vec<String> = Vec::new();
-            for hit in found.iter().chain(&definitions) {
-                if paths.len() == whole_file::FILES {
-                    break;
-                }
-                if !paths.contains(&hit.path) {
-                    paths.push(hit.path.clone());
+        // A pasted text: whole files ranked against it, and the best few the chunk search
+        // missed brought in by their own best chunks.
+        let whole: HashMap<String, f32> = if read.long {
+            let files = fulltext.top_files(read, request, WHOLE_FILES)?;
+            let missed: Vec<String> = files
+                .iter()
+                .map(|(path, _)| path)
+                .filter(|path| {
+                    !found.iter().any(|h| &h.path == *path)
+                        && (read.about_tests || rank::role(path) == rank::Role::Source)
+                })
+                .take(BROUGHT_FILES)
+                .cloned()
+                .collect();
+            if !missed.is_empty() {
+                let within = SearchRequest {
+                    limit: missed.len() * BROUGHT_POOL,
+                    files: missed,
+                    ..request.clone()
+                };
+                let mut per_file: HashMap<String, usize> = HashMap::new();
+                for hit in fulltext.search_read(read, &within)?.0 {
+                    let n = per_file.entry(hit.path.clone()).or_default();
+                    if *n < BROUGHT_CHUNKS {
+                        *n += 1;
+                        found.push(hit);
+                    }
                 }
             }
-            whole_file::scores(&self.ws, &paths, &fulltext.word_weights(read))
+            files.into_iter().collect()
         } else {
             HashMap::new()
         };

@@ -157,7 +157,7 @@ impl ReadQuery {
 }
 
 /// A lower-cased text's words as the reader keys query words: identifiers whole and by their
-/// `_` parts, as slices of `lower` (what coverage and whole-file scores compare against).
+/// `_` parts, as slices of `lower` (what coverage compares against).
 pub fn text_words(lower: &str) -> impl Iterator<Item = &str> {
     lower
         .split(|c: char| !(c.is_alphanumeric() || c == '_'))

@@ -24,8 +24,8 @@ const DEMOTED: f32 = 0.35;
 /// Within a file, a chunk defining a word of the query (a name or a plain word: `delete`,
 /// `merge`) is shown before chunks that only mention the words.
 const NAMED_IN_FILE: f32 = 0.4;
-/// Weight of the best whole-file BM25 among the files read whole (long texts only).
-const WHOLE_FILE: f32 = 0.5;
+/// Weight of a file's whole-file BM25, as a share of the best file's (pasted texts only).
+const WHOLE_FILE: f32 = 1.5;
 /// Weight of a file holding all of the query's words (see coverage in `rank`).
 const COVERAGE: f32 = 0.5;
 /// Coverage is a signal of texts, not of two-word queries.

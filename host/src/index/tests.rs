@@ -711,3 +711,83 @@ fn a_cancelled_full_pass_stops_early_and_leaves_a_consistent_index() {
     assert_eq!(search(&index, "word1050").len(), 1);
     assert_eq!(index.freshness(), Freshness::Fresh);
 }
+
+#[test]
+fn a_pasted_text_brings_in_the_file_holding_all_its_words_spread_over_its_functions() {
+    // Ten names the text uses. Seventy files each hold three of them in one function, so their
+    // chunks fill the chunk pool; one file as long holds all ten, one per function, and none
+    // of its chunks ranks alone. Only the whole-file ranking finds it.
+    let names: Vec<String> = (0..10).map(|i| format!("setting_{i}_key")).collect();
+    let mut files: Vec<(String, String)> = (0..70)
+        .map(|i| {
+            let three = [0, 1, 2]
+                .map(|k| names[(i + k * 3) % 10].as_str())
+                .join(" + ");
+            // As long as the file that holds all ten: one function holds the three names.
+            let quiet: String = (0..9)
+                .map(|k| {
+                    format!(
+                        "def quiet_{k}(ctx):\n{}\n\n",
+                        "    ctx.log(ctx.state)\n".repeat(10)
+                    )
+                })
+                .collect();
+            let text = format!("def loud_{i}(ctx):\n    return {three}\n\n\n{quiet}");
+            (format!("loud/m{i}.py"), text)
+        })
+        .collect();
+    let engine: String = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let filler = "    ctx.log(ctx.state)\n".repeat(10);
+            format!("def step_{i}(ctx):\n{filler}    ctx.apply({n})\n\n\n")
+        })
+        .collect();
+    files.push(("core/engine.py".to_string(), engine));
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    let root = Root::new(&refs);
+    let runtime = root.open();
+    let index = index(&runtime);
+    index.update(false, None).unwrap();
+    let text = format!(
+        "When the application starts it reads {} and then every one of them is applied in \
+         order, but the last value wins even though the documentation says the first one \
+         should be kept as it was given by the user.",
+        names.join(", ")
+    );
+    // The chunk search alone, as deep as explore's pool, does not reach it.
+    let request = SearchRequest {
+        query: text,
+        limit: 20,
+        ..Default::default()
+    };
+    let pool = SearchRequest {
+        limit: 60,
+        ..request.clone()
+    };
+    let chunks = index.fulltext().unwrap().search(&pool).unwrap().0;
+    assert!(chunks.iter().all(|h| h.path.starts_with("loud/")));
+    let outcome = index.search(&request).unwrap();
+    let at = outcome
+        .hits
+        .iter()
+        .position(|h| h.path == "core/engine.py")
+        .unwrap_or_else(|| {
+            panic!(
+                "{:?}",
+                outcome.hits.iter().map(|h| &h.path).collect::<Vec<_>>()
+            )
+        });
+    assert!(at < 3, "ranked {at}");
+    assert!(
+        outcome.hits[at]
+            .why
+            .contains(&"the whole file matches the text".to_string()),
+        "{:?}",
+        outcome.hits[at].why
+    );
+}

@@ -166,6 +166,7 @@ impl index::Host for HostState {
             languages: options.languages,
             path_prefix: options.path_prefix,
             limit: options.max_results.clamp(1, 1000) as usize,
+            ..SearchRequest::default()
         };
         let outcome = services.index.search(&request).map_err(to_wit)?;
         let started = std::time::Instant::now();

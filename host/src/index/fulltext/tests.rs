@@ -82,7 +82,14 @@ fn fixture() -> (tempfile::TempDir, Fulltext) {
                 chunk,
             })
             .collect();
-        ft.replace_file(path, &docs).unwrap();
+        // Code files get their whole-file document, as the indexer gives them.
+        let whole: String = chunks
+            .iter()
+            .map(|c| c.body.as_str())
+            .collect::<Vec<_>>()
+            .join("\n");
+        let whole = language.map(|l| (whole.as_str(), Some(l)));
+        ft.replace_file(path, &docs, whole).unwrap();
     }
     ft.commit().unwrap();
     (dir, ft)
@@ -150,6 +157,7 @@ fn filters_and_snippets() {
         exclude_kinds: Vec::new(),
         languages: languages.iter().map(|s| s.to_string()).collect(),
         path_prefix: prefix.map(str::to_string),
+        files: Vec::new(),
         limit: 10,
     };
     let ids = |r: SearchRequest| -> Vec<String> {
@@ -193,6 +201,7 @@ fn replacing_and_deleting_a_file() {
             language: None,
             chunk: &replacement,
         }],
+        None,
     )
     .unwrap();
     ft.delete_file("src/util.py").unwrap();
@@ -216,4 +225,51 @@ fn a_damaged_index_is_rebuilt_and_a_missing_one_is_an_error_read_only() {
     let (ft, rebuilt) = Fulltext::open(&path, true).unwrap();
     assert!(rebuilt);
     assert_eq!(ft.num_chunks(), 0);
+}
+
+#[test]
+fn whole_files_rank_by_their_words_and_are_never_chunks() {
+    let (_dir, ft) = fixture();
+    let files = |query: &str, languages: &[&str]| -> Vec<String> {
+        let request = SearchRequest {
+            languages: languages.iter().map(|l| l.to_string()).collect(),
+            kinds: vec![kind::CODE.to_string()],
+            ..Default::default()
+        };
+        ft.top_files(&query_reader::read(query), &request, 10)
+            .unwrap()
+            .into_iter()
+            .map(|(path, _)| path)
+            .collect()
+    };
+    // The Rust file holds both words (across its code and its docstring); the guide holds
+    // `input` too but is not code, so it has no whole-file document.
+    assert_eq!(
+        files("parsed input", &[]),
+        ["src/store/query.rs"],
+        "only code files holding a word"
+    );
+    assert_eq!(files("foo bar", &[]), ["src/util.py", "src/store/query.rs"]);
+    assert_eq!(files("foo bar", &["python"]), ["src/util.py"]);
+    // Whole-file documents are not chunks: not searched, listed or counted as such.
+    assert!(search(&ft, "foo").iter().all(|id| !id.is_empty()));
+    assert_eq!(ft.file_chunks("src/util.py").unwrap().len(), 1);
+    assert_eq!(ft.num_chunks(), 5);
+    // A search can be held to named files.
+    let within = ft
+        .search(&SearchRequest {
+            query: "foo".into(),
+            files: vec!["src/util.py".into(), "docs/guide.md".into()],
+            limit: 10,
+            ..Default::default()
+        })
+        .unwrap()
+        .0;
+    assert_eq!(
+        within
+            .iter()
+            .map(|h| h.chunk_id.as_str())
+            .collect::<Vec<_>>(),
+        ["c"]
+    );
 }
