@@ -136,13 +136,42 @@ const POOL_MAX: usize = 300;
 const DEFINITIONS: usize = 100;
 /// Whole files ranked against a pasted text (their scores are a file-level signal).
 const WHOLE_FILES: usize = 100;
-/// Of those, the best files the chunk search did not reach, brought into the ranking...
+/// Of those, the best files the chunk search did not reach, brought into the ranking.
 const BROUGHT_FILES: usize = 5;
-/// ...by their best chunks, from one search over them that many chunks deep per file.
+/// Chunks a file brought into the ranking (named by the query, or a missed whole file) adds,
+/// from one search over all of them, that many chunks deep per file.
 const BROUGHT_CHUNKS: usize = 3;
 const BROUGHT_POOL: usize = 20;
 /// Files a named path may stand for (`utils.py` is in many directories).
 const NAMED_FILES: usize = 20;
+
+/// The best [`BROUGHT_CHUNKS`] chunks of each of `files` for the query, from one search held
+/// to them: files the pool did not reach get their say in the ranking.
+fn best_chunks_of(
+    fulltext: &Fulltext,
+    read: &ReadQuery,
+    request: &SearchRequest,
+    files: Vec<String>,
+) -> anyhow::Result<Vec<Hit>> {
+    if files.is_empty() {
+        return Ok(Vec::new());
+    }
+    let within = SearchRequest {
+        limit: files.len() * BROUGHT_POOL,
+        files,
+        ..request.clone()
+    };
+    let mut per_file: HashMap<String, usize> = HashMap::new();
+    let mut out = Vec::new();
+    for hit in fulltext.search_read(read, &within)?.0 {
+        let n = per_file.entry(hit.path.clone()).or_default();
+        if *n < BROUGHT_CHUNKS {
+            *n += 1;
+            out.push(hit);
+        }
+    }
+    Ok(out)
+}
 
 impl Index {
     /// The query's chunks, the definitions of its names and the files it names, ranked
@@ -192,14 +221,8 @@ impl Index {
                 }
             }
         }
-        for path in named.into_iter().take(NAMED_FILES) {
-            let within = SearchRequest {
-                path_prefix: Some(path),
-                limit: 3,
-                ..request.clone()
-            };
-            found.extend(fulltext.search_read(read, &within)?.0);
-        }
+        named.truncate(NAMED_FILES);
+        found.extend(best_chunks_of(fulltext, read, request, named)?);
         // A pasted text: whole files ranked against it, and the best few the chunk search
         // missed brought in by their own best chunks.
         let whole: HashMap<String, f32> = if read.long {
@@ -214,21 +237,7 @@ impl Index {
                 .take(BROUGHT_FILES)
                 .cloned()
                 .collect();
-            if !missed.is_empty() {
-                let within = SearchRequest {
-                    limit: missed.len() * BROUGHT_POOL,
-                    files: missed,
-                    ..request.clone()
-                };
-                let mut per_file: HashMap<String, usize> = HashMap::new();
-                for hit in fulltext.search_read(read, &within)?.0 {
-                    let n = per_file.entry(hit.path.clone()).or_default();
-                    if *n < BROUGHT_CHUNKS {
-                        *n += 1;
-                        found.push(hit);
-                    }
-                }
-            }
+            found.extend(best_chunks_of(fulltext, read, request, missed)?);
             files.into_iter().collect()
         } else {
             HashMap::new()
