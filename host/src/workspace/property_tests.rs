@@ -153,6 +153,11 @@ fn build(root: &Path, outside: &Path, nodes: &[(String, Node)]) {
         if let Some(parent) = path.parent() {
             let _ = std::fs::create_dir_all(parent);
         }
+        // A later entry of the same name as an earlier link would be written through that link
+        // and its content labelled by the link's name, not by where the bytes land: keep the link.
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+            continue;
+        }
         let _ = match node {
             Node::Dir => std::fs::create_dir_all(&path),
             Node::File => std::fs::write(&path, content_for(&canonical, &path, i)),
