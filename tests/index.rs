@@ -173,3 +173,134 @@ async fn connect_read_only(fx: &Fixture) -> common::Client {
     let transport = rmcp::transport::TokioChildProcess::new(fx.tokio_command(&["serve"])).unwrap();
     ().serve(transport).await.expect("MCP handshake")
 }
+
+/// A small package with a call chain (cli -> api -> core), an import cycle and an error case.
+fn layered_fixture() -> Fixture {
+    let fx = Fixture::new();
+    fx.write("pkg/__init__.py", "");
+    fx.write(
+        "pkg/core.py",
+        "def dispatch(x):\n    return handle(x)\n\ndef handle(x):\n    return x\n",
+    );
+    fx.write(
+        "pkg/api.py",
+        "from pkg.core import dispatch\n\ndef serve():\n    return dispatch(1)\n",
+    );
+    fx.write(
+        "pkg/cli.py",
+        "from pkg.api import serve\n\ndef main():\n    serve()\n",
+    );
+    fx.write(
+        "pkg/cyc_a.py",
+        "from pkg import cyc_b\n\ndef a():\n    cyc_b.b()\n",
+    );
+    fx.write(
+        "pkg/cyc_b.py",
+        "from pkg import cyc_a\n\ndef b():\n    cyc_a.a()\n",
+    );
+    fx
+}
+
+#[tokio::test]
+async fn understand_resolves_the_goal_and_answers_with_graphs() {
+    let fx = layered_fixture();
+    let client = connect(&fx).await;
+    common::wait_indexed(&client).await;
+
+    // A definition named by a plain word of the goal: its callers and callees, resolved.
+    let r = structured(
+        &call(
+            &client,
+            "understand",
+            json!({ "goal": "how does dispatch work" }),
+        )
+        .await,
+    );
+    assert_eq!(r["scope"], "symbol", "{r:#}");
+    assert_eq!(r["target"]["path"], "pkg/core.py", "{r:#}");
+    assert_eq!(r["target"]["symbol"], "dispatch");
+    let graph = &r["callGraph"];
+    assert_eq!(graph["callers"][0]["caller"], "pkg/api.py#serve", "{r:#}");
+    assert_eq!(graph["callers"][0]["confidence"], "import");
+    assert!(
+        graph["callers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["caller"] == "pkg/cli.py#main"),
+        "depth 2 reaches the caller's caller: {r:#}"
+    );
+    assert_eq!(graph["callees"][0]["callee"], "pkg/core.py#handle");
+    assert_eq!(graph["callees"][0]["confidence"], "file");
+    assert_eq!(r["impactRadius"], 2, "api imports core, cli imports api");
+
+    // A file: outline kept, dependents and a diagram.
+    let r = structured(
+        &call(
+            &client,
+            "understand",
+            json!({ "goal": "role", "path": "pkg/core.py" }),
+        )
+        .await,
+    );
+    assert_eq!(r["scope"], "file");
+    assert_eq!(r["outline"].as_array().unwrap().len(), 2);
+    let dependents: Vec<&Value> = r["dependencies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["type"] == "dependent")
+        .collect();
+    assert_eq!(dependents.len(), 2, "{r:#}");
+    assert!(
+        r["visualization"]
+            .as_str()
+            .unwrap()
+            .starts_with("graph TD\n")
+    );
+
+    // The project: layers, entry points, the cycle, with an insight about it.
+    let r = structured(
+        &call(
+            &client,
+            "understand",
+            json!({ "goal": "architecture of the project" }),
+        )
+        .await,
+    );
+    assert_eq!(r["scope"], "project", "{r:#}");
+    let overview = &r["overview"];
+    assert!(
+        overview["entryPoints"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("pkg/cli.py")),
+        "{r:#}"
+    );
+    assert_eq!(
+        overview["cycles"],
+        json!([["pkg/cyc_a.py", "pkg/cyc_b.py"]])
+    );
+    assert!(
+        r["insights"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|i| i["type"] == "dependency"),
+        "{r:#}"
+    );
+
+    // A name nothing defines: a clear error, not a guess.
+    let missing = call(
+        &client,
+        "understand",
+        json!({ "goal": "x", "symbol": "no_such_definition" }),
+    )
+    .await;
+    assert_eq!(missing.is_error, Some(true));
+    assert!(
+        common::text(&missing).starts_with("NOT_FOUND"),
+        "{missing:?}"
+    );
+    client.cancel().await.unwrap();
+}

@@ -11,8 +11,12 @@ use common::{BIN, Fixture, cache_home};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// A directory with the pinned SDK installed, made once per target dir.
+/// A directory with the pinned SDK installed, made once per target dir. The tests of this
+/// binary run in parallel: one installs while the others wait, so two `npm ci` never race
+/// in one node_modules.
 fn sdk_dir() -> PathBuf {
+    static INSTALL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one_at_a_time = INSTALL.lock().unwrap_or_else(|p| p.into_inner());
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ts-sdk");
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/typescript");
     let lock = std::fs::read_to_string(source.join("package-lock.json")).unwrap();

@@ -60,10 +60,12 @@ pub fn open(options: &OpenOptions) -> Result<Arc<Runtime>> {
     let store = open_store(&db, key)?;
     let index = Index::open(&options.root, &state_dir, &db, config.index.clone())
         .context("opening the index")?;
+    let index = Arc::new(index);
     let services = Arc::new(Services {
         workspace,
         store: Mutex::new(store),
-        index: Arc::new(index),
+        analysis: crate::analysis::Analysis::new(index.clone()),
+        index,
         packs: Packs::new(EvidenceSettings::from_env()),
         config,
     });

@@ -6,6 +6,7 @@
 //! fresh instance, and the component's host-function imports reach [`workspace`], [`index`]
 //! and [`store`] through [`services`].
 
+pub mod analysis;
 pub mod app;
 pub mod config;
 pub mod error;

@@ -14,6 +14,8 @@ pub struct Services {
     pub workspace: Workspace,
     pub store: Mutex<Store>,
     pub index: Arc<Index>,
+    /// The graphs over the index (call graph, dependencies, PageRank, hot spots).
+    pub analysis: crate::analysis::Analysis,
     /// Evidence packs: an LRU in front of the store's tables, with the ADR-038 knobs.
     pub packs: Packs,
     pub config: Config,

@@ -34,8 +34,6 @@ pub struct FileEntry {
     pub edges: Vec<(&'static str, String, String, u32)>,
     /// The error code of a document whose parser failed.
     pub parse_error: Option<String>,
-    /// A code file's text for its whole-file search document; dropped once that is queued.
-    pub whole_text: Option<String>,
 }
 
 /// A definition found by name.
@@ -138,8 +136,8 @@ pub fn apply(
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         )?;
         let mut symbol = tx.prepare_cached(
-            "INSERT INTO symbols (file_id, name, name_lower, kind, container, start_line, end_line, signature, doc)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            "INSERT INTO symbols (file_id, name, name_lower, kind, container, start_line, end_line, signature, doc, branches)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
         )?;
         let mut edge = tx.prepare_cached(
             "INSERT INTO edges (file_id, kind, name, key, line) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -186,7 +184,8 @@ pub fn apply(
                     s.start_line,
                     s.end_line,
                     s.signature,
-                    s.doc.as_ref().map(|d| d.text.as_str())
+                    s.doc.as_ref().map(|d| d.text.as_str()),
+                    s.branches
                 ])?;
             }
             for (kind, name, key, line) in &e.edges {
@@ -265,12 +264,13 @@ fn symbol_row(r: &rusqlite::Row) -> rusqlite::Result<SymbolRow> {
                 start_line: start,
                 end_line: start,
             }),
+            branches: r.get(9)?,
         },
     })
 }
 
 const SYMBOL_COLUMNS: &str = "f.path, f.language, s.name, s.kind, s.container, s.start_line, \
-     s.end_line, s.signature, s.doc";
+     s.end_line, s.signature, s.doc, s.branches";
 
 /// Definitions whose lower-cased name matches `pattern` (SQL LIKE), best-known first.
 pub fn symbols_like(conn: &Connection, pattern: &str, limit: usize) -> Result<Vec<SymbolRow>> {
@@ -373,4 +373,80 @@ pub fn paths_containing(conn: &Connection, fragment: &str, limit: usize) -> Resu
     )?;
     let rows = stmt.query_map(params![format!("%{escaped}%"), limit as i64], |r| r.get(0))?;
     Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// A catalogued code file, as the analysis layer first sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeFile {
+    pub id: i64,
+    pub path: String,
+    pub hash: String,
+    pub language: Option<String>,
+}
+
+/// Every catalogued code file with its content hash: what the analysis layer compares with
+/// its copy to find the files whose facts it must read again.
+pub fn code_files(conn: &Connection) -> Result<Vec<CodeFile>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, path, hash, language FROM files WHERE kind = 'code' ORDER BY path",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        Ok(CodeFile {
+            id: r.get(0)?,
+            path: r.get(1)?,
+            hash: r.get(2)?,
+            language: r.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The definitions (without doc text) and the import, call and reference edges of the files
+/// `ids`, by file id, each in catalogue order.
+#[allow(clippy::type_complexity)]
+pub fn facts_of(
+    conn: &Connection,
+    ids: &[i64],
+) -> Result<HashMap<i64, (Vec<Symbol>, Vec<(String, String, String, u32)>)>> {
+    let ids_json = serde_json::to_string(ids)?;
+    let mut out: HashMap<i64, (Vec<Symbol>, Vec<(String, String, String, u32)>)> = HashMap::new();
+    let mut stmt = conn.prepare_cached(
+        "SELECT s.file_id, s.name, s.kind, s.container, s.start_line, s.end_line, s.signature, s.branches
+         FROM symbols s WHERE s.file_id IN (SELECT value FROM json_each(?1)) ORDER BY s.id",
+    )?;
+    let rows = stmt.query_map([&ids_json], |r| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            Symbol {
+                name: r.get(1)?,
+                kind: r.get(2)?,
+                container: r.get(3)?,
+                start_line: r.get(4)?,
+                end_line: r.get(5)?,
+                signature: r.get(6)?,
+                doc: None,
+                branches: r.get(7)?,
+            },
+        ))
+    })?;
+    for row in rows {
+        let (id, symbol) = row?;
+        out.entry(id).or_default().0.push(symbol);
+    }
+    let mut stmt = conn.prepare_cached(
+        "SELECT e.file_id, e.kind, e.name, e.key, e.line FROM edges e
+         WHERE e.kind IN ('import', 'call', 'reference')
+           AND e.file_id IN (SELECT value FROM json_each(?1)) ORDER BY e.rowid",
+    )?;
+    let rows = stmt.query_map([&ids_json], |r| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?),
+        ))
+    })?;
+    for row in rows {
+        let (id, edge) = row?;
+        out.entry(id).or_default().1.push(edge);
+    }
+    Ok(out)
 }

@@ -171,7 +171,12 @@ fn lap(report: &mut Report, phase: &'static str, since: Instant) {
 
 /// What became of one file.
 pub(super) enum Outcome {
-    Indexed(Box<FileEntry>, Vec<String>),
+    Indexed {
+        entry: Box<FileEntry>,
+        /// A code file's text, for its whole-file search document (not the catalogue's).
+        whole_text: Option<String>,
+        warnings: Vec<String>,
+    },
     /// Same content, new mtime or size.
     Touched(Found),
     Skipped(String, SkipReason),
@@ -426,7 +431,11 @@ impl Index {
         removed: &mut Vec<String>,
     ) -> Result<()> {
         match outcome {
-            Outcome::Indexed(mut entry, warnings) => {
+            Outcome::Indexed {
+                entry,
+                whole_text,
+                warnings,
+            } => {
                 let docs: Vec<ChunkDoc> = entry
                     .chunks
                     .iter()
@@ -436,10 +445,8 @@ impl Index {
                         chunk,
                     })
                     .collect();
-                let whole = entry.whole_text.as_deref().map(|t| (t, entry.language));
+                let whole = whole_text.as_deref().map(|t| (t, entry.language));
                 fulltext.replace_file(&entry.path, &docs, whole)?;
-                drop(docs);
-                entry.whole_text = None;
                 *report.indexed.entry(entry.kind).or_default() += 1;
                 report.chunks += entry.chunks.len() as u64;
                 report.symbols += entry.symbols.len() as u64;
@@ -561,8 +568,8 @@ impl Index {
             symbols: Vec::new(),
             edges: Vec::new(),
             parse_error: None,
-            whole_text: None,
         };
+        let mut whole_text = None;
         match class {
             Class::Code(lang) => {
                 let x = code::extract(lang, &text);
@@ -571,12 +578,18 @@ impl Index {
                     let key = import_key(&e.name);
                     entry.edges.push(("import", e.name, key, e.line));
                 }
+                // A call's key is its receiver (empty for a plain call): how the analysis
+                // layer tells `self.save()` from `other.save()` and `save()`.
                 for e in x.calls {
-                    let key = e.name.clone();
+                    let key = e.receiver.unwrap_or_default();
                     entry.edges.push(("call", e.name, key, e.line));
                 }
+                // A reference edge binds a local name (the key) to a definition's name.
+                for a in x.aliases {
+                    entry.edges.push(("reference", a.name, a.local, a.line));
+                }
                 entry.symbols = x.symbols;
-                entry.whole_text = Some(text.into_owned());
+                whole_text = Some(text.into_owned());
             }
             Class::Document(_) => {
                 parse_document(&mut entry, parsers, &file.bytes, &text, &mut warnings);
@@ -586,7 +599,11 @@ impl Index {
                 None => entry.chunks = chunks::text_chunks(path, &text),
             },
         }
-        Outcome::Indexed(Box::new(entry), warnings)
+        Outcome::Indexed {
+            entry: Box::new(entry),
+            whole_text,
+            warnings,
+        }
     }
 }
 

@@ -12,6 +12,7 @@ pub mod classify;
 pub mod code;
 pub mod digest;
 pub mod documents;
+pub mod facts;
 pub mod fulltext;
 mod indexer;
 pub mod live;

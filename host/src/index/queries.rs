@@ -93,7 +93,7 @@ pub struct Importer {
 }
 
 /// Files read for live extraction are capped like indexed ones.
-fn store_error(err: anyhow::Error) -> HostError {
+pub(super) fn store_error(err: anyhow::Error) -> HostError {
     HostError::new(codes::STORE_ERROR, format!("index lookup failed: {err:#}"))
         .suggest("run `smart-context index --full` if this persists")
 }

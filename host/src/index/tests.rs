@@ -15,14 +15,14 @@ struct Root {
 }
 
 impl Root {
-    fn new(files: &[(&str, &str)]) -> Self {
+    fn new<P: AsRef<str>, T: AsRef<str>>(files: &[(P, T)]) -> Self {
         let dir = tempfile::tempdir().unwrap();
         let cache = tempfile::tempdir().unwrap();
         // A repository's own config file: only indexed (the operator's is outside the root).
         std::fs::write(dir.path().join("smart-context.toml"), INDEX_CONFIG).unwrap();
         let root = Self { dir, _cache: cache };
         for (path, text) in files {
-            root.write(path, text.as_bytes());
+            root.write(path.as_ref(), text.as_ref().as_bytes());
         }
         root
     }
@@ -335,7 +335,7 @@ fn incremental_passes_touch_only_what_changed() {
 
 #[test]
 fn invalid_utf8_is_decoded_lossily_and_flagged() {
-    let root = Root::new(&[]);
+    let root = Root::new::<&str, &str>(&[]);
     root.write("latin1.txt", b"caf\xe9 au lait\n");
     let runtime = root.open();
     let index = index(&runtime);
@@ -683,11 +683,7 @@ fn a_cancelled_full_pass_stops_early_and_leaves_a_consistent_index() {
     let files: Vec<(String, String)> = (0..1100)
         .map(|i| (format!("notes/f{i}.txt"), format!("entry word{i} here\n")))
         .collect();
-    let refs: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(p, t)| (p.as_str(), t.as_str()))
-        .collect();
-    let root = Root::new(&refs);
+    let root = Root::new(&files);
     let runtime = root.open();
     let index = index(&runtime);
     index.update(false, None).unwrap();
@@ -745,11 +741,7 @@ fn a_pasted_text_brings_in_the_file_holding_all_its_words_spread_over_its_functi
         })
         .collect();
     files.push(("core/engine.py".to_string(), engine));
-    let refs: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(p, t)| (p.as_str(), t.as_str()))
-        .collect();
-    let root = Root::new(&refs);
+    let root = Root::new(&files);
     let runtime = root.open();
     let index = index(&runtime);
     index.update(false, None).unwrap();

@@ -5,6 +5,7 @@ use super::bindings::HostState;
 use super::bindings::pillar::smart_context::plugin::{
     edits, index, log, status, store, tasks, types, workspace,
 };
+use crate::analysis::views;
 use crate::error::{HostError, codes};
 use crate::index::digest::Mode;
 use crate::index::fulltext::{Hit, SearchRequest};
@@ -431,6 +432,100 @@ impl index::Host for HostState {
             .collect())
     }
 
+    fn call_graph(
+        &mut self,
+        path: String,
+        symbol: Option<String>,
+        depth: u32,
+        max_links: u32,
+    ) -> Result<index::CallGraphResult, types::Error> {
+        let services = self.services()?;
+        let rel = services.workspace.normalize(&path).map_err(to_wit)?;
+        let snapshot = services.analysis.snapshot().map_err(to_wit)?;
+        let targets = views::symbols_in(&snapshot, &rel, symbol.as_deref()).map_err(to_wit)?;
+        let view = views::call_graph(&snapshot, &targets, depth.min(10), max_links as usize);
+        Ok(index::CallGraphResult {
+            symbols: view.symbols.into_iter().map(graph_symbol).collect(),
+            targets: view.targets,
+            links: view
+                .links
+                .into_iter()
+                .map(|(caller, callee, line, confidence)| index::CallLink {
+                    caller,
+                    callee,
+                    line,
+                    confidence: confidence.as_str().to_string(),
+                    weight: confidence.weight() as f32,
+                })
+                .collect(),
+            truncated: view.truncated,
+            reasons: services.analysis.reasons(),
+        })
+    }
+
+    fn file_dependencies(
+        &mut self,
+        path: String,
+        depth: u32,
+        max_results: u32,
+    ) -> Result<index::DependencyReport, types::Error> {
+        let services = self.services()?;
+        let rel = services.workspace.normalize(&path).map_err(to_wit)?;
+        let snapshot = services.analysis.snapshot().map_err(to_wit)?;
+        let file = views::file_id(&snapshot, &rel).map_err(to_wit)?;
+        let view = views::dependencies(&snapshot, file, depth, max_results.max(1) as usize);
+        Ok(index::DependencyReport {
+            file: graph_file(view.file),
+            imports: view.imports.into_iter().map(graph_file).collect(),
+            importers: view.importers.into_iter().map(graph_file).collect(),
+            dependents: view
+                .dependents
+                .into_iter()
+                .map(|(path, depth)| index::Dependent { path, depth })
+                .collect(),
+            blast_radius: view.blast_radius,
+            cycle: view.cycle,
+            reasons: services.analysis.reasons(),
+        })
+    }
+
+    fn graph_overview(
+        &mut self,
+        under: Option<String>,
+        limit: u32,
+    ) -> Result<index::OverviewReport, types::Error> {
+        let services = self.services()?;
+        let under = match under.filter(|u| !u.trim().is_empty() && u.trim() != ".") {
+            Some(u) => Some(services.workspace.normalize(&u).map_err(to_wit)?),
+            None => None,
+        };
+        let snapshot = services.analysis.snapshot().map_err(to_wit)?;
+        let o = views::overview(&snapshot, under.as_deref(), limit.clamp(1, 100) as usize);
+        Ok(index::OverviewReport {
+            files: o.files,
+            definitions: o.definitions,
+            call_links: o.call_links,
+            import_links: o.import_links,
+            unresolved_calls: o.unresolved_calls,
+            top_files: o.top_files.into_iter().map(graph_file).collect(),
+            top_symbols: o.top_symbols.into_iter().map(graph_symbol).collect(),
+            links: o.links,
+            cycles: o.cycles,
+            layers: o.layers,
+            entry_points: o.entry_points,
+            hot_spots: o
+                .hot_spots
+                .into_iter()
+                .map(|(symbol, h)| index::HotSpot {
+                    symbol: graph_symbol(symbol),
+                    score: h.score,
+                    reasons: h.reasons,
+                })
+                .collect(),
+            reasons: services.analysis.reasons(),
+        })
+    }
+
     fn index_status(&mut self) -> index::IndexReport {
         let Ok(services) = self.services() else {
             return index::IndexReport {
@@ -477,6 +572,35 @@ impl index::Host for HostState {
             ))
         })?;
         runtime.parse_document(&path).map_err(to_wit)
+    }
+}
+
+fn graph_symbol(s: views::SymbolView) -> index::GraphSymbol {
+    index::GraphSymbol {
+        path: s.path,
+        name: s.name,
+        container: s.container,
+        kind: s.kind,
+        range: range(s.start_line, s.end_line),
+        branches: s.branches,
+        rank: s.rank,
+        percentile: s.percentile,
+        fan_in: s.fan_in,
+        fan_out: s.fan_out,
+    }
+}
+
+fn graph_file(f: views::FileView) -> index::GraphFile {
+    index::GraphFile {
+        path: f.path,
+        language: f.language,
+        lines: f.lines,
+        definitions: f.definitions,
+        branches: f.branches,
+        rank: f.rank,
+        percentile: f.percentile,
+        fan_in: f.fan_in,
+        fan_out: f.fan_out,
     }
 }
 

@@ -134,6 +134,11 @@ const MIGRATIONS: &[&str] = &[
         finished_ms INTEGER NOT NULL,
         fingerprint TEXT NOT NULL
      );",
+    // 9: the analysis layer: each definition's branch points (its complexity). Catalogued
+    // files are marked changed (no mtime matches -1) so the next pass extracts them again.
+    "ALTER TABLE symbols ADD COLUMN branches INTEGER NOT NULL DEFAULT 0;
+     DELETE FROM index_passes;
+     UPDATE files SET mtime_ms = -1, hash = '';",
 ];
 
 /// The schema version this build writes.

@@ -1,47 +1,54 @@
-//! The understand pillar (ADR-033 Pillar 1), first cut: for a file, its structure (every
-//! definition with its container, from the host's tree-sitter extraction, or a document's
-//! sections) with line ranges, plus file facts. Call graphs, PageRank and hot spots build on
-//! the index's edges in a later issue.
+//! The understand pillar (ADR-033 Pillar 1): the agent says what it wants to understand and
+//! the pillar works out how. It resolves the goal to a definition, a file, a directory or the
+//! project ([`target`]), asks the host's analysis layer for the call graph, dependencies,
+//! PageRank and hot spots around it, and answers with one report: structure, relationships,
+//! role, insights, a Mermaid picture and the next calls to make ([`report`]).
 
 wit_bindgen::generate!({
     path: "../../wit",
     world: "pillar",
 });
 
+mod report;
+mod target;
+
 use exports::smart_context::plugin::tool::{Guest, ToolOutput, ToolSpec};
-use sdk::{ToolError, ToolResult, codes};
+use sdk::guidance::{Guidance, ToolCall};
+use sdk::{ToolResult, codes};
 use serde::{Deserialize, Serialize};
-use smart_context::plugin::index::DocumentToc;
+use serde_json::json;
+use smart_context::plugin::index::{self as index, DocumentToc, GraphFile, GraphSymbol};
 use smart_context::plugin::types::Error;
-use smart_context::plugin::{index, workspace};
+use smart_context::plugin::workspace;
+use std::collections::BTreeMap;
+use target::{Resolution, Target};
 
 sdk::impl_error_conversions!(Error);
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct UnderstandArgs {
+pub(crate) struct UnderstandArgs {
     goal: String,
-    /// The file to analyse; when absent, the first word of `goal` that names a file.
+    /// Pins the target: a file or directory relative to the root.
     path: Option<String>,
-    // Accepted for the ADR-033 contract; the graphs they steer arrive with the index.
-    #[allow(dead_code)]
+    /// Pins a definition (`name` or `Container.name`), in `path` when given.
+    symbol: Option<String>,
     scope: Option<Scope>,
-    #[allow(dead_code)]
     depth: Option<Depth>,
-    #[allow(dead_code)]
     include: Option<Include>,
+    limits: Option<Limits>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq)]
 #[serde(rename_all = "lowercase")]
-enum Scope {
+pub(crate) enum Scope {
     Symbol,
     File,
     Module,
     Project,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq)]
 #[serde(rename_all = "lowercase")]
 enum Depth {
     Shallow,
@@ -49,15 +56,26 @@ enum Depth {
     Deep,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-#[allow(dead_code)]
 struct Include {
     call_graph: Option<bool>,
     hot_spots: Option<bool>,
     page_rank: Option<bool>,
     dependencies: Option<bool>,
 }
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Limits {
+    max_chars: Option<usize>,
+}
+
+/// About the size of a default explore answer.
+const DEFAULT_MAX_CHARS: usize = 12_000;
+/// The ADR §4.1 expansion: a target in the top 5% by PageRank gets this call-graph depth.
+const CORE_PERCENTILE: f32 = 0.95;
+const CORE_DEPTH: u32 = 3;
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -83,14 +101,187 @@ struct Facts {
     definitions: usize,
 }
 
+/// A definition as the response shows it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SymbolInfo {
+    name: String,
+    kind: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    container: Option<String>,
+    path: String,
+    start_line: u32,
+    end_line: u32,
+    branches: u32,
+    /// PageRank percentile in the call graph (1.0: the top).
+    rank: f32,
+    fan_in: u32,
+    fan_out: u32,
+}
+
+impl From<&GraphSymbol> for SymbolInfo {
+    fn from(s: &GraphSymbol) -> Self {
+        Self {
+            name: s.name.clone(),
+            kind: s.kind.clone(),
+            container: s.container.clone(),
+            path: s.path.clone(),
+            start_line: s.range.start,
+            end_line: s.range.end,
+            branches: s.branches,
+            rank: s.percentile,
+            fan_in: s.fan_in,
+            fan_out: s.fan_out,
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CallLinkOut {
+    caller: String,
+    callee: String,
+    /// The call site: `path:line`.
+    at: String,
+    confidence: String,
+    weight: f32,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CallGraphOut {
+    depth: u32,
+    /// Qualified names of the definitions it is about.
+    targets: Vec<String>,
+    callers: Vec<CallLinkOut>,
+    callees: Vec<CallLinkOut>,
+    truncated: bool,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DependencyEdge {
+    from: String,
+    to: String,
+    /// import (the file imports it) or dependent (it reaches the file, at `depth` steps).
+    #[serde(rename = "type")]
+    kind: &'static str,
+    depth: u32,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct HotSpotOut {
+    path: String,
+    symbol: String,
+    start_line: u32,
+    end_line: u32,
+    score: f32,
+    reasons: Vec<String>,
+}
+
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Complexity {
+    loc: u32,
+    branches: u32,
+    dependencies: u32,
+    fan_in: u32,
+    fan_out: u32,
+}
+
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Report {
+    summary: String,
+    architectural_role: &'static str,
+    complexity: Complexity,
+    risks: Vec<String>,
+    recommendations: Vec<String>,
+}
+
+/// Project or directory scope: what the codebase is.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Overview {
+    files: u32,
+    definitions: u32,
+    call_links: u32,
+    import_links: u32,
+    unresolved_calls: u32,
+    /// Directories by dependency direction, foundation first.
+    layers: Vec<Vec<String>>,
+    entry_points: Vec<String>,
+    core_modules: Vec<String>,
+    cycles: Vec<Vec<String>>,
+}
+
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct UnderstandResponse {
     success: bool,
-    path: String,
     summary: String,
+    scope: &'static str,
+    target: Resolution,
+    /// The file, for symbol and file scope.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     outline: Vec<OutlineEntry>,
-    facts: Facts,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    facts: Option<Facts>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    overview: Option<Overview>,
+    skeleton: String,
+    symbols: Vec<SymbolInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    call_graph: Option<CallGraphOut>,
+    dependencies: Vec<DependencyEdge>,
+    hot_spots: Vec<HotSpotOut>,
+    /// PageRank percentiles (1.0: the top) of the files and definitions shown.
+    page_rank_scores: BTreeMap<String, f32>,
+    /// Files that reach the target through imports (its blast radius).
+    impact_radius: u32,
+    report: Report,
+    insights: Vec<report::Insight>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    visualization: Option<String>,
+    guidance: Guidance,
+    internal_tools_used: Vec<String>,
+    degraded: bool,
+    reasons: Vec<String>,
+}
+
+impl UnderstandResponse {
+    fn new(target: Resolution, scope: &'static str) -> Self {
+        Self {
+            success: true,
+            summary: String::new(),
+            scope,
+            target,
+            path: None,
+            outline: Vec::new(),
+            facts: None,
+            overview: None,
+            skeleton: String::new(),
+            symbols: Vec::new(),
+            call_graph: None,
+            dependencies: Vec::new(),
+            hot_spots: Vec::new(),
+            page_rank_scores: BTreeMap::new(),
+            impact_radius: 0,
+            report: Report {
+                architectural_role: "peripheral",
+                ..Report::default()
+            },
+            insights: Vec::new(),
+            visualization: None,
+            guidance: Guidance::default(),
+            internal_tools_used: Vec::new(),
+            degraded: false,
+            reasons: Vec::new(),
+        }
+    }
 }
 
 struct Understand;
@@ -99,10 +290,13 @@ impl Guest for Understand {
     fn describe() -> ToolSpec {
         ToolSpec {
             name: "understand".to_string(),
-            title: "Understand: structure of code and documents".to_string(),
-            description: "The structure of a file: its definitions (functions, methods, types, \
-                modules, with their containers) or a document's sections, each with a line range, and file facts \
-                (lines, bytes, language). Name the file in `path` (or in `goal`)."
+            title: "Understand: structure, relationships and role of code".to_string(),
+            description: "Say what you want to understand in `goal` (a definition, a file, a \
+                directory, or \"architecture of the project\"); the target is resolved from the words \
+                (or pinned with `path` / `symbol`). Answers with the structure (outline, skeleton), \
+                the call graph (callers and callees with how each call resolved), dependencies and \
+                impact radius, PageRank, hot spots, the role and insights, a Mermaid diagram, and the \
+                next calls to make. Project scope gives layers, entry points, core modules and cycles."
                 .to_string(),
             input_schema: INPUT_SCHEMA.to_string(),
             output_schema: Some(OUTPUT_SCHEMA.to_string()),
@@ -122,19 +316,627 @@ impl Guest for Understand {
     }
 }
 
+/// What the analysis should include and how far it should go.
+struct Plan {
+    depth: u32,
+    limit: u32,
+    call_graph: bool,
+    hot_spots: bool,
+    page_rank: bool,
+    dependencies: bool,
+}
+
 fn understand(args: &UnderstandArgs) -> ToolResult<UnderstandResponse> {
-    let path = resolve_path(args)?;
-    // Files a parser plugin handles are outlined by their sections; the rest as code.
-    match index::doc_toc(&path) {
-        Ok(toc) => document_outline(path, toc),
-        Err(err) if err.code == codes::NO_PARSER => code_outline(&path),
-        Err(err) => Err(err.into()),
+    let resolution = target::resolve(args)?;
+    let include = args.include.as_ref();
+    let on = |f: fn(&Include) -> Option<bool>| include.and_then(f).unwrap_or(true);
+    let (depth, limit) = match args.depth.unwrap_or(Depth::Standard) {
+        Depth::Shallow => (1, 5),
+        Depth::Standard => (2, 10),
+        Depth::Deep => (3, 25),
+    };
+    let max_chars = args
+        .limits
+        .as_ref()
+        .and_then(|l| l.max_chars)
+        .unwrap_or(DEFAULT_MAX_CHARS)
+        .max(1_000);
+    let mut plan = Plan {
+        depth,
+        limit,
+        call_graph: on(|i| i.call_graph),
+        hot_spots: on(|i| i.hot_spots),
+        page_rank: on(|i| i.page_rank),
+        dependencies: on(|i| i.dependencies),
+    };
+    // Never cut silently: lists shrink until the answer fits, and the response says so.
+    loop {
+        let mut response = answer(&resolution, &plan)?;
+        let size = sdk::to_json(&response)?.len();
+        if size <= max_chars {
+            return Ok(response);
+        }
+        if plan.limit > 2 {
+            plan.limit /= 2;
+            continue;
+        }
+        response.degraded = true;
+        response.reasons.push(format!(
+            "budget: {size} characters over limits.maxChars {max_chars} with every list at {}; skeleton and diagram left out",
+            plan.limit
+        ));
+        response.skeleton.clear();
+        response.visualization = None;
+        return Ok(response);
     }
 }
 
-fn document_outline(path: String, toc: DocumentToc) -> ToolResult<UnderstandResponse> {
-    let entry = workspace::stat(&path)?;
-    let outline: Vec<OutlineEntry> = toc
+fn answer(resolution: &Resolution, plan: &Plan) -> ToolResult<UnderstandResponse> {
+    let mut r = match &resolution.target {
+        Target::Symbol { path, symbol } => symbol_scope(resolution, path, symbol, plan)?,
+        Target::File { path } => file_scope(resolution, path, plan)?,
+        Target::Module { path } => whole_scope(resolution, Some(path), plan)?,
+        Target::Project => whole_scope(resolution, None, plan)?,
+    };
+    if plan.limit < 10 && !r.reasons.iter().any(|x| x.starts_with("budget")) {
+        r.reasons.push(format!(
+            "lists cut to {} to fit limits.maxChars",
+            plan.limit
+        ));
+        r.degraded = true;
+    }
+    r.degraded |= !r.reasons.is_empty();
+    Ok(r)
+}
+
+fn qualified(s: &GraphSymbol) -> String {
+    match &s.container {
+        Some(c) => format!("{c}.{}", s.name),
+        None => s.name.clone(),
+    }
+}
+
+fn read_call(path: &str, start: u32, end: u32) -> ToolCall {
+    ToolCall::new(
+        "explore",
+        json!({ "paths": [path], "view": "section", "lineRange": { "start": start, "end": end } }),
+    )
+}
+
+fn symbol_scope(
+    resolution: &Resolution,
+    path: &str,
+    symbol: &str,
+    plan: &Plan,
+) -> ToolResult<UnderstandResponse> {
+    let mut r = UnderstandResponse::new(resolution.clone(), "symbol");
+    r.path = Some(path.to_string());
+    let mut tools = vec!["index.call-graph".to_string()];
+    // First at depth 1 to learn the target's rank; a top-5% target expands (ADR §4.1).
+    let probe = index::call_graph(path, Some(symbol), 1, 1)?;
+    let target_syms: Vec<&GraphSymbol> = probe
+        .targets
+        .iter()
+        .map(|&t| &probe.symbols[t as usize])
+        .collect();
+    let top = target_syms
+        .iter()
+        .map(|s| s.percentile)
+        .fold(0.0f32, f32::max);
+    let depth = if top >= CORE_PERCENTILE && plan.depth < CORE_DEPTH {
+        tools.push(format!(
+            "depth expanded to {CORE_DEPTH}: the target is in the top 5% by PageRank"
+        ));
+        CORE_DEPTH
+    } else {
+        plan.depth
+    };
+    let graph = index::call_graph(
+        path,
+        Some(symbol),
+        if plan.call_graph { depth } else { 0 },
+        plan.limit * 4,
+    )?;
+    r.reasons.extend(graph.reasons.iter().cloned());
+    let targets: Vec<&GraphSymbol> = graph
+        .targets
+        .iter()
+        .map(|&t| &graph.symbols[t as usize])
+        .collect();
+    r.symbols = targets.iter().map(|s| SymbolInfo::from(*s)).collect();
+    if plan.call_graph {
+        r.call_graph = Some(call_graph_out(&graph, depth, plan.limit as usize));
+    }
+    let first = targets[0];
+    let deps = file_dependencies(&mut r, path, plan, &mut tools)?;
+    let file = deps.as_ref().map(|d| &d.file);
+    // The symbol's own callers, transitively, are its impact in the call graph.
+    let callers: u32 = r
+        .call_graph
+        .as_ref()
+        .map_or(first.fan_in, |c| c.callers.len() as u32);
+    r.report.complexity = Complexity {
+        loc: targets
+            .iter()
+            .map(|s| s.range.end - s.range.start + 1)
+            .sum(),
+        branches: targets.iter().map(|s| s.branches).sum(),
+        dependencies: file.map_or(0, |f| f.fan_out),
+        fan_in: targets.iter().map(|s| s.fan_in).sum(),
+        fan_out: targets.iter().map(|s| s.fan_out).sum(),
+    };
+    r.report.architectural_role = file.map_or("peripheral", report::role);
+    if plan.page_rank {
+        for s in &targets {
+            r.page_rank_scores
+                .insert(format!("{}#{}", s.path, qualified(s)), s.percentile);
+        }
+        if let Some(f) = file {
+            r.page_rank_scores.insert(f.path.clone(), f.percentile);
+        }
+    }
+    if let Ok(skeleton) = index::skeleton(path) {
+        tools.push("index.skeleton".into());
+        r.skeleton = skeleton_lines(&skeleton.text, first.range.start, first.range.end);
+    }
+    if plan.hot_spots {
+        let overview = index::graph_overview(Some(path), plan.limit)?;
+        tools.push("index.graph-overview".into());
+        let names: Vec<String> = targets.iter().map(|s| qualified(s)).collect();
+        r.hot_spots = overview
+            .hot_spots
+            .iter()
+            .filter(|h| names.contains(&qualified(&h.symbol)))
+            .map(hot_spot_out)
+            .collect();
+    }
+    let hot = !r.hot_spots.is_empty();
+    r.report.summary = format!(
+        "{} ({}, {}:{}-{}): called from {} definition{}, calls {}; {} branch points; call-graph PageRank top {}%{}",
+        qualified(first),
+        first.kind,
+        path,
+        first.range.start,
+        first.range.end,
+        first.fan_in,
+        if first.fan_in == 1 { "" } else { "s" },
+        first.fan_out,
+        first.branches,
+        ((1.0 - top) * 100.0).ceil().max(1.0),
+        if hot { "; a hot spot" } else { "" }
+    );
+    if targets.len() > 1 {
+        r.report.summary.push_str(&format!(
+            " ({} definitions of that name in the file)",
+            targets.len()
+        ));
+    }
+    if callers == 0 {
+        r.report
+            .risks
+            .push("no resolved callers: an entry point, called dynamically, or unused".into());
+    }
+    if hot {
+        r.report
+            .risks
+            .push("a hot spot: complex and central, change it with tests at hand".into());
+    }
+    r.summary = r.report.summary.clone();
+    finish(
+        &mut r,
+        Some(read_call(path, first.range.start, first.range.end)),
+        &format!("tests for {}", first.name),
+        tools,
+    );
+    Ok(r)
+}
+
+fn file_scope(resolution: &Resolution, path: &str, plan: &Plan) -> ToolResult<UnderstandResponse> {
+    let mut r = UnderstandResponse::new(resolution.clone(), "file");
+    r.path = Some(path.to_string());
+    let mut tools = Vec::new();
+    match index::doc_toc(path) {
+        Ok(toc) => {
+            document_outline(&mut r, path, toc)?;
+            tools.push("index.doc-toc".into());
+            r.summary = r.report.summary.clone();
+            finish(&mut r, None, "", tools);
+            return Ok(r);
+        }
+        Err(err) if err.code == codes::NO_PARSER => {}
+        Err(err) => return Err(err.into()),
+    }
+    if !code_outline(&mut r, path)? {
+        tools.push("workspace.stat".into());
+        r.summary = r.report.summary.clone();
+        finish(&mut r, None, "", tools);
+        return Ok(r);
+    }
+    tools.push("index.symbols".into());
+    if let Ok(skeleton) = index::skeleton(path) {
+        tools.push("index.skeleton".into());
+        r.skeleton = skeleton.text;
+    }
+    let deps = file_dependencies(&mut r, path, plan, &mut tools)?;
+    if deps.is_none() {
+        // Code the graphs do not hold (yet): the outline stands, and the answer says why.
+        let status = index::index_status();
+        r.reasons.push(if status.state == "fresh" {
+            "not_in_graph: the index holds no definitions of this file".to_string()
+        } else {
+            "index_building: the file is not in the graphs yet".to_string()
+        });
+    }
+    if plan.call_graph && deps.is_some() {
+        let graph = index::call_graph(path, None, 1, plan.limit * 4)?;
+        tools.push("index.call-graph".into());
+        r.reasons.extend(graph.reasons.iter().cloned());
+        r.call_graph = Some(call_graph_out(&graph, 1, plan.limit as usize));
+        let mut own: Vec<&GraphSymbol> = graph
+            .targets
+            .iter()
+            .map(|&t| &graph.symbols[t as usize])
+            .collect();
+        own.sort_by(|a, b| b.rank.total_cmp(&a.rank));
+        r.symbols = own
+            .iter()
+            .take(plan.limit as usize)
+            .map(|s| SymbolInfo::from(*s))
+            .collect();
+        if plan.page_rank {
+            for s in own.iter().take(plan.limit as usize) {
+                r.page_rank_scores
+                    .insert(format!("{}#{}", s.path, qualified(s)), s.percentile);
+            }
+        }
+    }
+    if plan.hot_spots && deps.is_some() {
+        let overview = index::graph_overview(Some(path), plan.limit)?;
+        tools.push("index.graph-overview".into());
+        r.hot_spots = overview.hot_spots.iter().map(hot_spot_out).collect();
+        r.insights = report::insights(&[], &[], &[], &overview.hot_spots);
+    }
+    if let Some(d) = &deps {
+        let f = &d.file;
+        if plan.page_rank {
+            r.page_rank_scores.insert(f.path.clone(), f.percentile);
+        }
+        r.report.architectural_role = report::role(f);
+        r.report.complexity = Complexity {
+            loc: r.facts.as_ref().map_or(f.lines, |x| x.lines),
+            branches: f.branches,
+            dependencies: f.fan_out,
+            fan_in: f.fan_in,
+            fan_out: f.fan_out,
+        };
+        let mut files = vec![f.clone()];
+        files.extend(d.imports.iter().cloned());
+        files.extend(d.importers.iter().cloned());
+        let links: Vec<(String, String)> = d
+            .imports
+            .iter()
+            .map(|i| (f.path.clone(), i.path.clone()))
+            .chain(d.importers.iter().map(|i| (i.path.clone(), f.path.clone())))
+            .collect();
+        let hot: Vec<String> = r.hot_spots.iter().map(|h| h.path.clone()).collect();
+        r.visualization = Some(report::mermaid(&files, &links, &hot));
+        let cycles: Vec<Vec<String>> = if d.cycle.is_empty() {
+            Vec::new()
+        } else {
+            vec![d.cycle.clone()]
+        };
+        let more = report::insights(
+            std::slice::from_ref(f),
+            &[(f.path.clone(), d.blast_radius)],
+            &cycles,
+            &[],
+        );
+        r.insights.extend(more);
+        r.report.summary = format!(
+            "{}: {} lines of {}, {} definitions; imported by {} file{}, imports {}; {} files reach it through imports; PageRank top {}%; role {}",
+            path,
+            r.report.complexity.loc,
+            f.language.as_deref().unwrap_or("code"),
+            f.definitions,
+            f.fan_in,
+            if f.fan_in == 1 { "" } else { "s" },
+            f.fan_out,
+            d.blast_radius,
+            ((1.0 - f.percentile) * 100.0).ceil().max(1.0),
+            r.report.architectural_role
+        );
+        if !d.cycle.is_empty() {
+            r.report.risks.push(format!(
+                "part of an import cycle of {} files",
+                d.cycle.len()
+            ));
+        }
+    }
+    r.summary = r.report.summary.clone();
+    let lines = r.facts.as_ref().map_or(1, |f| f.lines.max(1));
+    finish(
+        &mut r,
+        Some(read_call(path, 1, lines.min(200))),
+        &format!("tests for {path}"),
+        tools,
+    );
+    Ok(r)
+}
+
+struct Deps {
+    file: GraphFile,
+    imports: Vec<GraphFile>,
+    importers: Vec<GraphFile>,
+    blast_radius: u32,
+    cycle: Vec<String>,
+}
+
+/// The file's imports, importers and impact radius into `r` (when asked for and the file is
+/// code the graph knows).
+fn file_dependencies(
+    r: &mut UnderstandResponse,
+    path: &str,
+    plan: &Plan,
+    tools: &mut Vec<String>,
+) -> ToolResult<Option<Deps>> {
+    let d = match index::file_dependencies(path, 10, plan.limit) {
+        Ok(d) => d,
+        Err(err) if err.code == codes::NOT_FOUND => return Ok(None),
+        Err(err) => return Err(err.into()),
+    };
+    tools.push("index.file-dependencies".into());
+    r.reasons.extend(d.reasons.iter().cloned());
+    r.impact_radius = d.blast_radius;
+    if plan.dependencies {
+        r.dependencies = d
+            .imports
+            .iter()
+            .map(|i| DependencyEdge {
+                from: path.to_string(),
+                to: i.path.clone(),
+                kind: "import",
+                depth: 1,
+            })
+            .chain(d.dependents.iter().map(|x| DependencyEdge {
+                from: x.path.clone(),
+                to: path.to_string(),
+                kind: "dependent",
+                depth: x.depth,
+            }))
+            .collect();
+    }
+    Ok(Some(Deps {
+        file: d.file,
+        imports: d.imports,
+        importers: d.importers,
+        blast_radius: d.blast_radius,
+        cycle: d.cycle,
+    }))
+}
+
+fn whole_scope(
+    resolution: &Resolution,
+    under: Option<&str>,
+    plan: &Plan,
+) -> ToolResult<UnderstandResponse> {
+    let mut r = UnderstandResponse::new(
+        resolution.clone(),
+        if under.is_some() { "module" } else { "project" },
+    );
+    let o = index::graph_overview(under.map(str::to_string).as_deref(), plan.limit)?;
+    let tools = vec!["index.graph-overview".to_string()];
+    r.reasons.extend(o.reasons.iter().cloned());
+    let core: Vec<&GraphFile> = o
+        .top_files
+        .iter()
+        .filter(|f| report::role(f) == "core")
+        .collect();
+    r.overview = Some(Overview {
+        files: o.files,
+        definitions: o.definitions,
+        call_links: o.call_links,
+        import_links: o.import_links,
+        unresolved_calls: o.unresolved_calls,
+        layers: o.layers.clone(),
+        entry_points: o.entry_points.clone(),
+        core_modules: core.iter().map(|f| f.path.clone()).collect(),
+        cycles: if plan.dependencies {
+            o.cycles.clone()
+        } else {
+            Vec::new()
+        },
+    });
+    r.symbols = o.top_symbols.iter().map(SymbolInfo::from).collect();
+    if plan.page_rank {
+        for f in &o.top_files {
+            r.page_rank_scores.insert(f.path.clone(), f.percentile);
+        }
+    }
+    if plan.dependencies {
+        r.dependencies = o
+            .links
+            .iter()
+            .map(|(a, b)| DependencyEdge {
+                from: a.clone(),
+                to: b.clone(),
+                kind: "import",
+                depth: 1,
+            })
+            .collect();
+    }
+    if plan.hot_spots {
+        r.hot_spots = o.hot_spots.iter().map(hot_spot_out).collect();
+    }
+    let hot_files: Vec<String> = r.hot_spots.iter().map(|h| h.path.clone()).collect();
+    r.visualization = Some(report::mermaid(&o.top_files, &o.links, &hot_files));
+    r.insights = report::insights(&o.top_files, &[], &o.cycles, &o.hot_spots);
+    r.skeleton = o
+        .layers
+        .iter()
+        .enumerate()
+        .map(|(i, l)| format!("layer {i}: {}", l.join(", ")))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut distribution: BTreeMap<&str, usize> = BTreeMap::new();
+    for f in &o.top_files {
+        *distribution.entry(report::role(f)).or_default() += 1;
+    }
+    r.report.architectural_role = if core.is_empty() {
+        "peripheral"
+    } else {
+        "core"
+    };
+    r.report.complexity = Complexity {
+        loc: o.top_files.iter().map(|f| f.lines).sum(),
+        branches: o.top_files.iter().map(|f| f.branches).sum(),
+        dependencies: o.import_links,
+        fan_in: 0,
+        fan_out: 0,
+    };
+    r.report.summary = format!(
+        "{}: {} code files, {} definitions, {} import links, {} resolved call links; {} layer{}; entry points: {}; most central: {}; {} import cycle{}; {} hot spot{} shown",
+        under.unwrap_or("the project"),
+        o.files,
+        o.definitions,
+        o.import_links,
+        o.call_links,
+        o.layers.len(),
+        if o.layers.len() == 1 { "" } else { "s" },
+        if o.entry_points.is_empty() {
+            "none found".to_string()
+        } else {
+            o.entry_points
+                .iter()
+                .take(3)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
+        },
+        o.top_files
+            .iter()
+            .take(3)
+            .map(|f| f.path.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+        o.cycles.len(),
+        if o.cycles.len() == 1 { "" } else { "s" },
+        r.hot_spots.len(),
+        if r.hot_spots.len() == 1 { "" } else { "s" },
+    );
+    r.summary = r.report.summary.clone();
+    let read = o.top_files.first().map(|f| {
+        ToolCall::new(
+            "understand",
+            json!({ "goal": format!("role of {}", f.path), "path": f.path }),
+        )
+    });
+    finish(&mut r, read, "tests", tools);
+    Ok(r)
+}
+
+/// Recommendations, risks and guidance from what `r` gathered.
+fn finish(
+    r: &mut UnderstandResponse,
+    next: Option<ToolCall>,
+    tests_query: &str,
+    tools: Vec<String>,
+) {
+    for i in &r.insights {
+        r.report
+            .recommendations
+            .push(format!("{}: {}", i.observation, i.implication));
+    }
+    if r.impact_radius > report::HIGH_BLAST_RADIUS {
+        r.report.risks.push(format!(
+            "{} files reach it through imports",
+            r.impact_radius
+        ));
+    }
+    let role = (r.scope != "project" && r.scope != "module").then_some(r.report.architectural_role);
+    r.guidance = report::guidance(
+        &r.summary,
+        next,
+        role,
+        tests_query,
+        r.impact_radius,
+        r.hot_spots.len() as u32,
+        if r.page_rank_scores.is_empty() {
+            0.0
+        } else {
+            1.0
+        },
+    );
+    r.internal_tools_used = tools;
+}
+
+fn call_graph_out(g: &index::CallGraphResult, depth: u32, limit: usize) -> CallGraphOut {
+    let name = |i: u32| {
+        let s = &g.symbols[i as usize];
+        format!("{}#{}", s.path, qualified(s))
+    };
+    let targets: Vec<u32> = g.targets.clone();
+    let link = |l: &index::CallLink| CallLinkOut {
+        caller: name(l.caller),
+        callee: name(l.callee),
+        at: format!("{}:{}", g.symbols[l.caller as usize].path, l.line),
+        confidence: l.confidence.clone(),
+        weight: l.weight,
+    };
+    let mut callers = Vec::new();
+    let mut callees = Vec::new();
+    // A link walked up from a target reaches it or one of its callers; the rest walk down.
+    let mut up: std::collections::HashSet<u32> = targets.iter().copied().collect();
+    for l in &g.links {
+        if up.contains(&l.callee) && !targets.contains(&l.caller) {
+            up.insert(l.caller);
+            callers.push(link(l));
+        } else {
+            callees.push(link(l));
+        }
+    }
+    let truncated = g.truncated || callers.len() > limit || callees.len() > limit;
+    callers.truncate(limit);
+    callees.truncate(limit);
+    CallGraphOut {
+        depth,
+        targets: targets.iter().map(|&t| name(t)).collect(),
+        callers,
+        callees,
+        truncated,
+    }
+}
+
+fn hot_spot_out(h: &index::HotSpot) -> HotSpotOut {
+    HotSpotOut {
+        path: h.symbol.path.clone(),
+        symbol: qualified(&h.symbol),
+        start_line: h.symbol.range.start,
+        end_line: h.symbol.range.end,
+        score: (h.score * 100.0).round() / 100.0,
+        reasons: h.reasons.clone(),
+    }
+}
+
+/// The skeleton lines (`start-end| signature`) that fall within a definition.
+fn skeleton_lines(skeleton: &str, start: u32, end: u32) -> String {
+    skeleton
+        .lines()
+        .filter(|l| {
+            let first: Option<u32> = l
+                .trim_start()
+                .split(['-', '|'])
+                .next()
+                .and_then(|n| n.trim().parse().ok());
+            first.is_some_and(|n| n >= start && n <= end)
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A document's sections as the outline.
+fn document_outline(r: &mut UnderstandResponse, path: &str, toc: DocumentToc) -> ToolResult<()> {
+    let entry = workspace::stat(path)?;
+    r.outline = toc
         .entries
         .iter()
         .filter(|s| s.level > 0)
@@ -148,36 +950,49 @@ fn document_outline(path: String, toc: DocumentToc) -> ToolResult<UnderstandResp
         })
         .collect();
     let lines = toc.entries.iter().map(|s| s.range.end).max().unwrap_or(0);
-    Ok(UnderstandResponse {
-        success: true,
-        summary: format!(
-            "{}: {} document{}, {} sections",
-            sdk::display_path(&path),
-            toc.kind,
-            toc.title.map(|t| format!(" \"{t}\"")).unwrap_or_default(),
-            outline.len()
-        ),
-        facts: Facts {
-            lines,
-            bytes: entry.size,
-            language: None,
-            kind: "document",
-            definitions: outline.len(),
-        },
-        path,
-        outline,
-    })
+    r.report.summary = format!(
+        "{}: {} document{}, {} sections",
+        sdk::display_path(path),
+        toc.kind,
+        toc.title.map(|t| format!(" \"{t}\"")).unwrap_or_default(),
+        r.outline.len()
+    );
+    r.report.complexity.loc = lines;
+    r.facts = Some(Facts {
+        lines,
+        bytes: entry.size,
+        language: None,
+        kind: "document",
+        definitions: r.outline.len(),
+    });
+    Ok(())
 }
 
-fn code_outline(path: &str) -> ToolResult<UnderstandResponse> {
+/// A source file's definitions as the outline; false when it is not code in a supported
+/// language (then only its facts are filled in).
+fn code_outline(r: &mut UnderstandResponse, path: &str) -> ToolResult<bool> {
     let outline = match index::symbols(path) {
         Ok(outline) => outline,
         Err(err) if err.code == codes::UNSUPPORTED_LANGUAGE => {
-            return plain_file(path, err.message);
+            let entry = workspace::stat(path)?;
+            r.report.summary = format!(
+                "{}: {} bytes; no structure: {}",
+                sdk::display_path(path),
+                entry.size,
+                err.message
+            );
+            r.facts = Some(Facts {
+                lines: 0,
+                bytes: entry.size,
+                language: None,
+                kind: "text",
+                definitions: 0,
+            });
+            return Ok(false);
         }
         Err(err) => return Err(err.into()),
     };
-    let entries: Vec<OutlineEntry> = outline
+    r.outline = outline
         .symbols
         .into_iter()
         .map(|s| OutlineEntry {
@@ -189,68 +1004,37 @@ fn code_outline(path: &str) -> ToolResult<UnderstandResponse> {
             signature: Some(s.signature),
         })
         .collect();
-    let language = Some(outline.language.clone());
     let byte_size = workspace::stat(path)?.size;
-    Ok(UnderstandResponse {
-        success: true,
-        summary: format!(
-            "{}: {} lines of {}, {} definitions",
-            sdk::display_path(&outline.path),
-            outline.line_count,
-            language.as_deref().unwrap_or("text"),
-            entries.len()
-        ),
-        facts: Facts {
-            lines: outline.line_count,
-            bytes: byte_size,
-            language,
-            kind: "code",
-            definitions: entries.len(),
-        },
-        path: outline.path,
-        outline: entries,
-    })
+    r.report.summary = format!(
+        "{}: {} lines of {}, {} definitions",
+        sdk::display_path(&outline.path),
+        outline.line_count,
+        outline.language,
+        r.outline.len()
+    );
+    r.facts = Some(Facts {
+        lines: outline.line_count,
+        bytes: byte_size,
+        language: Some(outline.language),
+        kind: "code",
+        definitions: r.outline.len(),
+    });
+    Ok(true)
 }
 
-/// A file that is neither a parsed document nor code in a supported language: facts only.
-fn plain_file(path: &str, why: String) -> ToolResult<UnderstandResponse> {
-    let entry = workspace::stat(path)?;
-    Ok(UnderstandResponse {
-        success: true,
-        path: path.to_string(),
-        summary: format!(
-            "{}: {} bytes; no structure: {why}",
-            sdk::display_path(path),
-            entry.size
-        ),
-        outline: Vec::new(),
-        facts: Facts {
-            lines: 0,
-            bytes: entry.size,
-            language: None,
-            kind: "text",
-            definitions: 0,
-        },
-    })
-}
-
-fn resolve_path(args: &UnderstandArgs) -> ToolResult<String> {
-    if let Some(path) = &args.path {
-        return Ok(path.clone());
-    }
-    args.goal
-        .split_whitespace()
-        .map(|w| w.trim_matches(|c: char| "\"'`,;:()".contains(c)))
-        .find(|w| workspace::stat(w).is_ok_and(|e| e.kind == workspace::EntryKind::File))
-        .map(str::to_string)
-        .ok_or_else(|| {
-            ToolError::new(codes::INVALID_ARGS, "no file named in `path` or `goal`")
-                .suggest("pass `path` with a file relative to the workspace root")
-        })
-}
-
+/// The compact text for clients that show text only.
 fn render(r: &UnderstandResponse) -> String {
     let mut out = r.summary.clone();
+    out.push_str(&format!(
+        "\n[{} scope; target by {}]",
+        r.scope, r.target.how
+    ));
+    if !r.target.alternatives.is_empty() {
+        out.push_str(&format!(
+            "\nalso considered: {}",
+            r.target.alternatives.join("; ")
+        ));
+    }
     for e in &r.outline {
         let detail = e.signature.as_deref().unwrap_or(&e.name);
         let detail = match &e.container {
@@ -262,23 +1046,76 @@ fn render(r: &UnderstandResponse) -> String {
             e.start_line, e.end_line, e.kind, detail
         ));
     }
+    if let Some(o) = &r.overview {
+        for (i, layer) in o.layers.iter().enumerate() {
+            out.push_str(&format!("\nlayer {i}: {}", layer.join(", ")));
+        }
+        if !o.cycles.is_empty() {
+            out.push_str(&format!(
+                "\ncycles: {}",
+                o.cycles
+                    .iter()
+                    .map(|c| c.join(" <-> "))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ));
+        }
+    }
+    if let Some(g) = &r.call_graph {
+        for l in &g.callers {
+            out.push_str(&format!(
+                "\ncaller {} -> {} at {} ({})",
+                l.caller, l.callee, l.at, l.confidence
+            ));
+        }
+        for l in &g.callees {
+            out.push_str(&format!(
+                "\ncallee {} -> {} at {} ({})",
+                l.caller, l.callee, l.at, l.confidence
+            ));
+        }
+    }
+    for h in &r.hot_spots {
+        out.push_str(&format!(
+            "\nhot spot {}#{} ({:.2}): {}",
+            h.path,
+            h.symbol,
+            h.score,
+            h.reasons.join("; ")
+        ));
+    }
+    for i in &r.insights {
+        out.push_str(&format!("\ninsight [{}] {}", i.severity, i.observation));
+    }
+    if r.degraded {
+        out.push_str(&format!("\ndegraded: {}", r.reasons.join("; ")));
+    }
     out
 }
 
 const INPUT_SCHEMA: &str = r#"{
   "type": "object",
   "properties": {
-    "goal": { "type": "string", "description": "What to understand, in words; may name the file." },
-    "path": { "type": "string", "description": "The file to analyse, relative to the workspace root." },
-    "scope": { "type": "string", "enum": ["symbol", "file", "module", "project"], "default": "symbol" },
-    "depth": { "type": "string", "enum": ["shallow", "standard", "deep"], "default": "standard" },
+    "goal": { "type": "string", "description": "What to understand, in words: a definition, a file, a directory, or the project's architecture." },
+    "path": { "type": "string", "description": "Pins the target: a file or directory relative to the workspace root." },
+    "symbol": { "type": "string", "description": "Pins a definition: `name` or `Container.name` (in `path` when given)." },
+    "scope": { "type": "string", "enum": ["symbol", "file", "module", "project"], "description": "Widen or narrow the resolved target (default: what the goal names)." },
+    "depth": { "type": "string", "enum": ["shallow", "standard", "deep"], "default": "standard", "description": "Call-graph depth 1, 2 or 3 and list sizes 5, 10 or 25; a top-5% PageRank target expands to depth 3." },
     "include": {
       "type": "object",
+      "additionalProperties": false,
       "properties": {
         "callGraph": { "type": "boolean", "default": true },
         "hotSpots": { "type": "boolean", "default": true },
         "pageRank": { "type": "boolean", "default": true },
         "dependencies": { "type": "boolean", "default": true }
+      }
+    },
+    "limits": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "maxChars": { "type": "integer", "minimum": 1000, "default": 12000, "description": "Cap on the structured answer; lists shrink to fit and the answer says so." }
       }
     }
   },
@@ -287,11 +1124,23 @@ const INPUT_SCHEMA: &str = r#"{
 
 const OUTPUT_SCHEMA: &str = r#"{
   "type": "object",
-  "required": ["success", "path", "summary", "outline", "facts"],
+  "required": ["success", "summary", "scope", "target", "skeleton", "symbols", "dependencies", "hotSpots", "pageRankScores", "impactRadius", "report", "insights", "guidance", "internalToolsUsed", "degraded", "reasons"],
   "properties": {
     "success": { "type": "boolean" },
-    "path": { "type": "string" },
     "summary": { "type": "string" },
+    "scope": { "type": "string", "enum": ["symbol", "file", "module", "project"] },
+    "target": {
+      "type": "object",
+      "required": ["kind", "how", "alternatives"],
+      "properties": {
+        "kind": { "type": "string", "enum": ["symbol", "file", "module", "project"] },
+        "path": { "type": "string" },
+        "symbol": { "type": "string" },
+        "how": { "type": "string" },
+        "alternatives": { "type": "array", "items": { "type": "string" } }
+      }
+    },
+    "path": { "type": "string" },
     "outline": {
       "type": "array",
       "items": {
@@ -300,13 +1149,35 @@ const OUTPUT_SCHEMA: &str = r#"{
         "properties": {
           "name": { "type": "string" },
           "kind": { "type": "string" },
+          "container": { "type": "string" },
           "startLine": { "type": "integer" },
           "endLine": { "type": "integer" },
           "signature": { "type": "string" }
         }
       }
     },
-    "facts": { "type": "object" }
+    "facts": { "type": "object" },
+    "overview": { "type": "object" },
+    "skeleton": { "type": "string" },
+    "symbols": { "type": "array", "items": { "type": "object" } },
+    "callGraph": { "type": "object" },
+    "dependencies": { "type": "array", "items": { "type": "object" } },
+    "hotSpots": { "type": "array", "items": { "type": "object" } },
+    "pageRankScores": { "type": "object", "additionalProperties": { "type": "number" } },
+    "impactRadius": { "type": "integer" },
+    "report": {
+      "type": "object",
+      "required": ["summary", "architecturalRole", "complexity", "risks", "recommendations"],
+      "properties": {
+        "architecturalRole": { "type": "string", "enum": ["core", "utility", "integration", "peripheral"] }
+      }
+    },
+    "insights": { "type": "array", "items": { "type": "object" } },
+    "visualization": { "type": "string" },
+    "guidance": { "type": "object" },
+    "internalToolsUsed": { "type": "array", "items": { "type": "string" } },
+    "degraded": { "type": "boolean" },
+    "reasons": { "type": "array", "items": { "type": "string" } }
   }
 }"#;
 

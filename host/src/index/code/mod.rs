@@ -25,6 +25,9 @@ pub struct Symbol {
     pub signature: String,
     /// The doc comment or docstring, markers stripped.
     pub doc: Option<Doc>,
+    /// Branch points inside it (if, loop, case, catch, conditional and boolean operators),
+    /// nested definitions included: the cyclomatic part of a complexity score.
+    pub branches: u32,
 }
 
 /// A doc comment and where it sits.
@@ -42,6 +45,22 @@ pub struct Edge {
     /// for calls the callee's name.
     pub name: String,
     pub line: u32,
+    /// For a call through an object or a path, that object as written, clipped (`self`,
+    /// `os.path`, `Foo`); `?` when it is not a plain name or path. None for plain calls and
+    /// imports.
+    pub receiver: Option<String>,
+}
+
+/// A local name bound to an imported definition under another name (`from m import a as
+/// b`, `use m::a as b`, `import { a as b } from "m"`): calls to `b` are calls to `a`, found
+/// through the import on the same line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Alias {
+    /// The definition's own name (`a`).
+    pub name: String,
+    /// The name the file uses (`b`).
+    pub local: String,
+    pub line: u32,
 }
 
 /// Everything extracted from one file.
@@ -51,6 +70,7 @@ pub struct Extraction {
     pub symbols: Vec<Symbol>,
     pub imports: Vec<Edge>,
     pub calls: Vec<Edge>,
+    pub aliases: Vec<Alias>,
 }
 
 /// Parses `source` and extracts its structure. A file tree-sitter cannot parse yields what it
@@ -67,23 +87,32 @@ pub fn extract(lang: Language, source: &str) -> Extraction {
     let mut defs: Vec<(Node, Symbol)> = Vec::new();
     while let Some(m) = matches.next() {
         let (mut def, mut name, mut container) = (None, None, None);
+        let (mut call, mut receiver) = (None, None);
         for capture in m.captures() {
             let capture_name = names[capture.index as usize];
             let node = capture.node;
             match capture_name {
                 "name" => name = Some(node),
                 "container" => container = Some(node),
-                "call" => out.calls.push(Edge {
-                    name: text(node, source).to_string(),
-                    line: line_of(node),
-                }),
-                "import" => out.imports.extend(import_names(lang, node, source)),
+                "call" => call = Some(node),
+                "receiver" => receiver = Some(node),
+                "import" => {
+                    out.imports.extend(import_names(lang, node, source));
+                    out.aliases.extend(import_aliases(lang, node, source));
+                }
                 other => {
                     if let Some(kind) = other.strip_prefix("definition.") {
                         def = Some((node, kind));
                     }
                 }
             }
+        }
+        if let Some(node) = call {
+            out.calls.push(Edge {
+                name: text(node, source).to_string(),
+                line: line_of(node),
+                receiver: receiver.map(|r| receiver_text(text(r, source))),
+            });
         }
         if let (Some((node, kind)), Some(name)) = (def, name) {
             if defs.iter().any(|(n, _)| n.id() == node.id()) {
@@ -100,14 +129,73 @@ pub fn extract(lang: Language, source: &str) -> Extraction {
                     end_line: node.end_position().row as u32 + 1,
                     signature: signature(node, source),
                     doc: doc_comment(lang, node, source),
+                    branches: 0,
                 },
             ));
         }
     }
     defs.sort_by_key(|(n, _)| (n.start_byte(), std::cmp::Reverse(n.end_byte())));
     assign_containers(&mut defs);
+    count_branches(tree.root_node(), &mut defs);
     out.symbols = defs.into_iter().map(|(_, s)| s).collect();
     out
+}
+
+/// Node kinds that open a path through the code, across the supported grammars.
+const BRANCH_KINDS: &[&str] = &[
+    "if_statement",
+    "if_expression",
+    "if_let_expression",
+    "elif_clause",
+    "else_if_clause",
+    "for_statement",
+    "for_in_statement",
+    "for_expression",
+    "enhanced_for_statement",
+    "while_statement",
+    "while_expression",
+    "loop_expression",
+    "do_statement",
+    "match_arm",
+    "case_clause",
+    "switch_case",
+    "switch_label",
+    "expression_case",
+    "type_case",
+    "communication_case",
+    "catch_clause",
+    "except_clause",
+    "conditional_expression",
+    "ternary_expression",
+    "boolean_operator",
+    "list_comprehension",
+    "try_expression",
+];
+
+/// Sets each definition's branch count: the branch nodes inside its byte range.
+fn count_branches(root: Node, defs: &mut [(Node, Symbol)]) {
+    let mut starts = Vec::new();
+    let mut cursor = root.walk();
+    'walk: loop {
+        let node = cursor.node();
+        if BRANCH_KINDS.contains(&node.kind()) {
+            starts.push(node.start_byte());
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    // The walk visits nodes in source order: starts are sorted.
+    for (node, symbol) in defs.iter_mut() {
+        let from = starts.partition_point(|&b| b < node.start_byte());
+        let to = starts.partition_point(|&b| b < node.end_byte());
+        symbol.branches = (to - from) as u32;
+    }
 }
 
 /// `source`'s syntax tree, with this thread's parser (None only if the grammar cannot load).
@@ -151,6 +239,20 @@ fn assign_containers(defs: &mut [(Node, Symbol)]) {
             }
         }
         stack.push((node.end_byte(), symbol.name.clone(), symbol.kind.clone()));
+    }
+}
+
+/// A call's receiver as a plain dotted path (`self`, `os.path`, `crate::util`), or `?`.
+fn receiver_text(raw: &str) -> String {
+    let plain = raw.len() <= 80
+        && !raw.is_empty()
+        && raw
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | ':' | '$'));
+    if plain {
+        raw.to_string()
+    } else {
+        "?".to_string()
     }
 }
 
@@ -310,6 +412,7 @@ fn import_names(lang: Language, node: Node, source: &str) -> Vec<Edge> {
     let edge = |name: &str| Edge {
         name: name.to_string(),
         line,
+        receiver: None,
     };
     let raw = text(node, source);
     match lang {
@@ -342,6 +445,66 @@ fn import_names(lang: Language, node: Node, source: &str) -> Vec<Edge> {
             let name = raw.trim_matches(|c| "\"'`<>".contains(c));
             vec![edge(name)]
         }
+    }
+}
+
+/// The aliases one import node binds (see [`Alias`]).
+fn import_aliases(lang: Language, node: Node, source: &str) -> Vec<Alias> {
+    let line = line_of(node);
+    let alias = |name: &str, local: &str| Alias {
+        name: name.to_string(),
+        local: local.to_string(),
+        line,
+    };
+    match lang {
+        Language::Python => {
+            let mut walker = node.walk();
+            node.named_children(&mut walker)
+                .filter(|n| n.kind() == "aliased_import")
+                .filter_map(|n| {
+                    let name = text(n.child_by_field_name("name")?, source);
+                    let local = text(n.child_by_field_name("alias")?, source);
+                    let name = name.rsplit('.').next().unwrap_or(name);
+                    Some(alias(name, local))
+                })
+                .collect()
+        }
+        Language::Rust => {
+            let flat: String = text(node, source)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            flat.split(['{', '}', ',', ';'])
+                .filter_map(|part| {
+                    let (path, local) = part.split_once(" as ")?;
+                    let name = path.trim().rsplit("::").next()?.trim();
+                    let local = local.trim();
+                    (!name.is_empty() && local != "_").then(|| alias(name, local))
+                })
+                .collect()
+        }
+        Language::JavaScript | Language::TypeScript | Language::Tsx => {
+            // The capture is the source string; the specifiers hang off its statement.
+            let Some(statement) = node.parent().filter(|p| p.kind() == "import_statement") else {
+                return Vec::new();
+            };
+            let mut out = Vec::new();
+            let mut stack = vec![statement];
+            while let Some(n) = stack.pop() {
+                if n.kind() == "import_specifier"
+                    && let (Some(name), Some(local)) = (
+                        n.child_by_field_name("name"),
+                        n.child_by_field_name("alias"),
+                    )
+                {
+                    out.push(alias(text(name, source), text(local, source)));
+                }
+                let mut walker = n.walk();
+                stack.extend(n.named_children(&mut walker));
+            }
+            out
+        }
+        _ => Vec::new(),
     }
 }
 

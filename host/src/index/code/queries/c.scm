@@ -8,6 +8,6 @@
 (preproc_function_def name: (identifier) @name) @definition.macro
 
 (call_expression function: (identifier) @call)
-(call_expression function: (field_expression field: (field_identifier) @call))
+(call_expression function: (field_expression argument: (_) @receiver field: (field_identifier) @call))
 
 (preproc_include path: (_) @import)

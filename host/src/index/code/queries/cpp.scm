@@ -2,4 +2,4 @@
 (namespace_definition name: (_) @name) @definition.module
 (field_declaration declarator: (function_declarator declarator: (_) @name)) @definition.method
 
-(call_expression function: (qualified_identifier name: (identifier) @call))
+(call_expression function: (qualified_identifier scope: (_)? @receiver name: (identifier) @call))

@@ -6,6 +6,6 @@
 (const_spec name: (identifier) @name) @definition.const
 
 (call_expression function: (identifier) @call)
-(call_expression function: (selector_expression field: (field_identifier) @call))
+(call_expression function: (selector_expression operand: (_) @receiver field: (field_identifier) @call))
 
 (import_spec path: (_) @import)

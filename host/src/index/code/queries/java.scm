@@ -6,7 +6,7 @@
 (method_declaration name: (identifier) @name) @definition.method
 (constructor_declaration name: (identifier) @name) @definition.constructor
 
-(method_invocation name: (identifier) @call)
+(method_invocation object: (_)? @receiver name: (identifier) @call)
 (object_creation_expression type: (type_identifier) @call)
 
 (import_declaration) @import

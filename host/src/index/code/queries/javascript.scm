@@ -5,7 +5,7 @@
 (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)]) @definition.function
 
 (call_expression function: (identifier) @call)
-(call_expression function: (member_expression property: (property_identifier) @call))
+(call_expression function: (member_expression object: (_) @receiver property: (property_identifier) @call))
 (new_expression constructor: (identifier) @call)
 
 (import_statement source: (string) @import)

@@ -12,8 +12,8 @@
 (static_item name: (identifier) @name) @definition.static
 
 (call_expression function: (identifier) @call)
-(call_expression function: (field_expression field: (field_identifier) @call))
-(call_expression function: (scoped_identifier name: (identifier) @call))
+(call_expression function: (field_expression value: (_) @receiver field: (field_identifier) @call))
+(call_expression function: (scoped_identifier path: (_)? @receiver name: (identifier) @call))
 (macro_invocation macro: (identifier) @call)
 
 (use_declaration argument: (_) @import)

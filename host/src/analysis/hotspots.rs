@@ -1,0 +1,91 @@
+//! Hot spots (ADR-033 §5): the functions where risk concentrates: branchy, long, central in
+//! the call graph, and coupled to many others. Each component is a percentile among the
+//! project's functions, so a score reads the same in a small project and a large one; an
+//! absolute floor keeps a tidy project from having "hot spots" that are merely its largest.
+
+use super::Snapshot;
+use crate::index::rank::{Role, role};
+
+/// Below both of these a function is not a hot spot, whatever its percentiles.
+pub const MIN_BRANCHES: u32 = 8;
+pub const MIN_LINES: u32 = 60;
+/// Weights of the components: branches, length, centrality, coupling.
+const WEIGHTS: [f32; 4] = [0.4, 0.2, 0.25, 0.15];
+/// A component at or above this percentile is named among the reasons.
+const NOTABLE: f32 = 0.9;
+
+/// One hot spot: a definition, its score (0-1) and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HotSpot {
+    pub symbol: u32,
+    pub score: f32,
+    pub reasons: Vec<String>,
+}
+
+/// The `limit` hottest functions among the files `keep` accepts (tests and generated code
+/// left out), hottest first.
+pub fn hot_spots(s: &Snapshot, keep: impl Fn(u32) -> bool, limit: usize) -> Vec<HotSpot> {
+    let g = &s.graph;
+    let functions: Vec<u32> = (0..g.symbols.len() as u32)
+        .filter(|&i| {
+            let node = &g.symbols[i as usize];
+            matches!(node.symbol.kind.as_str(), "function" | "method")
+                && role(&g.files[node.file as usize].path) == Role::Source
+        })
+        .collect();
+    let coupling = |i: u32| (g.callers[i as usize].len() + g.callees[i as usize].len()) as f64;
+    let metric = |f: &dyn Fn(u32) -> f64| -> Vec<f32> {
+        let values: Vec<f64> = functions.iter().map(|&i| f(i)).collect();
+        super::rank::percentiles(&values)
+    };
+    let branches = metric(&|i| g.symbols[i as usize].symbol.branches as f64);
+    let lines = metric(&|i| g.symbols[i as usize].lines() as f64);
+    let central = metric(&|i| s.symbol_rank[i as usize]);
+    let coupled = metric(&coupling);
+    let mut out: Vec<HotSpot> = functions
+        .iter()
+        .enumerate()
+        .filter(|&(_, &i)| keep(g.symbols[i as usize].file))
+        .filter(|&(_, &i)| {
+            let node = &g.symbols[i as usize];
+            node.symbol.branches >= MIN_BRANCHES || node.lines() >= MIN_LINES
+        })
+        .map(|(k, &i)| {
+            let parts = [branches[k], lines[k], central[k], coupled[k]];
+            let score = parts.iter().zip(WEIGHTS).map(|(p, w)| p * w).sum();
+            let node = &g.symbols[i as usize];
+            let top = |p: f32| format!("top {}%", ((1.0 - p) * 100.0).ceil().max(1.0));
+            let mut reasons = Vec::new();
+            if branches[k] >= NOTABLE {
+                reasons.push(format!(
+                    "{} branch points ({})",
+                    node.symbol.branches,
+                    top(branches[k])
+                ));
+            }
+            if lines[k] >= NOTABLE {
+                reasons.push(format!("{} lines ({})", node.lines(), top(lines[k])));
+            }
+            if central[k] >= NOTABLE {
+                reasons.push(format!("call-graph PageRank {}", top(central[k])));
+            }
+            if coupled[k] >= NOTABLE {
+                reasons.push(format!(
+                    "called from {} and calling {} definitions ({})",
+                    g.callers[i as usize].len(),
+                    g.callees[i as usize].len(),
+                    top(coupled[k])
+                ));
+            }
+            HotSpot {
+                symbol: i,
+                score,
+                reasons,
+            }
+        })
+        .filter(|h| !h.reasons.is_empty())
+        .collect();
+    out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.symbol.cmp(&b.symbol)));
+    out.truncate(limit);
+    out
+}

@@ -1,0 +1,143 @@
+//! The analysis layer (ADR-033 §4-5): the file dependency graph and the symbol call graph
+//! resolved from the index's facts, and what is computed over them: PageRank, impact radius,
+//! import cycles, layers and hot spots (complexity and centrality).
+//!
+//! The graphs are built on first use and kept: a later call re-reads the facts of the files
+//! whose content changed since (by the catalogue's hashes), resolves again in memory and
+//! ranks again. Nothing here writes.
+
+pub mod graph;
+pub mod hotspots;
+pub mod rank;
+pub mod reach;
+pub mod views;
+
+use crate::error::HostResult;
+use crate::index::facts::FileFacts;
+use crate::index::{Freshness, Index};
+use graph::Graph;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// The graphs as of one catalogue state, with their ranks.
+#[derive(Debug)]
+pub struct Snapshot {
+    pub graph: Graph,
+    /// PageRank of files over imports and of definitions over calls (each sums to 1), and
+    /// their percentiles.
+    pub file_rank: Vec<f64>,
+    pub file_percentile: Vec<f32>,
+    pub symbol_rank: Vec<f64>,
+    pub symbol_percentile: Vec<f32>,
+    /// Import cycles: strongly connected components of the file graph, largest first.
+    pub cycles: Vec<Vec<u32>>,
+}
+
+/// The analysis layer of one workspace: reads the index, never writes it.
+pub struct Analysis {
+    index: Arc<Index>,
+    state: Mutex<State>,
+}
+
+#[derive(Default)]
+struct State {
+    facts: HashMap<String, Arc<FileFacts>>,
+    /// The catalogue state (paths and hashes) the snapshot was built from.
+    key: Option<blake3::Hash>,
+    snapshot: Option<Arc<Snapshot>>,
+}
+
+impl Analysis {
+    pub fn new(index: Arc<Index>) -> Self {
+        Self {
+            index,
+            state: Mutex::new(State::default()),
+        }
+    }
+
+    /// The graphs for the catalogue as it is now: the kept ones when no code file changed,
+    /// else rebuilt from the kept facts and the changed files' new ones.
+    pub fn snapshot(&self) -> HostResult<Arc<Snapshot>> {
+        let started = std::time::Instant::now();
+        let files = self.index.code_files()?;
+        let mut hasher = blake3::Hasher::new();
+        for f in &files {
+            hasher.update(f.path.as_bytes());
+            hasher.update(&[0]);
+            hasher.update(f.hash.as_bytes());
+            hasher.update(&[0]);
+        }
+        let key = hasher.finalize();
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        if let (Some(k), Some(s)) = (state.key, &state.snapshot)
+            && k == key
+        {
+            return Ok(s.clone());
+        }
+        let stale: Vec<_> = files
+            .iter()
+            .filter(|f| state.facts.get(&f.path).is_none_or(|x| x.hash != f.hash))
+            .cloned()
+            .collect();
+        let fresh = self.index.file_facts(&stale)?;
+        let files_read = fresh.len();
+        let facts_ms = started.elapsed().as_millis();
+        let live: std::collections::HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
+        state.facts.retain(|path, _| live.contains(path.as_str()));
+        for f in fresh {
+            state.facts.insert(f.path.clone(), Arc::new(f));
+        }
+        let ordered: Vec<Arc<FileFacts>> = files
+            .iter()
+            .filter_map(|f| state.facts.get(&f.path).cloned())
+            .collect();
+        let graph = Graph::build(&ordered);
+        let snapshot = Arc::new(rank_snapshot(graph));
+        tracing::debug!(
+            files = files.len(),
+            files_read,
+            facts_ms,
+            total_ms = started.elapsed().as_millis(),
+            "analysis graphs rebuilt"
+        );
+        state.key = Some(key);
+        state.snapshot = Some(snapshot.clone());
+        Ok(snapshot)
+    }
+
+    /// Why answers from the graphs may be partial right now (`index_building`): asked per
+    /// call, since a snapshot built during a pass stays valid after it.
+    pub fn reasons(&self) -> Vec<String> {
+        // As search says it: a running pass is the reason; a stale index is the watcher's
+        // business and answers as it is.
+        match self.index.freshness() {
+            Freshness::Rebuilding => vec!["index_building".to_string()],
+            Freshness::Fresh | Freshness::Stale => Vec::new(),
+        }
+    }
+}
+
+/// Ranks a built graph: files over their imports, definitions over their calls (weighted by
+/// how sure each call's resolution is).
+pub fn rank_snapshot(graph: Graph) -> Snapshot {
+    let file_edges: Vec<(u32, u32, f64)> =
+        graph.imports.iter().map(|e| (e.from, e.to, 1.0)).collect();
+    let call_edges: Vec<(u32, u32, f64)> = graph
+        .calls
+        .iter()
+        .map(|e| (e.from, e.to, e.confidence.weight()))
+        .collect();
+    let file_rank = rank::pagerank(graph.files.len(), &file_edges);
+    let symbol_rank = rank::pagerank(graph.symbols.len(), &call_edges);
+    Snapshot {
+        cycles: reach::cycles(&graph.file_deps),
+        file_percentile: rank::percentiles(&file_rank),
+        symbol_percentile: rank::percentiles(&symbol_rank),
+        file_rank,
+        symbol_rank,
+        graph,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,345 @@
+//! The analysis layer on sources parsed by the real extractor: call and import resolution per
+//! language with known answers, and PageRank, cycles, impact radius and hot spots on graphs
+//! small enough to work out by hand.
+
+use super::graph::{Confidence, Graph};
+use super::{Snapshot, rank, rank_snapshot, reach, views};
+use crate::index::code::{self, Language};
+use crate::index::facts::FileFacts;
+use std::sync::Arc;
+
+fn facts(path: &str, source: &str) -> Arc<FileFacts> {
+    let ext = path.rsplit('.').next().unwrap();
+    let lang = Language::from_extension(ext).unwrap();
+    let x = code::extract(lang, source);
+    Arc::new(FileFacts {
+        path: path.to_string(),
+        hash: blake3::hash(source.as_bytes()).to_hex().to_string(),
+        language: Some(lang.name().to_string()),
+        symbols: x.symbols,
+        imports: x.imports.into_iter().map(|e| (e.name, e.line)).collect(),
+        calls: x
+            .calls
+            .into_iter()
+            .map(|e| (e.name, e.receiver.unwrap_or_default(), e.line))
+            .collect(),
+        aliases: x
+            .aliases
+            .into_iter()
+            .map(|a| (a.name, a.local, a.line))
+            .collect(),
+    })
+}
+
+fn snapshot(files: &[(&str, &str)]) -> Snapshot {
+    let facts: Vec<_> = files.iter().map(|(p, s)| facts(p, s)).collect();
+    rank_snapshot(Graph::build(&facts))
+}
+
+/// `path:Container.name` of a definition.
+fn label(s: &Snapshot, id: u32) -> String {
+    let node = &s.graph.symbols[id as usize];
+    format!(
+        "{}:{}",
+        s.graph.files[node.file as usize].path,
+        s.graph.qualified(id)
+    )
+}
+
+/// (callee label, confidence) of every call out of `caller` (`path:Container.name`).
+fn callees(s: &Snapshot, caller: &str) -> Vec<(String, &'static str)> {
+    let id = (0..s.graph.symbols.len() as u32)
+        .find(|&i| label(s, i) == caller)
+        .unwrap_or_else(|| panic!("no {caller}"));
+    let mut out: Vec<(String, &'static str)> = s.graph.callees[id as usize]
+        .iter()
+        .map(|&e| {
+            let e = s.graph.calls[e as usize];
+            (label(s, e.to), e.confidence.as_str())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn pairs(v: &[(&str, &'static str)]) -> Vec<(String, &'static str)> {
+    let mut v: Vec<_> = v.iter().map(|(a, b)| (a.to_string(), *b)).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn python_calls_resolve_through_imports_aliases_containers_and_modules() {
+    let s = snapshot(&[
+        ("pkg/__init__.py", ""),
+        (
+            "pkg/util.py",
+            "def util_fn():\n    pass\n\ndef save():\n    pass\n",
+        ),
+        ("pkg/other.py", "def save():\n    pass\n"),
+        (
+            "pkg/app.py",
+            "from pkg.util import save\nfrom pkg.util import util_fn as uf\nfrom pkg import other\n\n\
+             def helper():\n    return 1\n\n\
+             class A:\n    def run(self):\n        self.step()\n        helper()\n        uf()\n        save()\n        other.save()\n        unknown_thing()\n\n\
+             \x20   def step(self):\n        pass\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "pkg/app.py:A.run"),
+        pairs(&[
+            ("pkg/app.py:A.step", "container"),
+            ("pkg/app.py:helper", "file"),
+            ("pkg/util.py:util_fn", "import"),
+            ("pkg/util.py:save", "import"),
+            ("pkg/other.py:save", "import"),
+        ])
+    );
+    // Imports resolve to files; the package's __init__ is imported by `from pkg import other`.
+    let app = s.graph.file("pkg/app.py").unwrap();
+    let deps: Vec<&str> = s.graph.file_deps[app as usize]
+        .iter()
+        .map(|&f| s.graph.files[f as usize].path.as_str())
+        .collect();
+    assert!(
+        deps.contains(&"pkg/util.py") && deps.contains(&"pkg/other.py"),
+        "{deps:?}"
+    );
+    assert_eq!(
+        s.graph.unresolved_calls, 1,
+        "unknown_thing resolves to nothing"
+    );
+}
+
+#[test]
+fn same_name_in_two_modules_is_told_apart_by_the_import() {
+    let s = snapshot(&[
+        ("a/models.py", "def load():\n    pass\n"),
+        ("b/models.py", "def load():\n    pass\n"),
+        (
+            "c/use.py",
+            "from b.models import load\n\ndef go():\n    load()\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "c/use.py:go"),
+        pairs(&[("b/models.py:load", "import")])
+    );
+}
+
+#[test]
+fn a_reexporting_package_is_followed_one_hop() {
+    let s = snapshot(&[
+        ("lib/__init__.py", "from lib.core import build\n"),
+        ("lib/core.py", "def build():\n    pass\n"),
+        (
+            "main.py",
+            "from lib import build\n\ndef main():\n    build()\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "main.py:main"),
+        pairs(&[("lib/core.py:build", "import")])
+    );
+}
+
+#[test]
+fn rust_calls_resolve_through_use_paths_aliases_and_types() {
+    let s = snapshot(&[
+        (
+            "src/store.rs",
+            "pub struct Store;\nimpl Store {\n    pub fn open() -> Self { Store }\n    pub fn get(&self) {}\n}\npub fn connect() {}\n",
+        ),
+        ("src/util.rs", "pub fn clip() {}\npub fn connect() {}\n"),
+        (
+            "src/app.rs",
+            "use crate::store::{Store, connect};\nuse crate::util::clip as cut;\n\n\
+             fn run() {\n    let s = Store::open();\n    s.get();\n    connect();\n    cut();\n    crate::util::clip();\n    helper();\n}\n\nfn helper() {}\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "src/app.rs:run"),
+        pairs(&[
+            ("src/store.rs:Store.open", "import"),
+            ("src/store.rs:Store.get", "name"),
+            ("src/store.rs:connect", "import"),
+            ("src/util.rs:clip", "import"),
+            ("src/app.rs:helper", "file"),
+        ])
+    );
+}
+
+#[test]
+fn typescript_calls_resolve_through_named_and_aliased_imports() {
+    let s = snapshot(&[
+        (
+            "src/math.ts",
+            "export function add(a: number, b: number) { return a + b; }\nexport function sub(a: number, b: number) { return a - b; }\n",
+        ),
+        (
+            "src/other.ts",
+            "export function add(a: number) { return a; }\n",
+        ),
+        (
+            "src/main.ts",
+            "import { add, sub as minus } from './math';\n\nexport function main() {\n  add(1, 2);\n  minus(3, 1);\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "src/main.ts:main"),
+        pairs(&[("src/math.ts:add", "module"), ("src/math.ts:sub", "import")])
+    );
+}
+
+#[test]
+fn go_and_java_method_calls_resolve_by_receiver_and_container() {
+    let s = snapshot(&[(
+        "svc/Service.java",
+        "class Service {\n  void run() {\n    helper();\n    this.stop();\n  }\n  void helper() {}\n  void stop() {}\n}\n",
+    )]);
+    assert_eq!(
+        callees(&s, "svc/Service.java:Service.run"),
+        pairs(&[
+            ("svc/Service.java:Service.helper", "container"),
+            ("svc/Service.java:Service.stop", "container"),
+        ])
+    );
+    let s = snapshot(&[(
+        "cmd/main.go",
+        "package main\n\nfunc main() {\n\tserve()\n}\n\nfunc serve() {}\n",
+    )]);
+    assert_eq!(
+        callees(&s, "cmd/main.go:main"),
+        pairs(&[("cmd/main.go:serve", "file")])
+    );
+}
+
+#[test]
+fn pagerank_matches_the_hand_computed_answer() {
+    // A -> B, B -> C, C -> A, D -> C: C collects from B and D; D gets only the base share.
+    let edges = [(0, 1, 1.0), (1, 2, 1.0), (2, 0, 1.0), (3, 2, 1.0)];
+    let r = rank::pagerank(4, &edges);
+    assert!((r.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+    // Fixed point: d = 0.0375; c = 0.0375 + 0.85(b + d); a = 0.0375 + 0.85c; b = 0.0375 + 0.85a.
+    let d = 0.15 / 4.0;
+    let c = (d + 0.85 * (d + 0.85 * d) + 0.85 * d) / (1.0 - 0.85f64.powi(3));
+    let a = d + 0.85 * c;
+    let b = d + 0.85 * a;
+    for (got, want) in r.iter().zip([a, b, c, d]) {
+        assert!((got - want).abs() < 1e-6, "{r:?} vs {:?}", [a, b, c, d]);
+    }
+    assert_eq!(rank::percentiles(&r), [2.0 / 3.0, 1.0 / 3.0, 1.0, 0.0]);
+    // A node without edges out shares its score with every node: nothing leaks.
+    let r = rank::pagerank(3, &[(0, 1, 1.0)]);
+    assert!((r.iter().sum::<f64>() - 1.0).abs() < 1e-9 && r[1] > r[0] && r[0] > 0.0);
+}
+
+#[test]
+fn cycles_and_impact_radius_on_a_small_graph() {
+    // 0 -> 1 -> 2 -> 0 is a cycle; 3 -> 0; 4 -> 3; 5 alone; 6 -> 6.
+    let outgoing = vec![vec![1], vec![2], vec![0], vec![0], vec![3], vec![], vec![6]];
+    assert_eq!(reach::cycles(&outgoing), vec![vec![0, 1, 2], vec![6]]);
+    let mut incoming = vec![Vec::new(); outgoing.len()];
+    for (from, targets) in outgoing.iter().enumerate() {
+        for &to in targets {
+            incoming[to as usize].push(from as u32);
+        }
+    }
+    // Who reaches 0: 2 (1 step), 3 (1 step), 1 (2), 4 (2).
+    let mut got = reach::dependents(&incoming, 0, 5);
+    got.sort();
+    assert_eq!(got, vec![(1, 2), (2, 1), (3, 1), (4, 2)]);
+    assert_eq!(reach::dependents(&incoming, 0, 1).len(), 2);
+}
+
+#[test]
+fn file_views_report_dependents_cycles_layers_and_entry_points() {
+    let s = snapshot(&[
+        ("app/core/base.py", "def base():\n    pass\n"),
+        (
+            "app/core/cyc_a.py",
+            "from app.core import cyc_b\n\ndef a():\n    cyc_b.b()\n",
+        ),
+        (
+            "app/core/cyc_b.py",
+            "from app.core import cyc_a\n\ndef b():\n    cyc_a.a()\n",
+        ),
+        (
+            "app/web/views.py",
+            "from app.core.base import base\n\ndef view():\n    base()\n",
+        ),
+        (
+            "app/cli/main.py",
+            "from app.web.views import view\n\ndef main():\n    view()\n",
+        ),
+    ]);
+    let base = s.graph.file("app/core/base.py").unwrap();
+    let deps = views::dependencies(&s, base, 5, 10);
+    assert_eq!(
+        deps.dependents,
+        vec![
+            ("app/web/views.py".to_string(), 1),
+            ("app/cli/main.py".to_string(), 2)
+        ]
+    );
+    assert_eq!(deps.blast_radius, 2);
+    let cyc = s.graph.file("app/core/cyc_a.py").unwrap();
+    assert_eq!(
+        views::dependencies(&s, cyc, 1, 10).cycle,
+        vec!["app/core/cyc_a.py", "app/core/cyc_b.py"]
+    );
+    let o = views::overview(&s, None, 10);
+    assert_eq!(
+        o.layers,
+        vec![vec!["app/core"], vec!["app/web"], vec!["app/cli"]]
+    );
+    assert_eq!(o.entry_points, vec!["app/cli/main.py"]);
+    assert_eq!(o.cycles.len(), 1);
+    assert_eq!(o.top_files.len(), 5);
+    assert_eq!(
+        o.top_files[4].path, "app/cli/main.py",
+        "nothing imports it: ranked last"
+    );
+    let only_web = views::overview(&s, Some("app/web"), 10);
+    assert_eq!(only_web.files, 1);
+}
+
+#[test]
+fn hot_spots_are_the_branchy_central_functions_and_say_why() {
+    let mut branchy = String::from("def tangled(x):\n");
+    for i in 0..12 {
+        branchy.push_str(&format!("    if x == {i}:\n        x = helper(x)\n"));
+    }
+    branchy.push_str("    return x\n\ndef helper(x):\n    return x\n");
+    for i in 0..20 {
+        branchy.push_str(&format!("\ndef small_{i}():\n    return tangled({i})\n"));
+    }
+    let s = snapshot(&[("m/core.py", &branchy), ("tests/test_core.py", &branchy)]);
+    let hot = super::hotspots::hot_spots(&s, |_| true, 5);
+    assert_eq!(hot.len(), 1, "only one function passes the floor: {hot:?}");
+    assert_eq!(
+        label(&s, hot[0].symbol),
+        "m/core.py:tangled",
+        "test files are left out"
+    );
+    assert!(
+        hot[0]
+            .reasons
+            .iter()
+            .any(|r| r.starts_with("12 branch points")),
+        "{hot:?}"
+    );
+    assert!(hot[0].score > 0.5);
+}
+
+#[test]
+fn a_call_edge_keeps_the_best_resolution_once() {
+    let s = snapshot(&[("x.py", "def f():\n    pass\n\ndef g():\n    f()\n    f()\n")]);
+    let calls: Vec<_> = s
+        .graph
+        .calls
+        .iter()
+        .map(|e| (e.confidence, e.line))
+        .collect();
+    assert_eq!(calls, vec![(Confidence::File, 5)]);
+}

@@ -1,0 +1,429 @@
+//! What the host functions answer from a [`Snapshot`]: a definition's callers and callees to a
+//! depth, a file's dependencies and impact radius, and a project's (or directory's) overview.
+
+use super::Snapshot;
+use super::graph::Confidence;
+use super::hotspots::{self, HotSpot};
+use super::reach;
+use crate::error::{HostError, HostResult, codes};
+use crate::index::rank::{Role, role};
+use std::collections::{HashMap, HashSet, VecDeque};
+
+/// A definition with its place in the call graph.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SymbolView {
+    pub path: String,
+    pub name: String,
+    pub container: Option<String>,
+    pub kind: String,
+    pub start_line: u32,
+    pub end_line: u32,
+    pub branches: u32,
+    pub rank: f64,
+    pub percentile: f32,
+    /// Distinct definitions calling it, and called by it.
+    pub fan_in: u32,
+    pub fan_out: u32,
+}
+
+pub fn symbol_view(s: &Snapshot, id: u32) -> SymbolView {
+    let node = &s.graph.symbols[id as usize];
+    SymbolView {
+        path: s.graph.files[node.file as usize].path.clone(),
+        name: node.symbol.name.clone(),
+        container: node.symbol.container.clone(),
+        kind: node.symbol.kind.clone(),
+        start_line: node.symbol.start_line,
+        end_line: node.symbol.end_line,
+        branches: node.symbol.branches,
+        rank: s.symbol_rank[id as usize],
+        percentile: s.symbol_percentile[id as usize],
+        fan_in: s.graph.callers[id as usize].len() as u32,
+        fan_out: s.graph.callees[id as usize].len() as u32,
+    }
+}
+
+/// A code file with its place in the dependency graph.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileView {
+    pub path: String,
+    pub language: Option<String>,
+    pub lines: u32,
+    pub definitions: u32,
+    /// Branch points of its top-level definitions (nested ones are inside them).
+    pub branches: u32,
+    pub rank: f64,
+    pub percentile: f32,
+    /// Files importing it, and files it imports.
+    pub fan_in: u32,
+    pub fan_out: u32,
+}
+
+pub fn file_view(s: &Snapshot, file: u32) -> FileView {
+    let g = &s.graph;
+    let f = &g.files[file as usize];
+    FileView {
+        path: f.path.clone(),
+        language: f.language.clone(),
+        lines: f.lines,
+        definitions: f.symbol_count,
+        branches: g
+            .symbols_of(file)
+            .map(|i| &g.symbols[i as usize].symbol)
+            .filter(|sym| sym.container.is_none())
+            .map(|sym| sym.branches)
+            .sum(),
+        rank: s.file_rank[file as usize],
+        percentile: s.file_percentile[file as usize],
+        fan_in: g.file_dependents[file as usize].len() as u32,
+        fan_out: g.file_deps[file as usize].len() as u32,
+    }
+}
+
+/// A file of the graph by path, or NOT_FOUND saying why.
+pub fn file_id(s: &Snapshot, path: &str) -> HostResult<u32> {
+    s.graph.file(path).ok_or_else(|| {
+        HostError::new(
+            codes::NOT_FOUND,
+            format!("{path} is not a code file of the index"),
+        )
+        .suggest("name a source file in a supported language; documents have no call graph")
+    })
+}
+
+/// Callers and callees around some definitions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallView {
+    pub symbols: Vec<SymbolView>,
+    /// Positions in `symbols` of the definitions asked about.
+    pub targets: Vec<u32>,
+    /// (caller, callee, call-site line, confidence), positions in `symbols`.
+    pub links: Vec<(u32, u32, u32, Confidence)>,
+    /// `max_links` cut the walk short.
+    pub truncated: bool,
+}
+
+/// The definitions `symbol` names in `path` (every one of the file when `None`): by name, or
+/// by `Container.name`. NOT_FOUND lists what the file defines.
+pub fn symbols_in(s: &Snapshot, path: &str, symbol: Option<&str>) -> HostResult<Vec<u32>> {
+    let file = file_id(s, path)?;
+    let all: Vec<u32> = s.graph.symbols_of(file).collect();
+    let Some(wanted) = symbol else {
+        return Ok(all);
+    };
+    let found: Vec<u32> = all
+        .iter()
+        .copied()
+        .filter(|&i| {
+            s.graph.qualified(i) == wanted || s.graph.symbols[i as usize].symbol.name == wanted
+        })
+        .collect();
+    if found.is_empty() {
+        let names: Vec<String> = all.iter().take(30).map(|&i| s.graph.qualified(i)).collect();
+        return Err(
+            HostError::new(codes::NOT_FOUND, format!("{path} defines no {wanted}"))
+                .suggest(format!("it defines: {}", names.join(", "))),
+        );
+    }
+    Ok(found)
+}
+
+/// Callers of `targets` up to `depth` steps up and callees up to `depth` steps down, at most
+/// `max_links` links, nearest first.
+pub fn call_graph(s: &Snapshot, targets: &[u32], depth: u32, max_links: usize) -> CallView {
+    let g = &s.graph;
+    let mut position: HashMap<u32, u32> = HashMap::new();
+    let mut symbols = Vec::new();
+    let mut place = |id: u32, symbols: &mut Vec<SymbolView>| -> u32 {
+        *position.entry(id).or_insert_with(|| {
+            symbols.push(symbol_view(s, id));
+            symbols.len() as u32 - 1
+        })
+    };
+    let target_positions: Vec<u32> = targets.iter().map(|&t| place(t, &mut symbols)).collect();
+    let mut links = Vec::new();
+    let mut seen_edges: HashSet<u32> = HashSet::new();
+    let mut truncated = false;
+    for upward in [true, false] {
+        let mut seen: HashSet<u32> = targets.iter().copied().collect();
+        let mut queue: VecDeque<(u32, u32)> = targets.iter().map(|&t| (t, 0)).collect();
+        'walk: while let Some((node, d)) = queue.pop_front() {
+            if d == depth {
+                continue;
+            }
+            let edges = if upward {
+                &g.callers[node as usize]
+            } else {
+                &g.callees[node as usize]
+            };
+            for &e in edges {
+                if !seen_edges.insert(e) {
+                    continue;
+                }
+                if links.len() == max_links {
+                    truncated = true;
+                    break 'walk;
+                }
+                let edge = g.calls[e as usize];
+                let next = if upward { edge.from } else { edge.to };
+                let from = place(edge.from, &mut symbols);
+                let to = place(edge.to, &mut symbols);
+                links.push((from, to, edge.line, edge.confidence));
+                if seen.insert(next) {
+                    queue.push_back((next, d + 1));
+                }
+            }
+        }
+    }
+    CallView {
+        symbols,
+        targets: target_positions,
+        links,
+        truncated,
+    }
+}
+
+/// A file's imports, importers and impact radius.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DependencyView {
+    pub file: FileView,
+    pub imports: Vec<FileView>,
+    pub importers: Vec<FileView>,
+    /// The reverse transitive closure of importers, nearest first: (path, depth).
+    pub dependents: Vec<(String, u32)>,
+    /// Files in the closure in all (`dependents` may be cut at the limit).
+    pub blast_radius: u32,
+    /// The import cycle the file is part of (paths), if any.
+    pub cycle: Vec<String>,
+}
+
+pub fn dependencies(s: &Snapshot, file: u32, depth: u32, limit: usize) -> DependencyView {
+    let g = &s.graph;
+    let views = |ids: &[u32]| -> Vec<FileView> {
+        let mut v: Vec<FileView> = ids.iter().map(|&f| file_view(s, f)).collect();
+        v.sort_by(|a, b| b.rank.total_cmp(&a.rank).then_with(|| a.path.cmp(&b.path)));
+        v.truncate(limit);
+        v
+    };
+    let closure = reach::dependents(&g.file_dependents, file, depth);
+    DependencyView {
+        file: file_view(s, file),
+        imports: views(&g.file_deps[file as usize]),
+        importers: views(&g.file_dependents[file as usize]),
+        blast_radius: closure.len() as u32,
+        dependents: closure
+            .into_iter()
+            .take(limit)
+            .map(|(f, d)| (g.files[f as usize].path.clone(), d))
+            .collect(),
+        cycle: s
+            .cycles
+            .iter()
+            .find(|c| c.contains(&file))
+            .map(|c| {
+                c.iter()
+                    .map(|&f| g.files[f as usize].path.clone())
+                    .collect()
+            })
+            .unwrap_or_default(),
+    }
+}
+
+/// What a project (or a directory of it) is: its size, most central files and definitions,
+/// layers, entry points, cycles and hot spots.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Overview {
+    pub files: u32,
+    pub definitions: u32,
+    pub call_links: u32,
+    pub import_links: u32,
+    pub unresolved_calls: u32,
+    pub top_files: Vec<FileView>,
+    pub top_symbols: Vec<SymbolView>,
+    /// Import links among `top_files`: (importer, imported).
+    pub links: Vec<(String, String)>,
+    pub cycles: Vec<Vec<String>>,
+    /// Directories by dependency direction: layer 0 imports from no other directory listed.
+    pub layers: Vec<Vec<String>>,
+    pub entry_points: Vec<String>,
+    pub hot_spots: Vec<(SymbolView, HotSpot)>,
+}
+
+/// Directory levels below `under` that make one module of the layer view.
+const MODULE_DEPTH: usize = 2;
+
+pub fn overview(s: &Snapshot, under: Option<&str>, limit: usize) -> Overview {
+    let g = &s.graph;
+    let prefix = under
+        .map(|u| u.trim_end_matches('/'))
+        .filter(|u| !u.is_empty());
+    let inside = |f: u32| {
+        let path = &g.files[f as usize].path;
+        prefix.is_none_or(|p| path == p || path.starts_with(&format!("{p}/")))
+    };
+    let source = |f: u32| role(&g.files[f as usize].path) == Role::Source;
+    let files: Vec<u32> = (0..g.files.len() as u32).filter(|&f| inside(f)).collect();
+    let file_set: HashSet<u32> = files.iter().copied().collect();
+    let symbols: Vec<u32> = files.iter().flat_map(|&f| g.symbols_of(f)).collect();
+
+    let mut top_files: Vec<u32> = files.iter().copied().filter(|&f| source(f)).collect();
+    top_files.sort_by(|&a, &b| s.file_rank[b as usize].total_cmp(&s.file_rank[a as usize]));
+    top_files.truncate(limit);
+    let top_set: HashSet<u32> = top_files.iter().copied().collect();
+    let links = g
+        .imports
+        .iter()
+        .filter(|e| top_set.contains(&e.from) && top_set.contains(&e.to))
+        .map(|e| {
+            (
+                g.files[e.from as usize].path.clone(),
+                g.files[e.to as usize].path.clone(),
+            )
+        })
+        .collect();
+    let mut top_symbols: Vec<u32> = symbols
+        .iter()
+        .copied()
+        .filter(|&i| source(g.symbols[i as usize].file))
+        .collect();
+    top_symbols.sort_by(|&a, &b| s.symbol_rank[b as usize].total_cmp(&s.symbol_rank[a as usize]));
+    top_symbols.truncate(limit);
+
+    let defines_main = |f: u32| {
+        g.symbols_of(f)
+            .any(|i| g.symbols[i as usize].symbol.name == "main")
+    };
+    let mut entry_points: Vec<(bool, u32)> = files
+        .iter()
+        .copied()
+        .filter(|&f| source(f) && g.file_dependents[f as usize].is_empty())
+        .map(|f| (defines_main(f), f))
+        .filter(|&(main, f)| main || !g.file_deps[f as usize].is_empty())
+        .collect();
+    entry_points
+        .sort_by_key(|&(main, f)| (!main, std::cmp::Reverse(g.file_deps[f as usize].len()), f));
+    entry_points.truncate(limit);
+
+    let hot = hotspots::hot_spots(s, |f| file_set.contains(&f), limit);
+    Overview {
+        files: files.len() as u32,
+        definitions: symbols.len() as u32,
+        call_links: symbols
+            .iter()
+            .map(|&i| g.callees[i as usize].len() as u32)
+            .sum(),
+        import_links: files
+            .iter()
+            .map(|&f| g.file_deps[f as usize].len() as u32)
+            .sum(),
+        unresolved_calls: g.unresolved_calls as u32,
+        top_files: top_files.iter().map(|&f| file_view(s, f)).collect(),
+        top_symbols: top_symbols.iter().map(|&i| symbol_view(s, i)).collect(),
+        links,
+        cycles: s
+            .cycles
+            .iter()
+            .filter(|c| c.iter().any(|f| file_set.contains(f)))
+            .take(limit)
+            .map(|c| {
+                c.iter()
+                    .map(|&f| g.files[f as usize].path.clone())
+                    .collect()
+            })
+            .collect(),
+        layers: layers(s, &files, prefix, limit),
+        entry_points: entry_points
+            .iter()
+            .map(|&(_, f)| g.files[f as usize].path.clone())
+            .collect(),
+        hot_spots: hot
+            .into_iter()
+            .map(|h| (symbol_view(s, h.symbol), h))
+            .collect(),
+    }
+}
+
+/// The module (directory, [`MODULE_DEPTH`] levels below `prefix`) a path belongs to.
+fn module_of<'p>(path: &'p str, prefix: Option<&str>) -> &'p str {
+    let start = prefix.map_or(0, |p| p.len() + 1).min(path.len());
+    let dir_end = path.rfind('/').unwrap_or(0);
+    if dir_end <= start {
+        return prefix.map_or(".", |_| &path[..start.saturating_sub(1)]);
+    }
+    let rest = &path[start..dir_end];
+    let cut = rest
+        .match_indices('/')
+        .nth(MODULE_DEPTH - 1)
+        .map_or(rest.len(), |(i, _)| i);
+    &path[..start + cut]
+}
+
+/// Modules in layers by dependency direction: each module's layer is one above the highest
+/// layer it imports from (modules in one cycle share a layer); at most `limit` per layer,
+/// by how many files import into them.
+fn layers(s: &Snapshot, files: &[u32], prefix: Option<&str>, limit: usize) -> Vec<Vec<String>> {
+    let g = &s.graph;
+    let mut ids: HashMap<&str, u32> = HashMap::new();
+    let mut names: Vec<&str> = Vec::new();
+    let mut module = HashMap::new();
+    for &f in files
+        .iter()
+        .filter(|&&f| role(&g.files[f as usize].path) == Role::Source)
+    {
+        let m = module_of(&g.files[f as usize].path, prefix);
+        let id = *ids.entry(m).or_insert_with(|| {
+            names.push(m);
+            names.len() as u32 - 1
+        });
+        module.insert(f, id);
+    }
+    let mut deps: Vec<Vec<u32>> = vec![Vec::new(); names.len()];
+    let mut used = vec![0usize; names.len()];
+    for e in &g.imports {
+        if let (Some(&a), Some(&b)) = (module.get(&e.from), module.get(&e.to))
+            && a != b
+        {
+            deps[a as usize].push(b);
+            used[b as usize] += 1;
+        }
+    }
+    deps.iter_mut().for_each(|d| {
+        d.sort_unstable();
+        d.dedup();
+    });
+    // Components (cycles collapse into one), then levels by longest path to a sink.
+    let mut component = vec![u32::MAX; names.len()];
+    let sccs = reach::components(&deps);
+    for (c, members) in sccs.iter().enumerate() {
+        for &m in members {
+            component[m as usize] = c as u32;
+        }
+    }
+    // tarjan_scc yields components in reverse topological order: dependencies first.
+    let mut level = vec![0usize; sccs.len()];
+    for (c, members) in sccs.iter().enumerate() {
+        level[c] = members
+            .iter()
+            .flat_map(|&m| deps[m as usize].iter())
+            .map(|&d| component[d as usize] as usize)
+            .filter(|&dc| dc != c)
+            .map(|dc| level[dc] + 1)
+            .max()
+            .unwrap_or(0);
+    }
+    let depth = level.iter().copied().max().map_or(0, |m| m + 1);
+    let mut out: Vec<Vec<(usize, &str)>> = vec![Vec::new(); depth];
+    for (m, name) in names.iter().enumerate() {
+        out[level[component[m] as usize]].push((used[m], name));
+    }
+    out.into_iter()
+        .map(|mut layer| {
+            layer.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+            layer
+                .into_iter()
+                .take(limit)
+                .map(|(_, n)| n.to_string())
+                .collect()
+        })
+        .collect()
+}

@@ -1,0 +1,60 @@
+//! What the analysis layer reads of the index: each code file's definitions, imports, call
+//! sites and aliases as the catalogue holds them, read again only for files whose content
+//! changed since the caller's copy.
+
+use super::Index;
+use super::catalog::{self, CodeFile};
+use super::code::Symbol;
+use super::queries::store_error;
+use crate::error::HostResult;
+
+/// One code file's catalogued facts.
+#[derive(Debug, Clone, Default)]
+pub struct FileFacts {
+    pub path: String,
+    /// BLAKE3 of the content the facts were extracted from.
+    pub hash: String,
+    pub language: Option<String>,
+    /// In source order, containers before their members (doc text left out).
+    pub symbols: Vec<Symbol>,
+    /// Module paths as written, with their lines.
+    pub imports: Vec<(String, u32)>,
+    /// Call sites: callee name, receiver as written (empty for a plain call), line.
+    pub calls: Vec<(String, String, u32)>,
+    /// (definition name, local name, line) for `import a as b` forms.
+    pub aliases: Vec<(String, String, u32)>,
+}
+
+impl Index {
+    /// Every catalogued code file with its content hash.
+    pub fn code_files(&self) -> HostResult<Vec<CodeFile>> {
+        catalog::code_files(&self.reader()).map_err(store_error)
+    }
+
+    /// The facts of `files` (from [`Index::code_files`]), in the same order.
+    pub fn file_facts(&self, files: &[CodeFile]) -> HostResult<Vec<FileFacts>> {
+        let ids: Vec<i64> = files.iter().map(|f| f.id).collect();
+        let mut rows = catalog::facts_of(&self.reader(), &ids).map_err(store_error)?;
+        Ok(files
+            .iter()
+            .map(|f| {
+                let (symbols, edges) = rows.remove(&f.id).unwrap_or_default();
+                let mut facts = FileFacts {
+                    path: f.path.clone(),
+                    hash: f.hash.clone(),
+                    language: f.language.clone(),
+                    symbols,
+                    ..FileFacts::default()
+                };
+                for (kind, name, key, line) in edges {
+                    match kind.as_str() {
+                        "import" => facts.imports.push((name, line)),
+                        "call" => facts.calls.push((name, key, line)),
+                        _ => facts.aliases.push((name, key, line)),
+                    }
+                }
+                facts
+            })
+            .collect())
+    }
+}
