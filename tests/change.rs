@@ -131,6 +131,94 @@ async fn dry_run_apply_undo_redo_round_trip() {
 }
 
 #[tokio::test]
+async fn the_impact_report_reads_hot_spots_and_tests_from_the_call_graph() {
+    let fx = Fixture::new();
+    let mut core = String::from("def compute(x):\n");
+    for i in 0..12 {
+        core.push_str(&format!("    if x == {i}:\n        x += {i}\n"));
+    }
+    core.push_str("    return x\n\n\ndef unrelated():\n    return 0\n");
+    fx.write("pkg/__init__.py", "");
+    fx.write("pkg/core.py", &core);
+    fx.write(
+        "pkg/api.py",
+        "from pkg.core import compute\n\n\ndef handler():\n    return compute(1)\n",
+    );
+    // One test calls compute itself; the other only through handler, and neither imports
+    // nor names the other's module: only the call graph links it to the change.
+    fx.write(
+        "tests/test_core.py",
+        "from pkg.core import compute\n\n\ndef test_compute():\n    assert compute(2)\n",
+    );
+    fx.write(
+        "tests/test_api.py",
+        "from pkg.api import handler\n\n\ndef test_handler():\n    assert handler()\n",
+    );
+    let client = connect(&fx).await;
+    let dry = ok(
+        &client,
+        "change",
+        json!({
+            "intent": "tune compute",
+            "edits": [{ "filePath": "pkg/core.py", "targetString": "        x += 11\n", "replacementString": "        x += 12\n" }],
+        }),
+    )
+    .await;
+    let impact = &dry["impactReport"];
+    let hot = &impact["affectedHotSpots"][0];
+    assert_eq!(hot["filePath"], "pkg/core.py", "{impact:#}");
+    assert_eq!(hot["symbol"], "compute", "{impact:#}");
+    assert!(
+        hot["reasons"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("12 branch points"),
+        "{impact:#}"
+    );
+    let changed = &impact["preview"]["changedSymbols"][0];
+    assert_eq!(changed["name"], "compute");
+    assert_eq!(
+        changed["callers"], 3,
+        "handler, test_compute, test_handler: {impact:#}"
+    );
+    assert!(changed["pageRank"].as_f64().unwrap() > 0.5, "{impact:#}");
+    // The direct caller's test first, then the one two calls away.
+    assert_eq!(
+        impact["suggestedTests"],
+        json!(["tests/test_core.py", "tests/test_api.py"]),
+        "{impact:#}"
+    );
+    assert_eq!(impact["testPriority"]["tests/test_core.py"], "important");
+    assert_eq!(impact["testPriority"]["tests/test_api.py"], "optional");
+
+    assert_eq!(dry["guidance"]["meta"]["basedOn"]["pageRankCoverage"], 1.0);
+    assert_eq!(dry["guidance"]["meta"]["basedOn"]["hotSpotCount"], 1);
+
+    // An edit of a calm function touches no hot spot and no test calls it: only the test that
+    // imports its module is suggested.
+    let calm = ok(
+        &client,
+        "change",
+        json!({
+            "intent": "calm",
+            "edits": [{ "filePath": "pkg/core.py", "targetString": "    return 0\n", "replacementString": "    return 1\n" }],
+        }),
+    )
+    .await;
+    assert_eq!(
+        calm["impactReport"]["affectedHotSpots"],
+        json!([]),
+        "{calm:#}"
+    );
+    assert_eq!(
+        calm["impactReport"]["suggestedTests"],
+        json!(["tests/test_core.py"]),
+        "{calm:#}"
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
 async fn line_endings_bom_and_indentation_survive_on_disk() {
     let fx = Fixture::new();
     std::fs::write(

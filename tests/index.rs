@@ -281,6 +281,14 @@ async fn understand_resolves_the_goal_and_answers_with_graphs() {
         overview["cycles"],
         json!([["pkg/cyc_a.py", "pkg/cyc_b.py"]])
     );
+    // The root is no git repository: hot spots are scored without churn, and it says so.
+    assert!(
+        r["reasons"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("no_git_history")),
+        "{r:#}"
+    );
     assert!(
         r["insights"]
             .as_array()

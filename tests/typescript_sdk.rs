@@ -3,7 +3,8 @@
 //! Inspector, and installed with `npm ci` under target/ on first run), over stdio and
 //! streamable HTTP. The SDK validates
 //! every structuredContent against the tool's outputSchema, failures included: a failure
-//! shaped otherwise throws -32602 in the client instead of reaching the agent.
+//! shaped otherwise throws -32602 in the client instead of reaching the agent. understand's
+//! Mermaid diagrams are parsed by Mermaid itself (npm `mermaid`, with `jsdom`).
 
 mod common;
 
@@ -49,6 +50,23 @@ fn sdk_dir() -> PathBuf {
 #[test]
 fn typescript_sdk_accepts_every_answer_and_every_failure_over_stdio_and_http() {
     let fx = Fixture::new();
+    // For understand's diagrams: an import cycle, a branchy function (a hot spot) and a file
+    // whose name holds every character Mermaid's syntax gives a meaning to.
+    let mut branchy = String::from("from pkg import b\n\ndef tangled(x):\n");
+    for i in 0..12 {
+        branchy.push_str(&format!("    if x == {i}:\n        x = b.helper(x)\n"));
+    }
+    branchy.push_str("    return x\n");
+    fx.write("pkg/__init__.py", "");
+    fx.write("pkg/a.py", &branchy);
+    fx.write(
+        "pkg/b.py",
+        "from pkg import a\n\ndef helper(x):\n    return a.tangled(x - 1) if x > 9 else x\n",
+    );
+    fx.write(
+        "pkg/we\"ird [x] {y} <z> |w| %% #1;.py",
+        "from pkg import a\n\ndef odd():\n    return a.tangled(3)\n",
+    );
     let dir = sdk_dir();
     let output = Command::new("node")
         .arg(dir.join("client.mjs"))
@@ -113,6 +131,16 @@ fn typescript_sdk_accepts_every_answer_and_every_failure_over_stdio_and_http() {
             !r["rebuild"]["progress"].as_array().unwrap().is_empty(),
             "{transport}: a rebuild asked for progress reports some: {r:#}"
         );
+    }
+    // Every diagram understand drew parses with Mermaid's own parser, which refuses a broken one.
+    let mermaid = &report["stdio"]["mermaid"];
+    assert_eq!(mermaid["brokenRefused"], true, "{mermaid:#}");
+    for label in ["project", "cycleFile", "hostileName"] {
+        let d = &mermaid[label];
+        assert_eq!(d["isError"], false, "{label}: {d:#}");
+        assert!(d["nodes"].as_u64().unwrap() >= 2, "{label}: {d:#}");
+        assert_eq!(d["parseError"], serde_json::Value::Null, "{label}: {d:#}");
+        assert_eq!(d["diagramType"], "flowchart-v2", "{label}: {d:#}");
     }
     assert_eq!(report["stdio"]["server"], "smart-context");
     assert!(report["stdio"]["instructions"].as_u64().unwrap() > 100);

@@ -205,6 +205,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
             no_token,
         } => {
             index.start_background();
+            // The graphs understand and change's impact report read, built once the first
+            // pass is done rather than on the first call that needs them.
+            let warm = runtime.clone();
+            let _ = std::thread::Builder::new()
+                .name("analysis".into())
+                .spawn(move || {
+                    warm.services()
+                        .analysis
+                        .warm(std::time::Duration::from_secs(3600))
+                });
             let server = Server::new(runtime.clone());
             let rt = tokio::runtime::Runtime::new()?;
             let served = rt.block_on(async move {

@@ -1,7 +1,8 @@
 // Drives the built smart-context binary with the official MCP TypeScript SDK, over stdio and
 // over streamable HTTP, the way agents built on it do: list the tools (the SDK then validates
 // every structuredContent against the tool's outputSchema, failures included), call each
-// pillar, make each fail, read the prompt, watch a rebuild's progress.
+// pillar, make each fail, read the prompt, watch a rebuild's progress; and check that every
+// Mermaid diagram understand draws parses with Mermaid's own parser.
 //
 // Usage: node client.mjs BINARY ROOT CACHE_HOME CONFIG_HOME DATA_HOME
 // Prints one JSON report for tests/typescript_sdk.rs to check.
@@ -11,6 +12,7 @@ import { createInterface } from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { JSDOM } from "jsdom";
 
 const [binary, root, cacheHome, configHome, dataHome] = process.argv.slice(2);
 const env = {
@@ -77,6 +79,48 @@ async function exercise(client) {
   return report;
 }
 
+// Diagrams of a project, a file in an import cycle and a file with a hostile name (the Rust
+// test writes them into the root).
+const diagrams = {
+  project: { goal: "architecture of the project" },
+  cycleFile: { goal: "outline", path: "pkg/a.py" },
+  hostileName: { goal: "outline", path: 'pkg/we"ird [x] {y} <z> |w| %% #1;.py' },
+};
+
+/// Parses each diagram with Mermaid (the package renders in browsers; jsdom stands in for the
+/// DOM its sanitizer needs): what a client showing the diagram would meet.
+async function checkDiagrams(client) {
+  const dom = new JSDOM("<!doctype html><html><body></body></html>");
+  globalThis.window = dom.window;
+  globalThis.document = dom.window.document;
+  const { default: mermaid } = await import("mermaid");
+  mermaid.initialize({ startOnLoad: false });
+  const out = {};
+  for (const [label, args] of Object.entries(diagrams)) {
+    const result = await client.callTool({ name: "understand", arguments: args });
+    const text = result.structuredContent?.visualization;
+    const entry = { isError: result.isError === true, chars: text?.length ?? 0, nodes: 0 };
+    if (typeof text === "string") {
+      entry.nodes = (text.match(/^\s+n\d+\[/gm) ?? []).length;
+      try {
+        entry.diagramType = (await mermaid.parse(text)).diagramType;
+      } catch (err) {
+        entry.parseError = String(err.message ?? err);
+        entry.text = text;
+      }
+    }
+    out[label] = entry;
+  }
+  // The parser is real: a broken diagram is refused.
+  try {
+    await mermaid.parse('graph TD\n  n0["a" --> n1\n');
+    out.brokenRefused = false;
+  } catch {
+    out.brokenRefused = true;
+  }
+  return out;
+}
+
 async function overStdio() {
   const transport = new StdioClientTransport({
     command: binary,
@@ -87,6 +131,7 @@ async function overStdio() {
   const client = new Client({ name: "ts-sdk-test", version: "1.0.0" });
   await client.connect(transport);
   const report = await exercise(client);
+  report.mermaid = await checkDiagrams(client);
   report.server = client.getServerVersion()?.name;
   report.instructions = (client.getInstructions() ?? "").length;
   await client.close();

@@ -1,7 +1,8 @@
 //! Hot spots (ADR-033 §5): the functions where risk concentrates: branchy, long, central in
-//! the call graph, and coupled to many others. Each component is a percentile among the
-//! project's functions, so a score reads the same in a small project and a large one; an
-//! absolute floor keeps a tidy project from having "hot spots" that are merely its largest.
+//! the call graph, coupled to many others, and in files that keep changing (churn from the
+//! history, when there is one). Each component is a percentile among the project's
+//! functions, so a score reads the same in a small project and a large one; an absolute floor
+//! keeps a tidy project from having "hot spots" that are merely its largest.
 
 use super::Snapshot;
 use crate::index::rank::{Role, role};
@@ -9,8 +10,19 @@ use crate::index::rank::{Role, role};
 /// Below both of these a function is not a hot spot, whatever its percentiles.
 pub const MIN_BRANCHES: u32 = 8;
 pub const MIN_LINES: u32 = 60;
-/// Weights of the components: branches, length, centrality, coupling.
-const WEIGHTS: [f32; 4] = [0.4, 0.2, 0.25, 0.15];
+/// Weights of the components: branches, length, centrality, coupling, churn; without a
+/// history the first four alone.
+const WEIGHTS: [f32; 5] = [0.3, 0.15, 0.2, 0.1, 0.25];
+const WEIGHTS_WITHOUT_HISTORY: [f32; 5] = [0.4, 0.2, 0.25, 0.15, 0.0];
+
+/// How often each file of the graph changed in the history's window.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Churn {
+    /// Commits that changed each file, by the graph's file position.
+    pub per_file: Vec<u32>,
+    /// Commits of the window that were read.
+    pub commits: u32,
+}
 /// A component at or above this percentile is named among the reasons.
 const NOTABLE: f32 = 0.9;
 
@@ -23,8 +35,14 @@ pub struct HotSpot {
 }
 
 /// The `limit` hottest functions among the files `keep` accepts (tests and generated code
-/// left out), hottest first.
-pub fn hot_spots(s: &Snapshot, keep: impl Fn(u32) -> bool, limit: usize) -> Vec<HotSpot> {
+/// left out), hottest first. A function's churn is its file's: commits say which files
+/// changed, not which lines.
+pub fn hot_spots(
+    s: &Snapshot,
+    churn: Option<&Churn>,
+    keep: impl Fn(u32) -> bool,
+    limit: usize,
+) -> Vec<HotSpot> {
     let g = &s.graph;
     let functions: Vec<u32> = (0..g.symbols.len() as u32)
         .filter(|&i| {
@@ -42,6 +60,18 @@ pub fn hot_spots(s: &Snapshot, keep: impl Fn(u32) -> bool, limit: usize) -> Vec<
     let lines = metric(&|i| g.symbols[i as usize].lines() as f64);
     let central = metric(&|i| s.symbol_rank[i as usize]);
     let coupled = metric(&coupling);
+    let file_churn = |i: u32| {
+        churn
+            .and_then(|c| c.per_file.get(g.symbols[i as usize].file as usize))
+            .copied()
+            .unwrap_or(0)
+    };
+    let changed = metric(&|i| file_churn(i) as f64);
+    let weights = if churn.is_some() {
+        WEIGHTS
+    } else {
+        WEIGHTS_WITHOUT_HISTORY
+    };
     let mut out: Vec<HotSpot> = functions
         .iter()
         .enumerate()
@@ -51,8 +81,8 @@ pub fn hot_spots(s: &Snapshot, keep: impl Fn(u32) -> bool, limit: usize) -> Vec<
             node.symbol.branches >= MIN_BRANCHES || node.lines() >= MIN_LINES
         })
         .map(|(k, &i)| {
-            let parts = [branches[k], lines[k], central[k], coupled[k]];
-            let score = parts.iter().zip(WEIGHTS).map(|(p, w)| p * w).sum();
+            let parts = [branches[k], lines[k], central[k], coupled[k], changed[k]];
+            let score = parts.iter().zip(weights).map(|(p, w)| p * w).sum();
             let node = &g.symbols[i as usize];
             let top = |p: f32| format!("top {}%", ((1.0 - p) * 100.0).ceil().max(1.0));
             let mut reasons = Vec::new();
@@ -75,6 +105,17 @@ pub fn hot_spots(s: &Snapshot, keep: impl Fn(u32) -> bool, limit: usize) -> Vec<
                     g.callers[i as usize].len(),
                     g.callees[i as usize].len(),
                     top(coupled[k])
+                ));
+            }
+            if let Some(c) = churn
+                && changed[k] >= NOTABLE
+                && file_churn(i) > 0
+            {
+                reasons.push(format!(
+                    "its file changed in {} of the last {} commits ({})",
+                    file_churn(i),
+                    c.commits,
+                    top(changed[k])
                 ));
             }
             HotSpot {

@@ -6,6 +6,7 @@
 //! whose content changed since (by the catalogue's hashes), resolves again in memory and
 //! ranks again. Nothing here writes.
 
+pub mod churn;
 pub mod graph;
 pub mod hotspots;
 pub mod rank;
@@ -37,6 +38,8 @@ pub struct Snapshot {
 pub struct Analysis {
     index: Arc<Index>,
     state: Mutex<State>,
+    /// The repository's history, read once per HEAD.
+    history: Mutex<churn::Cache>,
 }
 
 #[derive(Default)]
@@ -44,6 +47,8 @@ struct State {
     facts: HashMap<String, Arc<FileFacts>>,
     /// The catalogue state (paths and hashes) the snapshot was built from.
     key: Option<blake3::Hash>,
+    /// The database's version when `key` was last confirmed: unchanged, nothing to check.
+    version: Option<i64>,
     snapshot: Option<Arc<Snapshot>>,
 }
 
@@ -52,13 +57,60 @@ impl Analysis {
         Self {
             index,
             state: Mutex::new(State::default()),
+            history: Mutex::new(churn::Cache::default()),
         }
+    }
+
+    /// How often each file of `snapshot` changed in the history's window, with the reasons
+    /// to state beside it (`git_history_partial` when the deadline cut the window short); or
+    /// why there is no history to use.
+    pub fn churn(
+        &self,
+        snapshot: &Snapshot,
+    ) -> Result<(hotspots::Churn, Vec<String>), churn::NoHistory> {
+        let history = self
+            .history
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(self.index.root())?;
+        let per_file = snapshot
+            .graph
+            .files
+            .iter()
+            .map(|f| history.changes.get(&f.path).copied().unwrap_or(0))
+            .collect();
+        let reasons = if history.complete {
+            Vec::new()
+        } else {
+            vec!["git_history_partial".to_string()]
+        };
+        Ok((
+            hotspots::Churn {
+                per_file,
+                commits: history.commits,
+            },
+            reasons,
+        ))
     }
 
     /// The graphs for the catalogue as it is now: the kept ones when no code file changed,
     /// else rebuilt from the kept facts and the changed files' new ones.
+    ///
+    /// Two checks, cheapest first: the database's version (one pragma: no commit since the
+    /// last check, nothing to do), then the code files' paths and hashes (a commit that
+    /// changed no code file, such as an evidence pack, keeps the graphs).
     pub fn snapshot(&self) -> HostResult<Arc<Snapshot>> {
         let started = std::time::Instant::now();
+        // Read before the listing: a commit in between makes the next call check again.
+        let version = self.index.catalog_version()?;
+        {
+            let state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+            if let (Some(v), Some(s)) = (state.version, &state.snapshot)
+                && v == version
+            {
+                return Ok(s.clone());
+            }
+        }
         let files = self.index.code_files()?;
         let mut hasher = blake3::Hasher::new();
         for f in &files {
@@ -72,7 +124,9 @@ impl Analysis {
         if let (Some(k), Some(s)) = (state.key, &state.snapshot)
             && k == key
         {
-            return Ok(s.clone());
+            let s = s.clone();
+            state.version = Some(version);
+            return Ok(s);
         }
         let stale: Vec<_> = files
             .iter()
@@ -101,8 +155,29 @@ impl Analysis {
             "analysis graphs rebuilt"
         );
         state.key = Some(key);
+        state.version = Some(version);
         state.snapshot = Some(snapshot.clone());
         Ok(snapshot)
+    }
+
+    /// Builds the graphs and reads the history once the first index pass is done, so the
+    /// first understand or change call does not pay for them (blocks: run it on a thread of
+    /// its own). Returns early if the process gives up on indexing for `patience`.
+    pub fn warm(&self, patience: std::time::Duration) {
+        let started = std::time::Instant::now();
+        while !self.index.first_pass_done() {
+            if started.elapsed() > patience {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
+        match self.snapshot() {
+            Ok(snapshot) => {
+                let _ = self.churn(&snapshot);
+                tracing::debug!(ms = started.elapsed().as_millis(), "analysis graphs warmed");
+            }
+            Err(err) => tracing::debug!("analysis graphs not warmed: {err}"),
+        }
     }
 
     /// Why answers from the graphs may be partial right now (`index_building`): asked per

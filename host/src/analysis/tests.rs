@@ -288,7 +288,7 @@ fn file_views_report_dependents_cycles_layers_and_entry_points() {
         views::dependencies(&s, cyc, 1, 10).cycle,
         vec!["app/core/cyc_a.py", "app/core/cyc_b.py"]
     );
-    let o = views::overview(&s, None, 10);
+    let o = views::overview(&s, None, None, 10);
     assert_eq!(
         o.layers,
         vec![vec!["app/core"], vec!["app/web"], vec!["app/cli"]]
@@ -300,7 +300,7 @@ fn file_views_report_dependents_cycles_layers_and_entry_points() {
         o.top_files[4].path, "app/cli/main.py",
         "nothing imports it: ranked last"
     );
-    let only_web = views::overview(&s, Some("app/web"), 10);
+    let only_web = views::overview(&s, None, Some("app/web"), 10);
     assert_eq!(only_web.files, 1);
 }
 
@@ -315,7 +315,7 @@ fn hot_spots_are_the_branchy_central_functions_and_say_why() {
         branchy.push_str(&format!("\ndef small_{i}():\n    return tangled({i})\n"));
     }
     let s = snapshot(&[("m/core.py", &branchy), ("tests/test_core.py", &branchy)]);
-    let hot = super::hotspots::hot_spots(&s, |_| true, 5);
+    let hot = super::hotspots::hot_spots(&s, None, |_| true, 5);
     assert_eq!(hot.len(), 1, "only one function passes the floor: {hot:?}");
     assert_eq!(
         label(&s, hot[0].symbol),
@@ -342,4 +342,177 @@ fn a_call_edge_keeps_the_best_resolution_once() {
         .map(|e| (e.confidence, e.line))
         .collect();
     assert_eq!(calls, vec![(Confidence::File, 5)]);
+}
+
+/// A git repository made with the `git` command (the test's tool; the product reads with
+/// gix), commits dated one minute apart so the order is known.
+struct Repo {
+    dir: tempfile::TempDir,
+    commits: u32,
+}
+
+impl Repo {
+    fn new() -> Self {
+        let repo = Self {
+            dir: tempfile::tempdir().unwrap(),
+            commits: 0,
+        };
+        repo.git(&["init", "-q", "-b", "main"]);
+        repo
+    }
+
+    fn git(&self, args: &[&str]) {
+        let date = format!("2026-01-01T00:{:02}:00Z", self.commits % 60);
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(["-c", "commit.gpgsign=false"])
+            .args(args)
+            .current_dir(self.dir.path())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("HOME", self.dir.path())
+            .env("GIT_AUTHOR_DATE", &date)
+            .env("GIT_COMMITTER_DATE", &date)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+    }
+
+    /// One commit writing `files` (each gets a new line, so each really changes).
+    fn commit(&mut self, files: &[&str]) {
+        self.commits += 1;
+        for f in files {
+            let path = self.dir.path().join(f);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            let mut text = std::fs::read_to_string(&path).unwrap_or_default();
+            text.push_str(&format!("# change {}\n", self.commits));
+            std::fs::write(path, text).unwrap();
+        }
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "-q", "-m", &format!("c{}", self.commits)]);
+    }
+}
+
+#[test]
+fn churn_counts_the_commits_that_changed_each_file_without_merges_or_bulk_changes() {
+    use super::churn;
+    let mut repo = Repo::new();
+    repo.commit(&["pkg/a.py", "pkg/b.py"]);
+    for _ in 0..4 {
+        repo.commit(&["pkg/a.py"]);
+    }
+    // A branch merged back: its own commit counts, the merge commit does not.
+    repo.git(&["checkout", "-q", "-b", "side"]);
+    repo.commit(&["pkg/b.py"]);
+    repo.git(&["checkout", "-q", "main"]);
+    repo.commit(&["pkg/c.py"]);
+    repo.git(&["merge", "-q", "--no-ff", "-m", "merge", "side"]);
+    // A bulk change touches every file once more and is left out.
+    let bulk: Vec<String> = (0..churn::BULK_FILES + 1)
+        .map(|i| format!("gen/f{i}.py"))
+        .chain(["pkg/b.py".to_string()])
+        .collect();
+    repo.commit(&bulk.iter().map(String::as_str).collect::<Vec<_>>());
+
+    let root = repo.dir.path().canonicalize().unwrap();
+    let h = churn::read(&root, churn::MAX_COMMITS, churn::DEADLINE).unwrap();
+    assert!(h.complete);
+    assert_eq!(h.commits, 7, "5 on main, 1 on the side branch, 1 for c.py");
+    assert_eq!(h.changes.get("pkg/a.py"), Some(&5));
+    assert_eq!(h.changes.get("pkg/b.py"), Some(&2));
+    assert_eq!(h.changes.get("pkg/c.py"), Some(&1));
+    assert_eq!(h.changes.get("gen/f0.py"), None);
+
+    // The window: the newest commits only (the bulk one, the merge, c.py's, the side one).
+    let newest = churn::read(&root, 4, churn::DEADLINE).unwrap();
+    assert_eq!(newest.commits, 2);
+    assert_eq!(newest.changes.get("pkg/a.py"), None);
+    // A deadline already past reads nothing and says the window is incomplete.
+    let none = churn::read(&root, churn::MAX_COMMITS, std::time::Duration::ZERO).unwrap();
+    assert!(!none.complete && none.commits == 0);
+}
+
+#[test]
+fn churn_reads_only_a_git_directory_that_is_in_the_root() {
+    use super::churn;
+    let mut repo = Repo::new();
+    repo.commit(&["a.py"]);
+    let elsewhere = tempfile::tempdir().unwrap();
+    let root = elsewhere.path().canonicalize().unwrap();
+    std::fs::write(root.join("a.py"), "x = 1\n").unwrap();
+    assert_eq!(
+        churn::read(&root, 10, churn::DEADLINE).unwrap_err().reason,
+        "no_git_history"
+    );
+    // A link named .git (to another repository's history) is refused, not followed.
+    std::os::unix::fs::symlink(repo.dir.path().join(".git"), root.join(".git")).unwrap();
+    assert_eq!(
+        churn::read(&root, 10, churn::DEADLINE).unwrap_err().reason,
+        "git_link_refused"
+    );
+    // So is a pointer file.
+    std::fs::remove_file(root.join(".git")).unwrap();
+    std::fs::write(
+        root.join(".git"),
+        format!("gitdir: {}\n", repo.dir.path().join(".git").display()),
+    )
+    .unwrap();
+    assert_eq!(
+        churn::read(&root, 10, churn::DEADLINE).unwrap_err().reason,
+        "no_git_history"
+    );
+    // A damaged repository is an error with a reason, not a panic.
+    std::fs::remove_file(root.join(".git")).unwrap();
+    std::fs::create_dir_all(root.join(".git/objects")).unwrap();
+    std::fs::write(root.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+    assert!(churn::read(&root, 10, churn::DEADLINE).is_err());
+}
+
+#[test]
+fn hot_spots_rank_the_function_whose_file_keeps_changing_first() {
+    // Two functions alike in every measure but their files' history.
+    let body = |name: &str| {
+        let mut s = format!("def {name}(x):\n");
+        for i in 0..10 {
+            s.push_str(&format!("    if x == {i}:\n        x += 1\n"));
+        }
+        s.push_str("    return x\n");
+        s
+    };
+    let (calm, busy) = (body("calm"), body("busy"));
+    let mut files: Vec<(String, String)> =
+        vec![("m/calm.py".into(), calm), ("m/busy.py".into(), busy)];
+    for i in 0..18 {
+        files.push((
+            format!("m/small_{i}.py"),
+            format!("def s{i}():\n    return {i}\n"),
+        ));
+    }
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, s)| (p.as_str(), s.as_str()))
+        .collect();
+    let s = snapshot(&refs);
+    let per_file = s
+        .graph
+        .files
+        .iter()
+        .map(|f| if f.path == "m/busy.py" { 12 } else { 1 })
+        .collect();
+    let churn = super::hotspots::Churn {
+        per_file,
+        commits: 40,
+    };
+    let hot = super::hotspots::hot_spots(&s, Some(&churn), |_| true, 5);
+    assert_eq!(label(&s, hot[0].symbol), "m/busy.py:busy", "{hot:?}");
+    assert!(hot[0].score > hot[1].score);
+    assert!(
+        hot[0]
+            .reasons
+            .iter()
+            .any(|r| r.starts_with("its file changed in 12 of the last 40 commits")),
+        "{hot:?}"
+    );
+    // Without a history the two tie on every measure but their order.
+    let plain = super::hotspots::hot_spots(&s, None, |_| true, 5);
+    assert!((plain[0].score - plain[1].score).abs() < 1e-6, "{plain:?}");
 }

@@ -252,7 +252,12 @@ pub struct Overview {
 /// Directory levels below `under` that make one module of the layer view.
 const MODULE_DEPTH: usize = 2;
 
-pub fn overview(s: &Snapshot, under: Option<&str>, limit: usize) -> Overview {
+pub fn overview(
+    s: &Snapshot,
+    churn: Option<&hotspots::Churn>,
+    under: Option<&str>,
+    limit: usize,
+) -> Overview {
     let g = &s.graph;
     let prefix = under
         .map(|u| u.trim_end_matches('/'))
@@ -304,7 +309,7 @@ pub fn overview(s: &Snapshot, under: Option<&str>, limit: usize) -> Overview {
         .sort_by_key(|&(main, f)| (!main, std::cmp::Reverse(g.file_deps[f as usize].len()), f));
     entry_points.truncate(limit);
 
-    let hot = hotspots::hot_spots(s, |f| file_set.contains(&f), limit);
+    let hot = hotspots::hot_spots(s, churn, |f| file_set.contains(&f), limit);
     Overview {
         files: files.len() as u32,
         definitions: symbols.len() as u32,

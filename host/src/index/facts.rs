@@ -26,6 +26,15 @@ pub struct FileFacts {
 }
 
 impl Index {
+    /// A number that changes whenever any other connection (this process's writer or another
+    /// process) commits to the catalogue's database: equal values mean nothing the analysis
+    /// layer reads can have changed, so its graphs need no re-check.
+    pub fn catalog_version(&self) -> HostResult<i64> {
+        self.reader()
+            .query_row("PRAGMA data_version", [], |r| r.get(0))
+            .map_err(|e| store_error(e.into()))
+    }
+
     /// Every catalogued code file with its content hash.
     pub fn code_files(&self) -> HostResult<Vec<CodeFile>> {
         catalog::code_files(&self.reader()).map_err(store_error)

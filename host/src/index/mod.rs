@@ -289,6 +289,11 @@ impl Index {
     }
 
     /// A file watcher keeps the index fresh (so writers need not trigger passes themselves).
+    /// The workspace root the index covers.
+    pub fn root(&self) -> &Path {
+        self.ws.root()
+    }
+
     pub fn is_watching(&self) -> bool {
         self.watching.load(Ordering::Relaxed)
     }

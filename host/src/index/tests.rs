@@ -783,3 +783,31 @@ fn a_pasted_text_brings_in_the_file_holding_all_its_words_spread_over_its_functi
         outcome.hits[at].why
     );
 }
+
+#[test]
+fn analysis_graphs_are_kept_until_a_code_file_changes() {
+    let root = sample();
+    let runtime = root.open();
+    let index = index(&runtime);
+    index.update(false, None).unwrap();
+    let analysis = &runtime.services().analysis;
+    let first = analysis.snapshot().unwrap();
+    assert!(
+        Arc::ptr_eq(&first, &analysis.snapshot().unwrap()),
+        "no commit in between: the same graphs"
+    );
+    // A commit that touches no code file (a document changed) keeps the graphs.
+    root.write("notes.txt", b"remember the eggs\n");
+    index.update(false, None).unwrap();
+    assert!(Arc::ptr_eq(&first, &analysis.snapshot().unwrap()));
+    // A changed code file rebuilds them: the new call is in the graph.
+    let calls_before = first.graph.calls.len();
+    root.write(
+        "pkg/app.py",
+        format!("{APP_PY}\ndef other():\n    parse_config('y')\n").as_bytes(),
+    );
+    index.update(false, None).unwrap();
+    let after = analysis.snapshot().unwrap();
+    assert!(!Arc::ptr_eq(&first, &after));
+    assert_eq!(after.graph.calls.len(), calls_before + 1);
+}

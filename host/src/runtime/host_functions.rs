@@ -500,7 +500,24 @@ impl index::Host for HostState {
             None => None,
         };
         let snapshot = services.analysis.snapshot().map_err(to_wit)?;
-        let o = views::overview(&snapshot, under.as_deref(), limit.clamp(1, 100) as usize);
+        let mut reasons = services.analysis.reasons();
+        let churn = match services.analysis.churn(&snapshot) {
+            Ok((churn, partial)) => {
+                reasons.extend(partial);
+                Some(churn)
+            }
+            Err(none) => {
+                tracing::debug!(reason = none.reason, detail = %none.detail, "hot spots without churn");
+                reasons.push(none.reason.to_string());
+                None
+            }
+        };
+        let o = views::overview(
+            &snapshot,
+            churn.as_ref(),
+            under.as_deref(),
+            limit.clamp(1, 100) as usize,
+        );
         Ok(index::OverviewReport {
             files: o.files,
             definitions: o.definitions,
@@ -522,7 +539,7 @@ impl index::Host for HostState {
                     reasons: h.reasons,
                 })
                 .collect(),
-            reasons: services.analysis.reasons(),
+            reasons,
         })
     }
 

@@ -1,7 +1,7 @@
-//! The impact report (ADR-033 ImpactReport) from the index: who imports the changed files,
-//! which definitions the edits touch (and whether their signature line changed), which tests
-//! reference them, and the breaking-change risk by ADR-033's rule. Hot spots here are changed
-//! files many others import; the report deepens when understand's graphs do.
+//! The impact report (ADR-033 ImpactReport) from the index and its analysis graphs: who
+//! imports the changed files, which definitions the edits touch (whether their signature line
+//! changed, their PageRank), which hot spots they touch, which tests reach them (callers in
+//! the call graph, references, importers), and the breaking-change risk by ADR-033's rule.
 
 use crate::plan::FilePlan;
 use crate::smart_context::plugin::index;
@@ -16,13 +16,19 @@ const MAX_REFERENCES: u32 = 200;
 const HOT_SPOT_IMPORTERS: usize = 5;
 /// Changed symbols whose references are looked up.
 const MAX_SYMBOLS: usize = 20;
+/// Callers followed from a changed definition to find the tests that reach it.
+const CALLER_DEPTH: u32 = 3;
+const MAX_CALL_LINKS: u32 = 400;
+/// Hot spots of a changed file looked at.
+const FILE_HOT_SPOTS: u32 = 20;
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ImpactReport {
     pub preview: Preview,
     pub affected_hot_spots: Vec<HotSpot>,
-    /// Always empty until understand's PageRank lands (kept for the contract).
+    /// Not predicted yet (it needs the planned text's calls resolved into the graph); each
+    /// changed definition carries its current `pageRank` instead.
     pub page_rank_delta: BTreeMap<String, f64>,
     pub breaking_change_risk: &'static str,
     pub suggested_tests: Vec<String>,
@@ -61,12 +67,26 @@ pub struct ChangedSymbol {
     pub signature_changed: bool,
     /// References from other files.
     pub references: usize,
+    /// PageRank percentile in the call graph (1.0: the most central definition).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_rank: Option<f32>,
+    /// Distinct definitions calling it (any depth up to 3) and of them in tests.
+    pub callers: usize,
 }
 
+/// A hot spot the change touches: a definition the analysis layer ranks among the project's
+/// hot spots (branches, length, centrality, coupling, churn), or a changed file many others
+/// import.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HotSpot {
     pub file_path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<f32>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<String>,
     pub importers: usize,
 }
 
@@ -85,6 +105,8 @@ pub fn analyze(files: &[FilePlan]) -> ImpactReport {
     let mut hot_spots = Vec::new();
     let mut symbols = Vec::new();
     let mut referencing_tests: BTreeMap<String, bool> = BTreeMap::new();
+    // Tests whose functions call a changed definition: the fewest call steps.
+    let mut graph_tests: BTreeMap<String, u32> = BTreeMap::new();
     let mut external = 0;
     for file in files {
         let importers = index::importers(&file.path, MAX_IMPORTERS).unwrap_or_default();
@@ -92,8 +114,25 @@ pub fn analyze(files: &[FilePlan]) -> ImpactReport {
         if distinct.len() >= HOT_SPOT_IMPORTERS {
             hot_spots.push(HotSpot {
                 file_path: file.path.clone(),
+                symbol: None,
+                score: None,
+                reasons: vec![format!("imported by {} files", distinct.len())],
                 importers: distinct.len(),
             });
+        }
+        if let Ok(o) = index::graph_overview(Some(&file.path), FILE_HOT_SPOTS) {
+            for h in o.hot_spots {
+                let (s, e) = (h.symbol.range.start, h.symbol.range.end);
+                if file.changed.iter().any(|&(a, b)| a <= e && b >= s) {
+                    hot_spots.push(HotSpot {
+                        file_path: file.path.clone(),
+                        symbol: Some(qualified(&h.symbol.name, h.symbol.container.as_deref())),
+                        score: Some(h.score),
+                        reasons: h.reasons,
+                        importers: distinct.len(),
+                    });
+                }
+            }
         }
         for p in &distinct {
             if is_test(p) {
@@ -130,6 +169,14 @@ pub fn analyze(files: &[FilePlan]) -> ImpactReport {
                     *referencing_tests.entry(r.path.clone()).or_insert(false) |= signature_changed;
                 }
             }
+            let reach = callers(&file.path, &sym.name, sym.container.as_deref());
+            for (path, &depth) in &reach.tests {
+                *referencing_tests.entry(path.clone()).or_insert(false) |=
+                    signature_changed && depth == 1;
+                let best = graph_tests.entry(path.clone()).or_insert(depth);
+                *best = (*best).min(depth);
+                impacted.insert(path.clone());
+            }
             symbols.push(ChangedSymbol {
                 name: sym.name,
                 kind: sym.kind,
@@ -137,6 +184,8 @@ pub fn analyze(files: &[FilePlan]) -> ImpactReport {
                 line: s,
                 signature_changed,
                 references: outside.len(),
+                page_rank: reach.percentile,
+                callers: reach.callers,
             });
         }
         if is_test(&file.path) {
@@ -164,7 +213,10 @@ pub fn analyze(files: &[FilePlan]) -> ImpactReport {
         .map(|(path, critical)| {
             let p = if *critical {
                 "critical"
-            } else if importer_files.contains(path) || changed_files.contains(path) {
+            } else if importer_files.contains(path)
+                || changed_files.contains(path)
+                || graph_tests.get(path) == Some(&1)
+            {
                 "important"
             } else {
                 "optional"
@@ -173,10 +225,14 @@ pub fn analyze(files: &[FilePlan]) -> ImpactReport {
         })
         .collect();
     let mut suggested_tests: Vec<String> = test_priority.keys().cloned().collect();
-    suggested_tests.sort_by_key(|t| match test_priority[t] {
-        "critical" => 0,
-        "important" => 1,
-        _ => 2,
+    // By priority, then the tests closest to the change in the call graph.
+    suggested_tests.sort_by_key(|t| {
+        let rank = match test_priority[t] {
+            "critical" => 0,
+            "important" => 1,
+            _ => 2,
+        };
+        (rank, graph_tests.get(t).copied().unwrap_or(u32::MAX))
     });
     ImpactReport {
         breaking_change_risk: breaking_change_risk(risk_level, hot_spots.len()),
@@ -195,6 +251,69 @@ pub fn analyze(files: &[FilePlan]) -> ImpactReport {
         test_priority,
         degraded,
         syntax_errors: Vec::new(),
+    }
+}
+
+/// What the call graph says of one changed definition.
+#[derive(Debug, Default)]
+struct Reach {
+    percentile: Option<f32>,
+    /// Distinct definitions calling it, within [`CALLER_DEPTH`] steps.
+    callers: usize,
+    /// Test files among them, with the fewest steps from a test's function to the definition.
+    tests: BTreeMap<String, u32>,
+}
+
+/// Walks the callers of `name` (in `container`) in `path` up to [`CALLER_DEPTH`] steps. A
+/// definition the graph does not know (new, or the index is behind) reaches nothing.
+fn callers(path: &str, name: &str, container: Option<&str>) -> Reach {
+    let Ok(g) = index::call_graph(
+        path,
+        Some(&qualified(name, container)),
+        CALLER_DEPTH,
+        MAX_CALL_LINKS,
+    ) else {
+        return Reach::default();
+    };
+    let mut reach = Reach {
+        percentile: g
+            .targets
+            .iter()
+            .map(|&t| g.symbols[t as usize].percentile)
+            .reduce(f32::max),
+        ..Reach::default()
+    };
+    // Breadth first from the targets along caller links: each definition's fewest steps.
+    let mut depth: BTreeMap<u32, u32> = g.targets.iter().map(|&t| (t, 0)).collect();
+    let mut frontier: Vec<u32> = g.targets.clone();
+    for step in 1..=CALLER_DEPTH {
+        let mut next = Vec::new();
+        for link in &g.links {
+            if frontier.contains(&link.callee) && !depth.contains_key(&link.caller) {
+                depth.insert(link.caller, step);
+                next.push(link.caller);
+            }
+        }
+        frontier = next;
+    }
+    for (&id, &d) in &depth {
+        if d == 0 {
+            continue;
+        }
+        reach.callers += 1;
+        let p = &g.symbols[id as usize].path;
+        if is_test(p) {
+            let best = reach.tests.entry(p.clone()).or_insert(d);
+            *best = (*best).min(d);
+        }
+    }
+    reach
+}
+
+fn qualified(name: &str, container: Option<&str>) -> String {
+    match container {
+        Some(c) => format!("{c}.{name}"),
+        None => name.to_string(),
     }
 }
 

@@ -311,6 +311,12 @@ fn guidance(
         .impact_report
         .as_ref()
         .map_or(0, |i| i.affected_hot_spots.len() as u32);
+    // The share of changed definitions the call graph ranks.
+    g.meta.based_on.page_rank_coverage = r.impact_report.as_ref().map_or(0.0, |i| {
+        let symbols = &i.preview.changed_symbols;
+        let ranked = symbols.iter().filter(|s| s.page_rank.is_some()).count();
+        ranked as f32 / symbols.len().max(1) as f32
+    });
     if r.impact_report
         .as_ref()
         .is_some_and(|i| i.degraded.is_some())

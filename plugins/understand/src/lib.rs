@@ -1088,9 +1088,23 @@ fn render(r: &UnderstandResponse) -> String {
         out.push_str(&format!("\ninsight [{}] {}", i.severity, i.observation));
     }
     if r.degraded {
-        out.push_str(&format!("\ndegraded: {}", r.reasons.join("; ")));
+        let reasons: Vec<String> = r.reasons.iter().map(|x| reason_words(x)).collect();
+        out.push_str(&format!("\ndegraded: {}", reasons.join("; ")));
     }
     out
+}
+
+/// A reason code with what it means for the answer, for the text rendering (the structured
+/// `reasons` keep the bare codes).
+fn reason_words(code: &str) -> String {
+    let meaning = match code {
+        "no_git_history" => "hot spots scored without churn: no git history in the root",
+        "git_link_refused" => "hot spots scored without churn: .git is a link, not read",
+        "git_history_unreadable" => "hot spots scored without churn: the history could not be read",
+        "git_history_partial" => "churn from part of the history window (its deadline passed)",
+        _ => return code.to_string(),
+    };
+    format!("{code} ({meaning})")
 }
 
 const INPUT_SCHEMA: &str = r#"{
