@@ -155,11 +155,22 @@ impl Graph {
             });
         }
         g.keys = file_keys(&g.files);
-        // Per file: import lines to the files they resolved to.
-        let resolved: Vec<Vec<(u32, u32)>> = facts
+        // Per file: each import's file, and import lines to the files they resolved to.
+        let each: Vec<Vec<Option<u32>>> = facts
             .iter()
             .enumerate()
             .map(|(i, f)| resolve_imports(&g, i as u32, f))
+            .collect();
+        let resolved: Vec<Vec<(u32, u32)>> = facts
+            .iter()
+            .zip(&each)
+            .map(|(f, files)| {
+                f.imports
+                    .iter()
+                    .zip(files)
+                    .filter_map(|((_, line), file)| file.map(|file| (*line, file)))
+                    .collect()
+            })
             .collect();
         for (i, lines) in resolved.iter().enumerate() {
             for &(line, to) in lines {
@@ -178,7 +189,7 @@ impl Graph {
         let bindings: Vec<HashMap<&str, Vec<u32>>> = facts
             .iter()
             .enumerate()
-            .map(|(i, f)| direct_bindings(&g, f, &resolved[i]))
+            .map(|(i, f)| direct_bindings(&g, f, &each[i], &resolved[i]))
             .collect();
         let mut calls = Vec::new();
         let mut unresolved = 0;
@@ -295,6 +306,10 @@ impl Graph {
             .symbols_of(scope.file)
             .filter(|s| sym(*s).name == name && callable(s))
             .collect();
+        // A bare `f()` reaches a method only where a class's own methods are in scope without
+        // `self.` / `this.` (Java, C++); elsewhere it means a function.
+        let implicit_this = matches!(scope.facts.language.as_deref(), Some("java" | "cpp"));
+        let bare_reaches = |s: &u32| implicit_this || sym(*s).kind != "method";
         let few = |v: Vec<u32>| (!v.is_empty() && v.len() <= MAX_NAME_ONLY).then_some(v);
         let named = |keep: &dyn Fn(&u32) -> bool| -> Vec<u32> {
             self.named(name)
@@ -308,6 +323,7 @@ impl Graph {
             if !bound.is_empty() {
                 return (bound, Confidence::Import);
             }
+            let local: Vec<u32> = local.into_iter().filter(bare_reaches).collect();
             if !local.is_empty() {
                 let same: Vec<u32> = local.iter().copied().filter(in_own).collect();
                 if !same.is_empty() {
@@ -319,7 +335,10 @@ impl Graph {
             if let Some(m) = few(members) {
                 return (m, Confidence::Module);
             }
-            return (few(named(&|_| true)).unwrap_or_default(), Confidence::Name);
+            return (
+                few(named(&bare_reaches)).unwrap_or_default(),
+                Confidence::Name,
+            );
         }
         if SELF.contains(&receiver) {
             let same: Vec<u32> = local.iter().copied().filter(in_own).collect();
@@ -356,11 +375,26 @@ impl Graph {
             .flat_map(|&f| self.symbols_of(f))
             .filter(|s| sym(*s).name == name && callable(s))
             .collect();
-        if !through.is_empty() {
-            return (through, Confidence::Import);
+        // `Type.f()` through an imported type is that type's `f`; `module.f()` a top-level
+        // `f`; a method of another class of that module is neither.
+        let last = last_segment(receiver);
+        let of_type: Vec<u32> = through
+            .iter()
+            .copied()
+            .filter(|s| sym(*s).container.as_deref() == Some(last))
+            .collect();
+        if !of_type.is_empty() {
+            return (of_type, Confidence::Import);
+        }
+        let top: Vec<u32> = through
+            .iter()
+            .copied()
+            .filter(|s| sym(*s).container.is_none())
+            .collect();
+        if !top.is_empty() {
+            return (top, Confidence::Import);
         }
         // A type named like the receiver's last name (`Foo::new`, `Config.load`).
-        let last = last_segment(receiver);
         let typed: Vec<u32> = named(&|s| sym(*s).container.as_deref() == Some(last));
         if !typed.is_empty() {
             let here: Vec<u32> = typed
@@ -500,18 +534,17 @@ fn file_keys(files: &[FileNode]) -> HashMap<String, Vec<u32>> {
     keys
 }
 
-/// Each import of `facts` that names an indexed file: (line, file). The shortest matching
-/// path wins, as the index's own resolution does.
-fn resolve_imports(g: &Graph, file: u32, facts: &FileFacts) -> Vec<(u32, u32)> {
+/// The indexed file each import of `facts` names, in order (none where it names no file).
+/// The shortest matching path wins, as the index's own resolution does.
+fn resolve_imports(g: &Graph, file: u32, facts: &FileFacts) -> Vec<Option<u32>> {
     let importer = &g.files[file as usize].path;
     facts
         .imports
         .iter()
-        .filter_map(|(name, line)| {
+        .map(|(name, _)| {
             g.files_named(facts.language.as_deref(), importer, name)
                 .into_iter()
                 .min_by_key(|&f| (g.files[f as usize].path.len(), f))
-                .map(|f| (*line, f))
         })
         .collect()
 }
@@ -524,22 +557,20 @@ fn last_segment(name: &str) -> &str {
 }
 
 /// The names `facts`' imports bind to definitions: `from m import N` and `use m::N` bind N to
-/// m's definition of N; `import a as b` forms bind b.
+/// m's definition of N; `import a as b` forms bind b. Each name is looked up in the file its
+/// own import resolved to (`each`, aligned with `facts.imports`): in `from pkg import f, mod`
+/// the line also resolves to pkg/mod, whose own `f` is not the one imported.
 fn direct_bindings<'f>(
     g: &Graph,
     facts: &'f FileFacts,
+    each: &[Option<u32>],
     resolved: &[(u32, u32)],
 ) -> HashMap<&'f str, Vec<u32>> {
     let mut out: HashMap<&str, Vec<u32>> = HashMap::new();
-    let files_at = |line: u32| {
-        resolved
+    let mut bind = |local: &'f str, name: &str, files: &[u32]| {
+        let defs: Vec<u32> = files
             .iter()
-            .filter(move |(l, _)| *l == line)
-            .map(|(_, f)| *f)
-    };
-    let mut bind = |local: &'f str, name: &str, line: u32| {
-        let defs: Vec<u32> = files_at(line)
-            .flat_map(|f| g.symbols_of(f))
+            .flat_map(|&f| g.symbols_of(f))
             .filter(|s| {
                 let sym = &g.symbols[*s as usize].symbol;
                 sym.name == name && sym.container.is_none()
@@ -549,12 +580,51 @@ fn direct_bindings<'f>(
             out.entry(local).or_default().extend(defs);
         }
     };
-    for (name, line) in &facts.imports {
+    // An imported name's file: its own when it is a module, else its parent's on that line
+    // (`from x.y import z` records x.y and x.y.z).
+    let file_of = |i: usize| -> Option<u32> {
+        each[i].or_else(|| {
+            let (name, line) = &facts.imports[i];
+            facts
+                .imports
+                .iter()
+                .zip(each)
+                .filter(|((parent, l), f)| {
+                    // starts_with first: it makes parent.len() a char boundary of name.
+                    l == line
+                        && f.is_some()
+                        && name.len() > parent.len()
+                        && name.starts_with(parent.as_str())
+                        && (parent.ends_with(['.', ':', '/'])
+                            || name[parent.len()..].starts_with(['.', ':', '/']))
+                })
+                .max_by_key(|((parent, _), _)| parent.len())
+                .and_then(|(_, f)| *f)
+        })
+    };
+    for (i, (name, _)) in facts.imports.iter().enumerate() {
         let last = last_segment(name);
-        bind(last, last, *line);
+        bind(last, last, file_of(i).as_slice());
     }
     for (name, local, line) in &facts.aliases {
-        bind(local.as_str(), name.as_str(), *line);
+        // The import of that line naming the definition, else whatever the line resolved to.
+        let own: Vec<u32> = facts
+            .imports
+            .iter()
+            .enumerate()
+            .filter(|(_, (imported, l))| l == line && last_segment(imported) == name)
+            .filter_map(|(i, _)| file_of(i))
+            .collect();
+        let files: Vec<u32> = if own.is_empty() {
+            resolved
+                .iter()
+                .filter(|(l, _)| l == line)
+                .map(|(_, f)| *f)
+                .collect()
+        } else {
+            own
+        };
+        bind(local.as_str(), name.as_str(), &files);
     }
     out
 }

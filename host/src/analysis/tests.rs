@@ -516,3 +516,73 @@ fn hot_spots_rank_the_function_whose_file_keeps_changing_first() {
     let plain = super::hotspots::hot_spots(&s, None, |_| true, 5);
     assert!((plain[0].score - plain[1].score).abs() < 1e-6, "{plain:?}");
 }
+
+#[test]
+fn a_bare_call_means_a_function_not_another_class_s_method() {
+    // Python: `ngettext()` in a function is the module's function, never a method of a class
+    // the file also defines (found by the call-graph check on Django's trans_real.py).
+    let s = snapshot(&[(
+        "t/trans.py",
+        "class Catalog:\n    def ngettext(self, a):\n        return a\n\n    def other(self):\n        return ngettext(1)\n\n\ndef ngettext(a):\n    return a\n\n\ndef npgettext(a):\n    return ngettext(a)\n",
+    )]);
+    assert_eq!(
+        callees(&s, "t/trans.py:npgettext"),
+        pairs(&[("t/trans.py:ngettext", "file")])
+    );
+    assert_eq!(
+        callees(&s, "t/trans.py:Catalog.other"),
+        pairs(&[("t/trans.py:ngettext", "file")]),
+        "a bare call inside a class is not self.ngettext in Python"
+    );
+    // Java: a bare call inside a class is the class's own method (implicit this).
+    let j = snapshot(&[(
+        "src/A.java",
+        "class A {\n  int size() { return 1; }\n  int twice() { return size() * 2; }\n}\n",
+    )]);
+    assert_eq!(
+        callees(&j, "src/A.java:A.twice"),
+        pairs(&[("src/A.java:A.size", "container")])
+    );
+}
+
+#[test]
+fn a_method_through_an_imported_class_is_that_class_s_method() {
+    // `MigrationWriter.serialize(v)`: the module also has `OperationWriter.serialize`.
+    let s = snapshot(&[
+        (
+            "m/writer.py",
+            "class OperationWriter:\n    def serialize(self):\n        pass\n\n\nclass MigrationWriter:\n    @classmethod\n    def serialize(cls, v):\n        pass\n\n\ndef serialize(v):\n    pass\n",
+        ),
+        (
+            "t/test_writer.py",
+            "from m.writer import MigrationWriter\nfrom m import writer\n\n\ndef check():\n    MigrationWriter.serialize(1)\n\n\ndef check_module():\n    writer.serialize(1)\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "t/test_writer.py:check"),
+        pairs(&[("m/writer.py:MigrationWriter.serialize", "import")])
+    );
+    assert_eq!(
+        callees(&s, "t/test_writer.py:check_module"),
+        pairs(&[("m/writer.py:serialize", "import")]),
+        "through a module: its top-level function, not a method of one of its classes"
+    );
+}
+
+#[test]
+fn a_name_imported_beside_a_submodule_binds_to_the_package_s_definition() {
+    // `from pkg.tr import npgettext, trans_real`: the line also resolves to trans_real.py,
+    // which defines its own npgettext; the package's is the one imported.
+    let s = snapshot(&[
+        ("pkg/tr/__init__.py", "def npgettext(a):\n    pass\n"),
+        ("pkg/tr/trans_real.py", "def npgettext(a):\n    pass\n"),
+        (
+            "t/test_tr.py",
+            "from pkg.tr import npgettext, trans_real\n\n\ndef test():\n    npgettext(1)\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "t/test_tr.py:test"),
+        pairs(&[("pkg/tr/__init__.py:npgettext", "import")])
+    );
+}
