@@ -1,94 +1,55 @@
 #!/usr/bin/env python3
-"""understand on the Django tree, through a real stdio server: the graph build (cold, and
-after one file changes), symbol / file / project scope warm, beside explore's default answer
-in the same run, and the server's memory before and after the graphs exist.
+"""understand on the Django tree, through a real stdio server: the graph build (in the
+background after the first index pass, timed from the server's debug log; and after one file
+changes), the history read for churn, symbol / file / project scope warm, beside explore's
+default answer in the same run, and the server's memory once the graphs exist.
 
     cargo build --release
     python3 scripts/bench-understand.py [--bin target/release/smart-context] [--runs 20]
 
-The Django 5.2 sdist comes from PyPI into target/bench-understand/ once. Medians, in ms.
+The Django 5.2 sdist comes from PyPI into target/bench-understand/ once (scripts/mcp_stdio.py);
+`--git` runs git init and one commit per file batch in a copy so there is a history to read.
+Medians, in ms.
 """
 
 import argparse
-import json
 import os
+import random
+import re
+import shutil
 import statistics
 import subprocess
-import sys
-import tarfile
+import tempfile
 import time
 from pathlib import Path
 
-CORPUS = Path("target/bench-understand")
-DJANGO = "Django==5.2.19"
+from mcp_stdio import CORPUS, Server, tree
 
 
-def tree() -> Path:
-    root = CORPUS / "django-5.2.19"
-    if not root.is_dir():
-        CORPUS.mkdir(parents=True, exist_ok=True)
-        subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-             "--no-binary", ":all:", DJANGO, "-d", str(CORPUS)],
-            check=True,
-        )
-        with tarfile.open(CORPUS / "django-5.2.19.tar.gz") as t:
-            t.extractall(CORPUS, filter="data")
-    return root
-
-
-class Server:
-    def __init__(self, binary: str, root: Path):
-        self.p = subprocess.Popen(
-            [binary, "--root", str(root), "serve"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-        )
-        self.next_id = 0
-        self.request("initialize", {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "bench-understand", "version": "1"},
-        })
-        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-
-    def send(self, msg):
-        self.p.stdin.write((json.dumps(msg) + "\n").encode())
-        self.p.stdin.flush()
-
-    def request(self, method, params):
-        self.next_id += 1
-        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
-        while True:
-            msg = json.loads(self.p.stdout.readline())
-            if msg.get("id") == self.next_id:
-                return msg
-
-    def call(self, tool, args):
-        started = time.perf_counter()
-        msg = self.request("tools/call", {"name": tool, "arguments": args})
-        elapsed = (time.perf_counter() - started) * 1000
-        result = msg["result"]
-        if result.get("isError"):
-            raise SystemExit(f"{tool} {args}: {result['content'][0]['text']}")
-        return elapsed, result.get("structuredContent", {})
-
-    def rss_mb(self):
-        for line in Path(f"/proc/{self.p.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-        return 0.0
-
-    def wait_fresh(self):
-        while True:
-            _, s = self.call("manage", {"command": "status"})
-            index = s["result"]["index"]
-            if index["state"] == "fresh" and index["lastIndexedMs"] > 0:
-                return
-            time.sleep(0.2)
-
-    def close(self):
-        self.p.stdin.close()
-        self.p.wait(timeout=30)
-
+def with_history(root: Path, commits: int = 1000) -> Path:
+    """A copy of `root` with a git history: one import commit, then `commits` commits of 1-4
+    files each (seeded; half of them among 30 "hot" files), each appending a comment line."""
+    work = CORPUS / "django-git"
+    if (work / ".git").is_dir():
+        return work
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(root, work)
+    env = dict(os.environ, GIT_CONFIG_NOSYSTEM="1", GIT_AUTHOR_NAME="b", GIT_AUTHOR_EMAIL="b@example.com",
+               GIT_COMMITTER_NAME="b", GIT_COMMITTER_EMAIL="b@example.com")
+    git = lambda *args: subprocess.run(["git", "-c", "commit.gpgsign=false", *args], cwd=work,
+                                       env=env, check=True, stdout=subprocess.DEVNULL)
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-q", "-m", "import")
+    rng = random.Random(7)
+    files = sorted(str(p.relative_to(work)) for p in work.rglob("*.py"))
+    hot = rng.sample(files, 30)
+    for i in range(commits):
+        for f in {rng.choice(hot if rng.random() < 0.5 else files) for _ in range(rng.randint(1, 4))}:
+            with open(work / f, "a") as out:
+                out.write(f"# bench change {i}\n")
+        git("commit", "-q", "-a", "-m", f"change {i}")
+    return work
 
 def median(f, runs):
     return statistics.median(f() for _ in range(runs))
@@ -98,11 +59,24 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default="target/release/smart-context")
     ap.add_argument("--runs", type=int, default=20)
+    ap.add_argument("--git", action="store_true", help="a copy with 1,000 commits of history")
     a = ap.parse_args()
-    root = tree()
+    root = with_history(tree()) if a.git else tree()
     subprocess.run([a.bin, "--root", str(root), "index"], check=True, stdout=subprocess.DEVNULL)
-    s = Server(a.bin, root)
+    log = tempfile.NamedTemporaryFile(prefix="bench-understand-", suffix=".log", delete=False)
+    env = dict(os.environ, SMART_CONTEXT_LOG="smart_context=debug")
+    s = Server(a.bin, root, stderr=log, env=env)
     s.wait_fresh()
+    # The graphs are built on a thread of their own once the first pass is done.
+    text = ""
+    for _ in range(600):
+        text = Path(log.name).read_text(errors="replace")
+        if "analysis graphs warmed" in text or "not warmed" in text:
+            break
+        time.sleep(0.2)
+    built = re.search(r"total_ms=(\d+).*analysis graphs rebuilt|analysis graphs rebuilt.*total_ms=(\d+)", text)
+    history = re.search(r"git history read.*", text)
+    no_history = re.search(r"hot spots without churn.*", text)
     symbol = {"goal": "how does filter work", "path": "django/db/models/query.py",
               "symbol": "QuerySet.filter"}
     file = {"goal": "role", "path": "django/db/models/query.py"}
@@ -111,10 +85,11 @@ def main():
     rows = []
     explore_ms = median(lambda: s.call("explore", explore)[0], a.runs)
     rows.append(("explore default answer (baseline)", explore_ms))
-    rss_before = s.rss_mb()
-    cold, _ = s.call("understand", project)
+    if built:
+        rows.append(("graph build, cold (background, from the log)", float(built.group(1) or built.group(2))))
+    first, _ = s.call("understand", project)
     rss_after = s.rss_mb()
-    rows.append(("understand project, cold (builds the graphs)", cold))
+    rows.append(("understand project, first call", first))
     rows.append(("understand symbol QuerySet.filter, warm", median(lambda: s.call("understand", symbol)[0], a.runs)))
     rows.append(("understand file query.py, warm", median(lambda: s.call("understand", file)[0], a.runs)))
     rows.append(("understand project, warm", median(lambda: s.call("understand", project)[0], max(5, a.runs // 2))))
@@ -136,7 +111,11 @@ def main():
     s.close()
     for name, ms in rows:
         print(f"{name:60s} {ms:9.1f} ms")
-    print(f"{'server RSS before / after the graphs':60s} {rss_before:6.0f} / {rss_after:.0f} MB")
+    print(f"{'server RSS with the graphs':60s} {rss_after:9.0f} MB")
+    if history:
+        print("history:", history.group(0).strip())
+    elif no_history:
+        print("history:", no_history.group(0).strip())
     o = r.get("overview", {})
     print(f"graph: {o.get('files')} files, {o.get('definitions')} definitions, "
           f"{o.get('callLinks')} call links, {o.get('importLinks')} import links, "

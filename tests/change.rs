@@ -133,11 +133,8 @@ async fn dry_run_apply_undo_redo_round_trip() {
 #[tokio::test]
 async fn the_impact_report_reads_hot_spots_and_tests_from_the_call_graph() {
     let fx = Fixture::new();
-    let mut core = String::from("def compute(x):\n");
-    for i in 0..12 {
-        core.push_str(&format!("    if x == {i}:\n        x += {i}\n"));
-    }
-    core.push_str("    return x\n\n\ndef unrelated():\n    return 0\n");
+    let core =
+        common::branchy_python("", "compute", "x += {i}") + "\n\ndef unrelated():\n    return 0\n";
     fx.write("pkg/__init__.py", "");
     fx.write("pkg/core.py", &core);
     fx.write(

@@ -52,13 +52,11 @@ fn typescript_sdk_accepts_every_answer_and_every_failure_over_stdio_and_http() {
     let fx = Fixture::new();
     // For understand's diagrams: an import cycle, a branchy function (a hot spot) and a file
     // whose name holds every character Mermaid's syntax gives a meaning to.
-    let mut branchy = String::from("from pkg import b\n\ndef tangled(x):\n");
-    for i in 0..12 {
-        branchy.push_str(&format!("    if x == {i}:\n        x = b.helper(x)\n"));
-    }
-    branchy.push_str("    return x\n");
     fx.write("pkg/__init__.py", "");
-    fx.write("pkg/a.py", &branchy);
+    fx.write(
+        "pkg/a.py",
+        &common::branchy_python("from pkg import b\n\n", "tangled", "x = b.helper(x)"),
+    );
     fx.write(
         "pkg/b.py",
         "from pkg import a\n\ndef helper(x):\n    return a.tangled(x - 1) if x > 9 else x\n",

@@ -113,6 +113,20 @@ impl Fixture {
     }
 }
 
+/// A Python function of 12 `if` branches, each running `then` (with `{i}` for the branch's
+/// number): past the analysis layer's hot-spot floor, so tests can name a known hot spot.
+pub fn branchy_python(header: &str, name: &str, then: &str) -> String {
+    let mut out = format!("{header}def {name}(x):\n");
+    for i in 0..12 {
+        out.push_str(&format!(
+            "    if x == {i}:\n        {}\n",
+            then.replace("{i}", &i.to_string())
+        ));
+    }
+    out.push_str("    return x\n");
+    out
+}
+
 pub fn cache_home() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("xdg-cache")
 }

@@ -47,25 +47,30 @@ impl NoHistory {
     }
 }
 
-/// The current HEAD commit of the repository at `root`, as hex: the cache key of [`read`].
-pub fn head(root: &Path) -> Result<String, NoHistory> {
+/// Reads the window of history below HEAD of the repository at `root`: per file, the
+/// commits that changed it.
+pub fn read(root: &Path, max_commits: usize, deadline: Duration) -> Result<History, NoHistory> {
     let repo = open(root)?;
-    let id = repo
-        .head_id()
-        .map_err(|e| NoHistory::new("no_git_history", format!("no HEAD commit: {e}")))?;
-    Ok(id.to_string())
+    let head = head_of(&repo)?;
+    read_below(repo, head, max_commits, deadline)
 }
 
-/// Reads the window of history below HEAD: per file, the commits that changed it.
-pub fn read(root: &Path, max_commits: usize, deadline: Duration) -> Result<History, NoHistory> {
+fn head_of(repo: &gix::Repository) -> Result<gix::ObjectId, NoHistory> {
+    repo.head_id()
+        .map(|id| id.detach())
+        .map_err(|e| NoHistory::new("no_git_history", format!("no HEAD commit: {e}")))
+}
+
+fn read_below(
+    mut repo: gix::Repository,
+    head: gix::ObjectId,
+    max_commits: usize,
+    deadline: Duration,
+) -> Result<History, NoHistory> {
     let started = Instant::now();
-    let mut repo = open(root)?;
     repo.object_cache_size_if_unset(16 << 20);
-    let head = repo
-        .head_id()
-        .map_err(|e| NoHistory::new("no_git_history", format!("no HEAD commit: {e}")))?;
-    let walk = head
-        .ancestors()
+    let walk = repo
+        .rev_walk([head])
         .sorting(gix::revision::walk::Sorting::ByCommitTime(
             Default::default(),
         ))
@@ -183,23 +188,26 @@ fn changed_paths(
         .collect())
 }
 
-/// Per-root cache of [`read`], keyed by HEAD: a new commit reads the window again.
+/// Per-root cache of [`read`], keyed by HEAD: a new commit reads the window again. (The
+/// repository is opened again per call to read HEAD: gix's handle is `Send` only with its
+/// `parallel` feature.)
 #[derive(Default)]
 pub struct Cache {
-    kept: Option<(String, std::sync::Arc<History>)>,
+    kept: Option<(gix::ObjectId, std::sync::Arc<History>)>,
 }
 
 impl Cache {
     /// The history as of the current HEAD, read once per HEAD.
     pub fn get(&mut self, root: &Path) -> Result<std::sync::Arc<History>, NoHistory> {
-        let head = head(root)?;
+        let repo = open(root)?;
+        let head = head_of(&repo)?;
         if let Some((h, history)) = &self.kept
             && *h == head
         {
             return Ok(history.clone());
         }
         let started = Instant::now();
-        let history = std::sync::Arc::new(read(root, MAX_COMMITS, DEADLINE)?);
+        let history = std::sync::Arc::new(read_below(repo, head, MAX_COMMITS, DEADLINE)?);
         tracing::debug!(
             commits = history.commits,
             files = history.changes.len(),

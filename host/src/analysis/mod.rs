@@ -40,7 +40,20 @@ pub struct Analysis {
     state: Mutex<State>,
     /// The repository's history, read once per HEAD.
     history: Mutex<churn::Cache>,
+    /// The project's hot spots for one snapshot and history (by identity), with the reasons
+    /// to state beside them: scoring ranks every function, so it runs once per pair.
+    hot: Mutex<Option<HotCache>>,
 }
+
+struct HotCache {
+    snapshot: *const Snapshot,
+    history: Option<*const churn::History>,
+    ranked: Arc<Vec<hotspots::HotSpot>>,
+    reasons: Vec<String>,
+}
+
+// The pointers are identities compared, never dereferenced.
+unsafe impl Send for HotCache {}
 
 #[derive(Default)]
 struct State {
@@ -58,39 +71,55 @@ impl Analysis {
             index,
             state: Mutex::new(State::default()),
             history: Mutex::new(churn::Cache::default()),
+            hot: Mutex::new(None),
         }
     }
 
-    /// How often each file of `snapshot` changed in the history's window, with the reasons
-    /// to state beside it (`git_history_partial` when the deadline cut the window short); or
-    /// why there is no history to use.
-    pub fn churn(
+    /// Every hot spot of the project, hottest first, scored with the history's churn when
+    /// there is one, and the reasons to state beside them (why there is no churn, or that
+    /// its window is partial). Scored once per snapshot and history.
+    pub fn hot_spots(
         &self,
-        snapshot: &Snapshot,
-    ) -> Result<(hotspots::Churn, Vec<String>), churn::NoHistory> {
+        snapshot: &Arc<Snapshot>,
+    ) -> (Arc<Vec<hotspots::HotSpot>>, Vec<String>) {
         let history = self
             .history
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .get(self.index.root())?;
-        let per_file = snapshot
-            .graph
-            .files
-            .iter()
-            .map(|f| history.changes.get(&f.path).copied().unwrap_or(0))
-            .collect();
-        let reasons = if history.complete {
-            Vec::new()
-        } else {
-            vec!["git_history_partial".to_string()]
+            .get(self.index.root());
+        let key = (
+            Arc::as_ptr(snapshot),
+            history.as_ref().ok().map(Arc::as_ptr),
+        );
+        let mut hot = self.hot.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(c) = hot.as_ref()
+            && (c.snapshot, c.history) == key
+        {
+            return (c.ranked.clone(), c.reasons.clone());
+        }
+        let (churn, reasons) = match &history {
+            Ok(h) => {
+                let partial = (!h.complete).then(|| "git_history_partial".to_string());
+                (Some(churn_of(snapshot, h)), partial.into_iter().collect())
+            }
+            Err(none) => {
+                tracing::debug!(reason = none.reason, detail = %none.detail, "hot spots without churn");
+                (None, vec![none.reason.to_string()])
+            }
         };
-        Ok((
-            hotspots::Churn {
-                per_file,
-                commits: history.commits,
-            },
-            reasons,
-        ))
+        let ranked = Arc::new(hotspots::hot_spots(
+            snapshot,
+            churn.as_ref(),
+            |_| true,
+            usize::MAX,
+        ));
+        *hot = Some(HotCache {
+            snapshot: key.0,
+            history: key.1,
+            ranked: ranked.clone(),
+            reasons: reasons.clone(),
+        });
+        (ranked, reasons)
     }
 
     /// The graphs for the catalogue as it is now: the kept ones when no code file changed,
@@ -173,7 +202,7 @@ impl Analysis {
         }
         match self.snapshot() {
             Ok(snapshot) => {
-                let _ = self.churn(&snapshot);
+                let _ = self.hot_spots(&snapshot);
                 tracing::debug!(ms = started.elapsed().as_millis(), "analysis graphs warmed");
             }
             Err(err) => tracing::debug!("analysis graphs not warmed: {err}"),
@@ -189,6 +218,19 @@ impl Analysis {
             Freshness::Rebuilding => vec!["index_building".to_string()],
             Freshness::Fresh | Freshness::Stale => Vec::new(),
         }
+    }
+}
+
+/// How often each file of `snapshot` changed in `history`'s window.
+fn churn_of(snapshot: &Snapshot, history: &churn::History) -> hotspots::Churn {
+    hotspots::Churn {
+        per_file: snapshot
+            .graph
+            .files
+            .iter()
+            .map(|f| history.changes.get(&f.path).copied().unwrap_or(0))
+            .collect(),
+        commits: history.commits,
     }
 }
 

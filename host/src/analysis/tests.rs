@@ -288,7 +288,12 @@ fn file_views_report_dependents_cycles_layers_and_entry_points() {
         views::dependencies(&s, cyc, 1, 10).cycle,
         vec!["app/core/cyc_a.py", "app/core/cyc_b.py"]
     );
-    let o = views::overview(&s, None, None, 10);
+    let o = views::overview(
+        &s,
+        &super::hotspots::hot_spots(&s, None, |_| true, usize::MAX),
+        None,
+        10,
+    );
     assert_eq!(
         o.layers,
         vec![vec!["app/core"], vec!["app/web"], vec!["app/cli"]]
@@ -300,7 +305,7 @@ fn file_views_report_dependents_cycles_layers_and_entry_points() {
         o.top_files[4].path, "app/cli/main.py",
         "nothing imports it: ranked last"
     );
-    let only_web = views::overview(&s, None, Some("app/web"), 10);
+    let only_web = views::overview(&s, &[], Some("app/web"), 10);
     assert_eq!(only_web.files, 1);
 }
 

@@ -3,7 +3,7 @@
 
 use super::Snapshot;
 use super::graph::Confidence;
-use super::hotspots::{self, HotSpot};
+use super::hotspots::HotSpot;
 use super::reach;
 use crate::error::{HostError, HostResult, codes};
 use crate::index::rank::{Role, role};
@@ -252,12 +252,8 @@ pub struct Overview {
 /// Directory levels below `under` that make one module of the layer view.
 const MODULE_DEPTH: usize = 2;
 
-pub fn overview(
-    s: &Snapshot,
-    churn: Option<&hotspots::Churn>,
-    under: Option<&str>,
-    limit: usize,
-) -> Overview {
+/// `hot` is the project's hot spots, hottest first (see [`super::Analysis::hot_spots`]).
+pub fn overview(s: &Snapshot, hot: &[HotSpot], under: Option<&str>, limit: usize) -> Overview {
     let g = &s.graph;
     let prefix = under
         .map(|u| u.trim_end_matches('/'))
@@ -309,7 +305,12 @@ pub fn overview(
         .sort_by_key(|&(main, f)| (!main, std::cmp::Reverse(g.file_deps[f as usize].len()), f));
     entry_points.truncate(limit);
 
-    let hot = hotspots::hot_spots(s, churn, |f| file_set.contains(&f), limit);
+    let hot: Vec<HotSpot> = hot
+        .iter()
+        .filter(|h| file_set.contains(&g.symbols[h.symbol as usize].file))
+        .take(limit)
+        .cloned()
+        .collect();
     Overview {
         files: files.len() as u32,
         definitions: symbols.len() as u32,

@@ -501,20 +501,11 @@ impl index::Host for HostState {
         };
         let snapshot = services.analysis.snapshot().map_err(to_wit)?;
         let mut reasons = services.analysis.reasons();
-        let churn = match services.analysis.churn(&snapshot) {
-            Ok((churn, partial)) => {
-                reasons.extend(partial);
-                Some(churn)
-            }
-            Err(none) => {
-                tracing::debug!(reason = none.reason, detail = %none.detail, "hot spots without churn");
-                reasons.push(none.reason.to_string());
-                None
-            }
-        };
+        let (hot, why) = services.analysis.hot_spots(&snapshot);
+        reasons.extend(why);
         let o = views::overview(
             &snapshot,
-            churn.as_ref(),
+            &hot,
             under.as_deref(),
             limit.clamp(1, 100) as usize,
         );
