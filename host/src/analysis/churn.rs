@@ -27,7 +27,8 @@ pub struct History {
     pub changes: HashMap<String, u32>,
     /// Commits read (merges and bulk changes not counted).
     pub commits: u32,
-    /// The walk reached the end of the window (or of the history) before the deadline.
+    /// The walk reached the end of the window (or of the history): no deadline passed and no
+    /// damaged object stopped it.
     pub complete: bool,
 }
 
@@ -86,23 +87,29 @@ fn read_below(
             history.complete = false;
             break;
         }
-        // A broken object ends the walk: what was read so far still counts.
-        let Ok(info) = info else { break };
+        // A broken object ends the walk: what was read so far still counts, as part of the
+        // window.
+        let Ok(info) = info else {
+            history.complete = false;
+            break;
+        };
         let parents: Vec<_> = info.parent_ids().collect();
         if parents.len() > 1 {
             continue;
         }
-        let Ok(changed) = changed_paths(
+        let changed = match changed_paths(
             &repo,
             info.id,
             parents.first().map(|p| p.detach()),
             &mut state,
-        ) else {
-            break;
+        ) {
+            Ok(Some(changed)) if !changed.is_empty() => changed,
+            Ok(_) => continue,
+            Err(_) => {
+                history.complete = false;
+                break;
+            }
         };
-        if changed.is_empty() || changed.len() > BULK_FILES {
-            continue;
-        }
         history.commits += 1;
         for path in changed {
             *history.changes.entry(path).or_default() += 1;
@@ -141,13 +148,15 @@ fn open(root: &Path) -> Result<gix::Repository, NoHistory> {
 }
 
 /// The files (blobs and links) one commit changed against its first parent (against nothing
-/// for a root commit).
+/// for a root commit); none for a bulk change. The diff stops at the first file past
+/// [`BULK_FILES`], so a reformat, or a hostile commit with a huge tree, costs no more than a
+/// commit of that size.
 fn changed_paths(
     repo: &gix::Repository,
     commit: gix::ObjectId,
     parent: Option<gix::ObjectId>,
     state: &mut gix::diff::tree::State,
-) -> Result<Vec<String>, Box<dyn std::error::Error + Send + Sync>> {
+) -> Result<Option<Vec<String>>, Box<dyn std::error::Error + Send + Sync>> {
     let tree_of = |id: gix::ObjectId| -> Result<Vec<u8>, Box<dyn std::error::Error + Send + Sync>> {
         let commit = repo.find_commit(id)?;
         let tree = repo.find_tree(commit.tree_id()?)?;
@@ -158,21 +167,26 @@ fn changed_paths(
         Some(p) => tree_of(p)?,
         None => Vec::new(),
     };
-    let mut recorder = gix::diff::tree::Recorder::default();
+    let mut files = Files::default();
     let kind = repo.object_hash();
-    gix::diff::tree(
+    match gix::diff::tree(
         gix::objs::TreeRefIter::from_bytes(&old, kind),
         gix::objs::TreeRefIter::from_bytes(&new, kind),
         &mut *state,
         &repo.objects,
-        &mut recorder,
-    )?;
+        &mut files,
+    ) {
+        Ok(()) => {}
+        Err(gix::diff::tree::Error::Cancelled) => return Ok(None),
+        Err(e) => return Err(e.into()),
+    }
     use gix::diff::tree::recorder::Change;
-    Ok(recorder
-        .records
-        .into_iter()
-        .filter_map(|change| {
-            let (mode, path) = match change {
+    Ok(Some(
+        files
+            .recorder
+            .records
+            .into_iter()
+            .filter_map(|change| match change {
                 Change::Addition {
                     entry_mode, path, ..
                 }
@@ -181,11 +195,45 @@ fn changed_paths(
                 }
                 | Change::Modification {
                     entry_mode, path, ..
-                } => (entry_mode, path),
-            };
-            (!mode.is_tree()).then(|| String::from_utf8_lossy(&path).into_owned())
-        })
-        .collect())
+                } => (!entry_mode.is_tree()).then(|| String::from_utf8_lossy(&path).into_owned()),
+            })
+            .collect(),
+    ))
+}
+
+/// gix's recorder of changes with their paths, cancelling the diff past [`BULK_FILES`] files.
+#[derive(Default)]
+struct Files {
+    recorder: gix::diff::tree::Recorder,
+    files: usize,
+}
+
+impl gix::diff::tree::Visit for Files {
+    fn pop_front_tracked_path_and_set_current(&mut self) {
+        self.recorder.pop_front_tracked_path_and_set_current();
+    }
+
+    fn push_back_tracked_path_component(&mut self, component: &gix::bstr::BStr) {
+        self.recorder.push_back_tracked_path_component(component);
+    }
+
+    fn push_path_component(&mut self, component: &gix::bstr::BStr) {
+        self.recorder.push_path_component(component);
+    }
+
+    fn pop_path_component(&mut self) {
+        self.recorder.pop_path_component();
+    }
+
+    fn visit(&mut self, change: gix::diff::tree::visit::Change) -> gix::diff::tree::visit::Action {
+        if !change.entry_mode().is_tree() {
+            self.files += 1;
+            if self.files > BULK_FILES {
+                return std::ops::ControlFlow::Break(());
+            }
+        }
+        self.recorder.visit(change)
+    }
 }
 
 /// Per-root cache of [`read`], keyed by HEAD: a new commit reads the window again. (The

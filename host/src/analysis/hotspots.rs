@@ -34,15 +34,10 @@ pub struct HotSpot {
     pub reasons: Vec<String>,
 }
 
-/// The `limit` hottest functions among the files `keep` accepts (tests and generated code
-/// left out), hottest first. A function's churn is its file's: commits say which files
-/// changed, not which lines.
-pub fn hot_spots(
-    s: &Snapshot,
-    churn: Option<&Churn>,
-    keep: impl Fn(u32) -> bool,
-    limit: usize,
-) -> Vec<HotSpot> {
+/// Every hot spot of the project, hottest first (tests and generated code left out): callers
+/// keep the ones of the files they show. A function's churn is its file's: commits say which
+/// files changed, not which lines.
+pub fn hot_spots(s: &Snapshot, churn: Option<&Churn>) -> Vec<HotSpot> {
     let g = &s.graph;
     let functions: Vec<u32> = (0..g.symbols.len() as u32)
         .filter(|&i| {
@@ -75,7 +70,6 @@ pub fn hot_spots(
     let mut out: Vec<HotSpot> = functions
         .iter()
         .enumerate()
-        .filter(|&(_, &i)| keep(g.symbols[i as usize].file))
         .filter(|&(_, &i)| {
             let node = &g.symbols[i as usize];
             node.symbol.branches >= MIN_BRANCHES || node.lines() >= MIN_LINES
@@ -127,6 +121,5 @@ pub fn hot_spots(
         .filter(|h| !h.reasons.is_empty())
         .collect();
     out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.symbol.cmp(&b.symbol)));
-    out.truncate(limit);
     out
 }

@@ -1,10 +1,10 @@
 //! The analysis layer (ADR-033 §4-5): the file dependency graph and the symbol call graph
 //! resolved from the index's facts, and what is computed over them: PageRank, impact radius,
-//! import cycles, layers and hot spots (complexity and centrality).
+//! import cycles, layers and hot spots (complexity, centrality and churn from the history).
 //!
-//! The graphs are built on first use and kept: a later call re-reads the facts of the files
-//! whose content changed since (by the catalogue's hashes), resolves again in memory and
-//! ranks again. Nothing here writes.
+//! The graphs are built once the first index pass is done ([`Analysis::warm`]) or on first
+//! use, and kept: a later call re-reads the facts of the files whose content changed since
+//! (by the catalogue's hashes), resolves again in memory and ranks again. Nothing here writes.
 
 pub mod churn;
 pub mod graph;
@@ -45,15 +45,22 @@ pub struct Analysis {
     hot: Mutex<Option<HotCache>>,
 }
 
+/// Keyed by the identities of the snapshot and history it was scored from: a `Weak` keeps
+/// the allocation from being reused by a later one (no stale hit) without keeping an old
+/// graph's memory alive.
 struct HotCache {
-    snapshot: *const Snapshot,
-    history: Option<*const churn::History>,
+    snapshot: std::sync::Weak<Snapshot>,
+    history: Option<std::sync::Weak<churn::History>>,
     ranked: Arc<Vec<hotspots::HotSpot>>,
     reasons: Vec<String>,
 }
 
-// The pointers are identities compared, never dereferenced.
-unsafe impl Send for HotCache {}
+impl HotCache {
+    fn scored_from(&self, snapshot: &Arc<Snapshot>, history: Option<&Arc<churn::History>>) -> bool {
+        std::ptr::eq(self.snapshot.as_ptr(), Arc::as_ptr(snapshot))
+            && self.history.as_ref().map(std::sync::Weak::as_ptr) == history.map(Arc::as_ptr)
+    }
+}
 
 #[derive(Default)]
 struct State {
@@ -87,13 +94,9 @@ impl Analysis {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .get(self.index.root());
-        let key = (
-            Arc::as_ptr(snapshot),
-            history.as_ref().ok().map(Arc::as_ptr),
-        );
         let mut hot = self.hot.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(c) = hot.as_ref()
-            && (c.snapshot, c.history) == key
+            && c.scored_from(snapshot, history.as_ref().ok())
         {
             return (c.ranked.clone(), c.reasons.clone());
         }
@@ -107,15 +110,10 @@ impl Analysis {
                 (None, vec![none.reason.to_string()])
             }
         };
-        let ranked = Arc::new(hotspots::hot_spots(
-            snapshot,
-            churn.as_ref(),
-            |_| true,
-            usize::MAX,
-        ));
+        let ranked = Arc::new(hotspots::hot_spots(snapshot, churn.as_ref()));
         *hot = Some(HotCache {
-            snapshot: key.0,
-            history: key.1,
+            snapshot: Arc::downgrade(snapshot),
+            history: history.as_ref().ok().map(Arc::downgrade),
             ranked: ranked.clone(),
             reasons: reasons.clone(),
         });

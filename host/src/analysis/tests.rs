@@ -288,12 +288,7 @@ fn file_views_report_dependents_cycles_layers_and_entry_points() {
         views::dependencies(&s, cyc, 1, 10).cycle,
         vec!["app/core/cyc_a.py", "app/core/cyc_b.py"]
     );
-    let o = views::overview(
-        &s,
-        &super::hotspots::hot_spots(&s, None, |_| true, usize::MAX),
-        None,
-        10,
-    );
+    let o = views::overview(&s, &super::hotspots::hot_spots(&s, None), None, 10);
     assert_eq!(
         o.layers,
         vec![vec!["app/core"], vec!["app/web"], vec!["app/cli"]]
@@ -320,7 +315,7 @@ fn hot_spots_are_the_branchy_central_functions_and_say_why() {
         branchy.push_str(&format!("\ndef small_{i}():\n    return tangled({i})\n"));
     }
     let s = snapshot(&[("m/core.py", &branchy), ("tests/test_core.py", &branchy)]);
-    let hot = super::hotspots::hot_spots(&s, None, |_| true, 5);
+    let hot = super::hotspots::hot_spots(&s, None);
     assert_eq!(hot.len(), 1, "only one function passes the floor: {hot:?}");
     assert_eq!(
         label(&s, hot[0].symbol),
@@ -507,7 +502,7 @@ fn hot_spots_rank_the_function_whose_file_keeps_changing_first() {
         per_file,
         commits: 40,
     };
-    let hot = super::hotspots::hot_spots(&s, Some(&churn), |_| true, 5);
+    let hot = super::hotspots::hot_spots(&s, Some(&churn));
     assert_eq!(label(&s, hot[0].symbol), "m/busy.py:busy", "{hot:?}");
     assert!(hot[0].score > hot[1].score);
     assert!(
@@ -518,7 +513,7 @@ fn hot_spots_rank_the_function_whose_file_keeps_changing_first() {
         "{hot:?}"
     );
     // Without a history the two tie on every measure but their order.
-    let plain = super::hotspots::hot_spots(&s, None, |_| true, 5);
+    let plain = super::hotspots::hot_spots(&s, None);
     assert!((plain[0].score - plain[1].score).abs() < 1e-6, "{plain:?}");
 }
 
@@ -590,4 +585,34 @@ fn a_name_imported_beside_a_submodule_binds_to_the_package_s_definition() {
         callees(&s, "t/test_tr.py:test"),
         pairs(&[("pkg/tr/__init__.py:npgettext", "import")])
     );
+}
+
+#[test]
+fn a_damaged_object_ends_the_walk_and_says_the_window_is_partial() {
+    use super::churn;
+    let mut repo = Repo::new();
+    for _ in 0..3 {
+        repo.commit(&["a.py"]);
+    }
+    let parent = std::process::Command::new("git")
+        .args(["rev-parse", "HEAD~1"])
+        .current_dir(repo.dir.path())
+        .output()
+        .unwrap();
+    let id = String::from_utf8(parent.stdout).unwrap();
+    let object = repo
+        .dir
+        .path()
+        .join(".git/objects")
+        .join(&id[..2])
+        .join(id[2..].trim());
+    let mut perms = std::fs::metadata(&object).unwrap().permissions();
+    #[allow(clippy::permissions_set_readonly_false)]
+    perms.set_readonly(false);
+    std::fs::set_permissions(&object, perms).unwrap();
+    std::fs::write(&object, b"not a zlib stream").unwrap();
+    let root = repo.dir.path().canonicalize().unwrap();
+    let h = churn::read(&root, churn::MAX_COMMITS, churn::DEADLINE).unwrap();
+    assert!(!h.complete, "{h:?}");
+    assert!(h.commits < 3, "{h:?}");
 }

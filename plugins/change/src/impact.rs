@@ -126,7 +126,10 @@ pub fn analyze(files: &[FilePlan]) -> ImpactReport {
                 if file.changed.iter().any(|&(a, b)| a <= e && b >= s) {
                     hot_spots.push(HotSpot {
                         file_path: file.path.clone(),
-                        symbol: Some(qualified(&h.symbol.name, h.symbol.container.as_deref())),
+                        symbol: Some(sdk::qualified_name(
+                            &h.symbol.name,
+                            h.symbol.container.as_deref(),
+                        )),
                         score: Some(h.score),
                         reasons: h.reasons,
                         importers: distinct.len(),
@@ -269,7 +272,7 @@ struct Reach {
 fn callers(path: &str, name: &str, container: Option<&str>) -> Reach {
     let Ok(g) = index::call_graph(
         path,
-        Some(&qualified(name, container)),
+        Some(&sdk::qualified_name(name, container)),
         CALLER_DEPTH,
         MAX_CALL_LINKS,
     ) else {
@@ -308,13 +311,6 @@ fn callers(path: &str, name: &str, container: Option<&str>) -> Reach {
         }
     }
     reach
-}
-
-fn qualified(name: &str, container: Option<&str>) -> String {
-    match container {
-        Some(c) => format!("{c}.{name}"),
-        None => name.to_string(),
-    }
 }
 
 /// ADR-033 §7.2 assessBreakingChangeRisk.

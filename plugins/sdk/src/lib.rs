@@ -44,6 +44,16 @@ pub fn parse_args<T: DeserializeOwned>(args_json: &str) -> ToolResult<T> {
     })
 }
 
+/// A definition as the index names it (`Container.name`, or `name` at the top level): what
+/// `index.call-graph` takes as its symbol and what answers show, so every pillar spells it one
+/// way.
+pub fn qualified_name(name: &str, container: Option<&str>) -> String {
+    match container {
+        Some(c) => format!("{c}.{name}"),
+        None => name.to_string(),
+    }
+}
+
 /// Serializes a structured result; failure here is a plugin bug, reported as INTERNAL.
 pub fn to_json<T: Serialize>(value: &T) -> ToolResult<String> {
     serde_json::to_string(value)

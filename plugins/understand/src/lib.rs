@@ -390,10 +390,7 @@ fn answer(resolution: &Resolution, plan: &Plan) -> ToolResult<UnderstandResponse
 }
 
 fn qualified(s: &GraphSymbol) -> String {
-    match &s.container {
-        Some(c) => format!("{c}.{}", s.name),
-        None => s.name.clone(),
-    }
+    sdk::qualified_name(&s.name, s.container.as_deref())
 }
 
 fn read_call(path: &str, start: u32, end: u32) -> ToolCall {
@@ -1101,7 +1098,9 @@ fn reason_words(code: &str) -> String {
         "no_git_history" => "hot spots scored without churn: no git history in the root",
         "git_link_refused" => "hot spots scored without churn: .git is a link, not read",
         "git_history_unreadable" => "hot spots scored without churn: the history could not be read",
-        "git_history_partial" => "churn from part of the history window (its deadline passed)",
+        "git_history_partial" => {
+            "churn from part of the history window (its deadline passed or an object is damaged)"
+        }
         _ => return code.to_string(),
     };
     format!("{code} ({meaning})")
