@@ -190,6 +190,33 @@ async fn the_impact_report_reads_hot_spots_and_tests_from_the_call_graph() {
 
     assert_eq!(dry["guidance"]["meta"]["basedOn"]["pageRankCoverage"], 1.0);
     assert_eq!(dry["guidance"]["meta"]["basedOn"]["hotSpotCount"], 1);
+    // A body's arithmetic moves no rank.
+    assert_eq!(impact["pageRankDelta"], json!({}), "{impact:#}");
+
+    // handler calling unrelated instead of compute: compute's rank falls, unrelated's rises,
+    // predicted before anything is written.
+    let moved = ok(
+        &client,
+        "change",
+        json!({
+            "intent": "reroute",
+            "edits": [{ "filePath": "pkg/api.py", "targetString": "from pkg.core import compute\n\n\ndef handler():\n    return compute(1)\n", "replacementString": "from pkg.core import unrelated\n\n\ndef handler():\n    return unrelated()\n" }],
+        }),
+    )
+    .await;
+    let delta = &moved["impactReport"]["pageRankDelta"];
+    assert!(
+        delta["pkg/core.py#compute"].as_f64().unwrap() < 0.0,
+        "{delta:#}"
+    );
+    assert!(
+        delta["pkg/core.py#unrelated"].as_f64().unwrap() > 0.0,
+        "{delta:#}"
+    );
+    assert!(
+        fx.read("pkg/api.py").unwrap().contains("compute(1)"),
+        "a dry run writes nothing"
+    );
 
     // An edit of a calm function touches no hot spot and no test calls it: only the test that
     // imports its module is suggested.

@@ -42,7 +42,7 @@ pub fn hot_spots(s: &Snapshot, churn: Option<&Churn>) -> Vec<HotSpot> {
     let functions: Vec<u32> = (0..g.symbols.len() as u32)
         .filter(|&i| {
             let node = &g.symbols[i as usize];
-            matches!(node.symbol.kind.as_str(), "function" | "method")
+            matches!(node.symbol().kind.as_str(), "function" | "method")
                 && role(&g.files[node.file as usize].path) == Role::Source
         })
         .collect();
@@ -51,7 +51,7 @@ pub fn hot_spots(s: &Snapshot, churn: Option<&Churn>) -> Vec<HotSpot> {
         let values: Vec<f64> = functions.iter().map(|&i| f(i)).collect();
         super::rank::percentiles(&values)
     };
-    let branches = metric(&|i| g.symbols[i as usize].symbol.branches as f64);
+    let branches = metric(&|i| g.symbols[i as usize].symbol().branches as f64);
     let lines = metric(&|i| g.symbols[i as usize].lines() as f64);
     let central = metric(&|i| s.symbol_rank[i as usize]);
     let coupled = metric(&coupling);
@@ -72,7 +72,7 @@ pub fn hot_spots(s: &Snapshot, churn: Option<&Churn>) -> Vec<HotSpot> {
         .enumerate()
         .filter(|&(_, &i)| {
             let node = &g.symbols[i as usize];
-            node.symbol.branches >= MIN_BRANCHES || node.lines() >= MIN_LINES
+            node.symbol().branches >= MIN_BRANCHES || node.lines() >= MIN_LINES
         })
         .map(|(k, &i)| {
             let parts = [branches[k], lines[k], central[k], coupled[k], changed[k]];
@@ -83,7 +83,7 @@ pub fn hot_spots(s: &Snapshot, churn: Option<&Churn>) -> Vec<HotSpot> {
             if branches[k] >= NOTABLE {
                 reasons.push(format!(
                     "{} branch points ({})",
-                    node.symbol.branches,
+                    node.symbol().branches,
                     top(branches[k])
                 ));
             }

@@ -7,6 +7,7 @@
 //! (by the catalogue's hashes), resolves again in memory and ranks again. Nothing here writes.
 
 pub mod churn;
+pub mod delta;
 pub mod graph;
 pub mod hotspots;
 pub mod rank;
@@ -172,11 +173,14 @@ impl Analysis {
             .iter()
             .filter_map(|f| state.facts.get(&f.path).cloned())
             .collect();
-        let graph = Graph::build(&ordered);
-        let snapshot = Arc::new(rank_snapshot(graph));
+        let previous = state.snapshot.clone();
+        let graph = Graph::update(previous.as_ref().map(|s| &s.graph), &ordered);
+        let resolved = graph.resolved_again;
+        let snapshot = Arc::new(rank_snapshot_from(graph, previous.as_deref()));
         tracing::debug!(
             files = files.len(),
             files_read,
+            resolved,
             facts_ms,
             total_ms = started.elapsed().as_millis(),
             "analysis graphs rebuilt"
@@ -235,6 +239,13 @@ fn churn_of(snapshot: &Snapshot, history: &churn::History) -> hotspots::Churn {
 /// Ranks a built graph: files over their imports, definitions over their calls (weighted by
 /// how sure each call's resolution is).
 pub fn rank_snapshot(graph: Graph) -> Snapshot {
+    rank_snapshot_from(graph, None)
+}
+
+/// [`rank_snapshot`] starting each PageRank from `previous`'s scores of the same files and
+/// definitions (matched by path and position in their file, which an unchanged file keeps):
+/// after a small change the iteration starts next to its answer.
+pub fn rank_snapshot_from(graph: Graph, previous: Option<&Snapshot>) -> Snapshot {
     let file_edges: Vec<(u32, u32, f64)> =
         graph.imports.iter().map(|e| (e.from, e.to, 1.0)).collect();
     let call_edges: Vec<(u32, u32, f64)> = graph
@@ -242,8 +253,9 @@ pub fn rank_snapshot(graph: Graph) -> Snapshot {
         .iter()
         .map(|e| (e.from, e.to, e.confidence.weight()))
         .collect();
-    let file_rank = rank::pagerank(graph.files.len(), &file_edges);
-    let symbol_rank = rank::pagerank(graph.symbols.len(), &call_edges);
+    let (file_start, symbol_start) = previous.map(|p| carried_ranks(&graph, p)).unzip();
+    let file_rank = rank::pagerank_from(graph.files.len(), &file_edges, file_start);
+    let symbol_rank = rank::pagerank_from(graph.symbols.len(), &call_edges, symbol_start);
     Snapshot {
         cycles: reach::cycles(&graph.file_deps),
         file_percentile: rank::percentiles(&file_rank),
@@ -252,6 +264,26 @@ pub fn rank_snapshot(graph: Graph) -> Snapshot {
         symbol_rank,
         graph,
     }
+}
+
+/// `previous`'s file and definition scores moved to `graph`'s positions; a new file's and a
+/// new definition's start at the mean.
+fn carried_ranks(graph: &Graph, previous: &Snapshot) -> (Vec<f64>, Vec<f64>) {
+    let mean_file = 1.0 / previous.file_rank.len().max(1) as f64;
+    let mean_symbol = 1.0 / previous.symbol_rank.len().max(1) as f64;
+    let mut files = vec![mean_file; graph.files.len()];
+    let mut symbols = vec![mean_symbol; graph.symbols.len()];
+    for (i, f) in graph.files.iter().enumerate() {
+        let Some(o) = previous.graph.file(&f.path) else {
+            continue;
+        };
+        files[i] = previous.file_rank[o as usize];
+        let old = previous.graph.symbols_of(o);
+        for (new, old) in graph.symbols_of(i as u32).zip(old) {
+            symbols[new as usize] = previous.symbol_rank[old as usize];
+        }
+    }
+    (files, symbols)
 }
 
 #[cfg(test)]

@@ -12,6 +12,12 @@ pub const MAX_ITERATIONS: usize = 100;
 /// score to its targets in proportion to the weights; nodes without edges out pass theirs
 /// to every node, so no score leaks away.
 pub fn pagerank(n: usize, edges: &[(u32, u32, f64)]) -> Vec<f64> {
+    pagerank_from(n, edges, None)
+}
+
+/// [`pagerank`] iterated from `start` (scores of a graph like this one, such as before one
+/// file changed): the same fixed point, reached in fewer iterations the closer `start` is.
+pub fn pagerank_from(n: usize, edges: &[(u32, u32, f64)], start: Option<Vec<f64>>) -> Vec<f64> {
     if n == 0 {
         return Vec::new();
     }
@@ -20,7 +26,18 @@ pub fn pagerank(n: usize, edges: &[(u32, u32, f64)]) -> Vec<f64> {
         out_weight[from as usize] += w;
     }
     let base = (1.0 - DAMPING) / n as f64;
-    let mut rank = vec![1.0 / n as f64; n];
+    let mut rank = match start {
+        Some(mut s) if s.len() == n && s.iter().all(|x| x.is_finite() && *x >= 0.0) => {
+            let sum: f64 = s.iter().sum();
+            if sum > 0.0 {
+                s.iter_mut().for_each(|x| *x /= sum);
+                s
+            } else {
+                vec![1.0 / n as f64; n]
+            }
+        }
+        _ => vec![1.0 / n as f64; n],
+    };
     let mut next = vec![0.0f64; n];
     for _ in 0..MAX_ITERATIONS {
         let dangling: f64 = (0..n)

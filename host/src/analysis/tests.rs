@@ -4,31 +4,14 @@
 
 use super::graph::{Confidence, Graph};
 use super::{Snapshot, rank, rank_snapshot, reach, views};
-use crate::index::code::{self, Language};
+use crate::index::code::Language;
 use crate::index::facts::FileFacts;
 use std::sync::Arc;
 
 fn facts(path: &str, source: &str) -> Arc<FileFacts> {
     let ext = path.rsplit('.').next().unwrap();
     let lang = Language::from_extension(ext).unwrap();
-    let x = code::extract(lang, source);
-    Arc::new(FileFacts {
-        path: path.to_string(),
-        hash: blake3::hash(source.as_bytes()).to_hex().to_string(),
-        language: Some(lang.name().to_string()),
-        symbols: x.symbols,
-        imports: x.imports.into_iter().map(|e| (e.name, e.line)).collect(),
-        calls: x
-            .calls
-            .into_iter()
-            .map(|e| (e.name, e.receiver.unwrap_or_default(), e.line))
-            .collect(),
-        aliases: x
-            .aliases
-            .into_iter()
-            .map(|a| (a.name, a.local, a.line))
-            .collect(),
-    })
+    Arc::new(FileFacts::from_source(path, lang, source))
 }
 
 fn snapshot(files: &[(&str, &str)]) -> Snapshot {
@@ -615,4 +598,373 @@ fn a_damaged_object_ends_the_walk_and_says_the_window_is_partial() {
     let h = churn::read(&root, churn::MAX_COMMITS, churn::DEADLINE).unwrap();
     assert!(!h.complete, "{h:?}");
     assert!(h.commits < 3, "{h:?}");
+}
+
+mod incremental {
+    //! An updated graph is the graph built from scratch: random small Python packages, then
+    //! one file edited, added or removed (or several at once), checked edge by edge.
+    use super::facts;
+    use crate::analysis::graph::Graph;
+    use proptest::prelude::*;
+    use std::sync::Arc;
+
+    const MODULES: &[&str] = &["a", "b", "c", "d", "__init__"];
+    const NAMES: &[&str] = &["f", "g", "h", "run", "save"];
+
+    /// One line of a module: an import, a function, a class with a method, or a call.
+    fn line() -> impl Strategy<Value = String> {
+        let module = proptest::sample::select(&MODULES[..4]);
+        let name = proptest::sample::select(NAMES);
+        prop_oneof![
+            (module.clone(), name.clone()).prop_map(|(m, n)| format!("from pkg.{m} import {n}")),
+            (module.clone(), name.clone())
+                .prop_map(|(m, n)| format!("from pkg.{m} import {n} as al")),
+            module.clone().prop_map(|m| format!("from pkg import {m}")),
+            module
+                .clone()
+                .prop_map(|m| format!("from pkg.{m} import al")),
+            module
+                .clone()
+                .prop_map(|m| format!("import pkg.{m} as {m}m")),
+            (name.clone(), name.clone(), module.clone()).prop_map(|(d, c, m)| format!(
+                "def {d}(x):\n    {c}(x)\n    al(x)\n    {m}.{c}(x)\n    {m}m.{d}(x)"
+            )),
+            (name.clone(), name.clone()).prop_map(|(d, c)| format!(
+                "class K{d}:\n    def {d}(self):\n        self.{c}()\n        {c}()"
+            )),
+            (name.clone(), name).prop_map(|(d, c)| format!("def {d}():\n    return {c}()")),
+        ]
+    }
+
+    fn module() -> impl Strategy<Value = String> {
+        proptest::collection::vec(line(), 0..6).prop_map(|lines| lines.join("\n\n") + "\n")
+    }
+
+    /// Files of a package: which modules exist and their text.
+    fn package() -> impl Strategy<Value = Vec<(String, String)>> {
+        proptest::collection::vec((proptest::sample::select(MODULES), module()), 1..6).prop_map(
+            |files| {
+                let mut files: Vec<(String, String)> = files
+                    .into_iter()
+                    .map(|(m, text)| (format!("pkg/{m}.py"), text))
+                    .collect();
+                files.sort_by(|a, b| a.0.cmp(&b.0));
+                files.dedup_by(|a, b| a.0 == b.0);
+                files
+            },
+        )
+    }
+
+    /// Every edge of a graph, by paths and names, so graphs with the same files compare.
+    fn edges(g: &Graph) -> (Vec<String>, Vec<String>, usize) {
+        let sym = |s: u32| {
+            let n = &g.symbols[s as usize];
+            format!(
+                "{}#{}@{}",
+                g.files[n.file as usize].path,
+                g.qualified(s),
+                n.symbol().start_line
+            )
+        };
+        let calls = g
+            .calls
+            .iter()
+            .map(|e| {
+                format!(
+                    "{} -> {} line {} {:?}",
+                    sym(e.from),
+                    sym(e.to),
+                    e.line,
+                    e.confidence
+                )
+            })
+            .collect();
+        let imports = g
+            .imports
+            .iter()
+            .map(|e| {
+                format!(
+                    "{} -> {} line {}",
+                    g.files[e.from as usize].path, g.files[e.to as usize].path, e.line
+                )
+            })
+            .collect();
+        (calls, imports, g.unresolved_calls)
+    }
+
+    fn graph(files: &[(String, String)]) -> (Graph, Vec<Arc<crate::index::facts::FileFacts>>) {
+        let facts: Vec<_> = files.iter().map(|(p, s)| facts(p, s)).collect();
+        (Graph::build(&facts), facts)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+        #[test]
+        fn an_updated_graph_is_the_graph_built_from_scratch(
+            before in package(),
+            edits in proptest::collection::vec((0usize..6, edit()), 1..4),
+        ) {
+            let (old, _) = graph(&before);
+            let mut next = before.clone();
+            for (at, edit) in edits {
+                apply(&mut next, at, edit);
+            }
+            let (full, facts) = graph(&next);
+            let updated = Graph::update(Some(&old), &facts);
+            prop_assert_eq!(edges(&updated), edges(&full));
+            // And once more from the updated graph, nothing changed: nothing resolved again.
+            let again = Graph::update(Some(&updated), &facts);
+            prop_assert_eq!(again.resolved_again, 0);
+            prop_assert_eq!(edges(&again), edges(&full));
+        }
+    }
+
+    /// What happens to one file between two graphs.
+    #[derive(Debug, Clone)]
+    enum Edit {
+        /// A line added at its end (a body edited; definitions often stay as they were).
+        Append(String),
+        /// Another text altogether.
+        Replace(String),
+        /// The same text with a blank line first: every line moves, nothing else.
+        Shift,
+        Remove,
+        /// A module written (added when it was not there).
+        Write(&'static str, String),
+    }
+
+    fn edit() -> impl Strategy<Value = Edit> {
+        prop_oneof![
+            line().prop_map(Edit::Append),
+            module().prop_map(Edit::Replace),
+            Just(Edit::Shift),
+            Just(Edit::Remove),
+            (proptest::sample::select(MODULES), module()).prop_map(|(m, t)| Edit::Write(m, t)),
+        ]
+    }
+
+    fn apply(files: &mut Vec<(String, String)>, at: usize, edit: Edit) {
+        let i = at % files.len().max(1);
+        match edit {
+            Edit::Append(line) if !files.is_empty() => files[i].1.push_str(&format!("\n{line}\n")),
+            Edit::Replace(text) if !files.is_empty() => files[i].1 = text,
+            Edit::Shift if !files.is_empty() => files[i].1.insert(0, '\n'),
+            Edit::Remove if !files.is_empty() => {
+                files.remove(i);
+            }
+            Edit::Write(m, text) => {
+                let path = format!("pkg/{m}.py");
+                files.retain(|(p, _)| *p != path);
+                files.push((path, text));
+                files.sort();
+            }
+            _ => {}
+        }
+    }
+
+    /// G calls `al`, which F binds to X's `f` under another name: when X changes, G's edge
+    /// depends on it through F (two imports away, and not by name).
+    #[test]
+    fn a_re_exported_alias_two_imports_away_is_resolved_again() {
+        let files = |body: &str| -> Vec<(String, String)> {
+            vec![
+                (
+                    "pkg/g.py".into(),
+                    "from pkg.reexport import al\n\ndef use():\n    return al()\n".into(),
+                ),
+                (
+                    "pkg/reexport.py".into(),
+                    "from pkg.x import f as al\n".into(),
+                ),
+                ("pkg/x.py".into(), body.into()),
+            ]
+        };
+        let (old, _) = graph(&files("def other():\n    pass\n"));
+        let (full, facts) = graph(&files("def f():\n    pass\n"));
+        let updated = Graph::update(Some(&old), &facts);
+        assert_eq!(edges(&updated), edges(&full));
+        assert_eq!(edges(&full).0.len(), 1, "{:?}", edges(&full));
+    }
+
+    /// G calls `n` through x, which re-exports it: when x imports it from elsewhere, G's
+    /// edge moves, though no definition changed.
+    #[test]
+    fn a_re_export_that_changes_its_source_is_followed() {
+        let files = |from: &str| -> Vec<(String, String)> {
+            vec![
+                (
+                    "pkg/g.py".into(),
+                    "from pkg.x import n\n\ndef use():\n    return n()\n".into(),
+                ),
+                ("pkg/x.py".into(), format!("from pkg.{from} import n\n")),
+                ("pkg/y.py".into(), "def n():\n    pass\n".into()),
+                ("pkg/z.py".into(), "def n():\n    pass\n".into()),
+            ]
+        };
+        let (old, _) = graph(&files("y"));
+        let (full, facts) = graph(&files("z"));
+        let updated = Graph::update(Some(&old), &facts);
+        assert_eq!(edges(&updated), edges(&full));
+        assert!(
+            edges(&full).0.iter().any(|e| e.contains("-> pkg/z.py#n")),
+            "{:?}",
+            edges(&full)
+        );
+    }
+
+    #[test]
+    fn one_edited_file_resolves_only_what_can_depend_on_it() {
+        let mut files: Vec<(String, String)> = (0..20)
+            .map(|i| {
+                (
+                    format!("pkg/m{i:02}.py"),
+                    format!("def own{i}():\n    return other{i}()\n"),
+                )
+            })
+            .collect();
+        files.push(("pkg/util.py".into(), "def helper():\n    return 1\n".into()));
+        files.push((
+            "pkg/user.py".into(),
+            "from pkg.util import helper\n\ndef use():\n    return helper()\n".into(),
+        ));
+        files.sort();
+        let (old, _) = graph(&files);
+        let edit = |text: &str| -> Vec<(String, String)> {
+            files
+                .iter()
+                .map(|(p, s)| match p.as_str() {
+                    "pkg/util.py" => (p.clone(), text.to_string()),
+                    _ => (p.clone(), s.clone()),
+                })
+                .collect()
+        };
+        // A body edited and a definition added: only util.py is resolved again; user.py's
+        // call into it is carried over to helper's new position.
+        let (full, facts) = graph(&edit(
+            "\n\ndef helper():\n    return 2\n\ndef extra():\n    return helper()\n",
+        ));
+        let updated = Graph::update(Some(&old), &facts);
+        assert_eq!(edges(&updated), edges(&full));
+        assert_eq!(updated.resolved_again, 1, "{}", updated.resolved_again);
+        assert!(
+            edges(&updated)
+                .0
+                .iter()
+                .any(|e| e.starts_with("pkg/user.py#use@3 -> pkg/util.py#helper@3")),
+            "{:?}",
+            edges(&updated)
+        );
+        // helper made a method: user.py, which calls it, is resolved again (and loses it).
+        let (full, facts) = graph(&edit(
+            "class Box:\n    def helper(self):\n        return 2\n",
+        ));
+        let updated = Graph::update(Some(&old), &facts);
+        assert_eq!(edges(&updated), edges(&full));
+        assert_eq!(updated.resolved_again, 2, "{}", updated.resolved_again);
+    }
+}
+
+mod planned {
+    //! pageRankDelta: a planned text ranked beside the indexed files, nothing written.
+    use super::snapshot;
+    use crate::analysis::delta::rank_delta;
+
+    const UTIL: &str = "def helper():\n    return 1\n\ndef lonely():\n    return 2\n";
+
+    fn project() -> crate::analysis::Snapshot {
+        let mut files: Vec<(String, String)> = vec![("pkg/util.py".into(), UTIL.into())];
+        for i in 0..8 {
+            files.push((
+                format!("pkg/m{i}.py"),
+                format!("from pkg.util import helper\n\ndef use{i}():\n    return helper()\n"),
+            ));
+        }
+        let refs: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(p, s)| (p.as_str(), s.as_str()))
+            .collect();
+        snapshot(&refs)
+    }
+
+    #[test]
+    fn callers_moved_to_another_function_move_both_ranks() {
+        let s = project();
+        // Every caller now calls lonely instead of helper.
+        let planned: Vec<(String, String)> = (0..8)
+            .map(|i| {
+                (
+                    format!("pkg/m{i}.py"),
+                    format!("from pkg.util import lonely\n\ndef use{i}():\n    return lonely()\n"),
+                )
+            })
+            .collect();
+        let d = rank_delta(&s, &planned, 20);
+        let find = |name: &str| {
+            d.moves
+                .iter()
+                .find(|m| m.symbol == name)
+                .unwrap_or_else(|| panic!("{name} in {:?}", d.moves))
+        };
+        let (helper, lonely) = (find("helper"), find("lonely"));
+        assert!(helper.after < helper.before, "{helper:?}");
+        assert!(lonely.after > lonely.before, "{lonely:?}");
+        assert!(d.files_resolved >= 8, "{}", d.files_resolved);
+        // Largest first.
+        assert!(d.moves.windows(2).all(|w| {
+            let size = |m: &crate::analysis::delta::RankMove| {
+                (m.after.unwrap_or(0.0) - m.before.unwrap_or(0.0)).abs()
+            };
+            size(&w[0]) >= size(&w[1])
+        }));
+    }
+
+    #[test]
+    fn a_plan_that_changes_no_structure_moves_nothing_and_resolves_nothing() {
+        let s = project();
+        let planned = vec![(
+            "pkg/util.py".to_string(),
+            "# a comment\ndef helper():\n    return 1 + 1\n\ndef lonely():\n    return 2\n"
+                .to_string(),
+        )];
+        let d = rank_delta(&s, &planned, 20);
+        assert!(d.moves.is_empty(), "{:?}", d.moves);
+        assert_eq!(d.files_resolved, 0);
+        // Not code: nothing to rank.
+        let d = rank_delta(&s, &[("notes.txt".into(), "helper()".into())], 20);
+        assert!(d.moves.is_empty());
+    }
+
+    #[test]
+    fn definitions_that_appear_or_go_are_listed_with_one_side_empty() {
+        let s = project();
+        let planned = vec![(
+            "pkg/util.py".to_string(),
+            "def helper():\n    return fresh()\n\ndef fresh():\n    return 3\n".to_string(),
+        )];
+        let d = rank_delta(&s, &planned, 20);
+        let fresh = d
+            .moves
+            .iter()
+            .find(|m| m.symbol == "fresh")
+            .expect("fresh listed");
+        assert_eq!(fresh.before, None);
+        assert!(fresh.after.is_some());
+        let gone = d
+            .moves
+            .iter()
+            .find(|m| m.symbol == "lonely")
+            .expect("lonely listed");
+        assert_eq!((gone.before.is_some(), gone.after), (true, None));
+        // A new file's definitions too, and the limit holds.
+        let d = rank_delta(
+            &s,
+            &[(
+                "pkg/new.py".into(),
+                "from pkg.util import helper\n\ndef more():\n    return helper()\n".into(),
+            )],
+            1,
+        );
+        assert_eq!(d.moves.len(), 1, "{:?}", d.moves);
+    }
 }

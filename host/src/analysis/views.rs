@@ -30,12 +30,12 @@ pub fn symbol_view(s: &Snapshot, id: u32) -> SymbolView {
     let node = &s.graph.symbols[id as usize];
     SymbolView {
         path: s.graph.files[node.file as usize].path.clone(),
-        name: node.symbol.name.clone(),
-        container: node.symbol.container.clone(),
-        kind: node.symbol.kind.clone(),
-        start_line: node.symbol.start_line,
-        end_line: node.symbol.end_line,
-        branches: node.symbol.branches,
+        name: node.symbol().name.clone(),
+        container: node.symbol().container.clone(),
+        kind: node.symbol().kind.clone(),
+        start_line: node.symbol().start_line,
+        end_line: node.symbol().end_line,
+        branches: node.symbol().branches,
         rank: s.symbol_rank[id as usize],
         percentile: s.symbol_percentile[id as usize],
         fan_in: s.graph.callers[id as usize].len() as u32,
@@ -69,7 +69,7 @@ pub fn file_view(s: &Snapshot, file: u32) -> FileView {
         definitions: f.symbol_count,
         branches: g
             .symbols_of(file)
-            .map(|i| &g.symbols[i as usize].symbol)
+            .map(|i| g.symbols[i as usize].symbol())
             .filter(|sym| sym.container.is_none())
             .map(|sym| sym.branches)
             .sum(),
@@ -115,7 +115,7 @@ pub fn symbols_in(s: &Snapshot, path: &str, symbol: Option<&str>) -> HostResult<
         .iter()
         .copied()
         .filter(|&i| {
-            s.graph.qualified(i) == wanted || s.graph.symbols[i as usize].symbol.name == wanted
+            s.graph.qualified(i) == wanted || s.graph.symbols[i as usize].symbol().name == wanted
         })
         .collect();
     if found.is_empty() {
@@ -292,7 +292,7 @@ pub fn overview(s: &Snapshot, hot: &[HotSpot], under: Option<&str>, limit: usize
 
     let defines_main = |f: u32| {
         g.symbols_of(f)
-            .any(|i| g.symbols[i as usize].symbol.name == "main")
+            .any(|i| g.symbols[i as usize].symbol().name == "main")
     };
     let mut entry_points: Vec<(bool, u32)> = files
         .iter()

@@ -403,6 +403,9 @@ pub fn code_files(conn: &Connection) -> Result<Vec<CodeFile>> {
 
 /// The definitions (without doc text) and the import, call and reference edges of the files
 /// `ids`, by file id, each in catalogue order.
+///
+/// Both queries walk the `file_id` indexes in their order (a `kind` index would scan every
+/// edge of the project for one file's: `+kind` keeps the planner off it).
 #[allow(clippy::type_complexity)]
 pub fn facts_of(
     conn: &Connection,
@@ -412,7 +415,8 @@ pub fn facts_of(
     let mut out: HashMap<i64, (Vec<Symbol>, Vec<(String, String, String, u32)>)> = HashMap::new();
     let mut stmt = conn.prepare_cached(
         "SELECT s.file_id, s.name, s.kind, s.container, s.start_line, s.end_line, s.signature, s.branches
-         FROM symbols s WHERE s.file_id IN (SELECT value FROM json_each(?1)) ORDER BY s.id",
+         FROM symbols s WHERE s.file_id IN (SELECT value FROM json_each(?1))
+         ORDER BY s.file_id, s.id",
     )?;
     let rows = stmt.query_map([&ids_json], |r| {
         Ok((
@@ -435,8 +439,8 @@ pub fn facts_of(
     }
     let mut stmt = conn.prepare_cached(
         "SELECT e.file_id, e.kind, e.name, e.key, e.line FROM edges e
-         WHERE e.kind IN ('import', 'call', 'reference')
-           AND e.file_id IN (SELECT value FROM json_each(?1)) ORDER BY e.rowid",
+         WHERE e.file_id IN (SELECT value FROM json_each(?1))
+           AND +e.kind IN ('import', 'call', 'reference') ORDER BY e.file_id, e.rowid",
     )?;
     let rows = stmt.query_map([&ids_json], |r| {
         Ok((

@@ -25,6 +25,31 @@ pub struct FileFacts {
     pub aliases: Vec<(String, String, u32)>,
 }
 
+impl FileFacts {
+    /// The facts of a text that is not (or not yet) in the catalogue, as the indexer would
+    /// record them: how a planned edit is put beside the indexed files.
+    pub fn from_source(path: &str, language: super::code::Language, source: &str) -> FileFacts {
+        let x = super::code::extract(language, source);
+        FileFacts {
+            path: path.to_string(),
+            hash: blake3::hash(source.as_bytes()).to_hex().to_string(),
+            language: Some(language.name().to_string()),
+            symbols: x.symbols,
+            imports: x.imports.into_iter().map(|e| (e.name, e.line)).collect(),
+            calls: x
+                .calls
+                .into_iter()
+                .map(|e| (e.name, e.receiver.unwrap_or_default(), e.line))
+                .collect(),
+            aliases: x
+                .aliases
+                .into_iter()
+                .map(|a| (a.name, a.local, a.line))
+                .collect(),
+        }
+    }
+}
+
 impl Index {
     /// A number that changes whenever any other connection (this process's writer or another
     /// process) commits to the catalogue's database: equal values mean nothing the analysis

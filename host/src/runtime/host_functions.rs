@@ -489,6 +489,34 @@ impl index::Host for HostState {
         })
     }
 
+    fn rank_delta(
+        &mut self,
+        planned: Vec<(String, String)>,
+        limit: u32,
+    ) -> Result<index::RankDeltaReport, types::Error> {
+        let services = self.services()?;
+        let planned = planned
+            .into_iter()
+            .map(|(path, text)| Ok((services.workspace.normalize(&path).map_err(to_wit)?, text)))
+            .collect::<Result<Vec<_>, types::Error>>()?;
+        let snapshot = services.analysis.snapshot().map_err(to_wit)?;
+        let d = crate::analysis::delta::rank_delta(&snapshot, &planned, limit.min(200) as usize);
+        Ok(index::RankDeltaReport {
+            moves: d
+                .moves
+                .into_iter()
+                .map(|m| index::RankMove {
+                    path: m.path,
+                    symbol: m.symbol,
+                    before: m.before,
+                    after: m.after,
+                })
+                .collect(),
+            files_resolved: d.files_resolved as u32,
+            reasons: services.analysis.reasons(),
+        })
+    }
+
     fn graph_overview(
         &mut self,
         under: Option<String>,

@@ -27,8 +27,10 @@ const FILE_HOT_SPOTS: u32 = 20;
 pub struct ImpactReport {
     pub preview: Preview,
     pub affected_hot_spots: Vec<HotSpot>,
-    /// Not predicted yet (it needs the planned text's calls resolved into the graph); each
-    /// changed definition carries its current `pageRank` instead.
+    /// `path#Container.name` -> how far the plan moves that definition's call-graph PageRank
+    /// percentile (-1..1; a definition that appears moves from 0, one that goes to 0): the
+    /// planned texts resolved into the current graph and ranked again by the host. Empty
+    /// when the plan changes no definition, call or import.
     pub page_rank_delta: BTreeMap<String, f64>,
     pub breaking_change_risk: &'static str,
     pub suggested_tests: Vec<String>,
@@ -249,12 +251,38 @@ pub fn analyze(files: &[FilePlan]) -> ImpactReport {
             changed_symbols: symbols,
         },
         affected_hot_spots: hot_spots,
-        page_rank_delta: BTreeMap::new(),
+        page_rank_delta: page_rank_delta(files),
         suggested_tests,
         test_priority,
         degraded,
         syntax_errors: Vec::new(),
     }
+}
+
+/// Definitions whose PageRank moves most under the plan.
+const MAX_RANK_MOVES: u32 = 20;
+
+/// The plan's PageRank moves (see [`ImpactReport::page_rank_delta`]); empty when the host
+/// cannot rank (no graph yet is not an error the edit should fail on).
+fn page_rank_delta(files: &[FilePlan]) -> BTreeMap<String, f64> {
+    let planned: Vec<(String, String)> = files
+        .iter()
+        .map(|f| (f.path.clone(), f.after.clone()))
+        .collect();
+    let Ok(report) = index::rank_delta(&planned, MAX_RANK_MOVES) else {
+        return BTreeMap::new();
+    };
+    report
+        .moves
+        .into_iter()
+        .map(|m| {
+            let delta = f64::from(m.after.unwrap_or(0.0)) - f64::from(m.before.unwrap_or(0.0));
+            (
+                format!("{}#{}", m.path, m.symbol),
+                (delta * 1000.0).round() / 1000.0,
+            )
+        })
+        .collect()
 }
 
 /// What the call graph says of one changed definition.
