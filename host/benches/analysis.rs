@@ -13,6 +13,7 @@
 
 use smart_context::analysis::{self, graph::Graph};
 use smart_context::app::{self, OpenOptions};
+use smart_context::index::facts::FileFacts;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -53,14 +54,7 @@ fn main() {
         source.display()
     );
 
-    let files = services.index.code_files().expect("code files");
-    let facts: Vec<Arc<_>> = services
-        .index
-        .file_facts(&files)
-        .expect("facts")
-        .into_iter()
-        .map(Arc::new)
-        .collect();
+    let facts = all_facts(&services.index);
     let graph = Graph::build(&facts);
     println!(
         "graph: {} files, {} definitions, {} call edges, {} import edges, {} calls unresolved\n",
@@ -107,15 +101,7 @@ fn main() {
         let s = analysis.snapshot().expect("snapshot");
         let took = t.elapsed();
         // The updated graph is the one a full build makes of the same facts.
-        let now = services.index.code_files().expect("code files");
-        let facts: Vec<Arc<_>> = services
-            .index
-            .file_facts(&now)
-            .expect("facts")
-            .into_iter()
-            .map(Arc::new)
-            .collect();
-        let full = Graph::build(&facts);
+        let full = Graph::build(&all_facts(&services.index));
         assert_eq!(
             s.graph.calls, full.calls,
             "the updated call graph is the full build's"
@@ -183,6 +169,17 @@ fn main() {
             d.as_secs_f64() / full.as_secs_f64()
         );
     }
+}
+
+/// Every code file's facts as the catalogue holds them now.
+fn all_facts(index: &smart_context::index::Index) -> Vec<Arc<FileFacts>> {
+    let files = index.code_files().expect("code files");
+    index
+        .file_facts(&files)
+        .expect("facts")
+        .into_iter()
+        .map(Arc::new)
+        .collect()
 }
 
 fn median(mut f: impl FnMut() -> Duration) -> Duration {
