@@ -261,19 +261,28 @@ def hit(files, gold, k):
     return any(f in gold for f in files[:k])
 
 
-def symbol_of(title):
-    """The symbol an item is: the last part of its title (`Class::method`, `mod.func`)."""
-    return re.split(r"::|\.", title or "")[-1]
-
-
 def span_names(spans):
-    names = set()
+    """The names a fix's spans give (each span's function and class: an item showing the
+    changed class counts), and the spans that are a bare class (the evaluation set names a
+    change in `X.__init__` by `X`)."""
+    names, bare = set(), set()
     for items in spans.values():
         for s in items:
             if s != "imports":
                 names.add(s.split(".")[-1])
                 names.add(s.split(".")[0])
-    return names
+                if "." not in s:
+                    bare.add(s)
+    return names, bare
+
+
+def is_changed_symbol(title, names, bare):
+    """Whether an item (its title: `Class::method`, `mod.func`) is a changed span: its last
+    part is a span's name, or it is the constructor of a class named as a bare span."""
+    parts = re.split(r"::|\.", title or "")
+    if parts[-1] in names:
+        return True
+    return parts[-1] == "__init__" and len(parts) > 1 and parts[-2] in bare
 
 
 def main():
@@ -325,9 +334,9 @@ def main():
             docs = data.get("docs") or []
             text = "".join(c.get("text", "") for c in result.get("content", []))
             files = first_files([i.get("filePath") for i in code], 10)
-            names = span_names(row["expected_spans"])
+            names, bare = span_names(row["expected_spans"])
             symbol_hit = any(
-                i.get("filePath") in gold and symbol_of(i.get("title")) in names
+                i.get("filePath") in gold and is_changed_symbol(i.get("title"), names, bare)
                 for i in code
             )
             r = {
@@ -364,7 +373,8 @@ def main():
         print(f"  {repo}: explore hit@5 {e:.2f}, BM25 {b:.2f} ({len(rs)} issues)")
     ms = sorted(r["ms"] for r in results)
     toks = sorted(r["tokens"] for r in results)
-    print(f"function hit: {sum(r['function_hit'] for r in results) / max(1, len(results)):.2f}")
+    fn_hits = sum(r["function_hit"] for r in results)
+    print(f"function hit: {fn_hits / max(1, len(results)):.3f} ({fn_hits} of {len(results)})")
     print(f"latency ms: p50 {statistics.median(ms):.0f}, p90 {ms[int(len(ms) * 0.9) - 1]:.0f}, max {ms[-1]:.0f}")
     print(f"answer tokens (text/4): p50 {statistics.median(toks):.0f}, max {toks[-1]:.0f}")
     print(f"no_results: {sum(r['status'] == 'no_results' for r in results)}; "

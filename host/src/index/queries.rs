@@ -134,6 +134,8 @@ const POOL_MIN: usize = 60;
 const POOL_MAX: usize = 300;
 /// Definitions of the query's names looked at.
 const DEFINITIONS: usize = 100;
+/// Definitions of query words looked up per file among the first files (rank::SUBJECT_FILES).
+const SUBJECT_DEFINITIONS: usize = 20;
 /// Whole files ranked against a pasted text (their scores are a file-level signal).
 const WHOLE_FILES: usize = 100;
 /// Of those, the best files the chunk search did not reach, brought into the ranking.
@@ -243,7 +245,28 @@ impl Index {
             HashMap::new()
         };
         let gathered = started.elapsed();
-        let hits = rank::rank(read, found, definitions, &whole, request.limit);
+        let words = read.plain_names();
+        let mut in_files = |files: &[String]| {
+            let within = SearchRequest {
+                limit: files.len() * SUBJECT_DEFINITIONS,
+                files: files.to_vec(),
+                ..request.clone()
+            };
+            fulltext
+                .definitions(&words, read, &within)
+                .unwrap_or_else(|err| {
+                    tracing::debug!("definitions within the first files: {err:#}");
+                    Vec::new()
+                })
+        };
+        let hits = rank::rank(
+            read,
+            found,
+            definitions,
+            &whole,
+            request.limit,
+            &mut in_files,
+        );
         tracing::debug!(
             "search: {} words, {total} matches; pool {searched:.1?}, definitions and named \
              files {:.1?}, ranking {:.1?}",

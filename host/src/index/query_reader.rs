@@ -8,7 +8,7 @@
 
 use super::tokenizer;
 use regex::Regex;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 use tantivy::tokenizer::Token;
 
@@ -89,6 +89,10 @@ pub struct ReadQuery {
     pub long: bool,
     /// The text is about tests (names a test file or a test), so tests are not demoted.
     pub about_tests: bool,
+    /// How much the text is about each word (by key): mentioned often, or in its first line
+    /// (an issue's title). It picks which of a file's definitions the text is about; it never
+    /// adds to a file's score, where each word counts once.
+    pub prominence: HashMap<String, f32>,
 }
 
 /// A file the query names.
@@ -143,6 +147,14 @@ impl ReadQuery {
             .map(Word::key)
             .filter(|k| k.chars().count() >= 3)
             .collect()
+    }
+
+    /// How much the text is about `key` (1 for a word mentioned once, outside a title).
+    pub fn prominence_of(&self, key: &str) -> f32 {
+        self.prominence
+            .get(key.trim_matches('_'))
+            .copied()
+            .unwrap_or(1.0)
     }
 
     /// Code-like names (lower case), for definition lookups.
@@ -221,15 +233,22 @@ pub fn read(query: &str) -> ReadQuery {
     };
 
     // Traceback frames and paths name files; their function names are code.
+    let mut frame_functions: Vec<String> = Vec::new();
+    // Per file, the function of its innermost frame: where the error passed last in it.
+    let mut innermost: HashMap<String, String> = HashMap::new();
     {
         let text = query;
         for (path, function) in frames(text) {
+            if let Some(f) = &function {
+                innermost.insert(path.clone(), f.clone());
+            }
             out.mentions.push(Mention {
                 parts: path_parts(&path),
                 dotted: false,
                 frame: true,
             });
             if let Some(f) = function {
+                frame_functions.push(f.clone());
                 for word in split_words(&f) {
                     add(word, CODE_WEIGHT, true, &mut words);
                 }
@@ -335,8 +354,73 @@ pub fn read(query: &str) -> ReadQuery {
     out.mentions.truncate(MAX_MENTIONS);
     out.required.truncate(MAX_QUERY_PHRASES);
     out.about_tests = about_tests(&out, &words);
+    let innermost: Vec<String> = innermost.into_values().collect();
+    out.prominence = prominence(query, &words, &frame_functions, &innermost);
     out.words = words;
     out
+}
+
+/// A word named in a text's first line (an issue's title) is this much more its subject.
+const TITLE_PROMINENCE: f32 = 2.0;
+/// A traceback frame's function: the error passed through it.
+const FRAME_PROMINENCE: f32 = 3.0;
+/// The innermost frame in a file: where the error passed last in that file.
+const INNERMOST_PROMINENCE: f32 = 4.5;
+/// Weight of the log of a word's mentions: the tenth mention adds less than the second.
+const MENTIONS_LOG: f32 = 0.5;
+
+/// Each word's prominence in `text`: `1 + 0.5 ln(mentions)` (whole words: `lastmod` inside
+/// `get_latest_lastmod` is not a mention of `lastmod`), times the strongest of: named in the
+/// first line of a text of several lines, a traceback frame's function, the innermost frame
+/// of its file.
+fn prominence(
+    text: &str,
+    words: &[Word],
+    in_frames: &[String],
+    innermost: &[String],
+) -> HashMap<String, f32> {
+    let whole = |t: &str| -> Vec<String> {
+        t.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .map(|w| w.trim_matches('_'))
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let lower = text.to_lowercase();
+    let mut counts: HashMap<String, u32> = HashMap::new();
+    for word in whole(&lower) {
+        *counts.entry(word).or_default() += 1;
+    }
+    let mut lines = lower.lines().filter(|l| !l.trim().is_empty());
+    let first = lines.next().unwrap_or("");
+    let title: HashSet<String> = if lines.next().is_some() {
+        whole(first).into_iter().collect()
+    } else {
+        HashSet::new()
+    };
+    let key_of = |f: &String| f.to_lowercase().trim_matches('_').to_string();
+    let frames: HashSet<String> = in_frames.iter().map(key_of).collect();
+    let innermost: HashSet<String> = innermost.iter().map(key_of).collect();
+    words
+        .iter()
+        .map(|w| {
+            let key = w.key().trim_matches('_');
+            let mentions = counts.get(key).copied().unwrap_or(1).max(1) as f32;
+            let place = if innermost.contains(key) {
+                INNERMOST_PROMINENCE
+            } else if frames.contains(key) {
+                FRAME_PROMINENCE
+            } else if title.contains(key) {
+                TITLE_PROMINENCE
+            } else {
+                1.0
+            };
+            (
+                key.to_string(),
+                (1.0 + MENTIONS_LOG * mentions.ln()) * place,
+            )
+        })
+        .collect()
 }
 
 /// The text is about tests when it names a test file or a test function, or (a short
@@ -411,11 +495,20 @@ fn is_name(s: &str) -> bool {
 }
 
 /// Traceback frames, wherever they are (a pasted text may have lost its line breaks):
-/// `File "path", line N, in function` (Python) and `at function (path:N:M)` (JavaScript).
+/// `File "path", line N, in function` (Python and IPython) and `at function (path:N:M)`
+/// (JavaScript), the innermost frame last.
 fn frames(text: &str) -> Vec<(String, Option<String>)> {
     static PYTHON: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r#"File "([^"\n]+)", line \d+(?:, in ([A-Za-z_][A-Za-z0-9_]*))?"#)
             .expect("a valid pattern")
+    });
+    // IPython and Jupyter: `File ~/x/_axes.py:2182, in Axes._convert_dx(dx, x0)` (8.x) and
+    // `~/x/_axes.py in _convert_dx(dx, x0)` (7.x).
+    static IPYTHON: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?:File ([^\s,]+\.pyx?):\d+, in ([A-Za-z_][\w.]*)|(\S+\.pyx?) in ([A-Za-z_]\w*)\()",
+        )
+        .expect("a valid pattern")
     });
     static JAVASCRIPT: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"at ([A-Za-z_$][\w$.]*) \(([^()\s]+/[^()\s]+?):\d+(?::\d+)?\)")
@@ -425,10 +518,22 @@ fn frames(text: &str) -> Vec<(String, Option<String>)> {
         .captures_iter(text)
         .map(|c| (c[1].to_string(), c.get(2).map(|f| f.as_str().to_string())))
         .collect();
-    out.extend(JAVASCRIPT.captures_iter(text).map(|c| {
-        let function = c[1].rsplit('.').next().unwrap_or(&c[1]).to_string();
-        (c[2].to_string(), is_name(&function).then_some(function))
+    out.extend(IPYTHON.captures_iter(text).filter_map(|c| {
+        let path = c.get(1).or(c.get(3))?.as_str().to_string();
+        let function = c.get(2).or(c.get(4))?.as_str();
+        let function = function.rsplit('.').next().unwrap_or(function).to_string();
+        Some((path, is_name(&function).then_some(function)))
     }));
+    // A JavaScript stack lists the innermost frame first: reversed, the last frame is the
+    // innermost in every language.
+    let javascript: Vec<(String, Option<String>)> = JAVASCRIPT
+        .captures_iter(text)
+        .map(|c| {
+            let function = c[1].rsplit('.').next().unwrap_or(&c[1]).to_string();
+            (c[2].to_string(), is_name(&function).then_some(function))
+        })
+        .collect();
+    out.extend(javascript.into_iter().rev());
     out
 }
 
@@ -560,6 +665,34 @@ mod tests {
     }
 
     #[test]
+    fn prominence_counts_whole_mentions_and_favours_the_title_and_frames() {
+        let text = "FileBasedCache has_key is racy\n\
+            has_key calls _is_expired, and has_key again; get_latest_lastmod and lastmod.\n\
+            File \"django/contrib/sitemaps/__init__.py\", line 170, in get_latest_lastmod\n";
+        let q = read(text);
+        let p = |k: &str| q.prominence_of(k);
+        assert!(
+            p("has_key") > p("_is_expired"),
+            "in the title, mentioned 3 times"
+        );
+        assert!(
+            (p("_is_expired") - 1.0).abs() < 1e-6,
+            "once, outside the title"
+        );
+        assert!(p("get_latest_lastmod") > p("lastmod"), "a frame's function");
+        assert!(
+            (p("lastmod") - 1.0).abs() < 1e-6,
+            "a part of a longer name is not a mention"
+        );
+        assert_eq!(p("unknown"), 1.0);
+        let one_line = read("has_key has_key");
+        assert!(
+            one_line.prominence_of("has_key") < TITLE_PROMINENCE,
+            "a one-line query has no title"
+        );
+    }
+
+    #[test]
     fn quotes_are_phrases_not_filters_and_plus_requires() {
         let q = read(r#"error "cannot resolve keyword" and +"must have" +needle"#);
         assert_eq!(q.phrases.len(), 1);
@@ -604,6 +737,16 @@ mod tests {
         );
         let dotted = q.mentions.iter().find(|m| m.dotted).unwrap();
         assert_eq!(mention_match(dotted, "sklearn/linear_model/__init__.py"), 2);
+        // IPython 8 and 7 frames.
+        for text in [
+            "File ~/env/site-packages/matplotlib/axes/_axes.py:2182, in Axes._convert_dx(dx, x0)",
+            "~/env/site-packages/matplotlib/axes/_axes.py in _convert_dx(dx, x0, xconv)",
+        ] {
+            let q = read(text);
+            let frame = q.mentions.iter().find(|m| m.frame).expect(text);
+            assert_eq!(frame.parts.last().map(String::as_str), Some("_axes.py"));
+            assert!(q.prominence_of("_convert_dx") >= TITLE_PROMINENCE, "{text}");
+        }
         assert_eq!(mention_match(frame, "django/db/models/query.py"), 4);
         assert_eq!(mention_match(frame, "django/db/query.py"), 1);
         assert_eq!(mention_match(frame, "other/thing.py"), 0);

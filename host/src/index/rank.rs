@@ -30,6 +30,8 @@ const WHOLE_FILE: f32 = 1.5;
 const COVERAGE: f32 = 0.5;
 /// Coverage is a signal of texts, not of two-word queries.
 const COVERAGE_MIN_WORDS: usize = 6;
+/// Files whose definitions of query words are looked up when the search did not bring them.
+pub const SUBJECT_FILES: usize = 8;
 /// Files shown (each by its best chunk) before any file shows a second chunk.
 const DIVERSE: usize = 5;
 /// Query words listed in a `why`.
@@ -127,13 +129,16 @@ struct Candidate {
 }
 
 /// Ranks `found` (the query's chunks) and `definitions` (chunks defining one of its names)
-/// into at most `limit` hits, best first, each with its `why`.
+/// into at most `limit` hits, best first, each with its `why`. `in_files` is asked once, for
+/// the first [`SUBJECT_FILES`] files, for their chunks defining a word of the query: the
+/// search may have missed the definition a text is about in a file it ranks first.
 pub fn rank(
     read: &ReadQuery,
     found: Vec<Hit>,
     definitions: Vec<Hit>,
     whole: &HashMap<String, f32>,
     limit: usize,
+    in_files: &mut dyn FnMut(&[String]) -> Vec<Hit>,
 ) -> Vec<Hit> {
     let names: Vec<&str> = read.code_names();
     let plain: Vec<&str> = read.plain_names();
@@ -202,8 +207,9 @@ pub fn rank(
     // Files: their best chunks, what the query names, their role.
     struct File {
         chunks: Vec<(f32, usize)>,
-        /// The chunks in the order they are shown: definitions of query words first.
-        shown: Vec<(f32, usize)>,
+        /// The chunks in the order they are shown (definitions of the text's subject first),
+        /// each with its key for that order and its chunk score.
+        shown: Vec<(f32, f32, usize)>,
         score: f32,
         why: Vec<String>,
     }
@@ -226,11 +232,7 @@ pub fn rank(
         file.shown = file
             .chunks
             .iter()
-            .map(|&(score, i)| {
-                let c = &candidates[i];
-                let named = !c.defines.is_empty() || c.named.is_some();
-                (score + if named { NAMED_IN_FILE } else { 0.0 }, i)
-            })
+            .map(|&(score, i)| (shown_score(read, &candidates[i], top), score, i))
             .collect();
         file.shown.sort_by(|a, b| b.0.total_cmp(&a.0));
         file.score = file
@@ -307,8 +309,53 @@ pub fn rank(
             file.score += COVERAGE * held / total;
         }
     }
-    let mut order: Vec<(&String, &File)> = files.iter().collect();
-    order.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(b.0)));
+    let mut ranked: Vec<(String, f32)> = files.iter().map(|(p, f)| (p.clone(), f.score)).collect();
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let first: Vec<String> = ranked
+        .iter()
+        .take(SUBJECT_FILES)
+        .map(|(p, _)| p.clone())
+        .collect();
+    // The first files' definitions of query words the search did not bring: each may be
+    // the one its file is shown by (a long function the text names once in its title ranks
+    // below short ones that repeat its words).
+    if !first.is_empty() {
+        let known: HashSet<(String, String)> = candidates
+            .iter()
+            .filter_map(|c| Some((c.hit.path.clone(), c.hit.symbol.clone()?)))
+            .collect();
+        let mut seen: HashSet<(String, String)> = HashSet::new();
+        let mut extra: Vec<Hit> = in_files(&first)
+            .into_iter()
+            .filter(|h| h.kind == super::chunks::kind::CODE && first.contains(&h.path))
+            .filter(|h| {
+                let key = (h.path.clone(), h.symbol.clone().unwrap_or_default());
+                !known.contains(&key) && defined_name(h, &plain).is_some()
+            })
+            .collect();
+        extra.sort_by_key(|h| h.start_line);
+        for hit in extra {
+            let key = (hit.path.clone(), hit.symbol.clone().unwrap_or_default());
+            if !seen.insert(key) {
+                continue;
+            }
+            let named = defined_name(&hit, &plain).map(str::to_string);
+            let c = Candidate {
+                lexical: 0.0,
+                hit,
+                defines: Vec::new(),
+                named,
+                with_doc: false,
+            };
+            let i = candidates.len();
+            let shown = shown_score(read, &c, top);
+            let file = files.get_mut(&c.hit.path).expect("one of the first files");
+            file.shown.push((shown, 0.0, i));
+            file.shown.sort_by(|a, b| b.0.total_cmp(&a.0));
+            candidates.push(c);
+        }
+    }
+    let order: Vec<(&String, &File)> = ranked.iter().map(|(p, _)| (p, &files[p])).collect();
 
     // The best chunk of the first DIVERSE files, then by merit: a file's next chunk competes
     // with the next file's best at its file's score, decayed by round and by how far the
@@ -318,7 +365,7 @@ pub fn rank(
     let mut last = f32::MAX;
     let mut taken = vec![0usize; order.len()];
     let priority = |file: &File, round: usize| -> Option<f32> {
-        let &(score, _) = file.chunks.get(round)?;
+        let &(_, score, _) = file.shown.get(round)?;
         if round == 0 {
             return Some(file.score);
         }
@@ -339,7 +386,7 @@ pub fn rank(
         let (round, file) = (taken[f], order[f].1);
         let raw = priority(file, round).unwrap_or(0.0);
         taken[f] += 1;
-        let i = file.shown[round].1;
+        let i = file.shown[round].2;
         let c = &candidates[i];
         let mut hit = c.hit.clone();
         // Scores fall monotonically in answer order.
@@ -352,6 +399,19 @@ pub fn rank(
         out.push(hit);
     }
     out
+}
+
+/// Where a chunk stands within its file: its share of the best match, and the prominence
+/// in the text of the word it defines (not the word's rarity across files: within one file
+/// the text's subject is what it names most, first of all in its title).
+fn shown_score(read: &ReadQuery, c: &Candidate, top: f32) -> f32 {
+    let subject = c
+        .defines
+        .iter()
+        .chain(c.named.iter())
+        .map(|n| read.prominence_of(n))
+        .fold(0.0, f32::max);
+    c.lexical / top + NAMED_IN_FILE * subject
 }
 
 /// The query name a chunk defines: its symbol's last part (`Type::method` defines `method`;
@@ -542,7 +602,7 @@ mod tests {
             hit("a3", "a.py", "code", Some("A::y"), 8.0, "ceiling"),
             hit("b1", "b.py", "code", Some("B::z"), 5.0, "decimals"),
         ];
-        let out = rank(&read, found, Vec::new(), &HashMap::new(), 10);
+        let out = rank(&read, found, Vec::new(), &HashMap::new(), 10, &mut none);
         let ids: Vec<&str> = out.iter().map(|h| h.chunk_id.as_str()).collect();
         assert_eq!(
             ids,
@@ -556,6 +616,85 @@ mod tests {
             "{:?}",
             out[0].why
         );
+    }
+
+    #[test]
+    fn a_file_is_shown_by_the_definition_its_text_names_most() {
+        let read = query_reader::read(
+            "FileBasedCache has_key is susceptible to race conditions\n\
+             has_key checks the file exists, then _is_expired opens it; has_key races. \
+             Between has_key's check and its open, has_key can lose the file.",
+        );
+        let found = vec![
+            hit(
+                "e",
+                "cache.py",
+                "code",
+                Some("FileBasedCache::_is_expired"),
+                9.0,
+                "def _is_expired(self, f): exists file race",
+            ),
+            hit(
+                "o",
+                "other.py",
+                "code",
+                Some("Other"),
+                10.0,
+                "race conditions",
+            ),
+        ];
+        let mut asked: Vec<Vec<String>> = Vec::new();
+        let mut in_files = |files: &[String]| {
+            asked.push(files.to_vec());
+            let mut k = hit(
+                "k",
+                "cache.py",
+                "code",
+                Some("FileBasedCache::has_key"),
+                1.0,
+                "def has_key(self, key):",
+            );
+            k.start_line = 40;
+            // A docstring chunk, a file outside the first files and a chunk defining no
+            // word of the query are not brought.
+            let doc = hit(
+                "d",
+                "cache.py",
+                "code_comment",
+                Some("FileBasedCache::has_key"),
+                1.0,
+                "doc",
+            );
+            let far = hit("f", "far.py", "code", Some("has_key"), 1.0, "x");
+            let plain = hit("p", "cache.py", "code", Some("Unrelated"), 1.0, "x");
+            vec![doc, far, plain, k]
+        };
+        let out = rank(&read, found, Vec::new(), &HashMap::new(), 3, &mut in_files);
+        let ids: Vec<&str> = out.iter().map(|h| h.chunk_id.as_str()).collect();
+        assert_eq!(ids, ["k", "o", "e"], "has_key shows cache.py");
+        assert!(
+            out[0].why.iter().any(|w| w == "defines has_key"),
+            "{:?}",
+            out[0].why
+        );
+        assert_eq!(
+            asked,
+            [vec!["cache.py".to_string(), "other.py".to_string()]]
+        );
+        let alone = rank(
+            &read,
+            out.clone(),
+            Vec::new(),
+            &HashMap::new(),
+            3,
+            &mut none,
+        );
+        assert_eq!(alone.len(), 3);
+    }
+
+    /// No definitions beyond what the search found.
+    fn none(_: &[String]) -> Vec<Hit> {
+        Vec::new()
     }
 
     /// a.py with two parts scored `a`, and six other files with one part scored `others`.
@@ -580,6 +719,7 @@ mod tests {
             Vec::new(),
             &HashMap::new(),
             7,
+            &mut none,
         );
         let ids: Vec<&str> = out.iter().map(|h| h.chunk_id.as_str()).collect();
         assert_eq!(&ids[..5], ["a1", "b", "c", "d", "e"], "five files first");
@@ -595,6 +735,7 @@ mod tests {
             Vec::new(),
             &HashMap::new(),
             7,
+            &mut none,
         );
         let files: HashSet<&str> = close.iter().map(|h| h.path.as_str()).collect();
         assert_eq!(files.len(), 7, "a close race shows more files");
@@ -631,7 +772,7 @@ mod tests {
                 "loses default value alter field",
             ),
         ];
-        let out = rank(&read, found, Vec::new(), &HashMap::new(), 3);
+        let out = rank(&read, found, Vec::new(), &HashMap::new(), 3, &mut none);
         assert_eq!(out[0].path, "y.py", "{out:?}");
     }
 
@@ -645,7 +786,7 @@ mod tests {
         let whole: HashMap<String, f32> = [("y.py".to_string(), 9.0), ("x.py".to_string(), 1.0)]
             .into_iter()
             .collect();
-        let out = rank(&read, found.clone(), Vec::new(), &whole, 2);
+        let out = rank(&read, found.clone(), Vec::new(), &whole, 2, &mut none);
         assert_eq!(out[0].path, "y.py");
         assert!(
             out[0]
@@ -653,7 +794,7 @@ mod tests {
                 .iter()
                 .any(|w| w == "the whole file matches the text")
         );
-        let out = rank(&read, found, Vec::new(), &HashMap::new(), 2);
+        let out = rank(&read, found, Vec::new(), &HashMap::new(), 2, &mut none);
         assert_eq!(out[0].path, "x.py", "without it, the better chunk wins");
     }
 
@@ -696,7 +837,7 @@ mod tests {
             1.0,
             "",
         )];
-        let out = rank(&read, found, defs, &HashMap::new(), 10);
+        let out = rank(&read, found, defs, &HashMap::new(), 10, &mut none);
         assert_eq!(out[0].path, "pkg/linear/ridge.py");
         assert!(
             out[0]
