@@ -609,7 +609,14 @@ async fn a_pasted_issue_finds_the_module_it_is_about_and_says_why() {
         .iter()
         .filter_map(Value::as_str)
         .collect();
-    assert!(why.contains(&"defines ridgeclassifiercv"), "{why:?}");
+    // The file is shown by the function of the traceback's innermost frame in it.
+    assert!(
+        code[0]["title"]
+            .as_str()
+            .is_some_and(|t| t.ends_with("RidgeClassifierCV::__init__")),
+        "{r}"
+    );
+    assert!(why.contains(&"defines init"), "{why:?}");
     assert!(why.contains(&"traceback frame"), "{why:?}");
     // Every item says why; the first five items are five files; tests come after source.
     for item in code.iter().chain(&items(&r, "docs")) {
