@@ -149,6 +149,8 @@ fn explore_finds_and_reads_pdf_docx_and_xlsx_sections() {
         ("pdf/tracemonkey_a11y.pdf", "papers/tracemonkey.pdf"),
         ("office/59030.docx", "notes/layout.docx"),
         ("office/57535.xlsx", "data/book.xlsx"),
+        ("office/SimpleMacro.docm", "notes/macros.docm"),
+        ("pdf/outlines_for_editor.pdf", "papers/utf8-bytes.pdf"),
     ] {
         let target = fx.path().join(to);
         std::fs::create_dir_all(target.parent().unwrap()).unwrap();
@@ -202,5 +204,70 @@ fn explore_finds_and_reads_pdf_docx_and_xlsx_sections() {
             .as_str()
             .unwrap()
             .contains("8 rows x 5 columns")
+    );
+
+    // view=full on a document is its text, every section in order, never its container's
+    // bytes; the bytes only with allowBinary.
+    let full = |path: &str, extra: serde_json::Value| -> serde_json::Value {
+        let mut args = serde_json::json!({ "paths": [path], "view": "full", "limits": { "maxChars": 200000 } });
+        args.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        let out = call(args);
+        assert_eq!(out["status"], "ok", "{out}");
+        out["data"]["docs"][0].clone()
+    };
+    for (path, format, words) in [
+        (
+            "papers/tracemonkey.pdf",
+            "pdf",
+            "[page 1]\nTrace-based Just-in-Time",
+        ),
+        ("notes/layout.docx", "docx", "Top | Bottom"),
+        ("data/book.xlsx", "xlsx", "Sheet1!A1:E8, 8 rows x 5 columns"),
+        (
+            "notes/macros.docm",
+            "docx",
+            "This is a macro word processing document",
+        ),
+        ("papers/utf8-bytes.pdf", "pdf", "[page 5]"),
+    ] {
+        let item = full(path, serde_json::json!({}));
+        let text = item["content"].as_str().unwrap();
+        assert_eq!(item["kind"], "file_full", "{item}");
+        assert_eq!(item["metadata"]["documentText"], format, "{item}");
+        assert!(text.contains(words), "{path}: {text}");
+        assert!(
+            !text.starts_with("%PDF")
+                && !text.starts_with("PK")
+                && item["metadata"]["lossyUtf8"].is_null(),
+            "{path} read as bytes: {item}"
+        );
+    }
+    let sheets = full("data/book.xlsx", serde_json::json!({}));
+    let text = sheets["content"].as_str().unwrap();
+    assert!(
+        text.find("Sheet1!").unwrap() < text.find("Sheet2: empty sheet").unwrap(),
+        "sheets in order: {text}"
+    );
+    let bytes = full(
+        "papers/tracemonkey.pdf",
+        serde_json::json!({ "allowBinary": true }),
+    );
+    assert!(
+        bytes["content"].as_str().unwrap().starts_with("%PDF-"),
+        "{bytes}"
+    );
+    assert!(bytes["metadata"]["documentText"].is_null());
+
+    // A macro-enabled document is a document like any other: outlined, not BINARY_BLOCKED.
+    let docm = call(serde_json::json!({ "paths": ["notes/macros.docm"] }));
+    assert_eq!(docm["status"], "ok", "{docm}");
+    assert!(
+        docm["data"]["docs"][0]["preview"]
+            .as_str()
+            .unwrap()
+            .contains("sections; read one with section.sectionId"),
+        "{docm}"
     );
 }

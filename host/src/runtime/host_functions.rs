@@ -609,6 +609,14 @@ impl index::Host for HostState {
         })?;
         runtime.parse_document(&path).map_err(to_wit)
     }
+
+    fn document_format(&mut self, path: String) -> Option<index::FormatClaim> {
+        let declared = self.runtime.as_ref()?.document_format(&path)?;
+        Some(index::FormatClaim {
+            format: declared.format.clone(),
+            container: !declared.signatures.is_empty(),
+        })
+    }
 }
 
 fn graph_symbol(s: views::SymbolView) -> index::GraphSymbol {

@@ -363,6 +363,16 @@ impl Runtime {
         self.run_parser(index, &rel, &file.bytes).0
     }
 
+    /// What the parser registered for `path`'s extension declared (the text fallback's own
+    /// extensions included), None for names no parser takes. Reads nothing.
+    pub fn document_format(&self, path: &str) -> Option<&Declared> {
+        let (index, _) = self.registry.claim(path, b"")?;
+        match &self.plugins[index].kind {
+            Kind::Parser { declared, .. } => Some(declared),
+            Kind::Tool { .. } => None,
+        }
+    }
+
     /// Parses `bytes` (the content of `path`) with the parser its extension or signature
     /// selects, or the text fallback for unclaimed text.
     pub fn parse_bytes(&self, path: &str, bytes: &[u8]) -> HostResult<Document> {

@@ -1,6 +1,7 @@
 //! The ExploreArgs contract of ADR-040 §5.1, parsed strictly, its defaults (§5.4), and the
 //! routing of §5.3.
 
+use crate::smart_context::plugin::index;
 use sdk::lines::LineRange;
 use serde::{Deserialize, Serialize};
 
@@ -355,10 +356,6 @@ pub fn is_glob(path: &str) -> bool {
     path.contains(['*', '?', '[', '{'])
 }
 
-const DOCUMENT_EXTENSIONS: &[&str] = &[
-    "md", "markdown", "mdx", "txt", "text", "log", "rst", "adoc", "pdf", "docx", "xlsx", "xlsm",
-];
-
 const CODE_EXTENSIONS: &[&str] = &[
     "rs", "py", "pyi", "ts", "tsx", "js", "jsx", "mjs", "cjs", "go", "java", "c", "h", "cc", "cpp",
     "cxx", "hpp", "hh", "cs", "rb", "php", "kt", "swift", "scala", "sh", "toml", "yaml", "yml",
@@ -372,9 +369,17 @@ fn extension(path: &str) -> String {
         .unwrap_or_default()
 }
 
-/// Documents go to `data.docs`, everything else to `data.code` (ADR-040 §5.2).
+/// Documents go to `data.docs`, everything else to `data.code` (ADR-040 §5.2). A document is
+/// a file a format parser takes by its name: the host's registry says, so the index and
+/// explore share one list and a third-party parser's extensions count too.
 pub fn is_document(path: &str) -> bool {
-    DOCUMENT_EXTENSIONS.contains(&extension(path).as_str())
+    index::document_format(path).is_some()
+}
+
+/// A document whose file is a container (a PDF): its text is what its parser extracts, even
+/// when its bytes happen to decode as text.
+pub fn is_container(path: &str) -> bool {
+    index::document_format(path).is_some_and(|f| f.container)
 }
 
 /// Source and config files: previewed as their skeleton or first lines, never as an outline.
@@ -382,13 +387,11 @@ pub fn is_code(path: &str) -> bool {
     CODE_EXTENSIONS.contains(&extension(path).as_str())
 }
 
-/// Whether a file is of a kind `include` prefers, for the directory quota of ADR-040 §5.4.
-pub fn is_preferred(path: &str, kinds: Kinds) -> bool {
-    let ext = extension(path);
-    let log = ext == "log";
-    (kinds.docs && !log && DOCUMENT_EXTENSIONS.contains(&ext.as_str()))
-        || (kinds.logs && log)
-        || (kinds.code && CODE_EXTENSIONS.contains(&ext.as_str()))
+/// Whether a file is of a kind `include` prefers, for the directory quota of ADR-040 §5.4;
+/// `document` is what [`is_document`] says of it.
+pub fn is_preferred(path: &str, kinds: Kinds, document: bool) -> bool {
+    let log = extension(path) == "log";
+    (kinds.docs && !log && document) || (kinds.logs && log) || (kinds.code && is_code(path))
 }
 
 #[cfg(test)]
@@ -497,7 +500,11 @@ mod tests {
     fn kinds_default_to_everything_and_steer_preference() {
         let k = parse(r#"{"include":{"code":false}}"#).unwrap().kinds();
         assert!(k.docs && !k.code && k.comments && k.logs);
-        assert!(is_preferred("docs/a.md", k) && !is_preferred("src/a.rs", k));
-        assert!(is_document("x/Report.PDF") && !is_document("x.rs"));
+        assert!(is_preferred("docs/a.md", k, true) && !is_preferred("src/a.rs", k, false));
+        assert!(!is_preferred(
+            "logs/a.log",
+            Kinds { logs: false, ..k },
+            true
+        ));
     }
 }

@@ -12,8 +12,8 @@ use sdk::{ToolError, ToolResult, codes};
 
 /// An item's content: a whole file, a document section, a hit's section or lines.
 pub enum Content {
-    /// A whole file (never cut: blocked instead), with its size, hash and lossiness.
-    Whole(String, u64, String, bool),
+    /// A whole file (never cut: blocked instead), or a binary document's text.
+    Whole(read::Whole),
     /// A section or a hit's lines, cut to the budget like a preview.
     Part {
         text: String,
@@ -32,8 +32,7 @@ pub fn content(args: &ExploreArgs, session: &Session, idx: usize) -> ToolResult<
     let range = item.range.map(|r| (r.start, r.end));
     match session.key.route {
         Route::Read if args.wants_full(&item.path) => {
-            let (text, size, hash, lossy) = read::full(&item.path, args)?;
-            Ok(Some(Content::Whole(text, size, hash, lossy)))
+            Ok(Some(Content::Whole(read::full(&item.path, args)?)))
         }
         Route::Read => {
             let selector = args.section.clone().unwrap_or_default();
@@ -96,7 +95,13 @@ pub fn place_content(
     let item = &session.pack.items[idx];
     let meta = Meta::of(item);
     match content {
-        Content::Whole(text, size, hash, lossy) => {
+        Content::Whole(read::Whole {
+            text,
+            size,
+            hash,
+            lossy,
+            document,
+        }) => {
             let chars = text.chars().count();
             if !budget.reserve(chars) {
                 let used = args.max_chars() - budget.remaining();
@@ -122,6 +127,14 @@ pub fn place_content(
                 .meta("hash", hash);
             if lossy {
                 out = out.meta("lossyUtf8", true);
+            }
+            if let Some(doc) = document {
+                out = out
+                    .meta("documentText", doc.format)
+                    .meta("sections", doc.sections);
+                if !doc.warnings.is_empty() {
+                    out = out.meta("warnings", doc.warnings);
+                }
             }
             out.range = Some(Range {
                 start_line: 1,

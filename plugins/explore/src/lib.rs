@@ -7,6 +7,7 @@
 
 mod args;
 mod content;
+mod document_text;
 mod envelope;
 mod find;
 mod key;

@@ -329,7 +329,8 @@ fn continuation(
     let mut response = Response::ok();
     let text = if full {
         match content::content(args, &session, idx) {
-            Ok(Some(Content::Part { text, .. })) | Ok(Some(Content::Whole(text, ..))) => text,
+            Ok(Some(Content::Part { text, .. })) => text,
+            Ok(Some(Content::Whole(whole))) => whole.text,
             Ok(Some(Content::Note(note))) => note,
             Ok(None) => String::new(),
             Err(err) => return Response::from_error(err),

@@ -5,6 +5,7 @@
 //! section or, for view=full only, the whole file, refused (never cut) past the limits.
 
 use crate::args::{self, DIRECTORY_DEPTH, ExploreArgs, Kinds, SectionSelector};
+use crate::document_text;
 use crate::envelope::{Group, ItemKind};
 use crate::find::kind_name;
 use crate::key::{Lines, PackKey};
@@ -87,7 +88,7 @@ pub fn expand(key: &PackKey, args: &ExploreArgs) -> ToolResult<(Vec<PackItem>, V
             .filter(|f| args.allow_sensitive || !f.sensitive)
             .collect();
         let hidden = total - candidates.len();
-        let chosen = select(candidates, args.max_files(), key.kinds);
+        let chosen = select(candidates, args.max_files(), key.kinds, &args::is_document);
         if cut || chosen.len() < total {
             reasons.push("truncated".to_string());
         }
@@ -243,7 +244,12 @@ fn region_preview(item: &mut PackItem, args: &ExploreArgs) -> ToolResult<()> {
 
 /// maxFiles of `files`, newest first, about a fifth of them reserved for the kinds `kinds`
 /// prefers so a directory of fresh logs still shows its code and docs.
-pub fn select(mut files: Vec<Entry>, max_files: usize, kinds: Kinds) -> Vec<Entry> {
+pub fn select(
+    mut files: Vec<Entry>,
+    max_files: usize,
+    kinds: Kinds,
+    is_document: &dyn Fn(&str) -> bool,
+) -> Vec<Entry> {
     files.sort_by(|a, b| {
         b.modified_ms
             .cmp(&a.modified_ms)
@@ -265,7 +271,7 @@ pub fn select(mut files: Vec<Entry>, max_files: usize, kinds: Kinds) -> Vec<Entr
             if count == max_files {
                 break;
             }
-            if !chosen[i] && (!pass || args::is_preferred(&f.path, kinds)) {
+            if !chosen[i] && (!pass || args::is_preferred(&f.path, kinds, is_document(&f.path))) {
                 chosen[i] = true;
                 count += 1;
             }
@@ -497,11 +503,64 @@ fn first_line(text: &str) -> String {
     sdk::short_preview(line, 120)
 }
 
-/// A whole file as text, for view=full: its text, size and hash, or TOO_LARGE past maxBytes.
-pub fn full(path: &str, args: &ExploreArgs) -> ToolResult<(String, u64, String, bool)> {
-    let file = workspace::read(path, read_options(args, args.max_bytes(), false, path))?;
+/// A whole file for view=full.
+pub struct Whole {
+    pub text: String,
+    pub size: u64,
+    pub hash: String,
+    pub lossy: bool,
+    /// Set when `text` is a parsed document's text (a PDF's pages, a workbook's sheets), not
+    /// the file's bytes.
+    pub document: Option<DocumentText>,
+}
+
+/// What a document's full text came from.
+pub struct DocumentText {
+    pub format: String,
+    pub sections: usize,
+    /// What its parser lost or guessed.
+    pub warnings: Vec<String>,
+}
+
+/// A whole file as text, for view=full, or TOO_LARGE past maxBytes. A file that is text reads
+/// as itself (markdown keeps its lines); a binary or container document (PDF, DOCX, XLSX:
+/// anything a parser takes) as its parsed text; the bytes of a binary file only with
+/// allowBinary.
+pub fn full(path: &str, args: &ExploreArgs) -> ToolResult<Whole> {
+    let options = ReadOptions {
+        allow_binary: true,
+        ..read_options(args, args.max_bytes(), false, path)
+    };
+    let file = workspace::read(path, options)?;
     let (text, lossy) = sdk::decode_text(&file.bytes);
-    Ok((text, file.size, file.hash, lossy))
+    let whole = |text: String, lossy: bool, document: Option<DocumentText>| Whole {
+        text,
+        size: file.size,
+        hash: file.hash.clone(),
+        lossy,
+        document,
+    };
+    if args.allow_binary || !(file.binary || lossy || args::is_container(path)) {
+        return Ok(whole(text, lossy, None));
+    }
+    match index::parse_document(path) {
+        Ok(doc) => {
+            let info = DocumentText {
+                format: doc.kind.clone(),
+                sections: doc.sections.len(),
+                warnings: doc.warnings.clone(),
+            };
+            Ok(whole(document_text::render(&doc), false, Some(info)))
+        }
+        // Text in another encoding: the decoded text, marked lossy, as before.
+        Err(err) if err.code == codes::NO_PARSER && !file.binary => Ok(whole(text, lossy, None)),
+        Err(err) if err.code == codes::NO_PARSER => Err(ToolError::new(
+            codes::BINARY_BLOCKED,
+            format!("{path} is a binary file and no document parser reads it"),
+        )
+        .suggest("pass allowBinary: true to read its bytes")),
+        Err(err) => Err(err.into()),
+    }
 }
 
 /// One section of a document, raw, subsections included when asked.
@@ -565,6 +624,10 @@ mod tests {
         }
     }
 
+    fn by_name(path: &str) -> bool {
+        path.ends_with(".md")
+    }
+
     #[test]
     fn selection_is_newest_first_with_a_reserve_for_preferred_kinds() {
         let mut files: Vec<Entry> = (0..20)
@@ -578,7 +641,7 @@ mod tests {
             comments: true,
             logs: true,
         };
-        let chosen: Vec<String> = select(files.clone(), 10, kinds)
+        let chosen: Vec<String> = select(files.clone(), 10, kinds, &by_name)
             .into_iter()
             .map(|f| f.path)
             .collect();
@@ -590,11 +653,15 @@ mod tests {
             docs: false,
             ..kinds
         };
-        let chosen: Vec<String> = select(files.clone(), 10, code_only)
+        let chosen: Vec<String> = select(files.clone(), 10, code_only, &by_name)
             .into_iter()
             .map(|f| f.path)
             .collect();
         assert!(!chosen.contains(&"docs/old.md".to_string()), "{chosen:?}");
-        assert_eq!(select(files, 100, kinds).len(), 22, "all when they fit");
+        assert_eq!(
+            select(files, 100, kinds, &by_name).len(),
+            22,
+            "all when they fit"
+        );
     }
 }

@@ -1,4 +1,4 @@
-//! The text format parser: .txt, .rst and .log files, and every text file no other parser
+//! The text format parser: .txt, .rst, .adoc and .log files, and every text file no other parser
 //! claims. Prose becomes sections at underlined (reStructuredText / setext) headings, split at
 //! blank lines when long; logs become runs of entries split by timestamps and severity, so an
 //! error burst is a section of its own.
@@ -20,7 +20,7 @@ impl Text {
     pub fn describe() -> ParserSpec {
         ParserSpec {
             format: "text",
-            extensions: &["txt", "text", "rst", "log"],
+            extensions: &["txt", "text", "rst", "adoc", "asciidoc", "log"],
             signatures: &[],
             text_fallback: true,
         }
