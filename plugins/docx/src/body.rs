@@ -128,6 +128,10 @@ impl Walk<'_> {
             "t" if !empty => self.in_text = true,
             "tab" if !self.in_properties => self.push("\t"),
             "br" | "cr" => self.push("\n"),
+            // Word's non-breaking hyphen (`26-jährige`) is an element, not a character; an
+            // optional hyphen shows only where a line breaks.
+            "noBreakHyphen" => self.push("-"),
+            "softHyphen" => {}
             "hyperlink" if !empty => {
                 let target = attr(e, "id")
                     .and_then(|id| self.ctx.links.get(&id).cloned())

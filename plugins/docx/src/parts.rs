@@ -25,24 +25,9 @@ pub struct Context {
 /// The body part, from the package relationships (`word/document.xml` when they say nothing).
 pub fn main_part(zip: &mut Archive) -> ToolResult<String> {
     let rels = zip.read("_rels/.rels")?;
-    let target = rels.as_deref().and_then(|xml| {
-        let text = String::from_utf8_lossy(xml);
-        let mut reader = Reader::from_str(&text);
-        loop {
-            match reader.read_event() {
-                Ok(Event::Start(e) | Event::Empty(e))
-                    if local(&e) == "Relationship"
-                        && attr(&e, "Type").is_some_and(|t| t.ends_with("/officeDocument")) =>
-                {
-                    return attr(&e, "Target");
-                }
-                Ok(Event::Eof) | Err(_) => return None,
-                _ => {}
-            }
-        }
-    });
-    Ok(target
-        .map(|t| t.trim_start_matches('/').to_string())
+    Ok(rels
+        .as_deref()
+        .and_then(sdk::opc::main_part)
         .unwrap_or_else(|| "word/document.xml".to_string()))
 }
 
@@ -94,22 +79,11 @@ pub fn heading_level(name: &str) -> Option<u8> {
 
 /// Relationship id -> target.
 pub fn relationships(xml: Option<&[u8]>) -> HashMap<String, String> {
-    let mut map = HashMap::new();
-    let Some(xml) = xml else { return map };
-    let text = String::from_utf8_lossy(xml);
-    let mut reader = Reader::from_str(&text);
-    loop {
-        match reader.read_event() {
-            Ok(Event::Start(e) | Event::Empty(e)) if local(&e) == "Relationship" => {
-                if let (Some(id), Some(target)) = (attr(&e, "Id"), attr(&e, "Target")) {
-                    map.insert(id, target);
-                }
-            }
-            Ok(Event::Eof) | Err(_) => break,
-            _ => {}
-        }
-    }
-    map
+    xml.map(sdk::opc::relationships)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|r| (r.id, r.target))
+        .collect()
 }
 
 /// Comments, footnotes or endnotes (`element` names the note element): id -> (author, text).

@@ -142,3 +142,13 @@ fn damaged_files_get_clean_codes() {
     let doc = Docx::parse(&other, "x.docx");
     assert!(doc.is_ok() || doc.err().unwrap().code == codes::MALFORMED);
 }
+
+#[test]
+fn non_breaking_hyphens_are_kept_and_optional_ones_dropped() {
+    let body = para(
+        None,
+        r#"<w:r><w:t>26</w:t><w:noBreakHyphen/><w:t>jährige Ver</w:t><w:softHyphen/><w:t>suche</w:t></w:r>"#,
+    );
+    let doc = Docx::parse(&make_docx(&body), "x.docx").unwrap();
+    assert_eq!(doc.sections[0].text, "26-jährige Versuche");
+}

@@ -12,6 +12,8 @@ pub mod doc;
 mod error;
 pub mod guidance;
 pub mod lines;
+#[cfg(feature = "zip")]
+pub mod opc;
 mod text;
 
 pub use error::{ToolError, ToolResult, codes};

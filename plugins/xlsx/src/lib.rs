@@ -4,9 +4,10 @@
 //! preview shows the header row and any cell can be named by reference. Cells inside a table
 //! appear in the table's section, not again in the sheet's.
 
-use calamine::{Data, Range, Reader, Xlsx};
+use calamine::{Data, Range, Reader, StyleRange, Xlsx};
 use sdk::archive::{Archive, Caps};
 use sdk::doc::{Document, OutlineBuilder, ParserSpec};
+use sdk::opc;
 use sdk::{ToolError, ToolResult, codes};
 use std::io::Cursor;
 
@@ -14,8 +15,6 @@ use std::io::Cursor;
 const MAX_CHARS: usize = 16 << 20;
 /// Rows rendered per sheet or table.
 const MAX_ROWS: usize = 20_000;
-/// A cell's text is cut to this many characters.
-const CELL_CHARS: usize = 200;
 
 pub struct Spreadsheet;
 
@@ -41,14 +40,22 @@ impl Spreadsheet {
     }
 
     pub fn parse(bytes: &[u8], _path: &str) -> ToolResult<Document> {
-        Archive::open(bytes, "xlsx", Caps::default())?;
+        let mut zip = Archive::open(bytes, "xlsx", Caps::default())?;
         let mut book: Xlsx<_> = Xlsx::new(Cursor::new(bytes)).map_err(malformed)?;
         let mut warnings = Vec::new();
-        let tables_loaded = match book.load_tables() {
-            Ok(()) => true,
-            Err(e) => {
-                warnings.push(format!("tables could not be read ({e}); sheets only"));
-                false
+        let tables_loaded = if !tables_readable(&mut zip)? {
+            warnings.push(
+                "tables were not read: the package keeps its sheets outside the usual folders; sheets only"
+                    .to_string(),
+            );
+            false
+        } else {
+            match book.load_tables() {
+                Ok(()) => true,
+                Err(e) => {
+                    warnings.push(format!("tables could not be read ({e}); sheets only"));
+                    false
+                }
             }
         };
         let sheets = book.sheet_names();
@@ -76,13 +83,39 @@ impl Spreadsheet {
             } else {
                 Vec::new()
             };
+            // Number formats matter only for numbers (dates calamine already tells apart);
+            // reading them parses the sheet a second time.
+            let numeric = range
+                .used_cells()
+                .any(|(_, _, v)| matches!(v, Data::Float(_) | Data::Int(_)));
+            let styles = if numeric {
+                match book.worksheet_style(sheet) {
+                    Ok(styles) => Some(styles),
+                    Err(e) => {
+                        warnings.push(format!(
+                            "sheet {sheet}: number formats could not be read ({e}); numbers as stored"
+                        ));
+                        None
+                    }
+                }
+            } else {
+                None
+            };
+            let styles = styles.as_ref();
             out.section(&sdk::doc::slug(sheet), vec![sheet.clone()], 1);
             let within_tables = |r: u32, c: u32| {
                 tables
                     .iter()
                     .any(|t| (t.top..=t.bottom).contains(&r) && (t.left..=t.right).contains(&c))
             };
-            let mut full = !render(&mut out, sheet, &range, None, &within_tables, &mut warnings);
+            let mut full = !render(
+                &mut out,
+                sheet,
+                (&range, styles),
+                None,
+                &within_tables,
+                &mut warnings,
+            );
             for t in &tables {
                 if !out.line(&format!(
                     "table {} at {}",
@@ -105,7 +138,7 @@ impl Spreadsheet {
                     || !render(
                         &mut out,
                         sheet,
-                        &range,
+                        (&range, styles),
                         Some(t),
                         &|_, _| false,
                         &mut warnings,
@@ -131,7 +164,7 @@ impl Spreadsheet {
 fn render(
     out: &mut OutlineBuilder,
     sheet: &str,
-    range: &Range<Data>,
+    (range, styles): (&Range<Data>, Option<&StyleRange>),
     table: Option<&TableInfo>,
     skip: &dyn Fn(u32, u32) -> bool,
     warnings: &mut Vec<String>,
@@ -162,7 +195,14 @@ fn render(
                 if skip(r, c) {
                     return String::new();
                 }
-                range.get_value((r, c)).map(cell_text).unwrap_or_default()
+                let format = styles
+                    .and_then(|st| st.get((r, c)))
+                    .and_then(|st| st.number_format.as_ref())
+                    .map(|f| f.format_code.as_str());
+                range
+                    .get_value((r, c))
+                    .map(|v| cell_text(v, format))
+                    .unwrap_or_default()
             })
             .collect();
         if cells.iter().all(String::is_empty) {
@@ -204,19 +244,69 @@ fn table_info<RS: std::io::Read + std::io::Seek>(
     })
 }
 
-fn cell_text(value: &Data) -> String {
+/// A cell as its workbook shows it: dates and times by the calendar (calamine gives their
+/// serial numbers), percentages scaled, text whole (tabs and newlines flattened, so a row
+/// stays one line). `format` is the cell's number format code, when the sheet's styles were
+/// read.
+fn cell_text(value: &Data, format: Option<&str>) -> String {
     let text = match value {
         Data::Empty => return String::new(),
+        Data::DateTime(at) => date_time(at, format),
+        Data::Float(f) if format.is_some_and(is_percent) => percent(*f, format.unwrap_or("")),
+        Data::Int(i) if format.is_some_and(is_percent) => percent(*i as f64, format.unwrap_or("")),
         other => other.to_string(),
     };
-    let flat = text.replace(['\t', '\n', '\r'], " ");
-    if flat.chars().count() <= CELL_CHARS {
-        flat
-    } else {
-        let mut cut: String = flat.chars().take(CELL_CHARS - 1).collect();
-        cut.push('…');
-        cut
+    text.replace(['\t', '\n', '\r'], " ")
+}
+
+/// `2006-09-11`, `13:30:00`, `2006-09-11 13:30:00`, or a duration as `[h]:mm:ss`: which parts
+/// by the value (a whole number is a date, under one a time of day) unless the format
+/// code names only a time.
+fn date_time(at: &calamine::ExcelDateTime, format: Option<&str>) -> String {
+    let serial = at.as_f64();
+    if at.is_duration() {
+        let seconds = (serial * 86_400.0).round() as i64;
+        let sign = if seconds < 0 { "-" } else { "" };
+        let s = seconds.abs();
+        return format!("{sign}{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
     }
+    let (y, mo, d, h, mi, se, _) = at.to_ymd_hms_milli();
+    let date = format!("{y:04}-{mo:02}-{d:02}");
+    let time = format!("{h:02}:{mi:02}:{se:02}");
+    let code = format.map(|f| f.to_ascii_lowercase()).unwrap_or_default();
+    let time_only = !code.is_empty() && !code.contains(['y', 'd']);
+    // Excel has no day 0 (it shows 1900-01-00): a serial under one is a time of day.
+    if time_only || serial.trunc() == 0.0 {
+        time
+    } else if serial.fract() == 0.0 {
+        date
+    } else {
+        format!("{date} {time}")
+    }
+}
+
+/// A number format that shows a percentage: a `%` outside quoted text and escapes.
+fn is_percent(code: &str) -> bool {
+    let mut quoted = false;
+    let mut escaped = false;
+    for c in code.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '"' => quoted = !quoted,
+            '%' if !quoted => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// `0.256` under `0.0%` is `25.6%`: as many decimals as the code has zeros after its point.
+fn percent(value: f64, code: &str) -> String {
+    let decimals = code.split_once('.').map_or(0, |(_, rest)| {
+        rest.chars().take_while(|c| *c == '0').count()
+    });
+    format!("{:.*}%", decimals, value * 100.0)
 }
 
 /// 0 -> A, 25 -> Z, 26 -> AA.
@@ -241,6 +331,47 @@ fn area(top: u32, left: u32, bottom: u32, right: u32) -> String {
         column_name(right),
         bottom + 1
     )
+}
+
+/// Whether calamine's table loader can read this package. It takes every worksheet to sit in
+/// a folder, and a `../` table target to have a parent folder to climb to; a valid package laid
+/// out otherwise (parts at its root) makes it panic, which in a component is a trap. The paths
+/// are worked out as calamine does.
+fn tables_readable(zip: &mut Archive) -> ToolResult<bool> {
+    let Some(book) = zip.read("_rels/.rels")?.as_deref().and_then(opc::main_part) else {
+        return Ok(true);
+    };
+    let (dir, name) = match book.rfind('/') {
+        Some(i) => book.split_at(i + 1),
+        None => ("", book.as_str()),
+    };
+    let Some(rels) = zip.read(&format!("{dir}_rels/{name}.rels"))? else {
+        return Ok(true);
+    };
+    for sheet in opc::relationships(&rels)
+        .into_iter()
+        .filter(|r| r.kind.ends_with("sheet"))
+    {
+        let path = match sheet.target.strip_prefix('/') {
+            Some(absolute) => absolute.to_string(),
+            None => format!("{dir}{}", sheet.target),
+        };
+        let Some(i) = path.rfind('/') else {
+            return Ok(false);
+        };
+        let (folder, file) = path.split_at(i);
+        if folder.contains('/') {
+            continue;
+        }
+        if let Some(xml) = zip.read(&format!("{folder}/_rels{file}.rels"))?
+            && opc::relationships(&xml)
+                .iter()
+                .any(|r| r.kind == "table" && r.target.starts_with("../"))
+        {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 fn malformed(err: impl std::fmt::Display) -> ToolError {
