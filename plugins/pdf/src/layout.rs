@@ -1,131 +1,393 @@
 //! A page's text in lines: the content stream's text operators, decoded with each font's
 //! encoding, with a line break wherever the text position moves to another baseline and a
 //! space where it moves along the same one (lopdf's own extraction breaks lines only at `T*`
-//! and `ET`, which puts whole pages of many producers on one line).
+//! and `ET`, which puts whole pages of many producers on one line). Text drawn inside form
+//! XObjects (`Do`) and the appearances of visible annotations (form fields, free text, stamps)
+//! is read too, as a viewer shows it.
 
+use crate::glyphs::{Matrix, Metrics, TextState};
 use lopdf::content::Content;
-use lopdf::{Encoding, Object, ObjectId};
-use std::collections::BTreeMap;
+use lopdf::{Dictionary, Encoding, Object, ObjectId, Stream};
+use std::collections::{BTreeMap, HashSet};
 
-/// Baselines closer than this (text space units) are the same line.
-const SAME_LINE: f32 = 1.0;
+/// Text whose baseline moved by more than this share of the font size is on another line.
+const NEW_LINE: f32 = 0.5;
+/// A gap between glyphs wider than this share of the font size is a space.
+const SPACE_GAP: f32 = 0.15;
 /// A TJ adjustment below this (thousandths of an em) is a word gap.
 const WORD_GAP: f32 = -100.0;
+/// Forms within forms read at most this deep.
+const MAX_FORM_DEPTH: usize = 8;
+/// Annotation flag bits that keep an annotation off the page: Invisible, Hidden, NoView.
+const NOT_SHOWN: i64 = 1 | 2 | 32;
 
-/// The text of a page and the number of fragments that could not be decoded.
+/// The text of a page and the number of fragments that could not be decoded. `limit` bounds
+/// each decompression, and the content read in all.
 pub fn page_text(
     pdf: &lopdf::Document,
     page: ObjectId,
     limit: usize,
 ) -> lopdf::Result<(String, usize)> {
-    let mut failed = 0;
-    let encodings: BTreeMap<Vec<u8>, Encoding> = pdf
-        .get_page_fonts(page)?
-        .into_iter()
-        .filter_map(
-            |(name, font)| match font.get_font_encoding_with_limit(pdf, limit) {
-                Ok(e) => Some((name, e)),
-                Err(_) => {
-                    failed += 1;
-                    None
-                }
-            },
-        )
-        .collect();
-    let content = Content::decode(&pdf.get_page_content_with_limit(page, limit)?)?;
-    let mut out = Writer::default();
-    let mut font: Option<&Encoding> = None;
-    for op in &content.operations {
-        let num = |i: usize| op.operands.get(i).and_then(|o| o.as_float().ok());
-        match op.operator.as_str() {
-            "BT" => out.y = 0.0,
-            "Tf" => {
-                font = op
-                    .operands
-                    .first()
-                    .and_then(|o| o.as_name().ok())
-                    .and_then(|n| encodings.get(n));
-            }
-            "TL" => out.leading = num(0).unwrap_or(0.0),
-            "Td" | "TD" => {
-                let ty = num(1).unwrap_or(0.0);
-                if op.operator == "TD" {
-                    out.leading = -ty;
-                }
-                out.moved(out.y + ty);
-            }
-            "Tm" => out.moved(num(5).unwrap_or(out.y)),
-            "T*" => out.moved(out.y - out.leading.max(SAME_LINE * 2.0)),
-            "Tj" | "TJ" | "'" | "\"" => {
-                if matches!(op.operator.as_str(), "'" | "\"") {
-                    out.moved(out.y - out.leading.max(SAME_LINE * 2.0));
-                }
-                let Some(encoding) = font else { continue };
-                let shown = match op.operator.as_str() {
-                    "\"" => op.operands.get(2..).unwrap_or(&[]),
-                    _ => &op.operands[..],
-                };
-                out.start_show();
-                for operand in shown {
-                    failed += usize::from(out.show(encoding, operand).is_err());
-                }
-            }
-            _ => {}
+    let mut run = Run {
+        pdf,
+        limit,
+        budget: limit,
+        failed: 0,
+        out: Writer::default(),
+        forms: HashSet::new(),
+    };
+    let fonts = pdf.get_page_fonts(page)?;
+    let (direct, referenced) = pdf.get_page_resources(page)?;
+    let mut xobjects = BTreeMap::new();
+    for resources in direct.into_iter().chain(
+        referenced
+            .iter()
+            .filter_map(|id| pdf.get_dictionary(*id).ok()),
+    ) {
+        for (name, form) in named(pdf, resources, b"XObject") {
+            xobjects.entry(name).or_insert(form);
         }
     }
-    Ok((out.text, failed))
+    let content = pdf.get_page_content_with_limit(page, limit)?;
+    run.content(&content, &fonts, &xobjects, 0)?;
+    for annotation in pdf.get_page_annotations(page).unwrap_or_default() {
+        let flags = annotation.get(b"F").and_then(Object::as_i64).unwrap_or(0);
+        if flags & NOT_SHOWN != 0 {
+            continue;
+        }
+        if let Some(appearance) = appearance(pdf, annotation) {
+            run.out.break_line();
+            // A damaged appearance costs its own text, not the page's.
+            let _ = run.form(appearance, &fonts, 0);
+        }
+    }
+    Ok((run.out.text, run.failed))
+}
+
+/// An annotation's normal appearance: the stream itself, or the one its state (`/AS`) picks.
+fn appearance<'a>(pdf: &'a lopdf::Document, annotation: &'a Dictionary) -> Option<&'a Stream> {
+    let normal = annotation
+        .get_deref(b"AP", pdf)
+        .and_then(Object::as_dict)
+        .ok()?
+        .get_deref(b"N", pdf)
+        .ok()?;
+    match normal {
+        Object::Stream(stream) => Some(stream),
+        Object::Dictionary(states) => {
+            let state = annotation.get(b"AS").and_then(Object::as_name).ok()?;
+            states
+                .get_deref(state, pdf)
+                .and_then(Object::as_stream)
+                .ok()
+        }
+        _ => None,
+    }
+}
+
+/// The entries of a resource category (`Font`, `XObject`), dereferenced.
+fn named<'a>(
+    pdf: &'a lopdf::Document,
+    resources: &'a Dictionary,
+    category: &[u8],
+) -> Vec<(Vec<u8>, &'a Object)> {
+    let Ok(dict) = resources.get_deref(category, pdf).and_then(Object::as_dict) else {
+        return Vec::new();
+    };
+    dict.iter()
+        .filter_map(|(name, value)| Some((name.clone(), pdf.dereference(value).ok()?.1)))
+        .collect()
+}
+
+/// How a font's codes become text. A simple font with a ToUnicode map decodes each code
+/// through it first (ISO 32000-1, 9.10.2 puts it first for text; lopdf takes /Encoding first,
+/// which turns subset fonts with their own glyph order into shifted garbage) and through its
+/// /Encoding where the map has no entry (partial maps are common). Composite fonts decode
+/// through their ToUnicode map alone, as lopdf does.
+struct Codec<'a> {
+    base: Encoding<'a>,
+    unicode: Option<Encoding<'a>>,
+}
+
+impl Codec<'_> {
+    /// The text of `bytes`, typographic ligatures spelled out (`ﬁ` as `fi`, as search needs
+    /// and as pdftotext writes them).
+    fn write(&self, bytes: &[u8], out: &mut String) -> lopdf::Result<()> {
+        let mut text = String::new();
+        match &self.unicode {
+            None => self.base.write_to_string(bytes, &mut text)?,
+            Some(unicode) => {
+                for code in bytes.chunks(1) {
+                    match unicode.bytes_to_string(code) {
+                        Ok(t) if !t.is_empty() && !t.contains('\u{FFFD}') => text.push_str(&t),
+                        _ => self.base.write_to_string(code, &mut text)?,
+                    }
+                }
+            }
+        }
+        for c in text.chars() {
+            match c {
+                '\u{FB00}' => out.push_str("ff"),
+                '\u{FB01}' => out.push_str("fi"),
+                '\u{FB02}' => out.push_str("fl"),
+                '\u{FB03}' => out.push_str("ffi"),
+                '\u{FB04}' => out.push_str("ffl"),
+                '\u{FB05}' | '\u{FB06}' => out.push_str("st"),
+                c => out.push(c),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A font as the page uses it: how its codes become text and how far its glyphs advance.
+struct Font<'a> {
+    codec: Codec<'a>,
+    metrics: Metrics,
+}
+
+/// The ToUnicode map of a simple font, as an encoding of its own: the font without /Encoding.
+fn unicode_only(font: &Dictionary) -> Option<Dictionary> {
+    let simple = font
+        .get(b"Subtype")
+        .and_then(Object::as_name)
+        .is_ok_and(|s| s != b"Type0");
+    (simple && font.has(b"ToUnicode") && font.has(b"Encoding")).then(|| {
+        let mut font = font.clone();
+        font.remove(b"Encoding");
+        font
+    })
+}
+
+struct Run<'a> {
+    pdf: &'a lopdf::Document,
+    limit: usize,
+    /// Content bytes still to be read across the page and its forms.
+    budget: usize,
+    failed: usize,
+    out: Writer,
+    /// Forms being read, against reference cycles.
+    forms: HashSet<*const Stream>,
+}
+
+impl<'a> Run<'a> {
+    fn content(
+        &mut self,
+        bytes: &[u8],
+        fonts: &BTreeMap<Vec<u8>, &'a Dictionary>,
+        xobjects: &BTreeMap<Vec<u8>, &'a Object>,
+        depth: usize,
+    ) -> lopdf::Result<()> {
+        self.budget = self.budget.saturating_sub(bytes.len());
+        let maps: Vec<Option<Dictionary>> = fonts.values().map(|f| unicode_only(f)).collect();
+        let mut known: BTreeMap<&[u8], Font> = BTreeMap::new();
+        for ((name, font), map) in fonts.iter().zip(&maps) {
+            match font.get_font_encoding_with_limit(self.pdf, self.limit) {
+                Ok(base) => {
+                    let unicode = map
+                        .as_ref()
+                        .and_then(|m| m.get_font_encoding_with_limit(self.pdf, self.limit).ok());
+                    let metrics = Metrics::of(self.pdf, font);
+                    known.insert(
+                        name.as_slice(),
+                        Font {
+                            codec: Codec { base, unicode },
+                            metrics,
+                        },
+                    );
+                }
+                Err(_) => self.failed += 1,
+            }
+        }
+        let content = Content::decode(bytes)?;
+        let mut font: Option<&Font> = None;
+        for op in &content.operations {
+            let num = |i: usize| {
+                op.operands
+                    .get(i)
+                    .and_then(|o| o.as_float().ok())
+                    .filter(|v| v.is_finite())
+            };
+            let out = &mut self.out;
+            let state = &mut out.state;
+            match op.operator.as_str() {
+                "q" => state.save(),
+                "Q" => state.restore(),
+                "cm" => {
+                    if let Some(m) = Matrix::of(&op.operands) {
+                        state.transform(&m);
+                    }
+                }
+                "BT" => state.begin(),
+                "Tf" => {
+                    font = op
+                        .operands
+                        .first()
+                        .and_then(|o| o.as_name().ok())
+                        .and_then(|n| known.get(n));
+                    state.size = num(1).unwrap_or(state.size);
+                }
+                "Tc" => state.char_spacing = num(0).unwrap_or(0.0),
+                "Tw" => state.word_spacing = num(0).unwrap_or(0.0),
+                "Tz" => state.scale = num(0).map_or(1.0, |z| z / 100.0),
+                "TL" => state.leading = num(0).unwrap_or(0.0),
+                "Td" | "TD" => {
+                    let (tx, ty) = (num(0).unwrap_or(0.0), num(1).unwrap_or(0.0));
+                    if op.operator == "TD" {
+                        state.leading = -ty;
+                    }
+                    state.move_line(tx, ty);
+                }
+                "Tm" => {
+                    if let Some(m) = Matrix::of(&op.operands) {
+                        state.set_matrix(m);
+                    }
+                }
+                "T*" => state.next_line(),
+                "Tj" | "TJ" | "'" | "\"" => {
+                    if op.operator == "\"" {
+                        state.word_spacing = num(0).unwrap_or(state.word_spacing);
+                        state.char_spacing = num(1).unwrap_or(state.char_spacing);
+                    }
+                    if matches!(op.operator.as_str(), "'" | "\"") {
+                        state.next_line();
+                    }
+                    let Some(font) = font else { continue };
+                    let shown = match op.operator.as_str() {
+                        "\"" => op.operands.get(2..).unwrap_or(&[]),
+                        _ => &op.operands[..],
+                    };
+                    out.start_show();
+                    for operand in shown {
+                        self.failed += usize::from(out.show(font, operand).is_err());
+                    }
+                    out.end_show();
+                }
+                "Do" if depth < MAX_FORM_DEPTH => {
+                    let form = op
+                        .operands
+                        .first()
+                        .and_then(|o| o.as_name().ok())
+                        .and_then(|n| xobjects.get(n))
+                        .and_then(|o| o.as_stream().ok());
+                    if let Some(form) = form {
+                        self.form(form, fonts, depth + 1)?;
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// A form XObject's text, with its own resources (its parent's where it has none).
+    fn form(
+        &mut self,
+        form: &'a Stream,
+        parent_fonts: &BTreeMap<Vec<u8>, &'a Dictionary>,
+        depth: usize,
+    ) -> lopdf::Result<()> {
+        let is_form = form
+            .dict
+            .get(b"Subtype")
+            .and_then(Object::as_name)
+            .is_ok_and(|s| s == b"Form");
+        if !is_form || self.budget == 0 || !self.forms.insert(form as *const Stream) {
+            return Ok(());
+        }
+        let resources = form
+            .dict
+            .get_deref(b"Resources", self.pdf)
+            .and_then(Object::as_dict)
+            .ok();
+        let mut fonts: BTreeMap<Vec<u8>, &Dictionary> = BTreeMap::new();
+        let mut xobjects = BTreeMap::new();
+        if let Some(resources) = resources {
+            for (name, font) in named(self.pdf, resources, b"Font") {
+                if let Ok(font) = font.as_dict() {
+                    fonts.insert(name, font);
+                }
+            }
+            xobjects.extend(named(self.pdf, resources, b"XObject"));
+        }
+        if fonts.is_empty() {
+            fonts = parent_fonts.clone();
+        }
+        let bytes = form.decompressed_content_with_limit(self.limit.min(self.budget))?;
+        self.out.state.save();
+        if let Some(m) = form
+            .dict
+            .get(b"Matrix")
+            .ok()
+            .and_then(|m| Matrix::of(m.as_array().ok()?))
+        {
+            self.out.state.transform(&m);
+        }
+        let result = self.content(&bytes, &fonts, &xobjects, depth);
+        self.out.state.restore();
+        self.forms.remove(&(form as *const Stream));
+        result
+    }
 }
 
 #[derive(Default)]
 struct Writer {
     text: String,
-    /// The current baseline, in text space.
-    y: f32,
-    leading: f32,
-    /// The baseline of the last text shown.
-    shown_y: Option<f32>,
-    /// The position moved since the last text shown.
-    moved: bool,
+    state: TextState,
+    /// Where the last text shown ended on the page, and its font size there.
+    end: Option<((f32, f32), f32)>,
 }
 
 impl Writer {
-    fn moved(&mut self, y: f32) {
-        self.y = y;
-        self.moved = true;
+    /// A line break before what follows (text from another object, placed apart).
+    fn break_line(&mut self) {
+        if !self.text.is_empty() && !self.text.ends_with('\n') {
+            self.text.push('\n');
+        }
+        self.end = None;
     }
 
-    /// A break before text on another baseline, a space before text moved along this one.
+    /// A break before text on another baseline, a space before text that starts past a gap
+    /// from where the last text ended (or back before it): by position, not by operator.
     fn start_show(&mut self) {
-        let new_line = self
-            .shown_y
-            .is_some_and(|last| (last - self.y).abs() > SAME_LINE);
-        if new_line && !self.text.ends_with('\n') {
-            self.text.push('\n');
-        } else if !new_line
-            && self.moved
-            && self.shown_y.is_some()
-            && !self.text.ends_with([' ', '\n'])
+        let Some(((x, y), size)) = self.end else {
+            return;
+        };
+        let (nx, ny) = self.state.position();
+        let size = size.max(self.state.page_size()).max(f32::EPSILON);
+        if (ny - y).abs() > NEW_LINE * size {
+            if !self.text.ends_with('\n') {
+                self.text.push('\n');
+            }
+        } else if (nx - x > SPACE_GAP * size || nx < x - size) && !self.text.ends_with([' ', '\n'])
         {
             self.text.push(' ');
         }
-        self.shown_y = Some(self.y);
-        self.moved = false;
     }
 
-    fn show(&mut self, encoding: &Encoding, operand: &Object) -> lopdf::Result<()> {
+    fn end_show(&mut self) {
+        self.end = Some((self.state.position(), self.state.page_size()));
+    }
+
+    fn show(&mut self, font: &Font, operand: &Object) -> lopdf::Result<()> {
         match operand {
-            Object::String(bytes, _) => encoding.write_to_string(bytes, &mut self.text),
+            Object::String(bytes, _) => {
+                self.state.show(&font.metrics, bytes);
+                font.codec.write(bytes, &mut self.text)
+            }
             Object::Array(items) => {
                 for item in items {
                     match item {
                         Object::String(bytes, _) => {
-                            encoding.write_to_string(bytes, &mut self.text)?
+                            self.state.show(&font.metrics, bytes);
+                            font.codec.write(bytes, &mut self.text)?
                         }
-                        Object::Integer(_) | Object::Real(_)
-                            if item.as_float().is_ok_and(|v| v < WORD_GAP)
-                                && !self.text.ends_with([' ', '\n']) =>
-                        {
-                            self.text.push(' ');
+                        Object::Integer(_) | Object::Real(_) => {
+                            let amount = item.as_float().unwrap_or(0.0);
+                            self.state.adjust(amount);
+                            if amount < WORD_GAP && !self.text.ends_with([' ', '\n']) {
+                                self.text.push(' ');
+                            }
                         }
                         _ => {}
                     }

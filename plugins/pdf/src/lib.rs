@@ -3,7 +3,9 @@
 //! which is reading order for most producers; link annotations as links; the info dictionary
 //! as metadata. Files encrypted with a user password give ENCRYPTED, damaged ones MALFORMED.
 
+mod glyphs;
 mod layout;
+mod plausible;
 
 use lopdf::{Dictionary, Object};
 use sdk::doc::{Document, OutlineBuilder, ParserSpec};
@@ -62,7 +64,11 @@ impl Pdf {
             let path: Vec<String> = stack.iter().map(|(_, t)| t.clone()).collect();
             out.set_page(number);
             out.section(&format!("page-{number}"), path.clone(), path.len() as u8);
-            let text = page_text(&pdf, number, page_id, &mut warnings);
+            let mut text = page_text(&pdf, number, page_id, &mut warnings);
+            if let Some(why) = plausible::undecodable(&text) {
+                warnings.push(format!("page {number}: left out, {why}"));
+                text = format!("(the text of this page could not be decoded: {why})");
+            }
             if text.trim().is_empty() {
                 blank_pages += 1;
                 out.line(NO_TEXT);

@@ -183,8 +183,132 @@ fn positioned_text_keeps_its_lines_and_words() {
             ],
         ),
         Operation::new("Tj", vec![s("Footer")]),
+        Operation::new("Td", vec![0.into(), (-14).into()]),
+        // Letters placed one by one (their advance moves the position, nothing more) are one
+        // word; a ligature is spelled out.
+        Operation::new("Tj", vec![s("F")]),
+        Operation::new("Td", vec![Object::Real(6.0), 0.into()]),
+        Operation::new("Tj", vec![s("ee")]),
+        Operation::new("Td", vec![Object::Real(12.5), 0.into()]),
+        // 0xAE is the fi ligature in the standard encoding.
+        Operation::new(
+            "Tj",
+            vec![Object::String(vec![0xAE], lopdf::StringFormat::Literal)],
+        ),
         Operation::new("ET", vec![]),
     ];
     let doc = Pdf::parse(&pdf_of(vec![ops], &[]), "x.pdf").unwrap();
-    assert_eq!(doc.sections[0].text, "Hello world\nNext line\nFooter");
+    assert_eq!(
+        doc.sections[0].text,
+        "Hello world\nNext line\nFooter\nFeefi"
+    );
+}
+
+/// A stream of content operations.
+fn content_stream(dict: lopdf::Dictionary, operations: Vec<Operation>) -> Stream {
+    Stream::new(dict, Content { operations }.encode().unwrap())
+}
+
+#[test]
+fn forms_annotations_and_tounicode_maps_are_read() {
+    let s = |t: &str| Object::string_literal(t);
+    let show = |font: &str, text: Object| {
+        vec![
+            Operation::new("BT", vec![]),
+            Operation::new("Tf", vec![font.into(), 12.into()]),
+            Operation::new("Tj", vec![text]),
+            Operation::new("ET", vec![]),
+        ]
+    };
+    let mut doc = lopdf::Document::with_version("1.5");
+    let pages_id = doc.new_object_id();
+    let helvetica = doc.add_object(dictionary! {
+        "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica",
+    });
+    // A subset font whose codes 1 and 2 are its own glyph order: its ToUnicode map says they
+    // are "O" and "K"; code 0x41 has no entry and falls back to the encoding ("A").
+    let cmap = b"/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n/CMapName /Custom def\n/CMapType 2 def\n1 begincodespacerange\n<00> <FF>\nendcodespacerange\n2 beginbfchar\n<01> <004F>\n<02> <004B>\nendbfchar\nendcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n";
+    let to_unicode = doc.add_object(Stream::new(dictionary! {}, cmap.to_vec()));
+    let subset = doc.add_object(dictionary! {
+        "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "ABCDEF+Custom",
+        "Encoding" => "WinAnsiEncoding", "ToUnicode" => to_unicode,
+    });
+    let fonts = dictionary! { "F1" => helvetica, "F2" => subset };
+    let form = doc.add_object(content_stream(
+        dictionary! {
+            "Type" => "XObject", "Subtype" => "Form",
+            "BBox" => vec![0.into(), 0.into(), 100.into(), 20.into()],
+            "Resources" => dictionary! { "Font" => fonts.clone() },
+        },
+        show("F1", s("Inside a form")),
+    ));
+    let field = doc.add_object(content_stream(
+        dictionary! {
+            "Type" => "XObject", "Subtype" => "Form",
+            "BBox" => vec![0.into(), 0.into(), 100.into(), 20.into()],
+            "Resources" => dictionary! { "Font" => fonts.clone() },
+        },
+        show("F1", s("2025-07-01")),
+    ));
+    let hidden = doc.add_object(content_stream(
+        dictionary! {
+            "Type" => "XObject", "Subtype" => "Form",
+            "BBox" => vec![0.into(), 0.into(), 100.into(), 20.into()],
+            "Resources" => dictionary! { "Font" => fonts.clone() },
+        },
+        show("F1", s("never shown")),
+    ));
+    let annotation = |appearance: lopdf::ObjectId, flags: i64| {
+        dictionary! {
+            "Type" => "Annot", "Subtype" => "Widget", "F" => flags,
+            "Rect" => vec![0.into(), 0.into(), 100.into(), 20.into()],
+            "AP" => dictionary! { "N" => appearance },
+        }
+    };
+    let annots = vec![
+        doc.add_object(annotation(field, 4)).into(),
+        doc.add_object(annotation(hidden, 2)).into(),
+    ];
+    let mut ops = show(
+        "F2",
+        Object::String(vec![1, 2, 0x41], lopdf::StringFormat::Literal),
+    );
+    // The form drawn a line below.
+    ops.extend([
+        Operation::new("q", vec![]),
+        Operation::new(
+            "cm",
+            vec![
+                1.into(),
+                0.into(),
+                0.into(),
+                1.into(),
+                0.into(),
+                (-20).into(),
+            ],
+        ),
+        Operation::new("Do", vec!["X1".into()]),
+        Operation::new("Q", vec![]),
+    ]);
+    let page_content = doc.add_object(content_stream(dictionary! {}, ops));
+    let page = doc.add_object(dictionary! {
+        "Type" => "Page", "Parent" => pages_id, "Contents" => page_content,
+        "Resources" => dictionary! { "Font" => fonts, "XObject" => dictionary! { "X1" => form } },
+        "Annots" => annots,
+    });
+    doc.objects.insert(
+        pages_id,
+        Object::Dictionary(dictionary! {
+            "Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1,
+            "MediaBox" => vec![0.into(), 0.into(), 595.into(), 842.into()],
+        }),
+    );
+    let catalog = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
+    doc.trailer.set("Root", catalog);
+    let mut bytes = Vec::new();
+    doc.save_to(&mut bytes).unwrap();
+
+    let parsed = Pdf::parse(&bytes, "form.pdf").unwrap();
+    let text = &parsed.sections[0].text;
+    assert_eq!(text, "OKA\nInside a form\n2025-07-01", "{parsed:?}");
 }
