@@ -1,7 +1,7 @@
 """What the scripts share: a stdio MCP client for the built binary (JSON-RPC over the
 server's stdin/stdout, one request at a time) and the Django tree from PyPI.
 
-Imported by scripts/bench-understand.py and scripts/check-callgraph.py.
+Imported by scripts/bench-understand.py, scripts/check-callgraph.py and scripts/doc-fidelity.py.
 """
 
 import json
