@@ -234,30 +234,20 @@ fn forms_annotations_and_tounicode_maps_are_read() {
         "Encoding" => "WinAnsiEncoding", "ToUnicode" => to_unicode,
     });
     let fonts = dictionary! { "F1" => helvetica, "F2" => subset };
-    let form = doc.add_object(content_stream(
-        dictionary! {
-            "Type" => "XObject", "Subtype" => "Form",
-            "BBox" => vec![0.into(), 0.into(), 100.into(), 20.into()],
-            "Resources" => dictionary! { "Font" => fonts.clone() },
-        },
-        show("F1", s("Inside a form")),
-    ));
-    let field = doc.add_object(content_stream(
-        dictionary! {
-            "Type" => "XObject", "Subtype" => "Form",
-            "BBox" => vec![0.into(), 0.into(), 100.into(), 20.into()],
-            "Resources" => dictionary! { "Font" => fonts.clone() },
-        },
-        show("F1", s("2025-07-01")),
-    ));
-    let hidden = doc.add_object(content_stream(
-        dictionary! {
-            "Type" => "XObject", "Subtype" => "Form",
-            "BBox" => vec![0.into(), 0.into(), 100.into(), 20.into()],
-            "Resources" => dictionary! { "Font" => fonts.clone() },
-        },
-        show("F1", s("never shown")),
-    ));
+    // A form XObject showing `text` in F1.
+    let mut form_of = |text: &str| {
+        doc.add_object(content_stream(
+            dictionary! {
+                "Type" => "XObject", "Subtype" => "Form",
+                "BBox" => vec![0.into(), 0.into(), 100.into(), 20.into()],
+                "Resources" => dictionary! { "Font" => fonts.clone() },
+            },
+            show("F1", s(text)),
+        ))
+    };
+    let form = form_of("Inside a form");
+    let field = form_of("2025-07-01");
+    let hidden = form_of("never shown");
     let annotation = |appearance: lopdf::ObjectId, flags: i64| {
         dictionary! {
             "Type" => "Annot", "Subtype" => "Widget", "F" => flags,
