@@ -55,6 +55,9 @@ pub struct Metrics {
     default: f32,
     /// Codes are two bytes (a composite font), else one.
     pub two_byte: bool,
+    /// The font's em in units of its size: 1, but a Type 3 font's glyph space is its own
+    /// (`/F 0.24 Tf` with an identity font matrix draws glyphs some 70 units tall).
+    pub em: f32,
 }
 
 /// CIDs one `/W` range may cover; a larger range is damage, not a font.
@@ -119,16 +122,31 @@ impl Metrics {
                 widths,
                 default,
                 two_byte: true,
+                em: 1.0,
             };
         }
-        // Type 3 glyph widths are in glyph space, scaled by the font matrix.
-        let scale = if subtype == b"Type3" {
-            font.get(b"FontMatrix")
+        // Type 3 glyph widths are in glyph space, scaled by the font matrix. Its em, for the
+        // gap thresholds, is taken as twice its mean glyph advance (about what it is in text
+        // fonts): its bounding box is too often degenerate to say.
+        let (scale, em) = if subtype == b"Type3" {
+            let a = font
+                .get(b"FontMatrix")
                 .ok()
                 .and_then(|m| Matrix::of(m.as_array().ok()?))
-                .map_or(1.0, |m| m.0[0].abs() * 1000.0)
+                .map_or(0.001, |m| m.0[0].abs());
+            let advances: Vec<f32> = array(font, b"Widths")
+                .iter()
+                .filter_map(num)
+                .filter(|w| *w > 0.0)
+                .collect();
+            let em = if advances.is_empty() {
+                1.0
+            } else {
+                2.0 * advances.iter().sum::<f32>() / advances.len() as f32 * a
+            };
+            (a * 1000.0, em.clamp(0.01, 100.0))
         } else {
-            1.0
+            (1.0, 1.0)
         };
         let first = font.get(b"FirstChar").ok().and_then(num).unwrap_or(0.0) as u32;
         let listed = array(font, b"Widths");
@@ -152,6 +170,7 @@ impl Metrics {
                 }),
             widths,
             two_byte: false,
+            em,
         }
     }
 
@@ -273,6 +292,7 @@ impl TextState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use lopdf::dictionary;
 
     #[test]
     fn matrices_compose_in_drawing_order() {
@@ -284,11 +304,31 @@ mod tests {
     }
 
     #[test]
+    fn a_type3_font_measures_in_its_own_glyph_space() {
+        let pdf = Document::new();
+        let font = dictionary! {
+            "Type" => "Font", "Subtype" => "Type3", "FirstChar" => 65,
+            "FontMatrix" => vec![1.into(), 0.into(), 0.into(), 1.into(), 0.into(), 0.into()],
+            "FontBBox" => vec![0.into(), 0.into(), 1.into(), (-1).into()],
+            "Widths" => vec![40.into(), 0.into(), 44.into()],
+        };
+        let m = Metrics::of(&pdf, &font);
+        assert_eq!((m.width(65), m.width(67), m.em), (40_000.0, 44_000.0, 84.0));
+        let mut state = TextState {
+            size: 0.24,
+            ..TextState::default()
+        };
+        state.show(&m, b"A");
+        assert!((state.position().0 - 9.6).abs() < 1e-4);
+    }
+
+    #[test]
     fn glyphs_advance_by_width_spacing_and_scale() {
         let metrics = Metrics {
             widths: HashMap::from([(65, 600.0), (32, 250.0)]),
             default: 0.0,
             two_byte: false,
+            em: 1.0,
         };
         let mut state = TextState {
             size: 10.0,

@@ -257,11 +257,11 @@ impl<'a> Run<'a> {
                         "\"" => op.operands.get(2..).unwrap_or(&[]),
                         _ => &op.operands[..],
                     };
-                    out.start_show();
+                    out.start_show(font);
                     for operand in shown {
                         self.failed += usize::from(out.show(font, operand).is_err());
                     }
-                    out.end_show();
+                    out.end_show(font);
                 }
                 "Do" if depth < MAX_FORM_DEPTH => {
                     let form = op
@@ -349,12 +349,14 @@ impl Writer {
 
     /// A break before text on another baseline, a space before text that starts past a gap
     /// from where the last text ended (or back before it): by position, not by operator.
-    fn start_show(&mut self) {
+    fn start_show(&mut self, font: &Font) {
         let Some(((x, y), size)) = self.end else {
             return;
         };
         let (nx, ny) = self.state.position();
-        let size = size.max(self.state.page_size()).max(f32::EPSILON);
+        let size = size
+            .max(self.state.page_size() * font.metrics.em)
+            .max(f32::EPSILON);
         if (ny - y).abs() > NEW_LINE * size {
             if !self.text.ends_with('\n') {
                 self.text.push('\n');
@@ -365,8 +367,11 @@ impl Writer {
         }
     }
 
-    fn end_show(&mut self) {
-        self.end = Some((self.state.position(), self.state.page_size()));
+    fn end_show(&mut self, font: &Font) {
+        self.end = Some((
+            self.state.position(),
+            self.state.page_size() * font.metrics.em,
+        ));
     }
 
     fn show(&mut self, font: &Font, operand: &Object) -> lopdf::Result<()> {
