@@ -5,6 +5,7 @@
 //! XObjects (`Do`) and the appearances of visible annotations (form fields, free text, stamps)
 //! is read too, as a viewer shows it.
 
+use crate::cmaps;
 use crate::glyphs::{Matrix, Metrics, TextState};
 use lopdf::content::Content;
 use lopdf::{Dictionary, Encoding, Object, ObjectId, Stream};
@@ -103,10 +104,14 @@ fn named<'a>(
 /// through it first (ISO 32000-1, 9.10.2 puts it first for text; lopdf takes /Encoding first,
 /// which turns subset fonts with their own glyph order into shifted garbage) and through its
 /// /Encoding where the map has no entry (partial maps are common). Composite fonts decode
-/// through their ToUnicode map alone, as lopdf does.
+/// through their ToUnicode map alone, as lopdf does, or without one through the legacy
+/// encoding their predefined CJK CMap stands for.
 struct Codec<'a> {
     base: Encoding<'a>,
     unicode: Option<Encoding<'a>>,
+    /// A composite font in a predefined CJK CMap, without a ToUnicode map: its codes are
+    /// this encoding's bytes.
+    legacy: Option<&'static encoding_rs::Encoding>,
 }
 
 impl Codec<'_> {
@@ -114,9 +119,10 @@ impl Codec<'_> {
     /// and as pdftotext writes them).
     fn write(&self, bytes: &[u8], out: &mut String) -> lopdf::Result<()> {
         let mut text = String::new();
-        match &self.unicode {
-            None => self.base.write_to_string(bytes, &mut text)?,
-            Some(unicode) => {
+        match (&self.unicode, self.legacy) {
+            (None, Some(legacy)) => text.push_str(&legacy.decode_without_bom_handling(bytes).0),
+            (None, None) => self.base.write_to_string(bytes, &mut text)?,
+            (Some(unicode), _) => {
                 for code in bytes.chunks(1) {
                     match unicode.bytes_to_string(code) {
                         Ok(t) if !t.is_empty() && !t.contains('\u{FFFD}') => text.push_str(&t),
@@ -188,10 +194,20 @@ impl<'a> Run<'a> {
                         .as_ref()
                         .and_then(|m| m.get_font_encoding_with_limit(self.pdf, self.limit).ok());
                     let metrics = Metrics::of(self.pdf, font);
+                    let legacy = (font.get(b"Subtype").and_then(Object::as_name).ok()
+                        == Some(b"Type0".as_slice())
+                        && !font.has(b"ToUnicode"))
+                    .then(|| font.get(b"Encoding").and_then(Object::as_name).ok())
+                    .flatten()
+                    .and_then(cmaps::legacy_encoding);
                     known.insert(
                         name.as_slice(),
                         Font {
-                            codec: Codec { base, unicode },
+                            codec: Codec {
+                                base,
+                                unicode,
+                                legacy,
+                            },
                             metrics,
                         },
                     );

@@ -302,3 +302,55 @@ fn forms_annotations_and_tounicode_maps_are_read() {
     let text = &parsed.sections[0].text;
     assert_eq!(text, "OKA\nInside a form\n2025-07-01", "{parsed:?}");
 }
+
+#[test]
+fn cjk_fonts_in_predefined_cmaps_decode_without_a_tounicode_map() {
+    let mut doc = lopdf::Document::with_version("1.5");
+    let pages_id = doc.new_object_id();
+    let descendant = doc.add_object(dictionary! {
+        "Type" => "Font", "Subtype" => "CIDFontType0", "BaseFont" => "MS-Mincho",
+        "CIDSystemInfo" => dictionary! {
+            "Registry" => Object::string_literal("Adobe"),
+            "Ordering" => Object::string_literal("Japan1"),
+            "Supplement" => 2,
+        },
+    });
+    // Not embedded, no ToUnicode: the codes are Shift JIS bytes, as the CMap's name says.
+    let font = doc.add_object(dictionary! {
+        "Type" => "Font", "Subtype" => "Type0", "BaseFont" => "MS-Mincho",
+        "Encoding" => "90ms-RKSJ-H", "DescendantFonts" => vec![descendant.into()],
+    });
+    // "日本語のPDF" in Shift JIS.
+    let sjis = vec![
+        0x93, 0xFA, 0x96, 0x7B, 0x8C, 0xEA, 0x82, 0xCC, b'P', b'D', b'F',
+    ];
+    let ops = vec![
+        Operation::new("BT", vec![]),
+        Operation::new("Tf", vec!["F1".into(), 12.into()]),
+        Operation::new("Td", vec![72.into(), 700.into()]),
+        Operation::new(
+            "Tj",
+            vec![Object::String(sjis, lopdf::StringFormat::Hexadecimal)],
+        ),
+        Operation::new("ET", vec![]),
+    ];
+    let content = doc.add_object(content_stream(dictionary! {}, ops));
+    let page = doc.add_object(dictionary! {
+        "Type" => "Page", "Parent" => pages_id, "Contents" => content,
+        "Resources" => dictionary! { "Font" => dictionary! { "F1" => font } },
+    });
+    doc.objects.insert(
+        pages_id,
+        Object::Dictionary(dictionary! {
+            "Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1,
+            "MediaBox" => vec![0.into(), 0.into(), 595.into(), 842.into()],
+        }),
+    );
+    let catalog = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
+    doc.trailer.set("Root", catalog);
+    let mut bytes = Vec::new();
+    doc.save_to(&mut bytes).unwrap();
+
+    let parsed = Pdf::parse(&bytes, "sjis.pdf").unwrap();
+    assert_eq!(parsed.sections[0].text, "日本語のPDF", "{parsed:?}");
+}
