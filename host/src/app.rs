@@ -57,7 +57,9 @@ pub fn open(options: &OpenOptions) -> Result<Arc<Runtime>> {
         JournalKey::ephemeral()
     });
     let db = state_dir.join("state.db");
-    let store = open_store(&db, key)?;
+    let store = open_store(&db, key.clone())?;
+    let memory = crate::memory::Memory::open(&db, key, crate::memory::MemorySettings::from_env())
+        .context("opening the session memory")?;
     let index = Index::open(&options.root, &state_dir, &db, config.index.clone())
         .context("opening the index")?;
     let index = Arc::new(index);
@@ -67,6 +69,7 @@ pub fn open(options: &OpenOptions) -> Result<Arc<Runtime>> {
         analysis: crate::analysis::Analysis::new(index.clone()),
         index,
         packs: Packs::new(EvidenceSettings::from_env()),
+        memory,
         config,
     });
     match services.transactions().recover() {

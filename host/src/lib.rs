@@ -12,6 +12,7 @@ pub mod config;
 pub mod error;
 pub mod index;
 pub mod mcp;
+pub mod memory;
 pub mod runtime;
 pub mod services;
 pub mod setup;

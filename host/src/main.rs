@@ -92,6 +92,11 @@ enum Command {
     /// command, plugins, HTTP) apply. Recorded by hash outside the root: a changed file needs
     /// trusting again.
     Trust,
+    /// Session memory: record a client hook's payload, or print a client's hook configuration.
+    Memory {
+        #[command(subcommand)]
+        action: MemoryCommand,
+    },
     /// Index the root now (incrementally: only what changed), with progress and a summary.
     Index {
         /// Reread and reindex every file.
@@ -100,6 +105,25 @@ enum Command {
         /// Print the report as JSON instead of a summary line.
         #[arg(long)]
         json: bool,
+    },
+}
+
+/// Session memory from outside the server: a client's hook payloads in, hook configurations out.
+#[derive(Subcommand)]
+enum MemoryCommand {
+    /// Record a client hook's payload (stdin, or PAYLOAD for Codex's notify) in the memory of
+    /// the project it names. Never fails the client: problems go to stderr, exit 0.
+    Hook {
+        /// The client (detected from the payload when left out).
+        #[arg(long, value_enum)]
+        client: Option<smart_context::memory::hook::HookClient>,
+        /// The payload as an argument (Codex's notify passes it so).
+        payload: Option<String>,
+    },
+    /// Print the hook configuration to paste into CLIENT's settings.
+    Hooks {
+        #[arg(value_enum)]
+        client: smart_context::memory::hook::HookClient,
     },
 }
 
@@ -153,6 +177,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
     } = &cli.command
     {
         return run_setup(&cli.root, *client, *write, *force, http.clone());
+    }
+    if let Command::Memory { action } = &cli.command {
+        return run_memory(&cli.root, action);
     }
     if let Command::Trust = cli.command {
         let (path, hash) = smart_context::config::trust(&cli.root)?;
@@ -216,6 +243,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         .warm(std::time::Duration::from_secs(3600))
                 });
             let server = Server::new(runtime.clone());
+            let owner = runtime.clone();
             let rt = tokio::runtime::Runtime::new()?;
             let served = rt.block_on(async move {
                 match addr {
@@ -265,6 +293,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             // The client is gone: calls still running were cancelled with it and stop at
             // their next check; a straggler does not keep the process alive.
             rt.shutdown_timeout(std::time::Duration::from_secs(2));
+            // The last calls' memory events are written behind their answers: keep them.
+            owner.services().memory.flush();
             served?;
             Ok(ExitCode::SUCCESS)
         }
@@ -275,7 +305,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if !index.is_read_only() {
                 index.update(false, None)?;
             }
-            match runtime.call_tool(&tool, &args) {
+            let outcome = runtime.call_tool(&tool, &args);
+            runtime.services().memory.flush();
+            match outcome {
                 Ok(output) => {
                     emit(&serde_json::to_string_pretty(&output.structured)?)?;
                     Ok(if output.is_failure() {
@@ -332,7 +364,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             emit(&serde_json::to_string_pretty(&report)?)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Trust | Command::Confine { .. } | Command::Setup { .. } => {
+        Command::Trust
+        | Command::Confine { .. }
+        | Command::Setup { .. }
+        | Command::Memory { .. } => {
             unreachable!("handled before the host opens")
         }
         Command::Index { full, json } => {
@@ -354,6 +389,41 @@ fn run(cli: Cli) -> Result<ExitCode> {
 }
 
 /// `setup`: prints the client's configuration, or merges it into the client's file.
+fn run_memory(root: &std::path::Path, action: &MemoryCommand) -> Result<ExitCode> {
+    use smart_context::memory::hook;
+    match action {
+        MemoryCommand::Hooks { client } => emit(&hook::config_for(*client))?,
+        MemoryCommand::Hook { client, payload } => {
+            let text = match payload {
+                Some(text) => text.clone(),
+                None => {
+                    let mut text = String::new();
+                    // A hook payload is a few KB; a runaway stdin is not read past 16 MiB.
+                    std::io::stdin()
+                        .take(16 << 20)
+                        .read_to_string(&mut text)
+                        .context("reading the hook payload from stdin")?;
+                    text
+                }
+            };
+            // A memory hook must never block the client's turn: every problem is a warning.
+            match hook::record(
+                root,
+                &smart_context::config::user_data_dir(),
+                *client,
+                &text,
+            ) {
+                Ok(kept) => tracing::debug!("memory hook: {kept} event(s) kept"),
+                Err(err) => eprintln!("smart-context memory hook: {err:#}"),
+            }
+            if *client == Some(hook::HookClient::Cursor) && text.contains("beforeSubmitPrompt") {
+                println!("{{\"continue\": true}}");
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn run_setup(
     root: &std::path::Path,
     client: setup::Client,

@@ -1,5 +1,5 @@
 //! What host functions reach: the workspace root, the state store, the code and document
-//! index and the operator's config.
+//! index, the session memory and the operator's config.
 //! One instance per server, shared by every plugin call.
 
 use crate::config::Config;
@@ -18,6 +18,8 @@ pub struct Services {
     pub analysis: crate::analysis::Analysis,
     /// Evidence packs: an LRU in front of the store's tables, with the ADR-038 knobs.
     pub packs: Packs,
+    /// Session memory: captured calls, notes and hook events, found again in three layers.
+    pub memory: crate::memory::Memory,
     pub config: Config,
 }
 

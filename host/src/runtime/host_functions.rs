@@ -22,7 +22,7 @@ impl HostState {
         self.excused_total_ms += ms;
     }
 
-    fn services(&self) -> Result<&Services, types::Error> {
+    pub(super) fn services(&self) -> Result<&Services, types::Error> {
         self.runtime
             .as_deref()
             .map(|r| r.services.as_ref())

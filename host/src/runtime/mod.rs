@@ -7,6 +7,7 @@ pub mod bindings;
 pub mod cache;
 pub mod engine;
 mod host_functions;
+mod memory_functions;
 pub mod plugins;
 mod registry;
 
@@ -264,6 +265,21 @@ impl Runtime {
     /// stopped within one deadline slice of a cancel, and long host jobs (rebuild, tests)
     /// stop and report through `control`.
     pub fn call_tool_with(
+        self: &Arc<Self>,
+        name: &str,
+        args_json: &str,
+        control: &crate::tasks::Control,
+    ) -> HostResult<ToolOutput> {
+        let outcome = self.run_tool(name, args_json, control);
+        if !matches!(&outcome, Err(e) if e.code == codes::UNKNOWN_TOOL) {
+            self.services
+                .memory
+                .record_call(name, args_json, outcome.as_ref());
+        }
+        outcome
+    }
+
+    fn run_tool(
         self: &Arc<Self>,
         name: &str,
         args_json: &str,
@@ -649,6 +665,7 @@ fn linker(engine: &Engine, imports: &BTreeSet<Interface>) -> wasmtime::Result<Li
             Interface::Index => wit::index::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
             Interface::Status => wit::status::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
             Interface::Store => wit::store::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
+            Interface::Memory => wit::memory::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
             Interface::Edits => wit::edits::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
             Interface::Tasks => wit::tasks::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
         }

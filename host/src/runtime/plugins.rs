@@ -22,17 +22,19 @@ pub enum Interface {
     Index,
     Status,
     Store,
+    Memory,
     Edits,
     Tasks,
 }
 
 impl Interface {
-    pub const ALL: [Interface; 7] = [
+    pub const ALL: [Interface; 8] = [
         Interface::Log,
         Interface::Workspace,
         Interface::Index,
         Interface::Status,
         Interface::Store,
+        Interface::Memory,
         Interface::Edits,
         Interface::Tasks,
     ];
@@ -44,6 +46,7 @@ impl Interface {
             Interface::Index => "index",
             Interface::Status => "status",
             Interface::Store => "store",
+            Interface::Memory => "memory",
             Interface::Edits => "edits",
             Interface::Tasks => "tasks",
         }
@@ -76,8 +79,10 @@ impl World {
         use Interface::*;
         match self {
             World::FormatParser => [Log].into(),
-            World::Pillar => [Log, Workspace, Index, Status, Store].into(),
-            World::EditingPillar => [Log, Workspace, Index, Status, Store, Edits, Tasks].into(),
+            World::Pillar => [Log, Workspace, Index, Status, Store, Memory].into(),
+            World::EditingPillar => {
+                [Log, Workspace, Index, Status, Store, Memory, Edits, Tasks].into()
+            }
         }
     }
 
@@ -291,7 +296,7 @@ pub fn parse_grants(names: &[String]) -> Result<BTreeSet<Interface>, String> {
         .filter(|n| *n != SENSITIVE_GRANT)
         .map(|n| {
             Interface::parse(n).ok_or_else(|| {
-                format!("unknown grant {n:?} (known: log, workspace, index, status, store, edits, tasks, sensitive)")
+                format!("unknown grant {n:?} (known: log, workspace, index, status, store, memory, edits, tasks, sensitive)")
             })
         })
         .collect()

@@ -139,6 +139,34 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE symbols ADD COLUMN branches INTEGER NOT NULL DEFAULT 0;
      DELETE FROM index_passes;
      UPDATE files SET mtime_ms = -1, hash = '';",
+    // 10: session memory (spec/progressive-disclosure-memory.md): one row per event, signed
+    // with the journal key like transactions (a repository's own state.db cannot plant
+    // memories), the files each touched, and a contentless full-text index of its terms
+    // with a vocabulary view for document frequencies.
+    "CREATE TABLE memory_events (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_id TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK(kind IN ('prompt', 'response', 'tool', 'insight')),
+        created_ms INTEGER NOT NULL,
+        summary TEXT NOT NULL,
+        content TEXT NOT NULL,
+        tool TEXT,
+        files_json TEXT NOT NULL DEFAULT '[]',
+        tags_json TEXT NOT NULL DEFAULT '[]',
+        tx_id TEXT,
+        source TEXT NOT NULL,
+        mac TEXT NOT NULL
+     );
+     CREATE INDEX idx_memory_events_session ON memory_events(session_id, seq);
+     CREATE INDEX idx_memory_events_created ON memory_events(created_ms);
+     CREATE TABLE memory_files (
+        seq INTEGER NOT NULL REFERENCES memory_events(seq) ON DELETE CASCADE,
+        path TEXT NOT NULL
+     );
+     CREATE INDEX idx_memory_files_path ON memory_files(path, seq);
+     CREATE INDEX idx_memory_files_seq ON memory_files(seq);
+     CREATE VIRTUAL TABLE memory_terms USING fts5(terms, content='', contentless_delete=1);
+     CREATE VIRTUAL TABLE memory_vocab USING fts5vocab(memory_terms, 'row');",
 ];
 
 /// The schema version this build writes.

@@ -3,6 +3,7 @@
 //! packs explore keeps between calls.
 
 pub mod journal_key;
+pub mod memory;
 mod migrations;
 pub mod packs;
 

@@ -29,6 +29,8 @@ pub struct ExploreArgs {
     pub allow_globs: bool,
     #[serde(default)]
     pub limits: Limits,
+    /// Session memory: events to open, and how a query's memory search expands.
+    pub memory: Option<crate::memory::MemoryArgs>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
@@ -114,6 +116,8 @@ pub struct Include {
     pub code: Option<bool>,
     pub comments: Option<bool>,
     pub logs: Option<bool>,
+    /// Also search the session memory (off by default).
+    pub memory: Option<bool>,
 }
 
 /// What to search, every flag resolved (all default to true): part of the pack's identity.
@@ -321,6 +325,23 @@ impl ExploreArgs {
 
     pub fn timeout_ms(&self) -> Option<u64> {
         positive(self.limits.timeout_ms).map(|t| t as u64)
+    }
+
+    /// Whether a query also searches the session memory.
+    pub fn wants_memory(&self) -> bool {
+        self.include.and_then(|i| i.memory).unwrap_or(false)
+            || self
+                .memory
+                .as_ref()
+                .is_some_and(|m| m.ids.is_none() && self.query().is_some())
+    }
+
+    /// A call that only opens memory events: `memory.ids` without a query, paths or pack.
+    pub fn memory_only(&self) -> bool {
+        self.memory.as_ref().is_some_and(|m| m.ids.is_some())
+            && self.query().is_none()
+            && self.paths().is_empty()
+            && self.pack_id.is_none()
     }
 
     pub fn kinds(&self) -> Kinds {

@@ -90,6 +90,9 @@ impl Item {
 pub struct Data {
     pub docs: Vec<Item>,
     pub code: Vec<Item>,
+    /// Session memory, when the call asked for it (`include.memory`, `memory.ids`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory: Option<crate::memory::Group>,
 }
 
 /// The pack a response belongs to (ADR-040 §5.2).
@@ -186,7 +189,7 @@ impl Response {
             | sdk::codes::SENSITIVE_BLOCKED
             | sdk::codes::BINARY_BLOCKED
             | sdk::codes::ACCESS_DENIED => Status::Blocked,
-            sdk::codes::INVALID_PATH => Status::InvalidArgs,
+            sdk::codes::INVALID_PATH | sdk::codes::INVALID_ARGS => Status::InvalidArgs,
             _ => Status::Error,
         };
         Self {
@@ -213,7 +216,8 @@ impl Response {
     /// Final bookkeeping: no_results for an empty success, and the stats every response carries.
     pub fn finish(&mut self, elapsed_ms: u64) {
         let items = self.data.docs.len() + self.data.code.len();
-        if self.success && items == 0 && self.status == Status::Ok {
+        let remembered = self.data.memory.as_ref().is_some_and(|m| !m.is_empty());
+        if self.success && items == 0 && !remembered && self.status == Status::Ok {
             self.status = Status::NoResults;
         }
         let chars: usize = self
@@ -224,6 +228,10 @@ impl Response {
             .map(Item::text_chars)
             .sum();
         self.stats.insert("items".into(), items.into());
+        if let Some(memory) = &self.data.memory {
+            self.stats
+                .insert("memoryTokens".into(), memory.meta.estimated_tokens.into());
+        }
         self.stats.insert("charsUsed".into(), chars.into());
         self.stats
             .insert("approxTokens".into(), sdk::approx_tokens(chars).into());
@@ -283,6 +291,10 @@ impl Response {
                     out.push_str(text.trim_end());
                 }
             }
+        }
+        if let Some(memory) = &self.data.memory {
+            out.push_str("\n[memory]\n");
+            out.push_str(crate::memory::render(memory).trim_end());
         }
         out
     }

@@ -11,6 +11,7 @@ mod document_text;
 mod envelope;
 mod find;
 mod key;
+mod memory;
 mod page;
 mod read;
 mod session;
@@ -68,6 +69,15 @@ impl Guest for Explore {
 
 fn run(args: args::ExploreArgs) -> envelope::Response {
     let clock = page::Clock::start(args.timeout_ms());
+    if args.memory_only() {
+        let mut response = envelope::Response::ok();
+        match memory::show(args.memory.as_ref().expect("memory_only has memory")) {
+            Ok(group) => response.data.memory = Some(group),
+            Err(err) => response = envelope::Response::from_error(err),
+        }
+        response.finish(clock.elapsed_ms());
+        return response;
+    }
     let mut response = match session::open(&args) {
         Ok(session) => {
             let opened_ms = clock.elapsed_ms();
@@ -77,6 +87,16 @@ fn run(args: args::ExploreArgs) -> envelope::Response {
         }
         Err(response) => *response,
     };
+    if response.success
+        && args.wants_memory()
+        && let Some(query) = args.query()
+    {
+        let options = args.memory.clone().unwrap_or_default();
+        match memory::smart_search(query, &options) {
+            Ok(group) => response.data.memory = Some(group),
+            Err(err) => response.degrade(&format!("memory_unavailable: {}", err.message)),
+        }
+    }
     response.finish(clock.elapsed_ms());
     response
 }

@@ -3,6 +3,7 @@
 //! since), history (paged, newest first), rebuild (incremental or full) and test (the
 //! operator's configured command, summarized). Every answer carries projectState and guidance.
 
+mod memory;
 mod render;
 
 wit_bindgen::generate!({
@@ -32,6 +33,16 @@ struct ManageArgs {
     target: Option<String>,
     limit: Option<u32>,
     offset: Option<u32>,
+    /// remember: the note.
+    content: Option<String>,
+    files: Option<Vec<String>>,
+    tags: Option<Vec<String>>,
+    /// forget: which events.
+    ids: Option<Vec<String>>,
+    session_id: Option<String>,
+    older_than_days: Option<f64>,
+    #[serde(default)]
+    all: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
@@ -43,6 +54,8 @@ enum Command {
     Rebuild,
     Test,
     History,
+    Remember,
+    Forget,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
@@ -69,7 +82,10 @@ impl Guest for Manage {
                 transactions newest first (limit, offset). command=rebuild: bring the index up to \
                 date (scope incremental, or full to reread everything). command=test: run the \
                 test command the operator configured, summarized as passed/failed counts and the \
-                first failures."
+                first failures. command=remember: keep a note in the session memory (content, \
+                optional files and tags): a decision, a finding, what failed; explore finds it \
+                again with include.memory. command=forget: drop memory events by ids, sessionId, \
+                olderThanDays, or all."
                 .to_string(),
             input_schema: INPUT_SCHEMA.to_string(),
             output_schema: Some(OUTPUT_SCHEMA.to_string()),
@@ -105,6 +121,8 @@ fn run(args: &ManageArgs) -> ToolResult<Outcome> {
         Command::Undo | Command::Redo => undo_redo(args),
         Command::Rebuild => rebuild(args),
         Command::Test => test(),
+        Command::Remember => memory::remember(args),
+        Command::Forget => memory::forget(args),
     }
 }
 
@@ -141,6 +159,7 @@ fn status_of() -> Outcome {
             "transactions": s.transactions, "pendingTransactions": s.pending_transactions,
         },
         "recentTransactions": recent.entries.iter().map(render::entry_json).collect::<Vec<_>>(),
+        "memory": memory_totals(),
         "index": {
             "state": ix.state, "files": ix.files, "codeFiles": ix.code_files,
             "documentFiles": ix.document_files, "textFiles": ix.text_files,
@@ -179,6 +198,19 @@ fn status_of() -> Outcome {
         ));
     }
     (result, text, g)
+}
+
+/// The session memory's counts, for status.
+fn memory_totals() -> Value {
+    match smart_context::plugin::memory::totals() {
+        Ok(t) => json!({
+            "enabled": t.enabled, "events": t.events, "sessions": t.sessions,
+            "oldest": (t.oldest_ms > 0).then(|| sdk::iso_time(t.oldest_ms)),
+            "newest": (t.newest_ms > 0).then(|| sdk::iso_time(t.newest_ms)),
+            "sessionId": t.session_id,
+        }),
+        Err(e) => json!({ "error": e.message }),
+    }
 }
 
 fn history(args: &ManageArgs) -> ToolResult<Outcome> {
@@ -378,17 +410,26 @@ fn command_name(command: Command) -> &'static str {
         Command::Rebuild => "rebuild",
         Command::Test => "test",
         Command::History => "history",
+        Command::Remember => "remember",
+        Command::Forget => "forget",
     }
 }
 
 const INPUT_SCHEMA: &str = r#"{
   "type": "object",
   "properties": {
-    "command": { "type": "string", "enum": ["status", "undo", "redo", "rebuild", "test", "history"] },
+    "command": { "type": "string", "enum": ["status", "undo", "redo", "rebuild", "test", "history", "remember", "forget"] },
     "scope": { "type": "string", "enum": ["file", "transaction", "project", "incremental", "full"], "description": "rebuild: incremental (default) or full; undo/redo: transaction." },
     "target": { "type": "string", "description": "Transaction id for undo/redo (default: the latest)." },
     "limit": { "type": "integer", "minimum": 1, "maximum": 200, "description": "History entries per page (default 20)." },
-    "offset": { "type": "integer", "minimum": 0, "description": "History entries to skip (nextOffset of the previous page)." }
+    "offset": { "type": "integer", "minimum": 0, "description": "History entries to skip (nextOffset of the previous page)." },
+    "content": { "type": "string", "description": "remember: the note (text inside <private>...</private> is not kept)." },
+    "files": { "type": "array", "items": { "type": "string" }, "description": "remember: files the note is about." },
+    "tags": { "type": "array", "items": { "type": "string" }, "description": "remember: labels (decision, failure, ...)." },
+    "ids": { "type": "array", "items": { "type": "string" }, "description": "forget: memory ids (mem_12)." },
+    "sessionId": { "type": "string", "description": "forget: every event of this session." },
+    "olderThanDays": { "type": "number", "minimum": 0, "description": "forget: events older than this." },
+    "all": { "type": "boolean", "description": "forget: everything in memory." }
   },
   "required": ["command"]
 }"#;
