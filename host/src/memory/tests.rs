@@ -202,6 +202,13 @@ fn caches_answer_repeats_and_empty_on_any_write() {
         hits + 1,
         "the repeat came from the cache"
     );
+    let found = |memory: &Memory| {
+        memory
+            .search("parser tabs", 5, 0.0, &all)
+            .unwrap()
+            .items
+            .len()
+    };
     memory
         .insert_rows(vec![row(
             "s",
@@ -210,14 +217,7 @@ fn caches_answer_repeats_and_empty_on_any_write() {
             &[],
         )])
         .unwrap();
-    assert_eq!(
-        memory
-            .search("parser tabs", 5, 0.0, &all)
-            .unwrap()
-            .items
-            .len(),
-        2
-    );
+    assert_eq!(found(&memory), 2);
     // Another process (a hook) writing to the same file empties the caches too.
     let other = open(dir.path());
     other
@@ -228,14 +228,7 @@ fn caches_answer_repeats_and_empty_on_any_write() {
             &[],
         )])
         .unwrap();
-    assert_eq!(
-        memory
-            .search("parser tabs", 5, 0.0, &all)
-            .unwrap()
-            .items
-            .len(),
-        3
-    );
+    assert_eq!(found(&memory), 3);
     let details = memory.details(&["mem_1".into()]).unwrap();
     memory
         .forget(&ForgetFilter {

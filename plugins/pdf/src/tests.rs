@@ -204,6 +204,26 @@ fn positioned_text_keeps_its_lines_and_words() {
     );
 }
 
+/// `doc` saved with `page` as its only page, under the page tree `pages_id`.
+fn save_one_page(
+    mut doc: lopdf::Document,
+    pages_id: lopdf::ObjectId,
+    page: lopdf::ObjectId,
+) -> Vec<u8> {
+    doc.objects.insert(
+        pages_id,
+        Object::Dictionary(dictionary! {
+            "Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1,
+            "MediaBox" => vec![0.into(), 0.into(), 595.into(), 842.into()],
+        }),
+    );
+    let catalog = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
+    doc.trailer.set("Root", catalog);
+    let mut bytes = Vec::new();
+    doc.save_to(&mut bytes).unwrap();
+    bytes
+}
+
 /// A stream of content operations.
 fn content_stream(dict: lopdf::Dictionary, operations: Vec<Operation>) -> Stream {
     Stream::new(dict, Content { operations }.encode().unwrap())
@@ -286,17 +306,7 @@ fn forms_annotations_and_tounicode_maps_are_read() {
         "Resources" => dictionary! { "Font" => fonts, "XObject" => dictionary! { "X1" => form } },
         "Annots" => annots,
     });
-    doc.objects.insert(
-        pages_id,
-        Object::Dictionary(dictionary! {
-            "Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1,
-            "MediaBox" => vec![0.into(), 0.into(), 595.into(), 842.into()],
-        }),
-    );
-    let catalog = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
-    doc.trailer.set("Root", catalog);
-    let mut bytes = Vec::new();
-    doc.save_to(&mut bytes).unwrap();
+    let bytes = save_one_page(doc, pages_id, page);
 
     let parsed = Pdf::parse(&bytes, "form.pdf").unwrap();
     let text = &parsed.sections[0].text;
@@ -339,17 +349,7 @@ fn cjk_fonts_in_predefined_cmaps_decode_without_a_tounicode_map() {
         "Type" => "Page", "Parent" => pages_id, "Contents" => content,
         "Resources" => dictionary! { "Font" => dictionary! { "F1" => font } },
     });
-    doc.objects.insert(
-        pages_id,
-        Object::Dictionary(dictionary! {
-            "Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1,
-            "MediaBox" => vec![0.into(), 0.into(), 595.into(), 842.into()],
-        }),
-    );
-    let catalog = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
-    doc.trailer.set("Root", catalog);
-    let mut bytes = Vec::new();
-    doc.save_to(&mut bytes).unwrap();
+    let bytes = save_one_page(doc, pages_id, page);
 
     let parsed = Pdf::parse(&bytes, "sjis.pdf").unwrap();
     assert_eq!(parsed.sections[0].text, "日本語のPDF", "{parsed:?}");
