@@ -228,3 +228,39 @@ async fn a_new_session_finds_what_an_earlier_one_explored_edited_and_remembered(
     assert_eq!(refused["code"], "INVALID_ARGS");
     client.cancel().await.unwrap();
 }
+
+#[test]
+fn the_hook_configurations_to_paste_are_valid_json_naming_the_hook_command() {
+    let fx = Fixture::new();
+    for (client, events) in [
+        (
+            "claude-code",
+            &["UserPromptSubmit", "PostToolUse", "Stop"][..],
+        ),
+        (
+            "gemini-cli",
+            &["BeforeAgent", "AfterAgent", "AfterTool"][..],
+        ),
+        ("cursor", &["beforeSubmitPrompt", "afterAgentResponse"][..]),
+    ] {
+        let out = fx.command(&["memory", "hooks", client]).output().unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        let (comment, json) = text.split_once('\n').unwrap();
+        assert!(comment.starts_with("// "), "{text}");
+        let config: Value = serde_json::from_str(json).unwrap();
+        for event in events {
+            assert!(
+                config["hooks"][event]
+                    .to_string()
+                    .contains(&format!("memory hook --client {client}")),
+                "{client} {event}: {config}"
+            );
+        }
+    }
+    let setup = fx.command(&["setup", "claude-code"]).output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&setup.stdout).contains("smart-context memory hooks claude-code"),
+        "{setup:?}"
+    );
+}

@@ -420,6 +420,31 @@ fn main() {
     }
     summary("L1 search again (host, cached)", warm);
 
+    // What capture adds to a served call: the digest of a real explore answer and the hand-off
+    // to the writer thread (the row is written after the answer).
+    let args =
+        serde_json::json!({ "query": exact[0].text, "include": { "memory": true } }).to_string();
+    let output = runtime.call_tool("explore", &args).expect("explore");
+    let mut capture = Vec::new();
+    for _ in 0..1_000 {
+        let started = Instant::now();
+        memory.record_call("explore", &args, Ok(&output));
+        capture.push(started.elapsed().as_secs_f64() * 1e3);
+    }
+    summary(
+        &format!(
+            "capture of one explore call ({} B answer)",
+            output.structured.to_string().len()
+        ),
+        capture,
+    );
+    memory
+        .forget(&ForgetFilter {
+            session_id: Some(memory.session_id().to_string()),
+            ..Default::default()
+        })
+        .unwrap();
+
     println!();
     evaluate(&runtime, &seqs, "questions naming one note", &exact);
     evaluate(

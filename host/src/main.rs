@@ -2,7 +2,7 @@
 //! show status.
 
 use anyhow::{Context, Result, bail};
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use smart_context::app::{self, OpenOptions};
 use smart_context::index::{Index, Report};
@@ -463,6 +463,14 @@ fn run_setup(
     }
     if let Some(note) = &plan.note {
         emit(&format!("# {note}"))?;
+    }
+    if let Some(hooks) = client.memory_hooks() {
+        let name = hooks
+            .to_possible_value()
+            .map_or_else(String::new, |v| v.get_name().to_string());
+        emit(&format!(
+            "# session memory records every tool call by itself; to add your prompts and the agent's answers, install the hooks `smart-context memory hooks {name}` prints"
+        ))?;
     }
     emit(
         "# then ask your agent to call explore, e.g. explore({ query: \"where is the config parsed\" })",

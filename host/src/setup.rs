@@ -29,6 +29,21 @@ pub enum Client {
     Gemini,
 }
 
+impl Client {
+    /// The client's hooks the session memory can record prompts and responses from
+    /// (`smart-context memory hooks <client>` prints them), if it has any.
+    pub fn memory_hooks(self) -> Option<crate::memory::hook::HookClient> {
+        use crate::memory::hook::HookClient;
+        match self {
+            Client::ClaudeCode => Some(HookClient::ClaudeCode),
+            Client::Cursor => Some(HookClient::Cursor),
+            Client::Codex => Some(HookClient::Codex),
+            Client::Gemini => Some(HookClient::GeminiCli),
+            Client::ClaudeDesktop | Client::Vscode => None,
+        }
+    }
+}
+
 /// How the client reaches the server.
 #[derive(Debug, Clone)]
 pub enum Transport {

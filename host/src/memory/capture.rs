@@ -28,6 +28,8 @@ const ARGS_DIGEST_CHARS: usize = 1_200;
 /// Files and symbols kept per event.
 const MAX_FILES: usize = 12;
 const MAX_SYMBOLS: usize = 12;
+/// Result files kept for a read-only call (explore, understand).
+const READ_RESULT_FILES: usize = 3;
 
 /// What a tool call leaves in memory.
 #[derive(Debug, Clone, PartialEq)]
@@ -61,7 +63,14 @@ pub fn digest(tool: &str, args_json: &str, outcome: Result<&ToolOutput, &HostErr
     let mut tx_id = None;
     let status = match outcome {
         Ok(output) => {
-            collect(&output.structured, PATH_KEYS, &mut result_files, MAX_FILES);
+            // What a search found is not what it touched: its first few files only, so
+            // "events that touched the same files" are not every search that listed one.
+            let cap = if matches!(tool, "explore" | "understand") {
+                READ_RESULT_FILES
+            } else {
+                MAX_FILES
+            };
+            collect(&output.structured, PATH_KEYS, &mut result_files, cap);
             collect(&output.structured, SYMBOL_KEYS, &mut symbols, MAX_SYMBOLS);
             tx_id = find_string(&output.structured, "transactionId");
             result_status(&output.structured)
