@@ -254,7 +254,7 @@ fn expand_within(
         // neighbours' previews are kept to their first 100 chars (memory.ids with layer
         // timeline gives them whole).
         for item in timeline.iter_mut().filter(|t| !t.is_target) {
-            item.preview = clip(&item.preview, NEIGHBOUR_PREVIEW);
+            item.preview = sdk::short_preview(&item.preview, NEIGHBOUR_PREVIEW);
         }
         // Cut from the far ends of the window while over.
         while *used + tokens_of(&timeline) > budget && !timeline.is_empty() {
@@ -431,23 +431,12 @@ fn tokens_of(value: &impl Serialize) -> usize {
     sdk::approx_tokens(serde_json::to_string(value).map_or(0, |s| s.chars().count()))
 }
 
+/// The first non-empty line, at most `max` chars.
 fn first_line(text: &str, max: usize) -> String {
-    let line = text
-        .lines()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("")
-        .trim();
-    clip(line, max)
-}
-
-/// At most `max` chars, with an ellipsis when cut.
-fn clip(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_string();
-    }
-    let mut out: String = text.chars().take(max.saturating_sub(3)).collect();
-    out.push_str("...");
-    out
+    sdk::short_preview(
+        text.lines().find(|l| !l.trim().is_empty()).unwrap_or(""),
+        max,
+    )
 }
 
 /// The §6 text: the index as a table with the "show" hint, the timeline by time, details whole.
