@@ -312,3 +312,85 @@ async fn understand_resolves_the_goal_and_answers_with_graphs() {
     );
     client.cancel().await.unwrap();
 }
+
+#[tokio::test]
+async fn understand_pages_through_long_lists_with_cursors() {
+    let fx = Fixture::new();
+    fx.write("pkg/__init__.py", "");
+    fx.write("pkg/hub.py", "def hub():\n    return 1\n");
+    for i in 0..12 {
+        fx.write(
+            &format!("pkg/user_{i:02}.py"),
+            &format!("from pkg.hub import hub\n\ndef use_{i:02}():\n    return hub()\n"),
+        );
+    }
+    let client = connect(&fx).await;
+    common::wait_indexed(&client).await;
+
+    // Shallow lists hold 5: the callers come in three pages, each one new, none lost.
+    let first = structured(
+        &call(
+            &client,
+            "understand",
+            json!({ "goal": "hub", "path": "pkg/hub.py", "symbol": "hub", "depth": "shallow" }),
+        )
+        .await,
+    );
+    let mut callers: Vec<String> = Vec::new();
+    let mut page = first.clone();
+    let mut pages = 1;
+    loop {
+        for l in page["callGraph"]["callers"].as_array().unwrap() {
+            callers.push(l["caller"].as_str().unwrap().to_string());
+        }
+        let Some(cursor) = page["next"]["cursor"].as_str() else {
+            break;
+        };
+        assert_eq!(page["next"]["call"]["args"]["cursor"], cursor, "{page:#}");
+        page = structured(&call(&client, "understand", json!({ "cursor": cursor })).await);
+        pages += 1;
+        assert_eq!(page["target"]["symbol"], "hub", "{page:#}");
+        assert_eq!(page["skeleton"], "", "said once, on the first page");
+        assert!(page.get("visualization").is_none(), "{page:#}");
+        assert!(pages < 10, "cursors never end: {page:#}");
+    }
+    assert_eq!(pages, 3, "{first:#}");
+    let mut unique = callers.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), callers.len(), "a caller twice: {callers:?}");
+    assert_eq!(callers.len(), 12, "{callers:?}");
+    assert_eq!(first["callGraph"]["truncated"], true);
+    assert_eq!(page["callGraph"]["truncated"], false);
+    assert!(
+        common::text(
+            &call(
+                &client,
+                "understand",
+                json!({ "goal": "hub", "path": "pkg/hub.py", "symbol": "hub", "depth": "shallow" })
+            )
+            .await
+        )
+        .contains("more in every list: understand({\"cursor\":"),
+    );
+
+    // A damaged cursor, a cursor with a target of its own, and no goal at all: clear errors.
+    let cursor = first["next"]["cursor"].as_str().unwrap();
+    for (args, needle) in [
+        (json!({ "cursor": "u1|x" }), "cursor refused"),
+        (
+            json!({ "cursor": cursor, "path": "pkg/hub.py" }),
+            "carries its target",
+        ),
+        (json!({}), "`goal` is required"),
+    ] {
+        let refused = call(&client, "understand", args.clone()).await;
+        assert_eq!(refused.is_error, Some(true), "{args}");
+        let text = common::text(&refused);
+        assert!(
+            text.starts_with("INVALID_ARGS") && text.contains(needle),
+            "{args}: {text}"
+        );
+    }
+    client.cancel().await.unwrap();
+}

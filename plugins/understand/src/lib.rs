@@ -9,10 +9,12 @@ wit_bindgen::generate!({
     world: "pillar",
 });
 
+mod page;
 mod report;
 mod target;
 
 use exports::smart_context::plugin::tool::{Guest, ToolOutput, ToolSpec};
+use page::{Cursor, Page};
 use sdk::guidance::{Guidance, ToolCall};
 use sdk::{ToolResult, codes};
 use serde::{Deserialize, Serialize};
@@ -28,6 +30,8 @@ sdk::impl_error_conversions!(Error);
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct UnderstandArgs {
+    /// Required unless `path`, `symbol` or `cursor` says what the call is about.
+    #[serde(default)]
     goal: String,
     /// Pins the target: a file or directory relative to the root.
     path: Option<String>,
@@ -37,6 +41,8 @@ pub(crate) struct UnderstandArgs {
     depth: Option<Depth>,
     include: Option<Include>,
     limits: Option<Limits>,
+    /// `next.cursor` of an earlier answer: the following items of its lists.
+    cursor: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, PartialEq)]
@@ -248,8 +254,19 @@ struct UnderstandResponse {
     visualization: Option<String>,
     guidance: Guidance,
     internal_tools_used: Vec<String>,
+    /// Where the lists go on, when some list holds more than this answer shows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next: Option<NextPage>,
     degraded: bool,
     reasons: Vec<String>,
+}
+
+/// The cursor for the following items, and the call that asks for them.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct NextPage {
+    cursor: String,
+    call: ToolCall,
 }
 
 impl UnderstandResponse {
@@ -278,6 +295,7 @@ impl UnderstandResponse {
             visualization: None,
             guidance: Guidance::default(),
             internal_tools_used: Vec::new(),
+            next: None,
             degraded: false,
             reasons: Vec::new(),
         }
@@ -316,38 +334,49 @@ impl Guest for Understand {
     }
 }
 
-/// What the analysis should include and how far it should go.
+/// What the analysis should include, how far it should go, and which page of the lists.
 struct Plan {
     depth: u32,
-    limit: u32,
     call_graph: bool,
     hot_spots: bool,
     page_rank: bool,
     dependencies: bool,
+    /// The list size the depth asked for, before the budget shrank it.
+    asked_limit: u32,
+    page: Page,
+}
+
+impl Plan {
+    /// Call links to ask the host for: callers and callees share them, and a page of each
+    /// needs its items and the ones before.
+    fn max_links(&self) -> u32 {
+        (self.page.offset + self.page.limit) * 4 + 1
+    }
+
+    fn cursor(&self, target: &Target, offset: u32) -> Cursor {
+        Cursor {
+            target: target.clone(),
+            depth: self.depth,
+            call_graph: self.call_graph,
+            hot_spots: self.hot_spots,
+            page_rank: self.page_rank,
+            dependencies: self.dependencies,
+            offset,
+            limit: self.page.limit,
+        }
+    }
 }
 
 fn understand(args: &UnderstandArgs) -> ToolResult<UnderstandResponse> {
-    let resolution = target::resolve(args)?;
-    let include = args.include.as_ref();
-    let on = |f: fn(&Include) -> Option<bool>| include.and_then(f).unwrap_or(true);
-    let (depth, limit) = match args.depth.unwrap_or(Depth::Standard) {
-        Depth::Shallow => (1, 5),
-        Depth::Standard => (2, 10),
-        Depth::Deep => (3, 25),
-    };
     let max_chars = args
         .limits
         .as_ref()
         .and_then(|l| l.max_chars)
         .unwrap_or(DEFAULT_MAX_CHARS)
         .max(1_000);
-    let mut plan = Plan {
-        depth,
-        limit,
-        call_graph: on(|i| i.call_graph),
-        hot_spots: on(|i| i.hot_spots),
-        page_rank: on(|i| i.page_rank),
-        dependencies: on(|i| i.dependencies),
+    let (resolution, mut plan) = match &args.cursor {
+        Some(cursor) => from_cursor(args, cursor)?,
+        None => from_goal(args)?,
     };
     // Never cut silently: lists shrink until the answer fits, and the response says so.
     loop {
@@ -356,14 +385,14 @@ fn understand(args: &UnderstandArgs) -> ToolResult<UnderstandResponse> {
         if size <= max_chars {
             return Ok(response);
         }
-        if plan.limit > 2 {
-            plan.limit /= 2;
+        if plan.page.limit > 2 {
+            plan.page = Page::new(plan.page.offset, plan.page.limit / 2);
             continue;
         }
         response.degraded = true;
         response.reasons.push(format!(
             "budget: {size} characters over limits.maxChars {max_chars} with every list at {}; skeleton and diagram left out",
-            plan.limit
+            plan.page.limit
         ));
         response.skeleton.clear();
         response.visualization = None;
@@ -371,22 +400,117 @@ fn understand(args: &UnderstandArgs) -> ToolResult<UnderstandResponse> {
     }
 }
 
+/// The target from the goal (or `path` / `symbol`), and the plan from the arguments.
+fn from_goal(args: &UnderstandArgs) -> ToolResult<(Resolution, Plan)> {
+    if args.goal.trim().is_empty() && args.path.is_none() && args.symbol.is_none() {
+        return Err(sdk::ToolError::new(
+            codes::INVALID_ARGS,
+            "say what to understand: `goal` is required (or `path`, `symbol`, or a `cursor` from an earlier answer)",
+        )
+        .suggest("e.g. understand({ goal: \"how does the server start\" })"));
+    }
+    let resolution = target::resolve(args)?;
+    let include = args.include.as_ref();
+    let on = |f: fn(&Include) -> Option<bool>| include.and_then(f).unwrap_or(true);
+    let (depth, limit) = match args.depth.unwrap_or(Depth::Standard) {
+        Depth::Shallow => (1, 5),
+        Depth::Standard => (2, 10),
+        Depth::Deep => (3, 25),
+    };
+    let plan = Plan {
+        depth,
+        call_graph: on(|i| i.call_graph),
+        hot_spots: on(|i| i.hot_spots),
+        page_rank: on(|i| i.page_rank),
+        dependencies: on(|i| i.dependencies),
+        asked_limit: limit,
+        page: Page::new(0, limit),
+    };
+    Ok((resolution, plan))
+}
+
+/// The target and plan a cursor carries; it stands alone, so arguments that would choose
+/// another target or plan are refused rather than half applied.
+fn from_cursor(args: &UnderstandArgs, cursor: &str) -> ToolResult<(Resolution, Plan)> {
+    let invalid = |message: String| {
+        sdk::ToolError::new(codes::INVALID_ARGS, message)
+            .suggest("pass `cursor` as next.cursor of an earlier understand answer, alone or with `goal` and `limits`")
+    };
+    if args.path.is_some()
+        || args.symbol.is_some()
+        || args.scope.is_some()
+        || args.depth.is_some()
+        || args.include.is_some()
+    {
+        return Err(invalid(
+            "a cursor carries its target, depth and lists: `path`, `symbol`, `scope`, `depth` and `include` do not go with it".into(),
+        ));
+    }
+    let c = Cursor::decode(cursor).map_err(|why| invalid(format!("cursor refused: {why}")))?;
+    let resolution = Resolution {
+        target: c.target.clone(),
+        how: format!("cursor (items from {})", c.offset + 1),
+        alternatives: Vec::new(),
+    };
+    let plan = Plan {
+        depth: c.depth,
+        call_graph: c.call_graph,
+        hot_spots: c.hot_spots,
+        page_rank: c.page_rank,
+        dependencies: c.dependencies,
+        asked_limit: c.limit,
+        page: Page::new(c.offset, c.limit),
+    };
+    Ok((resolution, plan))
+}
+
 fn answer(resolution: &Resolution, plan: &Plan) -> ToolResult<UnderstandResponse> {
+    plan.page.reset();
     let mut r = match &resolution.target {
         Target::Symbol { path, symbol } => symbol_scope(resolution, path, symbol, plan)?,
         Target::File { path } => file_scope(resolution, path, plan)?,
         Target::Module { path } => whole_scope(resolution, Some(path), plan)?,
         Target::Project => whole_scope(resolution, None, plan)?,
     };
-    if plan.limit < 10 && !r.reasons.iter().any(|x| x.starts_with("budget")) {
+    if plan.page.limit < plan.asked_limit && !r.reasons.iter().any(|x| x.starts_with("budget")) {
         r.reasons.push(format!(
             "lists cut to {} to fit limits.maxChars",
-            plan.limit
+            plan.page.limit
         ));
         r.degraded = true;
     }
+    if plan.page.offset > 0 {
+        // A further page of the lists: what the first page said once is not said again.
+        r.skeleton.clear();
+        r.visualization = None;
+        r.insights.clear();
+        r.report.recommendations.clear();
+        r.summary = format!(
+            "items {} to {} of the lists about {}",
+            plan.page.offset + 1,
+            plan.page.offset + plan.page.limit,
+            target_words(&resolution.target)
+        );
+    }
+    if plan.page.has_more() {
+        let cursor = plan
+            .cursor(&resolution.target, plan.page.offset + plan.page.limit)
+            .encode();
+        r.next = Some(NextPage {
+            call: ToolCall::new("understand", json!({ "cursor": cursor })),
+            cursor,
+        });
+    }
     r.degraded |= !r.reasons.is_empty();
     Ok(r)
+}
+
+fn target_words(target: &Target) -> String {
+    match target {
+        Target::Symbol { path, symbol } => format!("{symbol} in {path}"),
+        Target::File { path } | Target::Module { path } => path.clone(),
+        Target::Project => "the project".into(),
+    }
 }
 
 fn qualified(s: &GraphSymbol) -> String {
@@ -432,7 +556,7 @@ fn symbol_scope(
         path,
         Some(symbol),
         if plan.call_graph { depth } else { 0 },
-        plan.limit * 4,
+        plan.max_links(),
     )?;
     r.reasons.extend(graph.reasons.iter().cloned());
     let targets: Vec<&GraphSymbol> = graph
@@ -442,7 +566,7 @@ fn symbol_scope(
         .collect();
     r.symbols = targets.iter().map(|s| SymbolInfo::from(*s)).collect();
     if plan.call_graph {
-        r.call_graph = Some(call_graph_out(&graph, depth, plan.limit as usize));
+        r.call_graph = Some(call_graph_out(&graph, depth, &plan.page));
     }
     let first = targets[0];
     let deps = file_dependencies(&mut r, path, plan, &mut tools)?;
@@ -477,15 +601,17 @@ fn symbol_scope(
         r.skeleton = skeleton_lines(&skeleton.text, first.range.start, first.range.end);
     }
     if plan.hot_spots {
-        let overview = index::graph_overview(Some(path), plan.limit)?;
+        let overview = index::graph_overview(Some(path), plan.page.want())?;
         tools.push("index.graph-overview".into());
         let names: Vec<String> = targets.iter().map(|s| qualified(s)).collect();
-        r.hot_spots = overview
-            .hot_spots
-            .iter()
-            .filter(|h| names.contains(&qualified(&h.symbol)))
-            .map(hot_spot_out)
-            .collect();
+        r.hot_spots = plan.page.take(
+            overview
+                .hot_spots
+                .iter()
+                .filter(|h| names.contains(&qualified(&h.symbol)))
+                .map(hot_spot_out)
+                .collect(),
+        );
     }
     let hot = !r.hot_spots.is_empty();
     r.report.summary = format!(
@@ -565,32 +691,31 @@ fn file_scope(resolution: &Resolution, path: &str, plan: &Plan) -> ToolResult<Un
         });
     }
     if plan.call_graph && deps.is_some() {
-        let graph = index::call_graph(path, None, 1, plan.limit * 4)?;
+        let graph = index::call_graph(path, None, 1, plan.max_links())?;
         tools.push("index.call-graph".into());
         r.reasons.extend(graph.reasons.iter().cloned());
-        r.call_graph = Some(call_graph_out(&graph, 1, plan.limit as usize));
+        r.call_graph = Some(call_graph_out(&graph, 1, &plan.page));
         let mut own: Vec<&GraphSymbol> = graph
             .targets
             .iter()
             .map(|&t| &graph.symbols[t as usize])
             .collect();
         own.sort_by(|a, b| b.rank.total_cmp(&a.rank));
-        r.symbols = own
-            .iter()
-            .take(plan.limit as usize)
-            .map(|s| SymbolInfo::from(*s))
-            .collect();
+        let own = plan.page.take(own);
+        r.symbols = own.iter().map(|s| SymbolInfo::from(*s)).collect();
         if plan.page_rank {
-            for s in own.iter().take(plan.limit as usize) {
+            for s in &own {
                 r.page_rank_scores
                     .insert(format!("{}#{}", s.path, qualified(s)), s.percentile);
             }
         }
     }
     if plan.hot_spots && deps.is_some() {
-        let overview = index::graph_overview(Some(path), plan.limit)?;
+        let overview = index::graph_overview(Some(path), plan.page.want())?;
         tools.push("index.graph-overview".into());
-        r.hot_spots = overview.hot_spots.iter().map(hot_spot_out).collect();
+        r.hot_spots = plan
+            .page
+            .take(overview.hot_spots.iter().map(hot_spot_out).collect());
         r.insights = report::insights(&[], &[], &[], &overview.hot_spots);
     }
     if let Some(d) = &deps {
@@ -676,7 +801,7 @@ fn file_dependencies(
     plan: &Plan,
     tools: &mut Vec<String>,
 ) -> ToolResult<Option<Deps>> {
-    let d = match index::file_dependencies(path, 10, plan.limit) {
+    let d = match index::file_dependencies(path, 10, plan.page.want()) {
         Ok(d) => d,
         Err(err) if err.code == codes::NOT_FOUND => return Ok(None),
         Err(err) => return Err(err.into()),
@@ -684,9 +809,10 @@ fn file_dependencies(
     tools.push("index.file-dependencies".into());
     r.reasons.extend(d.reasons.iter().cloned());
     r.impact_radius = d.blast_radius;
+    let imports = plan.page.take(d.imports);
     if plan.dependencies {
-        r.dependencies = d
-            .imports
+        let dependents = plan.page.take(d.dependents);
+        r.dependencies = imports
             .iter()
             .map(|i| DependencyEdge {
                 from: path.to_string(),
@@ -694,7 +820,7 @@ fn file_dependencies(
                 kind: "import",
                 depth: 1,
             })
-            .chain(d.dependents.iter().map(|x| DependencyEdge {
+            .chain(dependents.iter().map(|x| DependencyEdge {
                 from: x.path.clone(),
                 to: path.to_string(),
                 kind: "dependent",
@@ -702,10 +828,17 @@ fn file_dependencies(
             }))
             .collect();
     }
+    // Importers only draw the diagram: the page's share of them, no list of their own.
+    let importers = d
+        .importers
+        .into_iter()
+        .skip(plan.page.offset as usize)
+        .take(plan.page.limit as usize)
+        .collect();
     Ok(Some(Deps {
         file: d.file,
-        imports: d.imports,
-        importers: d.importers,
+        imports,
+        importers,
         blast_radius: d.blast_radius,
         cycle: d.cycle,
     }))
@@ -720,11 +853,25 @@ fn whole_scope(
         resolution.clone(),
         if under.is_some() { "module" } else { "project" },
     );
-    let o = index::graph_overview(under.map(str::to_string).as_deref(), plan.limit)?;
+    let o = index::graph_overview(under.map(str::to_string).as_deref(), plan.page.want())?;
     let tools = vec!["index.graph-overview".to_string()];
     r.reasons.extend(o.reasons.iter().cloned());
-    let core: Vec<&GraphFile> = o
-        .top_files
+    let page = &plan.page;
+    let all_cycles = o.cycles.len();
+    let cycles = page.take(o.cycles);
+    let top_files = page.take(o.top_files);
+    let entry_points = page.take(o.entry_points);
+    let layers: Vec<Vec<String>> = o.layers.into_iter().map(|l| page.take(l)).collect();
+    let hot_spots = page.take(o.hot_spots);
+    let shown: std::collections::HashSet<&str> =
+        top_files.iter().map(|f| f.path.as_str()).collect();
+    // Links among the files fetched that touch this page's files.
+    let links: Vec<(String, String)> = o
+        .links
+        .into_iter()
+        .filter(|(a, b)| shown.contains(a.as_str()) || shown.contains(b.as_str()))
+        .collect();
+    let core: Vec<&GraphFile> = top_files
         .iter()
         .filter(|f| report::role(f) == "core")
         .collect();
@@ -734,24 +881,27 @@ fn whole_scope(
         call_links: o.call_links,
         import_links: o.import_links,
         unresolved_calls: o.unresolved_calls,
-        layers: o.layers.clone(),
-        entry_points: o.entry_points.clone(),
+        layers: layers.clone(),
+        entry_points: entry_points.clone(),
         core_modules: core.iter().map(|f| f.path.clone()).collect(),
         cycles: if plan.dependencies {
-            o.cycles.clone()
+            cycles.clone()
         } else {
             Vec::new()
         },
     });
-    r.symbols = o.top_symbols.iter().map(SymbolInfo::from).collect();
+    r.symbols = page
+        .take(o.top_symbols)
+        .iter()
+        .map(SymbolInfo::from)
+        .collect();
     if plan.page_rank {
-        for f in &o.top_files {
+        for f in &top_files {
             r.page_rank_scores.insert(f.path.clone(), f.percentile);
         }
     }
     if plan.dependencies {
-        r.dependencies = o
-            .links
+        r.dependencies = links
             .iter()
             .map(|(a, b)| DependencyEdge {
                 from: a.clone(),
@@ -762,30 +912,25 @@ fn whole_scope(
             .collect();
     }
     if plan.hot_spots {
-        r.hot_spots = o.hot_spots.iter().map(hot_spot_out).collect();
+        r.hot_spots = hot_spots.iter().map(hot_spot_out).collect();
     }
     let hot_files: Vec<String> = r.hot_spots.iter().map(|h| h.path.clone()).collect();
-    r.visualization = Some(report::mermaid(&o.top_files, &o.links, &hot_files));
-    r.insights = report::insights(&o.top_files, &[], &o.cycles, &o.hot_spots);
-    r.skeleton = o
-        .layers
+    r.visualization = Some(report::mermaid(&top_files, &links, &hot_files));
+    r.insights = report::insights(&top_files, &[], &cycles, &hot_spots);
+    r.skeleton = layers
         .iter()
         .enumerate()
         .map(|(i, l)| format!("layer {i}: {}", l.join(", ")))
         .collect::<Vec<_>>()
         .join("\n");
-    let mut distribution: BTreeMap<&str, usize> = BTreeMap::new();
-    for f in &o.top_files {
-        *distribution.entry(report::role(f)).or_default() += 1;
-    }
     r.report.architectural_role = if core.is_empty() {
         "peripheral"
     } else {
         "core"
     };
     r.report.complexity = Complexity {
-        loc: o.top_files.iter().map(|f| f.lines).sum(),
-        branches: o.top_files.iter().map(|f| f.branches).sum(),
+        loc: top_files.iter().map(|f| f.lines).sum(),
+        branches: top_files.iter().map(|f| f.branches).sum(),
         dependencies: o.import_links,
         fan_in: 0,
         fan_out: 0,
@@ -797,31 +942,35 @@ fn whole_scope(
         o.definitions,
         o.import_links,
         o.call_links,
-        o.layers.len(),
-        if o.layers.len() == 1 { "" } else { "s" },
-        if o.entry_points.is_empty() {
+        layers.len(),
+        if layers.len() == 1 { "" } else { "s" },
+        if entry_points.is_empty() {
             "none found".to_string()
         } else {
-            o.entry_points
+            entry_points
                 .iter()
                 .take(3)
                 .cloned()
                 .collect::<Vec<_>>()
                 .join(", ")
         },
-        o.top_files
+        top_files
             .iter()
             .take(3)
             .map(|f| f.path.as_str())
             .collect::<Vec<_>>()
             .join(", "),
-        o.cycles.len(),
-        if o.cycles.len() == 1 { "" } else { "s" },
+        if all_cycles > cycles.len() {
+            format!("{} or more", cycles.len())
+        } else {
+            cycles.len().to_string()
+        },
+        if all_cycles == 1 { "" } else { "s" },
         r.hot_spots.len(),
         if r.hot_spots.len() == 1 { "" } else { "s" },
     );
     r.summary = r.report.summary.clone();
-    let read = o.top_files.first().map(|f| {
+    let read = top_files.first().map(|f| {
         ToolCall::new(
             "understand",
             json!({ "goal": format!("role of {}", f.path), "path": f.path }),
@@ -866,7 +1015,7 @@ fn finish(
     r.internal_tools_used = tools;
 }
 
-fn call_graph_out(g: &index::CallGraphResult, depth: u32, limit: usize) -> CallGraphOut {
+fn call_graph_out(g: &index::CallGraphResult, depth: u32, page: &Page) -> CallGraphOut {
     let name = |i: u32| {
         let s = &g.symbols[i as usize];
         format!("{}#{}", s.path, qualified(s))
@@ -891,9 +1040,13 @@ fn call_graph_out(g: &index::CallGraphResult, depth: u32, limit: usize) -> CallG
             callees.push(link(l));
         }
     }
-    let truncated = g.truncated || callers.len() > limit || callees.len() > limit;
-    callers.truncate(limit);
-    callees.truncate(limit);
+    let end = (page.offset + page.limit) as usize;
+    let truncated = g.truncated || callers.len() > end || callees.len() > end;
+    if g.truncated {
+        page.note_more();
+    }
+    let callers = page.take(callers);
+    let callees = page.take(callees);
     CallGraphOut {
         depth,
         targets: targets.iter().map(|&t| name(t)).collect(),
@@ -1084,6 +1237,12 @@ fn render(r: &UnderstandResponse) -> String {
     for i in &r.insights {
         out.push_str(&format!("\ninsight [{}] {}", i.severity, i.observation));
     }
+    if let Some(next) = &r.next {
+        out.push_str(&format!(
+            "\nmore in every list: understand({})",
+            json!({ "cursor": next.cursor })
+        ));
+    }
     if r.degraded {
         let reasons: Vec<String> = r.reasons.iter().map(|x| reason_words(x)).collect();
         out.push_str(&format!("\ndegraded: {}", reasons.join("; ")));
@@ -1109,7 +1268,7 @@ fn reason_words(code: &str) -> String {
 const INPUT_SCHEMA: &str = r#"{
   "type": "object",
   "properties": {
-    "goal": { "type": "string", "description": "What to understand, in words: a definition, a file, a directory, or the project's architecture." },
+    "goal": { "type": "string", "description": "What to understand, in words: a definition, a file, a directory, or the project's architecture. Required unless path, symbol or cursor is given." },
     "path": { "type": "string", "description": "Pins the target: a file or directory relative to the workspace root." },
     "symbol": { "type": "string", "description": "Pins a definition: `name` or `Container.name` (in `path` when given)." },
     "scope": { "type": "string", "enum": ["symbol", "file", "module", "project"], "description": "Widen or narrow the resolved target (default: what the goal names)." },
@@ -1130,9 +1289,9 @@ const INPUT_SCHEMA: &str = r#"{
       "properties": {
         "maxChars": { "type": "integer", "minimum": 1000, "default": 12000, "description": "Cap on the structured answer; lists shrink to fit and the answer says so." }
       }
-    }
-  },
-  "required": ["goal"]
+    },
+    "cursor": { "type": "string", "description": "next.cursor of an earlier answer: the following items of its lists, same target (pass it alone, or with goal and limits)." }
+  }
 }"#;
 
 const OUTPUT_SCHEMA: &str = r#"{
@@ -1189,6 +1348,14 @@ const OUTPUT_SCHEMA: &str = r#"{
     "visualization": { "type": "string" },
     "guidance": { "type": "object" },
     "internalToolsUsed": { "type": "array", "items": { "type": "string" } },
+    "next": {
+      "type": "object",
+      "required": ["cursor", "call"],
+      "properties": {
+        "cursor": { "type": "string" },
+        "call": { "type": "object" }
+      }
+    },
     "degraded": { "type": "boolean" },
     "reasons": { "type": "array", "items": { "type": "string" } }
   }
