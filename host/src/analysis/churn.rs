@@ -3,12 +3,18 @@
 //! `git` subprocess, no hooks, no config outside the repository), bounded by a commit count
 //! and a deadline, and kept per HEAD.
 //!
+//! Each commit's changed lines are also followed to HEAD's version of the file
+//! ([`super::line_map`]), so churn can be charged to the functions whose lines changed rather
+//! than to every function of a busy file.
+//!
 //! The repository is untrusted input like the rest of the root: only a `.git` directory that
 //! really is in the root is read (a link named `.git` is refused, as the path authority
 //! refuses it for reads), a damaged history ends the walk where it breaks, and nothing here
 //! writes.
 
+use super::line_map::{LineMap, Step};
 use std::collections::HashMap;
+use std::ops::Range;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -19,12 +25,22 @@ pub const DEADLINE: Duration = Duration::from_secs(3);
 /// A commit touching more files than this is a bulk change (a reformat, a vendored import, a
 /// licence header): it says nothing about where a project's work concentrates.
 pub const BULK_FILES: usize = 100;
+/// Blobs past this size (or with a NUL byte, binary) are not diffed: their commits stay
+/// charged to the whole file.
+const MAX_DIFF_BYTES: u64 = 1 << 20;
+/// The share of the deadline line diffs may use; the rest of the window is read for files
+/// only, its commits charged to whole files.
+const LINE_SHARE: f64 = 0.6;
 
 /// What the history says of the files.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct History {
     /// Commits of the window that changed each path (root-relative, `/`-separated).
     pub changes: HashMap<String, u32>,
+    /// For the commits of `changes` whose changed lines could be followed to HEAD: per
+    /// commit, the lines of HEAD's version they changed (1-based, inclusive; none when later
+    /// commits replaced them all). The file's other commits are not known line by line.
+    pub lines: HashMap<String, Vec<Vec<(u32, u32)>>>,
     /// Commits read (merges and bulk changes not counted).
     pub commits: u32,
     /// The walk reached the end of the window (or of the history): no deadline passed and no
@@ -51,9 +67,20 @@ impl NoHistory {
 /// Reads the window of history below HEAD of the repository at `root`: per file, the
 /// commits that changed it.
 pub fn read(root: &Path, max_commits: usize, deadline: Duration) -> Result<History, NoHistory> {
+    read_with(root, max_commits, deadline, true)
+}
+
+/// [`read`], with the following of lines on or off (`lines` left empty): the file-level walk
+/// alone is the baseline its cost is measured against.
+pub fn read_with(
+    root: &Path,
+    max_commits: usize,
+    deadline: Duration,
+    follow_lines: bool,
+) -> Result<History, NoHistory> {
     let repo = open(root)?;
     let head = head_of(&repo)?;
-    read_below(repo, head, max_commits, deadline)
+    read_below(repo, head, max_commits, deadline, follow_lines)
 }
 
 fn head_of(repo: &gix::Repository) -> Result<gix::ObjectId, NoHistory> {
@@ -67,6 +94,7 @@ fn read_below(
     head: gix::ObjectId,
     max_commits: usize,
     deadline: Duration,
+    follow_lines: bool,
 ) -> Result<History, NoHistory> {
     let started = Instant::now();
     repo.object_cache_size_if_unset(16 << 20);
@@ -82,6 +110,8 @@ fn read_below(
         ..History::default()
     };
     let mut state = gix::diff::tree::State::default();
+    let mut follow = Follow::new(&repo, head);
+    let line_budget = deadline.mul_f64(LINE_SHARE);
     for info in walk.take(max_commits) {
         if started.elapsed() > deadline {
             history.complete = false;
@@ -94,10 +124,17 @@ fn read_below(
             break;
         };
         let parents: Vec<_> = info.parent_ids().collect();
-        if parents.len() > 1 {
+        // A merge is no work of its own, but its diffs against its parents carry lines that
+        // older commits are followed through.
+        let merge = parents.len() > 1;
+        let lines = follow_lines && started.elapsed() < line_budget;
+        if merge {
+            if lines {
+                follow_merge(&repo, &mut follow, info.id, &parents, &mut state);
+            }
             continue;
         }
-        let changed = match changed_paths(
+        let changed = match changed_files(
             &repo,
             info.id,
             parents.first().map(|p| p.detach()),
@@ -111,8 +148,14 @@ fn read_below(
             }
         };
         history.commits += 1;
-        for path in changed {
-            *history.changes.entry(path).or_default() += 1;
+        for file in changed {
+            *history.changes.entry(file.path.clone()).or_default() += 1;
+            if !lines || !is_code(&file.path) {
+                continue;
+            }
+            if let Some(touched) = follow.commit(&repo, &file) {
+                history.lines.entry(file.path).or_default().push(touched);
+            }
         }
     }
     Ok(history)
@@ -147,16 +190,61 @@ fn open(root: &Path) -> Result<gix::Repository, NoHistory> {
         .map_err(|e| NoHistory::new("git_history_unreadable", e.to_string()))
 }
 
-/// The files (blobs and links) one commit changed against its first parent (against nothing
-/// for a root commit); none for a bulk change. The diff stops at the first file past
-/// [`BULK_FILES`], so a reformat, or a hostile commit with a huge tree, costs no more than a
-/// commit of that size.
-fn changed_paths(
+/// Reaches each parent's versions of the code files a merge changed against its first parent
+/// (a side branch's work is in those files; diffing against the side parent's whole tree
+/// would also list everything the first parent did since the branch, at many times the cost).
+fn follow_merge(
+    repo: &gix::Repository,
+    follow: &mut Follow,
+    merge: gix::ObjectId,
+    parents: &[gix::Id<'_>],
+    state: &mut gix::diff::tree::State,
+) {
+    let Ok(Some(changed)) = changed_files(repo, merge, Some(parents[0].detach()), state) else {
+        return;
+    };
+    let others: Vec<gix::Tree<'_>> = parents[1..]
+        .iter()
+        .filter_map(|p| repo.find_commit(p.detach()).ok()?.tree().ok())
+        .collect();
+    for file in changed.iter().filter(|f| is_code(&f.path)) {
+        follow.commit(repo, file);
+        for tree in &others {
+            let Some(entry) = tree.lookup_entry_by_path(&file.path).ok().flatten() else {
+                continue;
+            };
+            let id = entry.object_id();
+            if Some(id) != file.after {
+                follow.commit(
+                    repo,
+                    &Changed {
+                        path: file.path.clone(),
+                        before: Some(id),
+                        after: file.after,
+                    },
+                );
+            }
+        }
+    }
+}
+
+/// One file (blob or link) a commit changed, with its blob before and after (none on the side
+/// where it did not exist).
+struct Changed {
+    path: String,
+    before: Option<gix::ObjectId>,
+    after: Option<gix::ObjectId>,
+}
+
+/// The files one commit changed against its first parent (against nothing for a root
+/// commit); none for a bulk change. The diff stops at the first file past [`BULK_FILES`], so
+/// a reformat, or a hostile commit with a huge tree, costs no more than a commit of that size.
+fn changed_files(
     repo: &gix::Repository,
     commit: gix::ObjectId,
     parent: Option<gix::ObjectId>,
     state: &mut gix::diff::tree::State,
-) -> Result<Option<Vec<String>>, Box<dyn std::error::Error + Send + Sync>> {
+) -> Result<Option<Vec<Changed>>, Box<dyn std::error::Error + Send + Sync>> {
     let tree_of = |id: gix::ObjectId| -> Result<Vec<u8>, Box<dyn std::error::Error + Send + Sync>> {
         let commit = repo.find_commit(id)?;
         let tree = repo.find_tree(commit.tree_id()?)?;
@@ -186,19 +274,209 @@ fn changed_paths(
             .recorder
             .records
             .into_iter()
-            .filter_map(|change| match change {
-                Change::Addition {
-                    entry_mode, path, ..
-                }
-                | Change::Deletion {
-                    entry_mode, path, ..
-                }
-                | Change::Modification {
-                    entry_mode, path, ..
-                } => (!entry_mode.is_tree()).then(|| String::from_utf8_lossy(&path).into_owned()),
+            .filter_map(|change| {
+                let (mode, path, before, after) = match change {
+                    Change::Addition {
+                        entry_mode,
+                        oid,
+                        path,
+                        ..
+                    } => (entry_mode, path, None, Some(oid)),
+                    Change::Deletion {
+                        entry_mode,
+                        oid,
+                        path,
+                        ..
+                    } => (entry_mode, path, Some(oid), None),
+                    Change::Modification {
+                        previous_oid,
+                        entry_mode,
+                        oid,
+                        path,
+                        ..
+                    } => (entry_mode, path, Some(previous_oid), Some(oid)),
+                };
+                (!mode.is_tree()).then(|| Changed {
+                    path: String::from_utf8_lossy(&path).into_owned(),
+                    before,
+                    after,
+                })
             })
             .collect(),
     ))
+}
+
+/// Where each file's changed lines are in HEAD: per path, the versions (blobs) reached so
+/// far, each with the map from its lines to HEAD's. Keyed by blob, a version a merge brought
+/// in from a side branch is followed down that branch as well as the first parent's.
+struct Follow {
+    head_tree: Option<gix::ObjectId>,
+    files: HashMap<String, HashMap<gix::ObjectId, LineMap>>,
+    /// Per path, the older text of the last diff: mostly the next older commit's newer text,
+    /// so most blobs are read and inflated once.
+    last: HashMap<String, (gix::ObjectId, String)>,
+}
+
+impl Follow {
+    fn new(repo: &gix::Repository, head: gix::ObjectId) -> Self {
+        let head_tree = repo
+            .find_commit(head)
+            .ok()
+            .and_then(|c| c.tree_id().ok())
+            .map(|id| id.detach());
+        Self {
+            head_tree,
+            files: HashMap::new(),
+            last: HashMap::new(),
+        }
+    }
+
+    /// HEAD's lines (1-based, inclusive) `file`'s commit changed, when the version it produced
+    /// is one reached from HEAD; the version before it is then reached too. None when it is
+    /// not (a file deleted since, a branch never merged, a change that could not be diffed):
+    /// the commit is known for the file only.
+    fn commit(&mut self, repo: &gix::Repository, file: &Changed) -> Option<Vec<(u32, u32)>> {
+        if !self.files.contains_key(&file.path) {
+            let start = self.start(repo, &file.path);
+            self.files.insert(file.path.clone(), start);
+        }
+        let versions = self.files.get_mut(&file.path)?;
+        let after_id = file.after?;
+        let map = versions.get(&after_id)?;
+        let after = match self.last.remove(&file.path) {
+            Some((id, text)) if id == after_id => text,
+            _ => text_of(repo, after_id)?,
+        };
+        let (changed, before): (Vec<Range<u32>>, _) = match file.before {
+            // Added here: every line of it is this commit's, and nothing older is this file.
+            None => (std::iter::once(0..line_count(&after)).collect(), None),
+            Some(before) => {
+                let before_text = text_of(repo, before)?;
+                let steps = diff(&before_text, &after);
+                self.last.insert(file.path.clone(), (before, before_text));
+                let changed = steps
+                    .iter()
+                    .filter_map(|s| match s {
+                        Step::Changed { new, .. } => Some(new.clone()),
+                        Step::Kept { .. } => None,
+                    })
+                    .collect();
+                (changed, Some((before, map.through(&steps))))
+            }
+        };
+        let touched = inclusive_ranges(changed.into_iter().flat_map(|r| map.to_newest(r)));
+        // A version two children came from keeps the first (newest) way to HEAD.
+        if let Some((id, map)) = before {
+            versions.entry(id).or_insert(map);
+        }
+        Some(touched)
+    }
+
+    /// HEAD's version of the file with its identity map (none when HEAD has no such file).
+    fn start(&self, repo: &gix::Repository, path: &str) -> HashMap<gix::ObjectId, LineMap> {
+        let mut versions = HashMap::new();
+        let head = self.head_tree.and_then(|t| repo.find_tree(t).ok());
+        if let Some(entry) = head.and_then(|t| t.lookup_entry_by_path(path).ok().flatten()) {
+            let id = entry.object_id();
+            if let Some(text) = text_of(repo, id) {
+                versions.insert(id, LineMap::identity(line_count(&text)));
+            }
+        }
+        versions
+    }
+}
+
+/// Only code has functions to charge: a changelog or a lock file is not followed.
+fn is_code(path: &str) -> bool {
+    Path::new(path)
+        .extension()
+        .and_then(|e| e.to_str())
+        .and_then(crate::index::code::Language::from_extension)
+        .is_some()
+}
+
+/// A blob's text when it is small and not binary.
+fn text_of(repo: &gix::Repository, id: gix::ObjectId) -> Option<String> {
+    let header = repo.find_header(id).ok()?;
+    if header.size() > MAX_DIFF_BYTES {
+        return None;
+    }
+    let blob = repo.find_blob(id).ok()?.detach();
+    if blob.data.contains(&0) {
+        return None;
+    }
+    Some(
+        String::from_utf8(blob.data)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+    )
+}
+
+/// Lines as the index counts them: a last line without a newline is a line.
+fn line_count(text: &str) -> u32 {
+    let newlines = text.bytes().filter(|&b| b == b'\n').count();
+    (newlines + usize::from(!text.is_empty() && !text.ends_with('\n'))) as u32
+}
+
+/// The line diff from `before` to `after` as steps (a deletion's `new` is the lines on
+/// either side of where the deleted ones were).
+fn diff(before: &str, after: &str) -> Vec<Step> {
+    let diff = similar::TextDiff::configure()
+        .deadline(Instant::now() + Duration::from_millis(100))
+        .diff_lines(before, after);
+    let span = |at: usize, len: usize| at as u32..(at + len) as u32;
+    diff.ops()
+        .iter()
+        .map(|op| match *op {
+            similar::DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } => Step::Kept {
+                old: old_index as u32,
+                new: new_index as u32,
+                len: len as u32,
+            },
+            similar::DiffOp::Delete {
+                old_index,
+                old_len,
+                new_index,
+            } => Step::Changed {
+                old: span(old_index, old_len),
+                new: (new_index as u32).saturating_sub(1)..new_index as u32 + 1,
+            },
+            similar::DiffOp::Insert {
+                old_index,
+                new_index,
+                new_len,
+            } => Step::Changed {
+                old: span(old_index, 0),
+                new: span(new_index, new_len),
+            },
+            similar::DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => Step::Changed {
+                old: span(old_index, old_len),
+                new: span(new_index, new_len),
+            },
+        })
+        .collect()
+}
+
+/// 0-based ranges as sorted, merged 1-based inclusive pairs.
+fn inclusive_ranges(ranges: impl Iterator<Item = Range<u32>>) -> Vec<(u32, u32)> {
+    let mut all: Vec<Range<u32>> = ranges.filter(|r| r.start < r.end).collect();
+    all.sort_by_key(|r| r.start);
+    let mut out: Vec<(u32, u32)> = Vec::new();
+    for r in all {
+        match out.last_mut() {
+            Some(last) if r.start <= last.1 => last.1 = last.1.max(r.end),
+            _ => out.push((r.start + 1, r.end)),
+        }
+    }
+    out
 }
 
 /// gix's recorder of changes with their paths, cancelling the diff past [`BULK_FILES`] files.
@@ -255,7 +533,7 @@ impl Cache {
             return Ok(history.clone());
         }
         let started = Instant::now();
-        let history = std::sync::Arc::new(read_below(repo, head, MAX_COMMITS, DEADLINE)?);
+        let history = std::sync::Arc::new(read_below(repo, head, MAX_COMMITS, DEADLINE, true)?);
         tracing::debug!(
             commits = history.commits,
             files = history.changes.len(),

@@ -15,11 +15,15 @@ pub const MIN_LINES: u32 = 60;
 const WEIGHTS: [f32; 5] = [0.3, 0.15, 0.2, 0.1, 0.25];
 const WEIGHTS_WITHOUT_HISTORY: [f32; 5] = [0.4, 0.2, 0.25, 0.15, 0.0];
 
-/// How often each file of the graph changed in the history's window.
+/// How often each definition of the graph changed in the history's window.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Churn {
-    /// Commits that changed each file, by the graph's file position.
-    pub per_file: Vec<u32>,
+    /// By the graph's symbol position: commits that changed the definition's lines, plus the
+    /// commits of its file known for the file only (see [`super::churn::History::lines`]).
+    pub per_symbol: Vec<u32>,
+    /// By the graph's file position: true when every commit of the file was followed line by
+    /// line, so a definition's count is its own.
+    pub by_line: Vec<bool>,
     /// Commits of the window that were read.
     pub commits: u32,
 }
@@ -35,8 +39,8 @@ pub struct HotSpot {
 }
 
 /// Every hot spot of the project, hottest first (tests and generated code left out): callers
-/// keep the ones of the files they show. A function's churn is its file's: commits say which
-/// files changed, not which lines.
+/// keep the ones of the files they show. A function's churn is the commits that changed its
+/// lines (and those of its file's commits that could not be followed line by line).
 pub fn hot_spots(s: &Snapshot, churn: Option<&Churn>) -> Vec<HotSpot> {
     let g = &s.graph;
     let functions: Vec<u32> = (0..g.symbols.len() as u32)
@@ -55,13 +59,13 @@ pub fn hot_spots(s: &Snapshot, churn: Option<&Churn>) -> Vec<HotSpot> {
     let lines = metric(&|i| g.symbols[i as usize].lines() as f64);
     let central = metric(&|i| s.symbol_rank[i as usize]);
     let coupled = metric(&coupling);
-    let file_churn = |i: u32| {
+    let own_churn = |i: u32| {
         churn
-            .and_then(|c| c.per_file.get(g.symbols[i as usize].file as usize))
+            .and_then(|c| c.per_symbol.get(i as usize))
             .copied()
             .unwrap_or(0)
     };
-    let changed = metric(&|i| file_churn(i) as f64);
+    let changed = metric(&|i| own_churn(i) as f64);
     let weights = if churn.is_some() {
         WEIGHTS
     } else {
@@ -103,11 +107,16 @@ pub fn hot_spots(s: &Snapshot, churn: Option<&Churn>) -> Vec<HotSpot> {
             }
             if let Some(c) = churn
                 && changed[k] >= NOTABLE
-                && file_churn(i) > 0
+                && own_churn(i) > 0
             {
+                let how = if c.by_line.get(node.file as usize) == Some(&true) {
+                    ""
+                } else {
+                    ", with its file's commits not followed line by line"
+                };
                 reasons.push(format!(
-                    "its file changed in {} of the last {} commits ({})",
-                    file_churn(i),
+                    "its lines changed in {} of the last {} commits ({}{how})",
+                    own_churn(i),
                     c.commits,
                     top(changed[k])
                 ));

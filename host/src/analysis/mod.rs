@@ -10,6 +10,7 @@ pub mod churn;
 pub mod delta;
 pub mod graph;
 pub mod hotspots;
+mod line_map;
 pub mod rank;
 pub mod reach;
 pub mod views;
@@ -223,15 +224,33 @@ impl Analysis {
     }
 }
 
-/// How often each file of `snapshot` changed in `history`'s window.
+/// How often each definition of `snapshot` changed in `history`'s window: the commits that
+/// changed its lines, and its file's commits known only for the file.
 fn churn_of(snapshot: &Snapshot, history: &churn::History) -> hotspots::Churn {
+    let g = &snapshot.graph;
+    let mut by_line = Vec::with_capacity(g.files.len());
+    let mut per_symbol = vec![0; g.symbols.len()];
+    for (f, file) in g.files.iter().enumerate() {
+        let all = history.changes.get(&file.path).copied().unwrap_or(0);
+        let followed = history.lines.get(&file.path).map_or(&[][..], Vec::as_slice);
+        let unknown = all.saturating_sub(followed.len() as u32);
+        by_line.push(all > 0 && unknown == 0);
+        for i in g.symbols_of(f as u32) {
+            let s = g.symbols[i as usize].symbol();
+            let own = followed
+                .iter()
+                .filter(|ranges| {
+                    ranges
+                        .iter()
+                        .any(|&(a, b)| a <= s.end_line && s.start_line <= b)
+                })
+                .count() as u32;
+            per_symbol[i as usize] = own + unknown;
+        }
+    }
     hotspots::Churn {
-        per_file: snapshot
-            .graph
-            .files
-            .iter()
-            .map(|f| history.changes.get(&f.path).copied().unwrap_or(0))
-            .collect(),
+        per_symbol,
+        by_line,
         commits: history.commits,
     }
 }

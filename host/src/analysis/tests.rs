@@ -414,6 +414,101 @@ fn churn_counts_the_commits_that_changed_each_file_without_merges_or_bulk_change
     assert!(!none.complete && none.commits == 0);
 }
 
+/// Writes `text` to `path` in the repository and commits it.
+fn commit_text(repo: &mut Repo, path: &str, text: &str) {
+    repo.commits += 1;
+    let file = repo.dir.path().join(path);
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(file, text).unwrap();
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", &format!("c{}", repo.commits)]);
+}
+
+#[test]
+fn churn_follows_each_commit_s_lines_to_head() {
+    use super::churn;
+    let mut repo = Repo::new();
+    // Two functions; `busy` is edited three times, `calm` never after the first commit, and
+    // lines added above both later move them (the old edits must still land on `busy`).
+    let file = |busy: &str, header: &str| {
+        format!("{header}def calm(x):\n    return x\n\n\ndef busy(x):\n    return {busy}\n")
+    };
+    commit_text(&mut repo, "m/a.py", &file("x", ""));
+    commit_text(&mut repo, "m/a.py", &file("x + 1", ""));
+    commit_text(&mut repo, "m/a.py", &file("x + 2", ""));
+    commit_text(
+        &mut repo,
+        "m/a.py",
+        &file("x + 2", "import os\nimport sys\n\n\n"),
+    );
+    commit_text(
+        &mut repo,
+        "m/a.py",
+        &file("x + 3", "import os\nimport sys\n\n\n"),
+    );
+    let root = repo.dir.path().canonicalize().unwrap();
+    let h = churn::read(&root, churn::MAX_COMMITS, churn::DEADLINE).unwrap();
+    assert_eq!(h.changes.get("m/a.py"), Some(&5));
+    let lines = &h.lines["m/a.py"];
+    assert_eq!(lines.len(), 5, "every commit followed: {lines:?}");
+    // HEAD: imports at 1-2, calm at 5-6, busy at 9-10. Newest first.
+    assert_eq!(lines[0], vec![(10, 10)], "the last edit of busy");
+    assert_eq!(lines[1], vec![(1, 4)], "the imports");
+    assert_eq!(
+        lines[2],
+        vec![(10, 10)],
+        "an older edit of busy, moved down by 4 and rewritten since: where its rewrite is"
+    );
+    assert_eq!(lines[3], vec![(10, 10)], "the oldest edit of busy");
+    assert_eq!(lines[4], vec![(5, 10)], "the first commit: all of it");
+
+    // Through the graph: busy's own count, not its file's.
+    let s = snapshot(&[("m/a.py", &file("x + 3", "import os\nimport sys\n\n\n"))]);
+    let c = super::churn_of(&s, &h);
+    let count = |name: &str| {
+        let i = (0..s.graph.symbols.len() as u32)
+            .find(|&i| label(&s, i) == format!("m/a.py:{name}"))
+            .unwrap();
+        c.per_symbol[i as usize]
+    };
+    assert_eq!((count("calm"), count("busy")), (1, 4));
+    assert_eq!(c.by_line, vec![true]);
+
+    // A commit on a side branch is followed through the merge that brought it in.
+    repo.git(&["checkout", "-q", "-b", "side", "HEAD~1"]);
+    commit_text(&mut repo, "m/b.py", "def other():\n    return 1\n");
+    repo.git(&["checkout", "-q", "main"]);
+    commit_text(
+        &mut repo,
+        "m/a.py",
+        &file("x + 4", "import os\nimport sys\n\n\n"),
+    );
+    repo.git(&["checkout", "-q", "side"]);
+    commit_text(
+        &mut repo,
+        "m/a.py",
+        &file("x + 2", "import os\nimport re\n\n\n"),
+    );
+    repo.git(&["checkout", "-q", "main"]);
+    repo.commits += 1;
+    repo.git(&["merge", "-q", "--no-ff", "-m", "merge", "side"]);
+    let h = churn::read(&root, churn::MAX_COMMITS, churn::DEADLINE).unwrap();
+    assert_eq!(
+        h.changes.get("m/a.py"),
+        Some(&7),
+        "the merge is not counted"
+    );
+    let lines = &h.lines["m/a.py"];
+    assert_eq!(lines.len(), 7, "{h:?}");
+    assert_eq!(lines[0], vec![(2, 2)], "the side branch's import: {h:?}");
+    assert_eq!(lines[1], vec![(10, 10)], "main's edit of busy: {h:?}");
+    assert_eq!(h.lines["m/b.py"], vec![vec![(1, 2)]]);
+    // Without following, the same files and commits, known for the files only.
+    let plain = churn::read_with(&root, churn::MAX_COMMITS, churn::DEADLINE, false).unwrap();
+    assert_eq!((plain.changes, plain.commits), (h.changes, h.commits));
+    assert!(plain.lines.is_empty());
+}
+
 #[test]
 fn churn_reads_only_a_git_directory_that_is_in_the_root() {
     use super::churn;
@@ -475,14 +570,18 @@ fn hot_spots_rank_the_function_whose_file_keeps_changing_first() {
         .map(|(p, s)| (p.as_str(), s.as_str()))
         .collect();
     let s = snapshot(&refs);
-    let per_file = s
-        .graph
-        .files
-        .iter()
-        .map(|f| if f.path == "m/busy.py" { 12 } else { 1 })
+    let per_symbol = (0..s.graph.symbols.len() as u32)
+        .map(|i| {
+            if label(&s, i) == "m/busy.py:busy" {
+                12
+            } else {
+                1
+            }
+        })
         .collect();
     let churn = super::hotspots::Churn {
-        per_file,
+        per_symbol,
+        by_line: vec![true; s.graph.files.len()],
         commits: 40,
     };
     let hot = super::hotspots::hot_spots(&s, Some(&churn));
@@ -492,7 +591,7 @@ fn hot_spots_rank_the_function_whose_file_keeps_changing_first() {
         hot[0]
             .reasons
             .iter()
-            .any(|r| r.starts_with("its file changed in 12 of the last 40 commits")),
+            .any(|r| r.starts_with("its lines changed in 12 of the last 40 commits")),
         "{hot:?}"
     );
     // Without a history the two tie on every measure but their order.
