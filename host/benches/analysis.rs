@@ -9,7 +9,8 @@
 //!   after an edit waits for, against the full build in the same run as its baseline;
 //! - a check with nothing changed (one pragma);
 //! - change's `pageRankDelta` for a planned text of one file: with a new definition and
-//!   calls (resolved into the graph, ranked again), and with a comment only (one parse).
+//!   calls (resolved into the graph, ranked again), and with a comment only (one parse);
+//!   and a planned file's facts parsed, against from the tree the syntax check kept.
 
 use smart_context::analysis::{self, graph::Graph};
 use smart_context::app::{self, OpenOptions};
@@ -147,6 +148,21 @@ fn main() {
         assert!(d.moves.is_empty());
         t.elapsed()
     });
+    // The planned text's facts: parsed from scratch (what pageRankDelta paid before), and
+    // from the tree the change pillar's syntax check kept for the same text.
+    let lang = smart_context::index::code::Language::from_extension("py").unwrap();
+    let (path, text) = &planned_call[0];
+    let facts_parsed = median(|| {
+        let t = Instant::now();
+        std::hint::black_box(FileFacts::from_source(path, lang, text));
+        t.elapsed()
+    });
+    smart_context::index::code::syntax::problems(path, lang, text);
+    let facts_kept = median(|| {
+        let t = Instant::now();
+        std::hint::black_box(FileFacts::from_planned(path, lang, text));
+        t.elapsed()
+    });
     println!("pageRankDelta of a planned new call: {moves} definitions moved\n");
     println!(
         "after one file changed, {resolved_again} of {} files were resolved again\n",
@@ -162,6 +178,11 @@ fn main() {
         ("nothing changed", unchanged),
         ("pageRankDelta, a planned new call", delta_call),
         ("pageRankDelta, no structural change", delta_body),
+        ("  a planned file's facts, parsed", facts_parsed),
+        (
+            "  a planned file's facts, from the syntax check's tree",
+            facts_kept,
+        ),
     ] {
         println!(
             "| {what} | {:.2} ms | {:.3}x |",

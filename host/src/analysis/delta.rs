@@ -49,7 +49,7 @@ pub fn rank_delta(current: &Snapshot, planned: &[(String, String)], limit: usize
         let Some(lang) = language_of(path) else {
             continue;
         };
-        let facts = FileFacts::from_source(path, lang, text);
+        let facts = FileFacts::from_planned(path, lang, text);
         let same = g.file(path).is_some_and(|f| same_structure(g, f, &facts));
         if !same {
             replaced.insert(path.as_str(), Arc::new(facts));

@@ -29,7 +29,30 @@ impl FileFacts {
     /// The facts of a text that is not (or not yet) in the catalogue, as the indexer would
     /// record them: how a planned edit is put beside the indexed files.
     pub fn from_source(path: &str, language: super::code::Language, source: &str) -> FileFacts {
-        let x = super::code::extract(language, source);
+        Self::from_extraction(
+            path,
+            language,
+            source,
+            super::code::extract(language, source),
+        )
+    }
+
+    /// [`from_source`](Self::from_source) for a planned text of `path`: the tree the syntax
+    /// check kept for it is used (incrementally reparsed, or as it is when the check saw this
+    /// very text), so a planned edit is parsed once for both.
+    pub fn from_planned(path: &str, language: super::code::Language, source: &str) -> FileFacts {
+        let x = super::code::syntax::tree(path, language, source)
+            .map(|tree| super::code::extract_tree(language, source, &tree))
+            .unwrap_or_default();
+        Self::from_extraction(path, language, source, x)
+    }
+
+    fn from_extraction(
+        path: &str,
+        language: super::code::Language,
+        source: &str,
+        x: super::code::Extraction,
+    ) -> FileFacts {
         FileFacts {
             path: path.to_string(),
             hash: blake3::hash(source.as_bytes()).to_hex().to_string(),
@@ -90,5 +113,31 @@ impl Index {
                 facts
             })
             .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FileFacts;
+    use crate::index::code::{Language, syntax};
+
+    #[test]
+    fn a_planned_text_s_facts_from_the_kept_tree_are_the_parsed_ones() {
+        let lang = Language::from_extension("py").unwrap();
+        let path = "planned/facts_reuse.py";
+        let first = "import os\n\n\ndef f(x):\n    return g(x)\n";
+        // The change pillar's order: the syntax check, then the facts of the same text.
+        assert!(syntax::problems(path, lang, first).is_empty());
+        let same = |text: &str| {
+            format!("{:?}", FileFacts::from_planned(path, lang, text))
+                == format!("{:?}", FileFacts::from_source(path, lang, text))
+        };
+        assert!(same(first));
+        // A later plan of the same file: the kept tree is reparsed, not trusted as it is.
+        let second = "import os\nimport re\n\n\ndef f(x):\n    return h(re.sub(x))\n\n\ndef h(y):\n    return y\n";
+        assert!(same(second));
+        let facts = FileFacts::from_planned(path, lang, second);
+        assert_eq!(facts.symbols.len(), 2);
+        assert!(facts.calls.iter().any(|(name, _, _)| name == "h"));
     }
 }

@@ -76,9 +76,14 @@ pub struct Extraction {
 /// Parses `source` and extracts its structure. A file tree-sitter cannot parse yields what it
 /// could recover (tree-sitter always produces a tree; error nodes are skipped).
 pub fn extract(lang: Language, source: &str) -> Extraction {
-    let Some(tree) = parse(lang, source) else {
-        return Extraction::default();
-    };
+    match parse(lang, source) {
+        Some(tree) => extract_tree(lang, source, &tree),
+        None => Extraction::default(),
+    }
+}
+
+/// [`extract`] from `tree`, `source`'s tree parsed already.
+pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
     let query = lang.query();
     let names = query.capture_names();
     let mut cursor = QueryCursor::new();

@@ -62,14 +62,19 @@ pub fn problems(path: &str, lang: Language, source: &str) -> Vec<Problem> {
     found
 }
 
-/// `source`'s tree, reparsed from the last tree of `path` where one is kept.
-fn tree(path: &str, lang: Language, source: &str) -> Option<Tree> {
+/// `source`'s tree, reparsed from the last tree of `path` where one is kept (and not parsed
+/// at all when that tree is of this very text: a planned edit checked, then ranked).
+pub(crate) fn tree(path: &str, lang: Language, source: &str) -> Option<Tree> {
     static KEPT: Mutex<Vec<(String, Language, String, Tree)>> = Mutex::new(Vec::new());
     let previous = {
         let mut kept = KEPT.lock().unwrap_or_else(PoisonError::into_inner);
-        kept.iter()
-            .position(|(p, l, _, _)| p == path && *l == lang)
-            .map(|i| kept.remove(i))
+        let at = kept.iter().position(|(p, l, _, _)| p == path && *l == lang);
+        if let Some(i) = at
+            && kept[i].2 == source
+        {
+            return Some(kept[i].3.clone());
+        }
+        at.map(|i| kept.remove(i))
     };
     let old = previous.map(|(_, _, text, mut tree)| {
         for edit in line_edits(&text, source) {
