@@ -139,6 +139,10 @@ mod tests {
         Step::Kept { old, new, len }
     }
 
+    fn changed(old: Range<u32>, new: Range<u32>) -> Step {
+        Step::Changed { old, new }
+    }
+
     #[test]
     fn identity_maps_every_line_to_itself() {
         let m = LineMap::identity(10);
@@ -152,45 +156,21 @@ mod tests {
         // Newest: 10 lines. The newest commit inserted 2 lines at 3 (parent lines 0-2 kept at
         // 0-2, parent lines 3-7 now at 5-9).
         let newest = LineMap::identity(10);
-        let before = newest.through(&[
-            kept(0, 0, 3),
-            Step::Changed {
-                old: 3..3,
-                new: 3..5,
-            },
-            kept(3, 5, 5),
-        ]);
+        let before = newest.through(&[kept(0, 0, 3), changed(3..3, 3..5), kept(3, 5, 5)]);
         assert_eq!(before.to_newest(0..8), vec![0..3, 5..10]);
-        // The commit before rewrote parent line 1 (of 8) as two lines: line 1 then maps to
+        // The commit before rewrote parent line 1 (of 8): line 1 then maps to
         // what replaced it, wherever that is now.
-        let older = before.through(&[
-            kept(0, 0, 1),
-            Step::Changed {
-                old: 1..2,
-                new: 1..2,
-            },
-            kept(2, 2, 6),
-        ]);
+        let older = before.through(&[kept(0, 0, 1), changed(1..2, 1..2), kept(2, 2, 6)]);
         assert_eq!(older.to_newest(0..1), vec![0..1]);
         assert_eq!(older.to_newest(1..2), vec![1..2], "the rewrite's place");
         assert_eq!(older.to_newest(2..4), vec![2..3, 5..6]);
         // A line deleted later maps to the lines around where it was.
-        let deleted = before.through(&[
-            kept(0, 0, 4),
-            Step::Changed {
-                old: 4..5,
-                new: 3..5,
-            },
-            kept(5, 4, 4),
-        ]);
+        let deleted = before.through(&[kept(0, 0, 4), changed(4..5, 3..5), kept(5, 4, 4)]);
         assert_eq!(deleted.to_newest(4..5), vec![5..7]);
         // A file written whole by the commit keeps nothing older.
         assert!(
             older
-                .through(&[Step::Changed {
-                    old: 0..0,
-                    new: 0..8
-                }])
+                .through(&[changed(0..0, 0..8)])
                 .to_newest(0..u32::MAX)
                 .is_empty()
         );
