@@ -111,7 +111,9 @@ fn read_below(
     };
     let mut state = gix::diff::tree::State::default();
     let mut follow = Follow::new(&repo, head);
-    let line_budget = deadline.mul_f64(LINE_SHARE);
+    // Checked per file, not per commit: one commit of many large files could take long.
+    let line_deadline = started + deadline.mul_f64(LINE_SHARE);
+    let following = || follow_lines && Instant::now() < line_deadline;
     for info in walk.take(max_commits) {
         if started.elapsed() > deadline {
             history.complete = false;
@@ -127,10 +129,16 @@ fn read_below(
         // A merge is no work of its own, but its diffs against its parents carry lines that
         // older commits are followed through.
         let merge = parents.len() > 1;
-        let lines = follow_lines && started.elapsed() < line_budget;
         if merge {
-            if lines {
-                follow_merge(&repo, &mut follow, info.id, &parents, &mut state);
+            if following() {
+                follow_merge(
+                    &repo,
+                    &mut follow,
+                    info.id,
+                    &parents,
+                    &mut state,
+                    &following,
+                );
             }
             continue;
         }
@@ -150,7 +158,7 @@ fn read_below(
         history.commits += 1;
         for file in changed {
             *history.changes.entry(file.path.clone()).or_default() += 1;
-            if !lines || !is_code(&file.path) {
+            if !is_code(&file.path) || !following() {
                 continue;
             }
             if let Some(touched) = follow.commit(&repo, &file) {
@@ -199,6 +207,7 @@ fn follow_merge(
     merge: gix::ObjectId,
     parents: &[gix::Id<'_>],
     state: &mut gix::diff::tree::State,
+    following: &dyn Fn() -> bool,
 ) {
     let Ok(Some(changed)) = changed_files(repo, merge, Some(parents[0].detach()), state) else {
         return;
@@ -208,6 +217,9 @@ fn follow_merge(
         .filter_map(|p| repo.find_commit(p.detach()).ok()?.tree().ok())
         .collect();
     for file in changed.iter().filter(|f| is_code(&f.path)) {
+        if !following() {
+            return;
+        }
         follow.commit(repo, file);
         for tree in &others {
             let Some(entry) = tree.lookup_entry_by_path(&file.path).ok().flatten() else {

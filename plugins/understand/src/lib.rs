@@ -375,8 +375,8 @@ fn understand(args: &UnderstandArgs) -> ToolResult<UnderstandResponse> {
         .unwrap_or(DEFAULT_MAX_CHARS)
         .max(1_000);
     let (resolution, mut plan) = match &args.cursor {
-        Some(cursor) => from_cursor(args, cursor)?,
-        None => from_goal(args)?,
+        Some(cursor) => plan_for_cursor(args, cursor)?,
+        None => plan_for_goal(args)?,
     };
     // Never cut silently: lists shrink until the answer fits, and the response says so.
     loop {
@@ -401,7 +401,7 @@ fn understand(args: &UnderstandArgs) -> ToolResult<UnderstandResponse> {
 }
 
 /// The target from the goal (or `path` / `symbol`), and the plan from the arguments.
-fn from_goal(args: &UnderstandArgs) -> ToolResult<(Resolution, Plan)> {
+fn plan_for_goal(args: &UnderstandArgs) -> ToolResult<(Resolution, Plan)> {
     if args.goal.trim().is_empty() && args.path.is_none() && args.symbol.is_none() {
         return Err(sdk::ToolError::new(
             codes::INVALID_ARGS,
@@ -431,7 +431,7 @@ fn from_goal(args: &UnderstandArgs) -> ToolResult<(Resolution, Plan)> {
 
 /// The target and plan a cursor carries; it stands alone, so arguments that would choose
 /// another target or plan are refused rather than half applied.
-fn from_cursor(args: &UnderstandArgs, cursor: &str) -> ToolResult<(Resolution, Plan)> {
+fn plan_for_cursor(args: &UnderstandArgs, cursor: &str) -> ToolResult<(Resolution, Plan)> {
     let invalid = |message: String| {
         sdk::ToolError::new(codes::INVALID_ARGS, message)
             .suggest("pass `cursor` as next.cursor of an earlier understand answer, alone or with `goal` and `limits`")
