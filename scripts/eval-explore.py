@@ -8,8 +8,13 @@ tree of its repository: with --git DIR, DIR/<name> is a clone and each base comm
 (`git archive`); with --sdists DIR, DIR holds extracted release trees named <project>-<version>
 and each instance takes a tree its accepted fix applies to (`git apply --check`), the fewest
 trees covering all (for where the repositories' git history cannot be had). Every tree is
-indexed with `smart-context index`, then one `smart-context serve` per tree answers
-`explore {query: <issue text>}` over stdio MCP, as an agent's client would.
+indexed with `smart-context index`, then one `smart-context serve` per tree builds its graphs
+(one `understand` call, as in a running session) and answers `explore {query: <issue text>}`
+over stdio MCP, as an agent's client would.
+
+The function hit is reported twice: by the set's spans, and by those plus the definitions the
+fix changes read from the tree (`changed_definitions`), since the set names no span for a
+method added to a class.
 
 Usage:
   scripts/eval-explore.py --sdists /tmp/evalsrc/trees [--bin target/release/smart-context]
@@ -97,7 +102,8 @@ def assign_sdists(rows, sdists):
     left = {i for i, ok in fits.items() if ok}
     while left:
         counts = collections.Counter(t for i in left for t in fits[i])
-        tree, _ = counts.most_common(1)[0]
+        # Ties by name: the same trees every run (set order varies with the hash seed).
+        tree = max(counts, key=lambda t: (counts[t], t))
         for i in [i for i in left if tree in fits[i]]:
             chosen[i] = tree
             left.discard(i)
@@ -276,6 +282,73 @@ def span_names(spans):
     return names, bare
 
 
+def changed_definitions(tree, patch):
+    """The functions and classes a fix changes, read from the tree itself: each hunk found in
+    its file by its old text (so an offset does not matter), each changed line's innermost
+    definition (Python's `ast`), and for an insertion the definition holding both lines
+    around it (a method added to a class changes the class). Each with its outermost
+    container, as the evaluation set names a method's class. None when a hunk cannot be
+    placed (an approximate tree), so the caller keeps the set's spans."""
+    import ast
+    names = set()
+    for diff in re.split(r"(?m)^diff --git ", patch)[1:]:
+        m = re.search(r"(?m)^\+\+\+ b/(\S+)", diff)
+        if not m or not m.group(1).endswith(".py"):
+            continue
+        try:
+            text = open(os.path.join(tree, m.group(1)), encoding="utf-8").read()
+            nodes = [n for n in ast.walk(ast.parse(text))
+                     if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+        except (OSError, SyntaxError, ValueError):
+            return None
+        lines = text.split("\n")
+
+        def start(n):
+            return min([n.lineno] + [d.lineno for d in n.decorator_list])
+
+        def holding(line, deeper_than=None):
+            """The innermost definition holding a 1-based line (and, for an insertion,
+            indented less than the inserted code), with its outermost container."""
+            inner = [n for n in nodes if start(n) <= line <= n.end_lineno
+                     and (deeper_than is None or n.col_offset < deeper_than)]
+            if not inner:
+                return None
+            inner.sort(key=lambda n: n.end_lineno - start(n))
+            return inner[0], inner[-1]
+
+        for hunk in re.split(r"(?m)^@@[^\n]*@@[^\n]*\n", diff)[1:]:
+            body = [l for l in hunk.split("\n") if l[:1] in (" ", "-", "+")]
+            old = [l[1:] for l in body if l[:1] in (" ", "-")]
+            at = next((i for i in range(len(lines) - len(old) + 1)
+                       if lines[i:i + len(old)] == old), None) if old else None
+            if at is None:
+                return None
+            line = at  # old lines passed so far: the next one is line + 1 (1-based)
+            head = True  # the next "+" line with text opens an insertion
+            for l in body:
+                found = None
+                if l[:1] == "-":
+                    found = holding(line + 1)
+                    line += 1
+                    head = True
+                elif l[:1] == " ":
+                    line += 1
+                    head = True
+                elif l[1:].strip() and head:
+                    # An insertion belongs to the definition holding the last code line
+                    # before it that is indented less than its first line.
+                    head = False
+                    indent = len(l[1:]) - len(l[1:].lstrip())
+                    before = line
+                    while before > 0 and not lines[before - 1].strip():
+                        before -= 1
+                    found = holding(before, indent) if before > 0 else None
+                if found:
+                    names.add(found[0].name)
+                    names.add(found[1].name)
+    return names
+
+
 def is_changed_symbol(title, names, bare):
     """Whether an item (its title: `Class::method`, `mod.func`) is a changed span: its last
     part is a span's name, or it is the constructor of a class named as a bare span."""
@@ -319,6 +392,9 @@ def main():
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         corpus = Corpus(tree)
         server = Server(args.bin, tree)
+        # The graphs (PageRank, which explore weighs) built before the first question, as in
+        # a session that has been running: one understand call waits for them.
+        server.call("understand", {"goal": "architecture of the project", "scope": "project"})
         print(f"{os.path.basename(tree)}: {len(group)} issues, {corpus.n} files, "
               f"indexed in {time.time() - t0:.0f}s", file=sys.stderr)
         for row in group:
@@ -339,8 +415,17 @@ def main():
                 i.get("filePath") in gold and is_changed_symbol(i.get("title"), names, bare)
                 for i in code
             )
+            defs = None if row.get("approx") else changed_definitions(tree, row["patch"])
+            # The set's spans leave out some changes (a method added to a class: no span);
+            # the definitions read from the fix fill them in.
+            definition_hit = any(
+                i.get("filePath") in gold
+                and is_changed_symbol(i.get("title"), names | (defs or set()), bare)
+                for i in code
+            )
             r = {
-                "id": row["instance_id"], "tree": os.path.basename(tree),
+                "id": row["instance_id"], "definition_hit": definition_hit,
+                "changed": sorted(defs) if defs is not None else None, "tree": os.path.basename(tree),
                 "approx": row.get("approx", False), "gold": sorted(gold),
                 "explore": files, "bm25": corpus.bm25(row["problem_statement"]),
                 "grep": corpus.grep(row["problem_statement"]),
@@ -375,6 +460,10 @@ def main():
     toks = sorted(r["tokens"] for r in results)
     fn_hits = sum(r["function_hit"] for r in results)
     print(f"function hit: {fn_hits / max(1, len(results)):.3f} ({fn_hits} of {len(results)})")
+    d_hits = sum(r["definition_hit"] for r in results)
+    placed = sum(r["changed"] is not None for r in results)
+    print(f"function hit, the set's spans and the definitions the fix changes read on the "
+          f"tree ({placed} placed): {d_hits / max(1, len(results)):.3f} ({d_hits} of {len(results)})")
     print(f"latency ms: p50 {statistics.median(ms):.0f}, p90 {ms[int(len(ms) * 0.9) - 1]:.0f}, max {ms[-1]:.0f}")
     print(f"answer tokens (text/4): p50 {statistics.median(toks):.0f}, max {toks[-1]:.0f}")
     print(f"no_results: {sum(r['status'] == 'no_results' for r in results)}; "

@@ -658,6 +658,53 @@ async fn a_pasted_issue_finds_the_module_it_is_about_and_says_why() {
     client.cancel().await.unwrap();
 }
 
+/// Two modules hold the same text; the one the rest of the project imports is what a pasted
+/// issue is more likely about, once the graphs are built, and the answer says so.
+#[tokio::test]
+async fn a_pasted_issue_s_close_race_goes_to_the_central_module() {
+    let fx = Fixture::new();
+    let body = "def settle_ledger(entries, currency):\n    \"\"\"Settle the ledger entries in one currency.\"\"\"\n    total = sum(e.amount for e in entries)\n    return round(total, 2)\n";
+    fx.write("pkg/aleaf.py", body);
+    fx.write("pkg/zcore.py", body);
+    for user in ["billing", "reports", "exports"] {
+        fx.write(
+            &format!("pkg/{user}.py"),
+            &format!("from pkg.zcore import settle_ledger\n\ndef run_{user}(rows):\n    return settle_ledger(rows, 'EUR')\n"),
+        );
+    }
+    let client = connect(&fx).await;
+    let issue = "settle_ledger rounds the total of the ledger entries before the currency is \
+        applied, so a ledger with many small entries in one currency settles to a total that \
+        is off by a cent compared to the bank statement we reconcile against every month";
+    let r = explore(&client, json!({ "query": issue })).await;
+    let first = items(&r, "code")[0]["filePath"].clone();
+    // Before the graphs exist the tie goes by name; one understand call waits for them.
+    assert!(first == "pkg/aleaf.py" || first == "pkg/zcore.py", "{r}");
+    let u = call(
+        &client,
+        "understand",
+        json!({ "goal": "architecture of the project", "scope": "project" }),
+    )
+    .await;
+    assert_ne!(u.is_error, Some(true), "{u:?}");
+    let r = explore(&client, json!({ "query": issue })).await;
+    let code = items(&r, "code");
+    assert_eq!(code[0]["filePath"], "pkg/zcore.py", "{r}");
+    assert!(
+        code[0]["why"]
+            .to_string()
+            .contains("central: top 1% of files by imports"),
+        "{}",
+        code[0]["why"]
+    );
+    let leaf = code.iter().find(|i| i["filePath"] == "pkg/aleaf.py");
+    assert!(
+        leaf.is_some_and(|i| !i["why"].to_string().contains("central")),
+        "{r}"
+    );
+    client.cancel().await.unwrap();
+}
+
 /// Line ranges (ADR-001 Stage 2): merged with their context, each merged region one item
 /// saying which asked ranges made it, within maxTotalLines; and change's NO_MATCH leads to
 /// a region read of the nearest lines.

@@ -69,8 +69,17 @@ fn main() {
         .index
         .update(false, None)
         .expect("indexing");
+    // The graphs built, as in a session that has been running a moment: explore weighs a
+    // file's centrality once they exist.
+    let graphs = Instant::now();
+    runtime
+        .services()
+        .analysis
+        .snapshot()
+        .expect("building the graphs");
+    let graphs = graphs.elapsed();
     println!(
-        "smart-context explore benchmark on {} ({} cores)\nindex: {report}\n",
+        "smart-context explore benchmark on {} ({} cores)\nindex: {report}\ngraphs built in {graphs:.1?}\n",
         root.display(),
         std::thread::available_parallelism().map_or(0, |n| n.get())
     );

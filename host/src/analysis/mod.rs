@@ -36,6 +36,13 @@ pub struct Snapshot {
     pub cycles: Vec<Vec<u32>>,
 }
 
+impl crate::index::rank::Centrality for Snapshot {
+    fn file(&self, path: &str) -> Option<f32> {
+        let f = self.graph.file(path)?;
+        self.file_percentile.get(f as usize).copied()
+    }
+}
+
 /// The analysis layer of one workspace: reads the index, never writes it.
 pub struct Analysis {
     index: Arc<Index>,
@@ -45,6 +52,8 @@ pub struct Analysis {
     /// The project's hot spots for one snapshot and history (by identity), with the reasons
     /// to state beside them: scoring ranks every function, so it runs once per pair.
     hot: Mutex<Option<HotCache>>,
+    /// The last snapshot built, for whoever must not wait for a rebuild (explore's ranking).
+    latest: Mutex<Option<Arc<Snapshot>>>,
 }
 
 /// Keyed by the identities of the snapshot and history it was scored from: a `Weak` keeps
@@ -81,7 +90,17 @@ impl Analysis {
             state: Mutex::new(State::default()),
             history: Mutex::new(churn::Cache::default()),
             hot: Mutex::new(None),
+            latest: Mutex::new(None),
         }
+    }
+
+    /// The last graphs built, as they are (possibly a few edits old), or none yet: never
+    /// builds or waits, so a search can weigh centrality without paying for the graphs.
+    pub fn latest(&self) -> Option<Arc<Snapshot>> {
+        self.latest
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 
     /// Every hot spot of the project, hottest first, scored with the history's churn when
@@ -189,6 +208,7 @@ impl Analysis {
         state.key = Some(key);
         state.version = Some(version);
         state.snapshot = Some(snapshot.clone());
+        *self.latest.lock().unwrap_or_else(|p| p.into_inner()) = Some(snapshot.clone());
         Ok(snapshot)
     }
 

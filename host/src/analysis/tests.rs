@@ -1067,3 +1067,23 @@ mod planned {
         assert_eq!(d.moves.len(), 1, "{:?}", d.moves);
     }
 }
+
+#[test]
+fn centrality_is_the_file_s_pagerank_percentile_for_the_search() {
+    use crate::index::rank::Centrality;
+    // core.py is imported by both others, which nothing imports.
+    let s = snapshot(&[
+        ("core.py", "def helper():\n    pass\n"),
+        (
+            "a.py",
+            "from core import helper\n\ndef a():\n    helper()\n",
+        ),
+        (
+            "b.py",
+            "from core import helper\n\ndef b():\n    helper()\n",
+        ),
+    ]);
+    assert_eq!(s.file("core.py"), Some(1.0));
+    assert_eq!(s.file("a.py"), Some(0.0));
+    assert_eq!(s.file("missing.py"), None);
+}

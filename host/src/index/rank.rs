@@ -34,8 +34,31 @@ const COVERAGE_MIN_WORDS: usize = 6;
 pub const SUBJECT_FILES: usize = 8;
 /// Files shown (each by its best chunk) before any file shows a second chunk.
 const DIVERSE: usize = 5;
+/// Weight of a file's PageRank percentile over imports (pasted texts only): a tie-breaker,
+/// not evidence (0.3 or more traded leaf files' hits for central ones').
+const CENTRAL: f32 = 0.1;
+/// A file's centrality percentile from which its `why` says so.
+const CENTRAL_SAID: f32 = 0.95;
 /// Query words listed in a `why`.
 const WHY_WORDS: usize = 4;
+
+/// How central files are in the project's graphs (PageRank percentiles, 0 to 1): the
+/// analysis layer implements it and the ranking asks it, so the index does not depend on
+/// the graphs.
+pub trait Centrality: Send + Sync {
+    /// The file's PageRank percentile over imports.
+    fn file(&self, path: &str) -> Option<f32>;
+}
+
+/// A shared [`Centrality`], carried by a search request.
+#[derive(Clone)]
+pub struct CentralityRef(pub std::sync::Arc<dyn Centrality>);
+
+impl std::fmt::Debug for CentralityRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CentralityRef")
+    }
+}
 
 /// Where a chunk sits, by convention: what the ranking demotes and says so.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -137,6 +160,7 @@ pub fn rank(
     found: Vec<Hit>,
     definitions: Vec<Hit>,
     whole: &HashMap<String, f32>,
+    centrality: Option<&dyn Centrality>,
     limit: usize,
     in_files: &mut dyn FnMut(&[String]) -> Vec<Hit>,
 ) -> Vec<Hit> {
@@ -260,6 +284,17 @@ pub fn rank(
             file.score += WHOLE_FILE * share;
             if share >= 0.8 {
                 file.why.push("the whole file matches the text".to_string());
+            }
+        }
+        // A pasted text's close races between files go to the one more of the project
+        // imports (measured: the fix's file is more often central; short queries, whose
+        // few words leave more ties, did worse with it).
+        if let Some(p) = centrality.filter(|_| read.long).and_then(|c| c.file(path)) {
+            file.score += CENTRAL * p;
+            if p >= CENTRAL_SAID {
+                let top = ((1.0 - p) * 100.0).ceil().max(1.0);
+                file.why
+                    .push(format!("central: top {top:.0}% of files by imports"));
             }
         }
         let role = role(path);
@@ -602,7 +637,15 @@ mod tests {
             hit("a3", "a.py", "code", Some("A::y"), 8.0, "ceiling"),
             hit("b1", "b.py", "code", Some("B::z"), 5.0, "decimals"),
         ];
-        let out = rank(&read, found, Vec::new(), &HashMap::new(), 10, &mut none);
+        let out = rank(
+            &read,
+            found,
+            Vec::new(),
+            &HashMap::new(),
+            None,
+            10,
+            &mut none,
+        );
         let ids: Vec<&str> = out.iter().map(|h| h.chunk_id.as_str()).collect();
         assert_eq!(
             ids,
@@ -669,7 +712,15 @@ mod tests {
             let plain = hit("p", "cache.py", "code", Some("Unrelated"), 1.0, "x");
             vec![doc, far, plain, k]
         };
-        let out = rank(&read, found, Vec::new(), &HashMap::new(), 3, &mut in_files);
+        let out = rank(
+            &read,
+            found,
+            Vec::new(),
+            &HashMap::new(),
+            None,
+            3,
+            &mut in_files,
+        );
         let ids: Vec<&str> = out.iter().map(|h| h.chunk_id.as_str()).collect();
         assert_eq!(ids, ["k", "o", "e"], "has_key shows cache.py");
         assert!(
@@ -686,6 +737,7 @@ mod tests {
             out.clone(),
             Vec::new(),
             &HashMap::new(),
+            None,
             3,
             &mut none,
         );
@@ -718,6 +770,7 @@ mod tests {
             one_file_and_six([10.0, 9.0], 2.0),
             Vec::new(),
             &HashMap::new(),
+            None,
             7,
             &mut none,
         );
@@ -734,6 +787,7 @@ mod tests {
             one_file_and_six([3.0, 1.0], 2.8),
             Vec::new(),
             &HashMap::new(),
+            None,
             7,
             &mut none,
         );
@@ -772,7 +826,15 @@ mod tests {
                 "loses default value alter field",
             ),
         ];
-        let out = rank(&read, found, Vec::new(), &HashMap::new(), 3, &mut none);
+        let out = rank(
+            &read,
+            found,
+            Vec::new(),
+            &HashMap::new(),
+            None,
+            3,
+            &mut none,
+        );
         assert_eq!(out[0].path, "y.py", "{out:?}");
     }
 
@@ -786,7 +848,7 @@ mod tests {
         let whole: HashMap<String, f32> = [("y.py".to_string(), 9.0), ("x.py".to_string(), 1.0)]
             .into_iter()
             .collect();
-        let out = rank(&read, found.clone(), Vec::new(), &whole, 2, &mut none);
+        let out = rank(&read, found.clone(), Vec::new(), &whole, None, 2, &mut none);
         assert_eq!(out[0].path, "y.py");
         assert!(
             out[0]
@@ -794,7 +856,15 @@ mod tests {
                 .iter()
                 .any(|w| w == "the whole file matches the text")
         );
-        let out = rank(&read, found, Vec::new(), &HashMap::new(), 2, &mut none);
+        let out = rank(
+            &read,
+            found,
+            Vec::new(),
+            &HashMap::new(),
+            None,
+            2,
+            &mut none,
+        );
         assert_eq!(out[0].path, "x.py", "without it, the better chunk wins");
     }
 
@@ -837,7 +907,7 @@ mod tests {
             1.0,
             "",
         )];
-        let out = rank(&read, found, defs, &HashMap::new(), 10, &mut none);
+        let out = rank(&read, found, defs, &HashMap::new(), None, 10, &mut none);
         assert_eq!(out[0].path, "pkg/linear/ridge.py");
         assert!(
             out[0]
@@ -849,5 +919,85 @@ mod tests {
         assert!(out[0].why.contains(&"traceback frame".to_string()));
         let test = out.iter().find(|h| h.chunk_id == "t").unwrap();
         assert!(test.why.iter().any(|w| w.starts_with("test file")));
+    }
+
+    /// Percentiles from a fixed table, as the analysis layer's snapshot answers them.
+    struct Table(HashMap<&'static str, f32>);
+
+    impl Centrality for Table {
+        fn file(&self, path: &str) -> Option<f32> {
+            self.0.get(path).copied()
+        }
+    }
+
+    #[test]
+    fn a_central_file_wins_a_pasted_text_s_close_race_and_says_so() {
+        let table = Table([("core.py", 1.0), ("leaf.py", 0.0)].into_iter().collect());
+        let found = vec![
+            hit("l", "leaf.py", "code", Some("L"), 5.0, "ceiling rounding"),
+            hit("c", "core.py", "code", Some("C"), 4.9, "ceiling rounding"),
+        ];
+        let text = "When I round a value with the ceiling mode the result is off by one for \
+                    negative numbers and the rounding of decimals in the report is wrong too, \
+                    which breaks the totals that every page shows";
+        let read = query_reader::read(text);
+        assert!(read.long);
+        let out = rank(
+            &read,
+            found.clone(),
+            Vec::new(),
+            &HashMap::new(),
+            Some(&table),
+            2,
+            &mut none,
+        );
+        assert_eq!(out[0].path, "core.py");
+        assert!(
+            out[0]
+                .why
+                .iter()
+                .any(|w| w == "central: top 1% of files by imports"),
+            "{:?}",
+            out[0].why
+        );
+        let alone = rank(
+            &read,
+            found.clone(),
+            Vec::new(),
+            &HashMap::new(),
+            None,
+            2,
+            &mut none,
+        );
+        assert_eq!(
+            alone[0].path, "leaf.py",
+            "without the graphs, the better chunk wins"
+        );
+        // A clear lead is not overturned, and a short query is left to its words.
+        let far = vec![
+            hit("l", "leaf.py", "code", Some("L"), 5.0, "ceiling rounding"),
+            hit("c", "core.py", "code", Some("C"), 3.0, "ceiling rounding"),
+        ];
+        let out = rank(
+            &read,
+            far,
+            Vec::new(),
+            &HashMap::new(),
+            Some(&table),
+            2,
+            &mut none,
+        );
+        assert_eq!(out[0].path, "leaf.py");
+        let short = query_reader::read("ceiling rounding");
+        let out = rank(
+            &short,
+            found,
+            Vec::new(),
+            &HashMap::new(),
+            Some(&table),
+            2,
+            &mut none,
+        );
+        assert_eq!(out[0].path, "leaf.py");
     }
 }

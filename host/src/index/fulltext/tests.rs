@@ -159,6 +159,7 @@ fn filters_and_snippets() {
         path_prefix: prefix.map(str::to_string),
         files: Vec::new(),
         limit: 10,
+        centrality: None,
     };
     let ids = |r: SearchRequest| -> Vec<String> {
         ft.search(&r)
