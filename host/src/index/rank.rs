@@ -637,15 +637,7 @@ mod tests {
             hit("a3", "a.py", "code", Some("A::y"), 8.0, "ceiling"),
             hit("b1", "b.py", "code", Some("B::z"), 5.0, "decimals"),
         ];
-        let out = rank(
-            &read,
-            found,
-            Vec::new(),
-            &HashMap::new(),
-            None,
-            10,
-            &mut none,
-        );
+        let out = ranked(&read, found, None, 10);
         let ids: Vec<&str> = out.iter().map(|h| h.chunk_id.as_str()).collect();
         assert_eq!(
             ids,
@@ -732,21 +724,31 @@ mod tests {
             asked,
             [vec!["cache.py".to_string(), "other.py".to_string()]]
         );
-        let alone = rank(
-            &read,
-            out.clone(),
-            Vec::new(),
-            &HashMap::new(),
-            None,
-            3,
-            &mut none,
-        );
+        let alone = ranked(&read, out.clone(), None, 3);
         assert_eq!(alone.len(), 3);
     }
 
     /// No definitions beyond what the search found.
     fn none(_: &[String]) -> Vec<Hit> {
         Vec::new()
+    }
+
+    /// `found` ranked alone: no definitions, no whole-file scores, none looked up.
+    fn ranked(
+        read: &ReadQuery,
+        found: Vec<Hit>,
+        centrality: Option<&dyn Centrality>,
+        limit: usize,
+    ) -> Vec<Hit> {
+        rank(
+            read,
+            found,
+            Vec::new(),
+            &HashMap::new(),
+            centrality,
+            limit,
+            &mut none,
+        )
     }
 
     /// a.py with two parts scored `a`, and six other files with one part scored `others`.
@@ -765,15 +767,7 @@ mod tests {
     #[test]
     fn a_dominant_file_shows_a_second_part_after_five_files() {
         let read = query_reader::read("ceiling rounding of decimals");
-        let out = rank(
-            &read,
-            one_file_and_six([10.0, 9.0], 2.0),
-            Vec::new(),
-            &HashMap::new(),
-            None,
-            7,
-            &mut none,
-        );
+        let out = ranked(&read, one_file_and_six([10.0, 9.0], 2.0), None, 7);
         let ids: Vec<&str> = out.iter().map(|h| h.chunk_id.as_str()).collect();
         assert_eq!(&ids[..5], ["a1", "b", "c", "d", "e"], "five files first");
         assert_eq!(
@@ -782,15 +776,7 @@ mod tests {
         );
         assert!(out[5].why.iter().any(|w| w == "part 2 of this file"));
         assert!(out.windows(2).all(|w| w[0].score >= w[1].score));
-        let close = rank(
-            &read,
-            one_file_and_six([3.0, 1.0], 2.8),
-            Vec::new(),
-            &HashMap::new(),
-            None,
-            7,
-            &mut none,
-        );
+        let close = ranked(&read, one_file_and_six([3.0, 1.0], 2.8), None, 7);
         let files: HashSet<&str> = close.iter().map(|h| h.path.as_str()).collect();
         assert_eq!(files.len(), 7, "a close race shows more files");
     }
@@ -826,15 +812,7 @@ mod tests {
                 "loses default value alter field",
             ),
         ];
-        let out = rank(
-            &read,
-            found,
-            Vec::new(),
-            &HashMap::new(),
-            None,
-            3,
-            &mut none,
-        );
+        let out = ranked(&read, found, None, 3);
         assert_eq!(out[0].path, "y.py", "{out:?}");
     }
 
@@ -856,15 +834,7 @@ mod tests {
                 .iter()
                 .any(|w| w == "the whole file matches the text")
         );
-        let out = rank(
-            &read,
-            found,
-            Vec::new(),
-            &HashMap::new(),
-            None,
-            2,
-            &mut none,
-        );
+        let out = ranked(&read, found, None, 2);
         assert_eq!(out[0].path, "x.py", "without it, the better chunk wins");
     }
 
@@ -942,15 +912,7 @@ mod tests {
                     which breaks the totals that every page shows";
         let read = query_reader::read(text);
         assert!(read.long);
-        let out = rank(
-            &read,
-            found.clone(),
-            Vec::new(),
-            &HashMap::new(),
-            Some(&table),
-            2,
-            &mut none,
-        );
+        let out = ranked(&read, found.clone(), Some(&table), 2);
         assert_eq!(out[0].path, "core.py");
         assert!(
             out[0]
@@ -960,15 +922,7 @@ mod tests {
             "{:?}",
             out[0].why
         );
-        let alone = rank(
-            &read,
-            found.clone(),
-            Vec::new(),
-            &HashMap::new(),
-            None,
-            2,
-            &mut none,
-        );
+        let alone = ranked(&read, found.clone(), None, 2);
         assert_eq!(
             alone[0].path, "leaf.py",
             "without the graphs, the better chunk wins"
@@ -978,26 +932,10 @@ mod tests {
             hit("l", "leaf.py", "code", Some("L"), 5.0, "ceiling rounding"),
             hit("c", "core.py", "code", Some("C"), 3.0, "ceiling rounding"),
         ];
-        let out = rank(
-            &read,
-            far,
-            Vec::new(),
-            &HashMap::new(),
-            Some(&table),
-            2,
-            &mut none,
-        );
+        let out = ranked(&read, far, Some(&table), 2);
         assert_eq!(out[0].path, "leaf.py");
         let short = query_reader::read("ceiling rounding");
-        let out = rank(
-            &short,
-            found,
-            Vec::new(),
-            &HashMap::new(),
-            Some(&table),
-            2,
-            &mut none,
-        );
+        let out = ranked(&short, found, Some(&table), 2);
         assert_eq!(out[0].path, "leaf.py");
     }
 }
