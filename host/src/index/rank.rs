@@ -125,7 +125,10 @@ pub fn role(path: &str) -> Role {
         "spec",
         "specs",
         "test_utils",
-    ]) || stem.starts_with("test_")
+    ]) || dirs
+        .iter()
+        .any(|d| d.ends_with("_tests") || d.ends_with("_test") || d.starts_with("tests_"))
+        || stem.starts_with("test_")
         || stem.ends_with("_test")
         || stem.ends_with("_tests")
         || stem == "conftest"
@@ -614,6 +617,9 @@ mod tests {
         assert_eq!(role("tests/forms/test_fields.py"), Role::Test);
         assert_eq!(role("pkg/utils_test.go"), Role::Test);
         assert_eq!(role("web/app.spec.ts"), Role::Test);
+        assert_eq!(role("js_tests/qunit/qunit.js"), Role::Test);
+        assert_eq!(role("integration_test/client.py"), Role::Test);
+        assert_eq!(role("latest_news/feed.py"), Role::Source);
         assert_eq!(role("docs/releases/4.1.txt"), Role::Changelog);
         assert_eq!(role("CHANGELOG.md"), Role::Changelog);
         assert_eq!(role("static/app.min.js"), Role::Generated);
