@@ -5,6 +5,9 @@
 
 /// Pages shorter than this (visible characters) are too short to judge.
 const MIN_CHARS: usize = 40;
+/// A page shorter than [`MIN_CHARS`] still is undecodable past this share of replacement
+/// and control characters (a title of ten U+FFFD says nothing).
+const MOSTLY: f32 = 0.5;
 /// Replacement and control characters past this share: undecodable.
 const MAX_UNDECODED: f32 = 0.25;
 /// ASCII letters needed before their vowel share means anything.
@@ -22,14 +25,15 @@ const MAX_SYMBOLS: f32 = 0.2;
 pub fn undecodable(text: &str) -> Option<String> {
     let visible: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
     let n = visible.len();
-    if n < MIN_CHARS {
-        return None;
-    }
-    let share = |count: usize| count as f32 / n as f32;
+    let share = |count: usize| count as f32 / n.max(1) as f32;
     let undecoded = visible
         .iter()
         .filter(|c| **c == '\u{FFFD}' || c.is_control())
         .count();
+    // A short page is too short to judge by shares, unless most of it is undecoded.
+    if n < MIN_CHARS && share(undecoded) <= MOSTLY {
+        return None;
+    }
     if share(undecoded) > MAX_UNDECODED {
         return Some(format!(
             "{:.0}% of its characters could not be decoded",
@@ -83,7 +87,13 @@ mod tests {
         for text in [&prose, &code, &table, &cjk, &emoji] {
             assert_eq!(undecodable(text), None, "{text}");
         }
-        assert_eq!(undecodable("����"), None, "too short to judge");
+        assert_eq!(undecodable("ab� cd"), None, "too short to judge");
+        assert!(
+            undecodable("���� ������")
+                .unwrap()
+                .contains("could not be decoded"),
+            "a short page of replacement characters"
+        );
         let replaced = "��'i��ific�i���i�� m����0 ���:��� ����/� ".repeat(3);
         assert!(
             undecodable(&replaced)
