@@ -23,6 +23,7 @@ Usage:
 """
 
 import argparse
+import ast
 import collections
 import json
 import math
@@ -285,15 +286,15 @@ def span_names(spans):
 def changed_definitions(tree, patch):
     """The functions and classes a fix changes, read from the tree itself: each hunk found in
     its file by its old text (so an offset does not matter), each changed line's innermost
-    definition (Python's `ast`), and for an insertion the definition holding both lines
-    around it (a method added to a class changes the class). Each with its outermost
-    container, as the evaluation set names a method's class. None when a hunk cannot be
-    placed (an approximate tree), so the caller keeps the set's spans."""
-    import ast
+    definition (Python's `ast`), and an insertion given to the definition holding the last
+    code line before it at a lower indent (a method added to a class changes the class).
+    Each with its outermost container, as the evaluation set names a method's class. None
+    when a hunk cannot be placed (an approximate tree), so the caller keeps the set's spans;
+    a file the fix creates holds nothing to find."""
     names = set()
     for diff in re.split(r"(?m)^diff --git ", patch)[1:]:
         m = re.search(r"(?m)^\+\+\+ b/(\S+)", diff)
-        if not m or not m.group(1).endswith(".py"):
+        if not m or not m.group(1).endswith(".py") or re.search(r"(?m)^--- /dev/null", diff):
             continue
         try:
             text = open(os.path.join(tree, m.group(1)), encoding="utf-8").read()

@@ -104,9 +104,9 @@ pub struct SearchRequest {
     /// Only these files (empty: any).
     pub files: Vec<String>,
     pub limit: usize,
-    /// How central files and definitions are in the project's graphs, when they are built:
-    /// a prior the ranking weighs beside the text's evidence.
-    pub centrality: Option<super::rank::CentralityRef>,
+    /// How central files are in the project's graphs, when they are built: a prior the
+    /// ranking weighs beside the text's evidence.
+    pub centrality: Option<std::sync::Arc<dyn super::rank::Centrality>>,
 }
 
 /// One ranked chunk.

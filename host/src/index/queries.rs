@@ -264,7 +264,7 @@ impl Index {
             found,
             definitions,
             &whole,
-            request.centrality.as_ref().map(|c| &*c.0),
+            request.centrality.as_deref(),
             request.limit,
             &mut in_files,
         );

@@ -50,13 +50,11 @@ pub trait Centrality: Send + Sync {
     fn file(&self, path: &str) -> Option<f32>;
 }
 
-/// A shared [`Centrality`], carried by a search request.
-#[derive(Clone)]
-pub struct CentralityRef(pub std::sync::Arc<dyn Centrality>);
-
-impl std::fmt::Debug for CentralityRef {
+/// A search request carries one and derives `Debug`: what it holds is the graphs, too large
+/// to print.
+impl std::fmt::Debug for dyn Centrality {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("CentralityRef")
+        f.write_str("Centrality")
     }
 }
 

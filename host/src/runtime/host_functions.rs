@@ -167,11 +167,7 @@ impl index::Host for HostState {
             languages: options.languages,
             path_prefix: options.path_prefix,
             limit: options.max_results.clamp(1, 1000) as usize,
-            centrality: services.analysis.latest().map(|s| {
-                crate::index::rank::CentralityRef(
-                    s as std::sync::Arc<dyn crate::index::rank::Centrality>,
-                )
-            }),
+            centrality: services.analysis.latest().map(|s| s as _),
             ..SearchRequest::default()
         };
         let outcome = services.index.search(&request).map_err(to_wit)?;
