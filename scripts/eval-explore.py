@@ -14,7 +14,7 @@ over stdio MCP, as an agent's client would.
 
 The function hit is reported twice: by the set's spans, and by those plus the definitions the
 fix changes read from the tree (`changed_definitions`), since the set names no span for a
-method added to a class.
+method added to a class; by the spans also among the first five code items only.
 
 Usage:
   scripts/eval-explore.py --sdists /tmp/evalsrc/trees [--bin target/release/smart-context]
@@ -412,10 +412,11 @@ def main():
             text = "".join(c.get("text", "") for c in result.get("content", []))
             files = first_files([i.get("filePath") for i in code], 10)
             names, bare = span_names(row["expected_spans"])
-            symbol_hit = any(
+            symbol_at = [
                 i.get("filePath") in gold and is_changed_symbol(i.get("title"), names, bare)
                 for i in code
-            )
+            ]
+            symbol_hit = any(symbol_at)
             defs = None if row.get("approx") else changed_definitions(tree, row["patch"])
             # The set's spans leave out some changes (a method added to a class: no span);
             # the definitions read from the fix fill them in.
@@ -430,7 +431,7 @@ def main():
                 "approx": row.get("approx", False), "gold": sorted(gold),
                 "explore": files, "bm25": corpus.bm25(row["problem_statement"]),
                 "grep": corpus.grep(row["problem_statement"]),
-                "function_hit": symbol_hit, "ms": ms, "tokens": len(text) / 4,
+                "function_hit": symbol_hit, "function_hit5": any(symbol_at[:5]), "ms": ms, "tokens": len(text) / 4,
                 "status": (result.get("structuredContent") or {}).get("status"),
                 "code_items": len(code), "doc_items": len(docs),
                 "titles": [f"{i.get('filePath')}::{i.get('title')}" for i in code],
@@ -460,7 +461,9 @@ def main():
     ms = sorted(r["ms"] for r in results)
     toks = sorted(r["tokens"] for r in results)
     fn_hits = sum(r["function_hit"] for r in results)
-    print(f"function hit: {fn_hits / max(1, len(results)):.3f} ({fn_hits} of {len(results)})")
+    fn5 = sum(r["function_hit5"] for r in results)
+    print(f"function hit, among the code items: {fn_hits / max(1, len(results)):.3f} "
+          f"({fn_hits} of {len(results)}); among the first five: {fn5 / max(1, len(results)):.3f}")
     d_hits = sum(r["definition_hit"] for r in results)
     placed = sum(r["changed"] is not None for r in results)
     print(f"function hit, the set's spans and the definitions the fix changes read on the "
