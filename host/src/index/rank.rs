@@ -24,6 +24,9 @@ const DEMOTED: f32 = 0.35;
 /// Within a file, a chunk defining a word of the query (a name or a plain word: `delete`,
 /// `merge`) is shown before chunks that only mention the words.
 const NAMED_IN_FILE: f32 = 0.4;
+/// A name made of several query words, against a name that is one: weaker evidence (most
+/// names are made of common words).
+const COMPOUND: f32 = 0.5;
 /// Weight of a file's whole-file BM25, as a share of the best file's (pasted texts only).
 const WHOLE_FILE: f32 = 1.5;
 /// Weight of a file holding all of the query's words (see coverage in `rank`).
@@ -146,8 +149,9 @@ struct Candidate {
     /// Its BM25 score for the whole query (0 when only the definition search found it).
     lexical: f32,
     defines: Vec<String>,
-    /// A plain query word its symbol is named (not counted for the file, only within it).
-    named: Option<String>,
+    /// The plain query words its symbol is named by: one word, or the words a compound name
+    /// is made of (`_check_choices`: check, choices). Counted within its file, not for it.
+    named: Vec<String>,
     /// Its docstring was folded into it.
     with_doc: bool,
 }
@@ -198,9 +202,9 @@ pub fn rank(
             .map(|n| vec![n.to_string()])
             .unwrap_or_default();
         let named = if defines.is_empty() {
-            defined_name(&hit, &plain).map(str::to_string)
+            named_by(&hit, &plain)
         } else {
-            None
+            Vec::new()
         };
         at.insert(hit.chunk_id.clone(), candidates.len());
         candidates.push(Candidate {
@@ -375,7 +379,7 @@ pub fn rank(
             if !seen.insert(key) {
                 continue;
             }
-            let named = defined_name(&hit, &plain).map(str::to_string);
+            let named = named_by(&hit, &plain);
             let c = Candidate {
                 lexical: 0.0,
                 hit,
@@ -441,12 +445,21 @@ pub fn rank(
 /// in the text of the word it defines (not the word's rarity across files: within one file
 /// the text's subject is what it names most, first of all in its title).
 fn shown_score(read: &ReadQuery, c: &Candidate, top: f32) -> f32 {
-    let subject = c
+    let defined = c
         .defines
         .iter()
-        .chain(c.named.iter())
         .map(|n| read.prominence_of(n))
         .fold(0.0, f32::max);
+    let named = c
+        .named
+        .iter()
+        .map(|n| read.prominence_of(n))
+        .fold(0.0, f32::max);
+    let subject = defined.max(if c.named.len() > 1 {
+        COMPOUND * named
+    } else {
+        named
+    });
     c.lexical / top + NAMED_IN_FILE * subject
 }
 
@@ -464,6 +477,46 @@ fn defined_name<'a>(hit: &Hit, names: &[&'a str]) -> Option<&'a str> {
         .iter()
         .copied()
         .find(|n| n.trim_matches('_') == last && !last.is_empty())
+}
+
+/// The plain query words a chunk's symbol is named by: its last part whole, or the two or
+/// more words a compound name is made of (`_check_choices`, `setGroupBy`), each one of
+/// `plain`. A name built of the text's words is what a description of behaviour points at
+/// when it never spells the name.
+fn named_by(hit: &Hit, plain: &[&str]) -> Vec<String> {
+    if let Some(whole) = defined_name(hit, plain) {
+        return vec![whole.to_string()];
+    }
+    let Some(symbol) = hit.symbol.as_deref() else {
+        return Vec::new();
+    };
+    let last = symbol.rsplit([':', '.']).next().unwrap_or(symbol);
+    let parts = identifier_parts(last);
+    if parts.len() >= 2 && parts.iter().all(|p| plain.contains(&p.as_str())) {
+        parts
+    } else {
+        Vec::new()
+    }
+}
+
+/// An identifier's words, lower case: split at `_` and at lower-to-upper case changes.
+fn identifier_parts(name: &str) -> Vec<String> {
+    let mut parts: Vec<String> = Vec::new();
+    let mut current = String::new();
+    let mut previous_lower = false;
+    for ch in name.chars() {
+        if (ch == '_' || (ch.is_uppercase() && previous_lower)) && !current.is_empty() {
+            parts.push(std::mem::take(&mut current));
+        }
+        if ch != '_' {
+            current.extend(ch.to_lowercase());
+        }
+        previous_lower = ch.is_lowercase() || ch.is_ascii_digit();
+    }
+    if !current.is_empty() {
+        parts.push(current);
+    }
+    parts
 }
 
 /// A docstring chunk and the code chunk of the same symbol in the same file become one
@@ -493,7 +546,7 @@ fn fold_docstrings(candidates: &mut Vec<Candidate>) {
         };
         let (lexical, defines, named) = (c.lexical, c.defines.clone(), c.named.clone());
         let target = &mut candidates[code];
-        if target.named.is_none() && target.defines.is_empty() {
+        if target.named.is_empty() && target.defines.is_empty() {
             target.named = named;
         }
         target.lexical = target.lexical.max(lexical) + 0.25 * target.lexical.min(lexical);
@@ -515,12 +568,15 @@ fn fold_docstrings(candidates: &mut Vec<Candidate>) {
 /// The few signals behind one item: names it defines, file-level signals, and the heaviest
 /// query words it contains.
 fn why(read: &ReadQuery, c: &Candidate, file: &[String]) -> Vec<String> {
-    let mut out: Vec<String> = c
-        .defines
-        .iter()
-        .chain(c.named.iter())
-        .map(|n| format!("defines {n}"))
-        .collect();
+    let mut out: Vec<String> = c.defines.iter().map(|n| format!("defines {n}")).collect();
+    match c.named.as_slice() {
+        [] => {}
+        [one] => out.push(format!("defines {one}")),
+        parts => out.push(format!(
+            "name made of the query's words: {}",
+            parts.join(", ")
+        )),
+    }
     out.extend(file.iter().cloned());
     let lower = |s: &str| s.to_lowercase();
     let haystack = format!(
@@ -655,6 +711,70 @@ mod tests {
             "{:?}",
             out[0].why
         );
+    }
+
+    #[test]
+    fn a_name_made_of_the_text_s_words_shows_its_file() {
+        // The text never spells `_check_choices`; it is about choices, and says check once.
+        let read = query_reader::read(
+            "max_length does not fit the longest of the choices\n\
+             A field's choices can hold a value longer than max_length; nothing warns until \
+             the database refuses the value. The choices are known when the model is \
+             defined, so a check could compare the longest of the choices then.",
+        );
+        let body = "max_length choices longest value";
+        let found = vec![
+            hit("c", "fields.py", "code", Some("Field::check"), 5.0, body),
+            hit(
+                "cc",
+                "fields.py",
+                "code",
+                Some("Field::_check_choices"),
+                5.0,
+                body,
+            ),
+            hit(
+                "ck",
+                "fields.py",
+                "code",
+                Some("Field::_check_kind"),
+                5.0,
+                body,
+            ),
+        ];
+        let out = ranked(&read, found.clone(), None, 3);
+        assert_eq!(out[0].chunk_id, "cc", "{out:?}");
+        assert!(
+            out[0]
+                .why
+                .contains(&"name made of the query's words: check, choices".to_string()),
+            "{:?}",
+            out[0].why
+        );
+        // A word the text does not use (`kind`) makes no compound of its words.
+        assert!(
+            !out.iter()
+                .any(|h| h.chunk_id == "ck" && h.why.iter().any(|w| w.starts_with("name made of")))
+        );
+        // A compound counts less than a name the text spells whole: it is weaker evidence.
+        let read = query_reader::read(
+            "check fails for long choices\n\
+             Calling check on the field passes, then saving fails: check should have said so.",
+        );
+        let out = ranked(&read, found, None, 3);
+        assert_eq!(out[0].chunk_id, "c", "{out:?}");
+    }
+
+    #[test]
+    fn identifiers_split_into_their_words() {
+        assert_eq!(identifier_parts("_check_choices"), ["check", "choices"]);
+        assert_eq!(identifier_parts("setGroupBy"), ["set", "group", "by"]);
+        assert_eq!(
+            identifier_parts("KeyTransformIsNull"),
+            ["key", "transform", "is", "null"]
+        );
+        assert_eq!(identifier_parts("__init__"), ["init"]);
+        assert_eq!(identifier_parts("HTTPResponse"), ["httpresponse"]);
     }
 
     #[test]
