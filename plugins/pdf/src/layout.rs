@@ -7,7 +7,7 @@
 
 use crate::cmaps;
 use crate::glyphs::{Matrix, Metrics, TextState};
-use lopdf::content::Content;
+use crate::tolerant;
 use lopdf::{Dictionary, Encoding, Object, ObjectId, Stream};
 use std::collections::{BTreeMap, HashSet};
 
@@ -22,18 +22,23 @@ const MAX_FORM_DEPTH: usize = 8;
 /// Annotation flag bits that keep an annotation off the page: Invisible, Hidden, NoView.
 const NOT_SHOWN: i64 = 1 | 2 | 32;
 
-/// The text of a page and the number of fragments that could not be decoded. `limit` bounds
-/// each decompression, and the content read in all.
-pub fn page_text(
-    pdf: &lopdf::Document,
-    page: ObjectId,
-    limit: usize,
-) -> lopdf::Result<(String, usize)> {
+/// A page's text and what could not be read of it.
+pub struct PageText {
+    pub text: String,
+    /// Text fragments that could not be decoded.
+    pub failed: usize,
+    /// Content operations that did not parse, skipped.
+    pub skipped: usize,
+}
+
+/// The text of a page. `limit` bounds each decompression, and the content read in all.
+pub fn page_text(pdf: &lopdf::Document, page: ObjectId, limit: usize) -> lopdf::Result<PageText> {
     let mut run = Run {
         pdf,
         limit,
         budget: limit,
         failed: 0,
+        skipped: 0,
         out: Writer::default(),
         forms: HashSet::new(),
     };
@@ -62,7 +67,11 @@ pub fn page_text(
             let _ = run.form(appearance, &fonts, 0);
         }
     }
-    Ok((run.out.text, run.failed))
+    Ok(PageText {
+        text: run.out.text,
+        failed: run.failed,
+        skipped: run.skipped,
+    })
 }
 
 /// An annotation's normal appearance: the stream itself, or the one its state (`/AS`) picks.
@@ -171,6 +180,8 @@ struct Run<'a> {
     /// Content bytes still to be read across the page and its forms.
     budget: usize,
     failed: usize,
+    /// Content operations that did not parse, skipped (see [`tolerant::operations`]).
+    skipped: usize,
     out: Writer,
     /// Forms being read, against reference cycles.
     forms: HashSet<*const Stream>,
@@ -215,9 +226,10 @@ impl<'a> Run<'a> {
                 Err(_) => self.failed += 1,
             }
         }
-        let content = Content::decode(bytes)?;
+        let (operations, skipped) = tolerant::operations(bytes);
+        self.skipped += skipped;
         let mut font: Option<&Font> = None;
-        for op in &content.operations {
+        for op in &operations {
             let num = |i: usize| {
                 op.operands
                     .get(i)

@@ -7,6 +7,7 @@ mod cmaps;
 mod glyphs;
 mod layout;
 mod plausible;
+mod tolerant;
 
 use lopdf::{Dictionary, Object};
 use sdk::doc::{Document, OutlineBuilder, ParserSpec};
@@ -36,10 +37,11 @@ impl Pdf {
         if !head.windows(5).any(|w| w == b"%PDF-") {
             return Err(malformed("there is no %PDF- header"));
         }
-        let pdf = lopdf::Document::load_mem(bytes).map_err(load_error)?;
+        let mut pdf = lopdf::Document::load_mem(bytes).map_err(load_error)?;
         if pdf.is_encrypted() && !pdf.was_encrypted() {
             return Err(encrypted());
         }
+        let recovered = tolerant::recover_streams(&mut pdf, bytes, MAX_PAGE_CONTENT);
         let pages = pdf.get_pages();
         if pages.is_empty() {
             return Err(malformed("it has no pages"));
@@ -49,6 +51,11 @@ impl Pdf {
         let mut stack: Vec<(usize, String)> = Vec::new();
         let mut out = OutlineBuilder::new(MAX_CHARS);
         let mut warnings = Vec::new();
+        if recovered > 0 {
+            warnings.push(format!(
+                "{recovered} stream(s) without a valid /Length were read up to their endstream"
+            ));
+        }
         let mut blank_pages = 0usize;
         for (&number, &page_id) in &pages {
             // The outline in effect: every entry before this page, and the first one on it.
@@ -106,12 +113,21 @@ fn page_text(
     warnings: &mut Vec<String>,
 ) -> String {
     let raw = match layout::page_text(pdf, page, MAX_PAGE_CONTENT) {
-        Ok((text, 0)) => text,
-        Ok((text, failed)) => {
-            warnings.push(format!(
-                "page {number}: {failed} text fragment(s) could not be decoded"
-            ));
-            text
+        Ok(page) => {
+            if page.failed > 0 {
+                warnings.push(format!(
+                    "page {number}: {} text fragment(s) could not be decoded",
+                    page.failed
+                ));
+            }
+            if page.skipped > 0 {
+                warnings.push(format!(
+                    "page {number}: {} damaged content operation(s) skipped; the rest of \
+                     the page was read",
+                    page.skipped
+                ));
+            }
+            page.text
         }
         Err(e) => {
             warnings.push(format!("page {number}: its text cannot be read ({e})"));

@@ -354,3 +354,46 @@ fn cjk_fonts_in_predefined_cmaps_decode_without_a_tounicode_map() {
     let parsed = Pdf::parse(&bytes, "sjis.pdf").unwrap();
     assert_eq!(parsed.sections[0].text, "日本語のPDF", "{parsed:?}");
 }
+
+/// `bytes` with `from` replaced by `to` padded with spaces to the same length, so the file's
+/// cross-reference offsets still hold.
+fn patched(bytes: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+    assert!(to.len() <= from.len());
+    let at = bytes
+        .windows(from.len())
+        .position(|w| w == from)
+        .expect("in the file");
+    let mut out = bytes.to_vec();
+    out[at..at + from.len()].fill(b' ');
+    out[at..at + to.len()].copy_from_slice(to);
+    out
+}
+
+#[test]
+fn damaged_streams_are_read_as_viewers_read_them() {
+    let clean = make_pdf(&["PLACEHOLDER TEXT"], &[]);
+    // An operator inside a TJ array: lopdf's decode stopped there and lost the page.
+    let bytes = patched(&clean, b"(PLACEHOLDER TEXT) Tj", b"[(Grand) 0 Tc(es)] TJ");
+    let doc = Pdf::parse(&bytes, "x.pdf").unwrap();
+    assert_eq!(doc.sections[0].text, "Grandes");
+    // And the content stream without its /Length: read up to `endstream`, and said so.
+    let length = format!("/Length {}", {
+        let from = clean.windows(6).position(|w| w == b"stream").unwrap();
+        let start = clean[from..].iter().position(|&b| b == b'\n').unwrap() + from + 1;
+        let end = clean[start..]
+            .windows(9)
+            .position(|w| w == b"endstream")
+            .unwrap();
+        end - usize::from(clean[start + end - 1] == b'\n')
+    });
+    let bytes = patched(&bytes, length.as_bytes(), b"");
+    let doc = Pdf::parse(&bytes, "x.pdf").unwrap();
+    assert_eq!(doc.sections[0].text, "Grandes");
+    assert!(
+        doc.warnings
+            .iter()
+            .any(|w| w.contains("without a valid /Length")),
+        "{:?}",
+        doc.warnings
+    );
+}
