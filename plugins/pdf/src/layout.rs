@@ -8,6 +8,7 @@
 use crate::cmaps;
 use crate::glyphs::{Matrix, Metrics, TextState};
 use crate::tolerant;
+use crate::tounicode::ToUnicode;
 use lopdf::{Dictionary, Encoding, Object, ObjectId, Stream};
 use std::collections::{BTreeMap, HashSet};
 
@@ -121,6 +122,9 @@ struct Codec<'a> {
     /// A composite font in a predefined CJK CMap, without a ToUnicode map: its codes are
     /// this encoding's bytes.
     legacy: Option<&'static encoding_rs::Encoding>,
+    /// The font's ToUnicode map read here when lopdf refused it, and whether the font is
+    /// composite (its codes as long as the map's codespace says).
+    own: Option<(ToUnicode, bool)>,
 }
 
 impl Codec<'_> {
@@ -128,14 +132,31 @@ impl Codec<'_> {
     /// and as pdftotext writes them).
     fn write(&self, bytes: &[u8], out: &mut String) -> lopdf::Result<()> {
         let mut text = String::new();
-        match (&self.unicode, self.legacy) {
-            (None, Some(legacy)) => text.push_str(&legacy.decode_without_bom_handling(bytes).0),
-            (None, None) => self.base.write_to_string(bytes, &mut text)?,
-            (Some(unicode), _) => {
-                for code in bytes.chunks(1) {
-                    match unicode.bytes_to_string(code) {
-                        Ok(t) if !t.is_empty() && !t.contains('\u{FFFD}') => text.push_str(&t),
-                        _ => self.base.write_to_string(code, &mut text)?,
+        if let Some((map, composite)) = &self.own {
+            let mut failed = None;
+            // A code the map lacks: a single byte by the font's encoding, a longer one as
+            // undecodable (for the plausibility check to see).
+            map.write(bytes, *composite, &mut text, &mut |code, out| match code {
+                [_] => {
+                    if let Err(err) = self.base.write_to_string(code, out) {
+                        failed.get_or_insert(err);
+                    }
+                }
+                _ => out.push('\u{FFFD}'),
+            });
+            if let Some(err) = failed {
+                return Err(err);
+            }
+        } else {
+            match (&self.unicode, self.legacy) {
+                (None, Some(legacy)) => text.push_str(&legacy.decode_without_bom_handling(bytes).0),
+                (None, None) => self.base.write_to_string(bytes, &mut text)?,
+                (Some(unicode), _) => {
+                    for code in bytes.chunks(1) {
+                        match unicode.bytes_to_string(code) {
+                            Ok(t) if !t.is_empty() && !t.contains('\u{FFFD}') => text.push_str(&t),
+                            _ => self.base.write_to_string(code, &mut text)?,
+                        }
                     }
                 }
             }
@@ -211,6 +232,7 @@ impl<'a> Run<'a> {
                     .then(|| font.get(b"Encoding").and_then(Object::as_name).ok())
                     .flatten()
                     .and_then(cmaps::legacy_encoding);
+                    let own = self.own_map(font, &base, unicode.as_ref());
                     known.insert(
                         name.as_slice(),
                         Font {
@@ -218,6 +240,7 @@ impl<'a> Run<'a> {
                                 base,
                                 unicode,
                                 legacy,
+                                own,
                             },
                             metrics,
                         },
@@ -306,6 +329,27 @@ impl<'a> Run<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The font's ToUnicode map read leniently, when it has one and lopdf's encodings do not
+    /// hold it (lopdf falls back to StandardEncoding on a map it cannot parse).
+    fn own_map(
+        &self,
+        font: &Dictionary,
+        base: &Encoding,
+        unicode: Option<&Encoding>,
+    ) -> Option<(ToUnicode, bool)> {
+        let read = |e: &Encoding| matches!(e, Encoding::UnicodeMapEncoding(_));
+        if read(base) || unicode.is_some_and(read) {
+            return None;
+        }
+        let stream = font
+            .get_deref(b"ToUnicode", self.pdf)
+            .and_then(Object::as_stream)
+            .ok()?;
+        let data = stream.get_plain_content_with_limit(self.limit).ok()?;
+        let composite = font.get(b"Subtype").and_then(Object::as_name).ok() == Some(b"Type0");
+        Some((ToUnicode::parse(&data)?, composite))
     }
 
     /// A form XObject's text, with its own resources (its parent's where it has none).

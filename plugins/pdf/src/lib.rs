@@ -8,6 +8,7 @@ mod glyphs;
 mod layout;
 mod plausible;
 mod tolerant;
+mod tounicode;
 
 use lopdf::{Dictionary, Object};
 use sdk::doc::{Document, OutlineBuilder, ParserSpec};

@@ -397,3 +397,49 @@ fn damaged_streams_are_read_as_viewers_read_them() {
         doc.warnings
     );
 }
+
+#[test]
+fn a_tounicode_map_lopdf_refuses_is_read_here() {
+    // bug921409.pdf's map, cut down: comments before `/CIDInit` and `endcmap ... end end` on
+    // one line, which lopdf's parser refuses (it then decodes 2-byte codes as Standard-
+    // Encoding bytes: "UFTU" for "test").
+    let cmap = b"%% Custom\n%% CMap\n%%\n/CIDInit /ProcSet findresource begin\n\
+        12 dict begin begincmap\n/CIDSystemInfo <<\n   /Registry (X)\n   /Ordering (Y)\n\
+        /Supplement 0\n>> def\n/CMapName /pdfapi2-X+0 def\n\
+        1 begincodespacerange <0000> <02B6> endcodespacerange\n\
+        1 beginbfrange\n<0001> <00ff> <0020>\nendbfrange\n\
+        endcmap CMapName currendict /CMap defineresource pop end end";
+    let mut doc = lopdf::Document::with_version("1.5");
+    let pages_id = doc.new_object_id();
+    let to_unicode = doc.add_object(Stream::new(dictionary! {}, cmap.to_vec()));
+    let descendant = doc.add_object(dictionary! {
+        "Type" => "Font", "Subtype" => "CIDFontType0", "BaseFont" => "MyriadPro-Regular",
+        "CIDSystemInfo" => dictionary! {
+            "Registry" => Object::string_literal("X"),
+            "Ordering" => Object::string_literal("Y"),
+            "Supplement" => 0,
+        },
+    });
+    let font = doc.add_object(dictionary! {
+        "Type" => "Font", "Subtype" => "Type0", "BaseFont" => "MyriadPro-Regular",
+        "Encoding" => "Identity-H", "DescendantFonts" => vec![descendant.into()],
+        "ToUnicode" => to_unicode,
+    });
+    let text = Object::String(
+        vec![0, 0x55, 0, 0x46, 0, 0x54, 0, 0x55],
+        lopdf::StringFormat::Hexadecimal,
+    );
+    let ops = vec![
+        Operation::new("BT", vec![]),
+        Operation::new("Tf", vec!["F1".into(), 20.into()]),
+        Operation::new("Tj", vec![text]),
+        Operation::new("ET", vec![]),
+    ];
+    let content = doc.add_object(content_stream(dictionary! {}, ops));
+    let page = doc.add_object(dictionary! {
+        "Type" => "Page", "Parent" => pages_id, "Contents" => content,
+        "Resources" => dictionary! { "Font" => dictionary! { "F1" => font } },
+    });
+    let parsed = Pdf::parse(&save_one_page(doc, pages_id, page), "x.pdf").unwrap();
+    assert_eq!(parsed.sections[0].text, "test", "{parsed:?}");
+}

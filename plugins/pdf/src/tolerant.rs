@@ -27,7 +27,7 @@ pub fn operations(bytes: &[u8]) -> (Vec<Operation>, usize) {
 
 /// Where one lexical token of a content stream ends, and what it is.
 #[derive(Debug, PartialEq)]
-enum Token {
+pub(crate) enum Token {
     Space,
     Comment,
     /// A string, a name, a number or a delimiter: an operand's part.
@@ -53,8 +53,9 @@ fn is_delimiter(b: u8) -> bool {
     )
 }
 
-/// The token at the start of `s` and its length (at least 1).
-fn token(s: &[u8]) -> (Token, usize) {
+/// The token at the start of `s` and its length (at least 1; it may run past the end of an
+/// unterminated string).
+pub(crate) fn token(s: &[u8]) -> (Token, usize) {
     let run = |from: usize, keep: &dyn Fn(u8) -> bool| {
         from + s[from..].iter().take_while(|&&b| keep(b)).count()
     };

@@ -1,0 +1,244 @@
+//! ToUnicode CMaps read leniently, for the maps lopdf's parser refuses (it expects one
+//! producer's layout: `endcmap ... end end` on one line, a missing `findresource`, or a
+//! comment in an odd place makes it fall back to StandardEncoding, and a page of 2-byte codes
+//! comes out as shifted letters: "UFTU" for "test"). Only what text needs is read: the
+//! codespace ranges (how many bytes a code has) and the `bfchar` and `bfrange` mappings.
+
+use crate::tolerant::{Token, token};
+use std::collections::HashMap;
+
+/// Mapped codes kept at most: a range over the whole 2-byte space is 65,536.
+const MAX_CODES: usize = 1 << 17;
+
+/// A font's codes and their text.
+#[derive(Debug, Default)]
+pub struct ToUnicode {
+    /// Codespace ranges: (bytes, low, high).
+    spaces: Vec<(usize, u32, u32)>,
+    map: HashMap<(usize, u32), String>,
+}
+
+impl ToUnicode {
+    /// The map a CMap's text gives, or none when it maps no code.
+    pub fn parse(data: &[u8]) -> Option<ToUnicode> {
+        let mut out = ToUnicode::default();
+        let mut operands: Vec<Operand> = Vec::new();
+        let mut at = 0;
+        let mut in_array: Option<Vec<Vec<u8>>> = None;
+        while at < data.len() {
+            let (kind, len) = token(&data[at..]);
+            let len = len.clamp(1, data.len() - at);
+            let text = &data[at..at + len];
+            at += len;
+            match kind {
+                Token::OpenArray => in_array = Some(Vec::new()),
+                Token::CloseArray => {
+                    if let Some(items) = in_array.take() {
+                        operands.push(Operand::Array(items));
+                    }
+                }
+                Token::Operand if text.first() == Some(&b'<') => {
+                    let bytes = hex(&text[1..text.len().saturating_sub(1)]);
+                    match in_array.as_mut() {
+                        Some(items) => items.push(bytes),
+                        None => operands.push(Operand::Hex(bytes)),
+                    }
+                }
+                Token::Operator => {
+                    match text {
+                        b"endcodespacerange" => out.spaces(&operands),
+                        b"endbfchar" => out.chars(&operands),
+                        b"endbfrange" => out.ranges(&operands),
+                        _ => {}
+                    }
+                    operands.clear();
+                }
+                Token::OpenDict | Token::CloseDict => operands.clear(),
+                _ => {}
+            }
+        }
+        (!out.map.is_empty()).then_some(out)
+    }
+
+    fn spaces(&mut self, operands: &[Operand]) {
+        for pair in operands.chunks_exact(2) {
+            if let [Operand::Hex(low), Operand::Hex(high)] = pair
+                && !low.is_empty()
+                && low.len() == high.len()
+                && low.len() <= 4
+            {
+                self.spaces.push((low.len(), number(low), number(high)));
+            }
+        }
+    }
+
+    fn chars(&mut self, operands: &[Operand]) {
+        for pair in operands.chunks_exact(2) {
+            if let [Operand::Hex(code), Operand::Hex(text)] = pair
+                && (1..=4).contains(&code.len())
+            {
+                self.insert(code.len(), number(code), utf16(text));
+            }
+        }
+    }
+
+    fn ranges(&mut self, operands: &[Operand]) {
+        for triple in operands.chunks_exact(3) {
+            let [Operand::Hex(low), Operand::Hex(high), target] = triple else {
+                continue;
+            };
+            if !(1..=4).contains(&low.len()) {
+                continue;
+            }
+            let (low_code, high_code) = (number(low), number(high));
+            if high_code < low_code || (high_code - low_code) as usize > MAX_CODES {
+                continue;
+            }
+            for (i, code) in (low_code..=high_code).enumerate() {
+                let text = match target {
+                    // The last byte counts up through the range.
+                    Operand::Hex(first) if !first.is_empty() => {
+                        let mut units = utf16_units(first);
+                        if let Some(last) = units.last_mut() {
+                            *last = last.wrapping_add(i as u16);
+                        }
+                        String::from_utf16_lossy(&units)
+                    }
+                    Operand::Array(items) => match items.get(i) {
+                        Some(item) => utf16(item),
+                        None => break,
+                    },
+                    _ => break,
+                };
+                self.insert(low.len(), code, text);
+            }
+        }
+    }
+
+    fn insert(&mut self, len: usize, code: u32, text: String) {
+        if self.map.len() < MAX_CODES {
+            self.map.insert((len, code), text);
+        }
+    }
+
+    /// The text of `bytes`; a code the map lacks is written by `fallback`. A composite font's
+    /// codes are as long as the codespace says (2 bytes where it says nothing); a simple
+    /// font's are single bytes whatever the map declares (producers write `<0000> <FFFF>`
+    /// codespaces and `<0041>` codes for them).
+    pub fn write(
+        &self,
+        bytes: &[u8],
+        composite: bool,
+        out: &mut String,
+        fallback: &mut dyn FnMut(&[u8], &mut String),
+    ) {
+        let mut at = 0;
+        while at < bytes.len() {
+            let len = if composite {
+                self.code_len(&bytes[at..]).unwrap_or(2)
+            } else {
+                1
+            };
+            let len = len.clamp(1, bytes.len() - at);
+            let code = &bytes[at..at + len];
+            let value = number(code);
+            let text = self
+                .map
+                .get(&(len, value))
+                .or_else(|| (!composite).then(|| self.map.get(&(2, value))).flatten());
+            match text {
+                Some(text) => out.push_str(text),
+                None => fallback(code, out),
+            }
+            at += len;
+        }
+    }
+
+    /// The length of the code `bytes` starts with, by the codespace ranges.
+    fn code_len(&self, bytes: &[u8]) -> Option<usize> {
+        self.spaces
+            .iter()
+            .filter(|(len, ..)| *len <= bytes.len())
+            .find(|(len, low, high)| (*low..=*high).contains(&number(&bytes[..*len])))
+            .map(|(len, ..)| *len)
+    }
+}
+
+enum Operand {
+    Hex(Vec<u8>),
+    Array(Vec<Vec<u8>>),
+}
+
+/// The bytes of a hex string's digits (white space ignored, an odd last digit padded by 0).
+fn hex(digits: &[u8]) -> Vec<u8> {
+    let nibbles: Vec<u8> = digits
+        .iter()
+        .filter_map(|&d| (d as char).to_digit(16).map(|v| v as u8))
+        .collect();
+    nibbles
+        .chunks(2)
+        .map(|p| (p[0] << 4) | p.get(1).copied().unwrap_or(0))
+        .collect()
+}
+
+fn number(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(0, |n, &b| (n << 8) | u32::from(b))
+}
+
+fn utf16_units(bytes: &[u8]) -> Vec<u16> {
+    if bytes.len() == 1 {
+        return vec![u16::from(bytes[0])];
+    }
+    bytes
+        .chunks(2)
+        .map(|p| (u16::from(p[0]) << 8) | u16::from(p.get(1).copied().unwrap_or(0)))
+        .collect()
+}
+
+fn utf16(bytes: &[u8]) -> String {
+    String::from_utf16_lossy(&utf16_units(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(map: &ToUnicode, bytes: &[u8], composite: bool) -> String {
+        let mut out = String::new();
+        map.write(bytes, composite, &mut out, &mut |_, out| out.push('?'));
+        out
+    }
+
+    #[test]
+    fn a_map_lopdf_refuses_is_read() {
+        // bug921409.pdf's layout: comments first, `endcmap ... end end` on one line.
+        let cmap = b"%% Custom\n%% CMap\n%%\n/CIDInit /ProcSet findresource begin\n\
+            12 dict begin begincmap\n/CIDSystemInfo <<\n /Registry (X)\n /Ordering (Y)\n\
+            /Supplement 0\n>> def\n1 begincodespacerange <0000> <02B6> endcodespacerange\n\
+            2 beginbfrange\n<0001> <0001> <0020>\n<0046> <0055> <0065>\nendbfrange\n\
+            1 beginbfchar <0002> <D83DDE00> endbfchar\n\
+            endcmap CMapName currendict /CMap defineresource pop end end";
+        let map = ToUnicode::parse(cmap).unwrap();
+        assert_eq!(
+            text(&map, &[0, 0x55, 0, 0x46, 0, 0x54, 0, 0x55], true),
+            "test"
+        );
+        assert_eq!(text(&map, &[0, 1, 0, 2, 0, 9], true), " \u{1F600}?");
+    }
+
+    #[test]
+    fn ranges_to_arrays_and_one_byte_codes() {
+        let cmap = b"1 begincodespacerange <00> <FF> endcodespacerange\n\
+            1 beginbfrange <41> <42> [<0066006C> <00DF>] endbfrange";
+        let map = ToUnicode::parse(cmap).unwrap();
+        assert_eq!(text(&map, b"ABC", true), "fl\u{DF}?", "one-byte codespace");
+        // A simple font's codes are single bytes, even under a 2-byte codespace and codes
+        // written with two (issue4934.pdf).
+        let two = b"1 begincodespacerange <0000> <FFFF> endcodespacerange\n\
+            2 beginbfchar <41> <0061> <0042> <0062> endbfchar";
+        let map = ToUnicode::parse(two).unwrap();
+        assert_eq!(text(&map, b"ABC", false), "ab?");
+        assert_eq!(text(&map, b"AB", true), "?", "as one 2-byte code");
+        assert!(ToUnicode::parse(b"begincmap endcmap").is_none());
+    }
+}
