@@ -8,7 +8,7 @@
 use crate::cmaps;
 use crate::glyphs::{Matrix, Metrics, TextState};
 use crate::tolerant;
-use crate::tounicode::ToUnicode;
+use crate::tounicode::{CodeWidth, ToUnicode};
 use lopdf::{Dictionary, Encoding, Object, ObjectId, Stream};
 use std::collections::{BTreeMap, HashSet};
 
@@ -122,9 +122,9 @@ struct Codec<'a> {
     /// A composite font in a predefined CJK CMap, without a ToUnicode map: its codes are
     /// this encoding's bytes.
     legacy: Option<&'static encoding_rs::Encoding>,
-    /// The font's ToUnicode map read here when lopdf refused it, and whether the font is
-    /// composite (its codes as long as the map's codespace says).
-    own: Option<(ToUnicode, bool)>,
+    /// The font's ToUnicode map read here when lopdf's reading fails it, and how long the
+    /// font's codes are.
+    own: Option<(ToUnicode, CodeWidth)>,
 }
 
 impl Codec<'_> {
@@ -132,11 +132,11 @@ impl Codec<'_> {
     /// and as pdftotext writes them).
     fn write(&self, bytes: &[u8], out: &mut String) -> lopdf::Result<()> {
         let mut text = String::new();
-        if let Some((map, composite)) = &self.own {
+        if let Some((map, width)) = &self.own {
             let mut failed = None;
             // A code the map lacks: a single byte by the font's encoding, a longer one as
             // undecodable (for the plausibility check to see).
-            map.write(bytes, *composite, &mut text, &mut |code, out| match code {
+            map.write(bytes, *width, &mut text, &mut |code, out| match code {
                 [_] => {
                     if let Err(err) = self.base.write_to_string(code, out) {
                         failed.get_or_insert(err);
@@ -331,25 +331,39 @@ impl<'a> Run<'a> {
         Ok(())
     }
 
-    /// The font's ToUnicode map read leniently, when it has one and lopdf's encodings do not
-    /// hold it (lopdf falls back to StandardEncoding on a map it cannot parse).
+    /// The font's ToUnicode map read leniently, when it has one that lopdf's encodings do
+    /// not decode: one its parser refuses (lopdf then falls back to StandardEncoding), or an
+    /// Identity-H font's map with a 1-byte codespace (lopdf then reads each 2-byte code as
+    /// two codes).
     fn own_map(
         &self,
         font: &Dictionary,
         base: &Encoding,
         unicode: Option<&Encoding>,
-    ) -> Option<(ToUnicode, bool)> {
-        let read = |e: &Encoding| matches!(e, Encoding::UnicodeMapEncoding(_));
-        if read(base) || unicode.is_some_and(read) {
-            return None;
-        }
+    ) -> Option<(ToUnicode, CodeWidth)> {
         let stream = font
             .get_deref(b"ToUnicode", self.pdf)
             .and_then(Object::as_stream)
             .ok()?;
-        let data = stream.get_plain_content_with_limit(self.limit).ok()?;
         let composite = font.get(b"Subtype").and_then(Object::as_name).ok() == Some(b"Type0");
-        Some((ToUnicode::parse(&data)?, composite))
+        let identity = composite
+            && matches!(
+                font.get(b"Encoding").and_then(Object::as_name),
+                Ok(b"Identity-H" | b"Identity-V")
+            );
+        let width = match (composite, identity) {
+            (false, _) => CodeWidth::Single,
+            (true, true) => CodeWidth::Double,
+            (true, false) => CodeWidth::Codespace,
+        };
+        let read = |e: &Encoding| matches!(e, Encoding::UnicodeMapEncoding(_));
+        let lopdf_read = read(base) || unicode.is_some_and(read);
+        if lopdf_read && !identity {
+            return None;
+        }
+        let data = stream.get_plain_content_with_limit(self.limit).ok()?;
+        let map = ToUnicode::parse(&data)?;
+        (!lopdf_read || !map.has_double_codes()).then_some((map, width))
     }
 
     /// A form XObject's text, with its own resources (its parent's where it has none).

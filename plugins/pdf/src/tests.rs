@@ -398,17 +398,9 @@ fn damaged_streams_are_read_as_viewers_read_them() {
     );
 }
 
-#[test]
-fn a_tounicode_map_lopdf_refuses_is_read_here() {
-    // bug921409.pdf's map, cut down: comments before `/CIDInit` and `endcmap ... end end` on
-    // one line, which lopdf's parser refuses (it then decodes 2-byte codes as Standard-
-    // Encoding bytes: "UFTU" for "test").
-    let cmap = b"%% Custom\n%% CMap\n%%\n/CIDInit /ProcSet findresource begin\n\
-        12 dict begin begincmap\n/CIDSystemInfo <<\n   /Registry (X)\n   /Ordering (Y)\n\
-        /Supplement 0\n>> def\n/CMapName /pdfapi2-X+0 def\n\
-        1 begincodespacerange <0000> <02B6> endcodespacerange\n\
-        1 beginbfrange\n<0001> <00ff> <0020>\nendbfrange\n\
-        endcmap CMapName currendict /CMap defineresource pop end end";
+/// A page showing the 2-byte codes `codes` in an Identity-H font with the ToUnicode map
+/// `cmap`.
+fn identity_font_page(cmap: &[u8], codes: &[u8]) -> Vec<u8> {
     let mut doc = lopdf::Document::with_version("1.5");
     let pages_id = doc.new_object_id();
     let to_unicode = doc.add_object(Stream::new(dictionary! {}, cmap.to_vec()));
@@ -425,10 +417,7 @@ fn a_tounicode_map_lopdf_refuses_is_read_here() {
         "Encoding" => "Identity-H", "DescendantFonts" => vec![descendant.into()],
         "ToUnicode" => to_unicode,
     });
-    let text = Object::String(
-        vec![0, 0x55, 0, 0x46, 0, 0x54, 0, 0x55],
-        lopdf::StringFormat::Hexadecimal,
-    );
+    let text = Object::String(codes.to_vec(), lopdf::StringFormat::Hexadecimal);
     let ops = vec![
         Operation::new("BT", vec![]),
         Operation::new("Tf", vec!["F1".into(), 20.into()]),
@@ -440,6 +429,30 @@ fn a_tounicode_map_lopdf_refuses_is_read_here() {
         "Type" => "Page", "Parent" => pages_id, "Contents" => content,
         "Resources" => dictionary! { "Font" => dictionary! { "F1" => font } },
     });
-    let parsed = Pdf::parse(&save_one_page(doc, pages_id, page), "x.pdf").unwrap();
+    save_one_page(doc, pages_id, page)
+}
+
+#[test]
+fn tounicode_maps_lopdf_misreads_are_read_here() {
+    let test = [0, 0x55, 0, 0x46, 0, 0x54, 0, 0x55];
+    // bug921409.pdf's map, cut down: comments before `/CIDInit` and `endcmap ... end end` on
+    // one line, which lopdf's parser refuses (it then decodes 2-byte codes as Standard-
+    // Encoding bytes: "UFTU" for "test").
+    let refused = b"%% Custom\n%% CMap\n%%\n/CIDInit /ProcSet findresource begin\n\
+        12 dict begin begincmap\n/CIDSystemInfo <<\n   /Registry (X)\n   /Ordering (Y)\n\
+        /Supplement 0\n>> def\n/CMapName /pdfapi2-X+0 def\n\
+        1 begincodespacerange <0000> <02B6> endcodespacerange\n\
+        1 beginbfrange\n<0001> <00ff> <0020>\nendbfrange\n\
+        endcmap CMapName currendict /CMap defineresource pop end end";
+    let parsed = Pdf::parse(&identity_font_page(refused, &test), "x.pdf").unwrap();
+    assert_eq!(parsed.sections[0].text, "test", "{parsed:?}");
+    // bug898853.pdf's: a map lopdf reads, with a 1-byte codespace for an Identity-H font
+    // (lopdf read each code as two: "\u{FFFD}t\u{FFFD}e...").
+    let one_byte = b"/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n\
+        /CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n\
+        1 begincodespacerange\n<00> <ff>\nendcodespacerange\n\
+        1 beginbfrange\n<01> <ff> <0020>\nendbfrange\n\
+        endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n";
+    let parsed = Pdf::parse(&identity_font_page(one_byte, &test), "x.pdf").unwrap();
     assert_eq!(parsed.sections[0].text, "test", "{parsed:?}");
 }

@@ -121,37 +121,44 @@ impl ToUnicode {
         }
     }
 
-    /// The text of `bytes`; a code the map lacks is written by `fallback`. A composite font's
-    /// codes are as long as the codespace says (2 bytes where it says nothing); a simple
-    /// font's are single bytes whatever the map declares (producers write `<0000> <FFFF>`
-    /// codespaces and `<0041>` codes for them).
+    /// The text of `bytes`, its codes `width` long; a code the map lacks is written by
+    /// `fallback`. A code is looked up by its value at its own length first, then at the
+    /// other (producers write `<0041>` for a single-byte code, and `<41>` with a 1-byte
+    /// codespace for an Identity-H font's 2-byte one).
     pub fn write(
         &self,
         bytes: &[u8],
-        composite: bool,
+        width: CodeWidth,
         out: &mut String,
         fallback: &mut dyn FnMut(&[u8], &mut String),
     ) {
         let mut at = 0;
         while at < bytes.len() {
-            let len = if composite {
-                self.code_len(&bytes[at..]).unwrap_or(2)
-            } else {
-                1
+            let len = match width {
+                CodeWidth::Single => 1,
+                CodeWidth::Double => 2,
+                CodeWidth::Codespace => self.code_len(&bytes[at..]).unwrap_or(2),
             };
             let len = len.clamp(1, bytes.len() - at);
             let code = &bytes[at..at + len];
             let value = number(code);
-            let text = self
-                .map
-                .get(&(len, value))
-                .or_else(|| (!composite).then(|| self.map.get(&(2, value))).flatten());
+            let other = if len == 1 { 2 } else { 1 };
+            let text = self.map.get(&(len, value)).or_else(|| {
+                (width != CodeWidth::Codespace)
+                    .then(|| self.map.get(&(other, value)))
+                    .flatten()
+            });
             match text {
                 Some(text) => out.push_str(text),
                 None => fallback(code, out),
             }
             at += len;
         }
+    }
+
+    /// Whether the map's codespace has 2-byte codes (an Identity-H font's codes are).
+    pub fn has_double_codes(&self) -> bool {
+        self.spaces.iter().any(|&(len, ..)| len == 2)
     }
 
     /// The length of the code `bytes` starts with, by the codespace ranges.
@@ -162,6 +169,17 @@ impl ToUnicode {
             .find(|(len, low, high)| (*low..=*high).contains(&number(&bytes[..*len])))
             .map(|(len, ..)| *len)
     }
+}
+
+/// How long a font's codes are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CodeWidth {
+    /// A simple font: single bytes, whatever its map declares.
+    Single,
+    /// A composite font in Identity-H or Identity-V: two bytes.
+    Double,
+    /// Another composite font: as the map's codespace says (2 bytes where it says nothing).
+    Codespace,
 }
 
 enum Operand {
@@ -203,9 +221,9 @@ fn utf16(bytes: &[u8]) -> String {
 mod tests {
     use super::*;
 
-    fn text(map: &ToUnicode, bytes: &[u8], composite: bool) -> String {
+    fn text(map: &ToUnicode, bytes: &[u8], width: CodeWidth) -> String {
         let mut out = String::new();
-        map.write(bytes, composite, &mut out, &mut |_, out| out.push('?'));
+        map.write(bytes, width, &mut out, &mut |_, out| out.push('?'));
         out
     }
 
@@ -220,10 +238,17 @@ mod tests {
             endcmap CMapName currendict /CMap defineresource pop end end";
         let map = ToUnicode::parse(cmap).unwrap();
         assert_eq!(
-            text(&map, &[0, 0x55, 0, 0x46, 0, 0x54, 0, 0x55], true),
+            text(
+                &map,
+                &[0, 0x55, 0, 0x46, 0, 0x54, 0, 0x55],
+                CodeWidth::Double
+            ),
             "test"
         );
-        assert_eq!(text(&map, &[0, 1, 0, 2, 0, 9], true), " \u{1F600}?");
+        assert_eq!(
+            text(&map, &[0, 1, 0, 2, 0, 9], CodeWidth::Codespace),
+            " \u{1F600}?"
+        );
     }
 
     #[test]
@@ -231,14 +256,29 @@ mod tests {
         let cmap = b"1 begincodespacerange <00> <FF> endcodespacerange\n\
             1 beginbfrange <41> <42> [<0066006C> <00DF>] endbfrange";
         let map = ToUnicode::parse(cmap).unwrap();
-        assert_eq!(text(&map, b"ABC", true), "fl\u{DF}?", "one-byte codespace");
+        assert_eq!(
+            text(&map, b"ABC", CodeWidth::Codespace),
+            "fl\u{DF}?",
+            "1-byte codespace"
+        );
+        // An Identity-H font's 2-byte codes under a 1-byte codespace (bug898853.pdf).
+        assert_eq!(
+            text(&map, &[0, 0x41, 0, 0x42], CodeWidth::Double),
+            "fl\u{DF}"
+        );
+        assert!(!map.has_double_codes());
         // A simple font's codes are single bytes, even under a 2-byte codespace and codes
         // written with two (issue4934.pdf).
         let two = b"1 begincodespacerange <0000> <FFFF> endcodespacerange\n\
             2 beginbfchar <41> <0061> <0042> <0062> endbfchar";
         let map = ToUnicode::parse(two).unwrap();
-        assert_eq!(text(&map, b"ABC", false), "ab?");
-        assert_eq!(text(&map, b"AB", true), "?", "as one 2-byte code");
+        assert_eq!(text(&map, b"ABC", CodeWidth::Single), "ab?");
+        assert_eq!(
+            text(&map, b"AB", CodeWidth::Codespace),
+            "?",
+            "as one 2-byte code"
+        );
+        assert!(map.has_double_codes());
         assert!(ToUnicode::parse(b"begincmap endcmap").is_none());
     }
 }
