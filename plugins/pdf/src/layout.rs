@@ -55,8 +55,11 @@ pub fn page_text(pdf: &lopdf::Document, page: ObjectId, limit: usize) -> lopdf::
             xobjects.entry(name).or_insert(form);
         }
     }
-    let content = pdf.get_page_content_with_limit(page, limit)?;
-    run.content(&content, &fonts, &xobjects, 0)?;
+    // A page with no content stream may still carry annotations.
+    if pdf.get_dictionary(page)?.has(b"Contents") {
+        let content = pdf.get_page_content_with_limit(page, limit)?;
+        run.content(&content, &fonts, &xobjects, 0)?;
+    }
     for annotation in pdf.get_page_annotations(page).unwrap_or_default() {
         let flags = annotation.get(b"F").and_then(Object::as_i64).unwrap_or(0);
         if flags & NOT_SHOWN != 0 {
@@ -66,6 +69,11 @@ pub fn page_text(pdf: &lopdf::Document, page: ObjectId, limit: usize) -> lopdf::
             run.out.break_line();
             // A damaged appearance costs its own text, not the page's.
             let _ = run.form(appearance, &fonts, 0);
+        } else if let Some(text) = free_text(pdf, annotation) {
+            // Viewers draw a free-text annotation without an appearance from its contents.
+            run.out.break_line();
+            run.out.text.push_str(&text);
+            run.out.break_line();
         }
     }
     Ok(PageText {
@@ -73,6 +81,21 @@ pub fn page_text(pdf: &lopdf::Document, page: ObjectId, limit: usize) -> lopdf::
         failed: run.failed,
         skipped: run.skipped,
     })
+}
+
+/// The text of a free-text annotation (a comment typed on the page), its no-break spaces
+/// as spaces.
+fn free_text(pdf: &lopdf::Document, annotation: &Dictionary) -> Option<String> {
+    let subtype = annotation.get(b"Subtype").and_then(Object::as_name).ok()?;
+    if subtype != b"FreeText" {
+        return None;
+    }
+    let contents = annotation.get_deref(b"Contents", pdf).ok()?;
+    let text = lopdf::decode_text_string(contents)
+        .ok()?
+        .replace('\u{A0}', " ");
+    let text = text.trim();
+    (!text.is_empty()).then(|| text.to_string())
 }
 
 /// An annotation's normal appearance: the stream itself, or the one its state (`/AS`) picks.

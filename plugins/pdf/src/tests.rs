@@ -456,3 +456,29 @@ fn tounicode_maps_lopdf_misreads_are_read_here() {
     let parsed = Pdf::parse(&identity_font_page(one_byte, &test), "x.pdf").unwrap();
     assert_eq!(parsed.sections[0].text, "test", "{parsed:?}");
 }
+
+#[test]
+fn a_free_text_comment_without_an_appearance_is_read_from_its_contents() {
+    let mut doc = lopdf::Document::with_version("1.5");
+    let pages_id = doc.new_object_id();
+    let comment = |text: &str, flags: i64| {
+        dictionary! {
+            "Type" => "Annot", "Subtype" => "FreeText", "F" => flags,
+            "Rect" => vec![0.into(), 0.into(), 100.into(), 20.into()],
+            "DA" => Object::string_literal("/Helv 10 Tf 0 g"),
+            "Contents" => Object::string_literal(text),
+        }
+    };
+    let annots = vec![
+        doc.add_object(comment("Hello World", 4)).into(),
+        doc.add_object(comment("hidden", 2)).into(),
+    ];
+    // No content stream at all: the page is its comments.
+    let page = doc.add_object(dictionary! {
+        "Type" => "Page", "Parent" => pages_id, "Resources" => dictionary! {},
+        "Annots" => annots,
+    });
+    let parsed = Pdf::parse(&save_one_page(doc, pages_id, page), "x.pdf").unwrap();
+    assert_eq!(parsed.sections[0].text, "Hello World", "{parsed:?}");
+    assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
+}
