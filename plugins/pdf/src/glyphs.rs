@@ -2,6 +2,7 @@
 //! (ISO 32000-1, 8.3 and 9.3-9.4), so the writer tells a word gap from kerning and a new line
 //! from a shifted word by where the glyphs really are, not by which operator moved them.
 
+use crate::standard14;
 use lopdf::{Dictionary, Document, Object};
 use std::collections::HashMap;
 
@@ -150,6 +151,15 @@ impl Metrics {
         };
         let first = font.get(b"FirstChar").ok().and_then(num).unwrap_or(0.0) as u32;
         let listed = array(font, b"Widths");
+        let standard = listed.is_empty().then(|| {
+            font.get(b"BaseFont")
+                .and_then(Object::as_name)
+                .ok()
+                .and_then(standard14::widths)
+        });
+        for (k, &w) in standard.flatten().iter().flatten().enumerate() {
+            widths.insert(32 + k as u32, f32::from(w));
+        }
         for (k, v) in listed.iter().enumerate().take(256) {
             if let Some(v) = num(v) {
                 widths.insert(first + k as u32, v * scale);

@@ -7,6 +7,7 @@ mod cmaps;
 mod glyphs;
 mod layout;
 mod plausible;
+mod standard14;
 mod tolerant;
 mod tounicode;
 

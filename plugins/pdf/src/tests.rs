@@ -482,3 +482,24 @@ fn a_free_text_comment_without_an_appearance_is_read_from_its_contents() {
     assert_eq!(parsed.sections[0].text, "Hello World", "{parsed:?}");
     assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
 }
+
+#[test]
+fn a_standard_font_s_own_widths_join_pieces_placed_side_by_side() {
+    // issue14755.pdf: three pieces of Helvetica (no /Widths), each placed where the last
+    // ended; then a piece placed a space's width further on.
+    let piece = |x: i64, text: &str| {
+        vec![
+            Operation::new("BT", vec![]),
+            Operation::new("Tf", vec!["F1".into(), 10.into()]),
+            Operation::new("Td", vec![x.into(), 100.into()]),
+            Operation::new("Tj", vec![Object::string_literal(text)]),
+            Operation::new("ET", vec![]),
+        ]
+    };
+    let ops: Vec<Operation> = [(100, "ABC"), (120, "DEF"), (140, "GHI"), (164, "JKL")]
+        .into_iter()
+        .flat_map(|(x, t)| piece(x, t))
+        .collect();
+    let doc = Pdf::parse(&pdf_of(vec![ops], &[]), "x.pdf").unwrap();
+    assert_eq!(doc.sections[0].text, "ABCDEFGHI JKL");
+}
