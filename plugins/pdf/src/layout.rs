@@ -7,6 +7,7 @@
 
 use crate::cmaps;
 use crate::glyphs::{Matrix, Metrics, TextState};
+use crate::standard14;
 use crate::tolerant;
 use crate::tounicode::{CodeWidth, ToUnicode};
 use lopdf::{Dictionary, Encoding, Object, ObjectId, Stream};
@@ -18,6 +19,9 @@ const NEW_LINE: f32 = 0.5;
 const SPACE_GAP: f32 = 0.15;
 /// A TJ adjustment below this (thousandths of an em) is a word gap.
 const WORD_GAP: f32 = -100.0;
+/// The same string drawn again within this share of the font size of where it was drawn
+/// is drawn over itself.
+const OVERDRAWN: f32 = 0.1;
 /// Forms within forms read at most this deep.
 const MAX_FORM_DEPTH: usize = 8;
 /// Annotation flag bits that keep an annotation off the page: Invisible, Hidden, NoView.
@@ -148,6 +152,8 @@ struct Codec<'a> {
     /// The font's ToUnicode map read here when lopdf's reading fails it, and how long the
     /// font's codes are.
     own: Option<(ToUnicode, CodeWidth)>,
+    /// A standard font's built-in encoding (Symbol's), each code's character from 32 on.
+    builtin: Option<&'static [u16; 224]>,
 }
 
 impl Codec<'_> {
@@ -155,7 +161,14 @@ impl Codec<'_> {
     /// and as pdftotext writes them).
     fn write(&self, bytes: &[u8], out: &mut String) -> lopdf::Result<()> {
         let mut text = String::new();
-        if let Some((map, width)) = &self.own {
+        if let Some(table) = self.builtin {
+            let shown = bytes.iter().filter(|&&b| b >= 32);
+            text.extend(
+                shown
+                    .filter_map(|&b| char::from_u32(u32::from(table[usize::from(b - 32)])))
+                    .filter(|&c| c != '\0'),
+            );
+        } else if let Some((map, width)) = &self.own {
             let mut failed = None;
             // A code the map lacks: a single byte by the font's encoding, a longer one as
             // undecodable (for the plausibility check to see).
@@ -203,6 +216,14 @@ impl Codec<'_> {
 struct Font<'a> {
     codec: Codec<'a>,
     metrics: Metrics,
+}
+
+/// A standard font's built-in encoding, where its dictionary names no other.
+fn builtin_encoding(font: &Dictionary) -> Option<&'static [u16; 224]> {
+    if font.has(b"Encoding") || font.has(b"ToUnicode") {
+        return None;
+    }
+    standard14::builtin_encoding(font.get(b"BaseFont").and_then(Object::as_name).ok()?)
 }
 
 /// The ToUnicode map of a simple font, as an encoding of its own: the font without /Encoding.
@@ -264,6 +285,7 @@ impl<'a> Run<'a> {
                                 unicode,
                                 legacy,
                                 own,
+                                builtin: builtin_encoding(font),
                             },
                             metrics,
                         },
@@ -445,6 +467,8 @@ struct Writer {
     state: TextState,
     /// Where the last text shown ended on the page, and its font size there.
     end: Option<((f32, f32), f32)>,
+    /// Where the last string shown started on the page, and its codes.
+    last_string: Option<((f32, f32), Vec<u8>)>,
 }
 
 impl Writer {
@@ -454,6 +478,9 @@ impl Writer {
             self.text.push('\n');
         }
         self.end = None;
+        // What follows is placed apart (an annotation's appearance is drawn in its own
+        // rectangle, which the positions here do not know): never drawn over what came before.
+        self.last_string = None;
     }
 
     /// A break before text on another baseline, a space before text that starts past a gap
@@ -485,17 +512,11 @@ impl Writer {
 
     fn show(&mut self, font: &Font, operand: &Object) -> lopdf::Result<()> {
         match operand {
-            Object::String(bytes, _) => {
-                self.state.show(&font.metrics, bytes);
-                font.codec.write(bytes, &mut self.text)
-            }
+            Object::String(bytes, _) => self.show_string(font, bytes),
             Object::Array(items) => {
                 for item in items {
                     match item {
-                        Object::String(bytes, _) => {
-                            self.state.show(&font.metrics, bytes);
-                            font.codec.write(bytes, &mut self.text)?
-                        }
+                        Object::String(bytes, _) => self.show_string(font, bytes)?,
                         Object::Integer(_) | Object::Real(_) => {
                             let amount = item.as_float().unwrap_or(0.0);
                             self.state.adjust(amount);
@@ -510,5 +531,24 @@ impl Writer {
             }
             _ => Ok(()),
         }
+    }
+
+    /// One string's glyphs. The same string drawn again where it was just drawn (a fake
+    /// bold: twice, a hair apart; or moved back by its width and shown again) is one text,
+    /// as viewers' text layers and pdftotext read it.
+    fn show_string(&mut self, font: &Font, bytes: &[u8]) -> lopdf::Result<()> {
+        let start = self.state.position();
+        let size = (self.state.page_size() * font.metrics.em).max(f32::EPSILON);
+        let again = self.last_string.as_ref().is_some_and(|(at, shown)| {
+            shown.as_slice() == bytes
+                && (at.0 - start.0).abs() < OVERDRAWN * size
+                && (at.1 - start.1).abs() < OVERDRAWN * size
+        });
+        self.state.show(&font.metrics, bytes);
+        if again {
+            return Ok(());
+        }
+        self.last_string = Some((start, bytes.to_vec()));
+        font.codec.write(bytes, &mut self.text)
     }
 }

@@ -503,3 +503,58 @@ fn a_standard_font_s_own_widths_join_pieces_placed_side_by_side() {
     let doc = Pdf::parse(&pdf_of(vec![ops], &[]), "x.pdf").unwrap();
     assert_eq!(doc.sections[0].text, "ABCDEFGHI JKL");
 }
+
+#[test]
+fn the_symbol_font_s_letters_read_as_greek() {
+    let mut doc = lopdf::Document::with_version("1.5");
+    let pages_id = doc.new_object_id();
+    let symbol = doc.add_object(dictionary! {
+        "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Symbol",
+    });
+    let ops = vec![
+        Operation::new("BT", vec![]),
+        Operation::new("Tf", vec!["F1".into(), 12.into()]),
+        Operation::new("Tj", vec![Object::string_literal("q = 2p")]),
+        Operation::new("ET", vec![]),
+    ];
+    let content = doc.add_object(content_stream(dictionary! {}, ops));
+    let page = doc.add_object(dictionary! {
+        "Type" => "Page", "Parent" => pages_id, "Contents" => content,
+        "Resources" => dictionary! { "Font" => dictionary! { "F1" => symbol } },
+    });
+    let parsed = Pdf::parse(&save_one_page(doc, pages_id, page), "x.pdf").unwrap();
+    assert_eq!(parsed.sections[0].text, "θ = 2π", "{parsed:?}");
+}
+
+#[test]
+fn a_string_drawn_over_itself_is_read_once() {
+    // issue11150.pdf's fake bold: each glyph shown, moved back by its width, shown again.
+    let theta = || Object::string_literal("q");
+    let back = || Object::Integer(521);
+    let twice = Operation::new(
+        "TJ",
+        vec![Object::Array(vec![
+            theta(),
+            back(),
+            theta(),
+            theta(),
+            back(),
+            theta(),
+        ])],
+    );
+    let ops = vec![
+        Operation::new("BT", vec![]),
+        Operation::new("Tf", vec!["F1".into(), 20.into()]),
+        twice,
+        Operation::new("ET", vec![]),
+        // The same word again, elsewhere: read again.
+        Operation::new("BT", vec![]),
+        Operation::new("Tf", vec!["F1".into(), 20.into()]),
+        Operation::new("Td", vec![0.into(), (-40).into()]),
+        Operation::new("Tj", vec![Object::string_literal("q")]),
+        Operation::new("ET", vec![]),
+    ];
+    let doc = Pdf::parse(&pdf_of(vec![ops], &[]), "x.pdf").unwrap();
+    // Helvetica here: `q` is 556 wide, so moving back 521 lands within a tenth of an em.
+    assert_eq!(doc.sections[0].text, "qq\nq");
+}
