@@ -11,7 +11,8 @@ use crate::standard14;
 use crate::tolerant;
 use crate::tounicode::{CodeWidth, ToUnicode};
 use lopdf::{Dictionary, Encoding, Object, ObjectId, Stream};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::rc::Rc;
 
 /// Text whose baseline moved by more than this share of the font size is on another line.
 const NEW_LINE: f32 = 0.5;
@@ -36,8 +37,17 @@ pub struct PageText {
     pub skipped: usize,
 }
 
+/// ToUnicode maps read here, by their stream, kept from page to page: a font's map is read
+/// once per document, not once per page.
+pub type Maps = HashMap<*const Stream, Option<Rc<ToUnicode>>>;
+
 /// The text of a page. `limit` bounds each decompression, and the content read in all.
-pub fn page_text(pdf: &lopdf::Document, page: ObjectId, limit: usize) -> lopdf::Result<PageText> {
+pub fn page_text(
+    pdf: &lopdf::Document,
+    page: ObjectId,
+    limit: usize,
+    maps: &mut Maps,
+) -> lopdf::Result<PageText> {
     let mut run = Run {
         pdf,
         limit,
@@ -46,6 +56,7 @@ pub fn page_text(pdf: &lopdf::Document, page: ObjectId, limit: usize) -> lopdf::
         skipped: 0,
         out: Writer::default(),
         forms: HashSet::new(),
+        maps: std::mem::take(maps),
     };
     let fonts = pdf.get_page_fonts(page)?;
     let (direct, referenced) = pdf.get_page_resources(page)?;
@@ -80,6 +91,7 @@ pub fn page_text(pdf: &lopdf::Document, page: ObjectId, limit: usize) -> lopdf::
             run.out.break_line();
         }
     }
+    *maps = run.maps;
     Ok(PageText {
         text: run.out.text,
         failed: run.failed,
@@ -151,7 +163,7 @@ struct Codec<'a> {
     legacy: Option<&'static encoding_rs::Encoding>,
     /// The font's ToUnicode map read here when lopdf's reading fails it, and how long the
     /// font's codes are.
-    own: Option<(ToUnicode, CodeWidth)>,
+    own: Option<(Rc<ToUnicode>, CodeWidth)>,
     /// A standard font's built-in encoding (Symbol's), each code's character from 32 on.
     builtin: Option<&'static [u16; 224]>,
 }
@@ -250,6 +262,7 @@ struct Run<'a> {
     out: Writer,
     /// Forms being read, against reference cycles.
     forms: HashSet<*const Stream>,
+    maps: Maps,
 }
 
 impl<'a> Run<'a> {
@@ -381,11 +394,11 @@ impl<'a> Run<'a> {
     /// Identity-H font's map with a 1-byte codespace (lopdf then reads each 2-byte code as
     /// two codes).
     fn own_map(
-        &self,
+        &mut self,
         font: &Dictionary,
         base: &Encoding,
         unicode: Option<&Encoding>,
-    ) -> Option<(ToUnicode, CodeWidth)> {
+    ) -> Option<(Rc<ToUnicode>, CodeWidth)> {
         let stream = font
             .get_deref(b"ToUnicode", self.pdf)
             .and_then(Object::as_stream)
@@ -406,9 +419,21 @@ impl<'a> Run<'a> {
         if lopdf_read && !identity {
             return None;
         }
-        let data = stream.get_plain_content_with_limit(self.limit).ok()?;
-        let map = ToUnicode::parse(&data)?;
-        (!lopdf_read || !map.has_double_codes()).then_some((map, width))
+        // Where lopdf read the map, only its codespace is read here (most say 2 bytes, and
+        // the map is lopdf's to decode).
+        let limit = self.limit;
+        let map = self
+            .maps
+            .entry(stream as *const Stream)
+            .or_insert_with(|| {
+                let data = stream.get_plain_content_with_limit(limit).ok()?;
+                if lopdf_read && ToUnicode::declares_double_codes(&data) {
+                    return None;
+                }
+                ToUnicode::parse(&data).map(Rc::new)
+            })
+            .clone()?;
+        Some((map, width))
     }
 
     /// A form XObject's text, with its own resources (its parent's where it has none).
@@ -467,8 +492,10 @@ struct Writer {
     state: TextState,
     /// Where the last text shown ended on the page, and its font size there.
     end: Option<((f32, f32), f32)>,
-    /// Where the last string shown started on the page, and its codes.
-    last_string: Option<((f32, f32), Vec<u8>)>,
+    /// Where the last string shown started on the page (none after a break), and its codes
+    /// (the buffer reused from string to string).
+    last_at: Option<(f32, f32)>,
+    last_codes: Vec<u8>,
 }
 
 impl Writer {
@@ -480,7 +507,7 @@ impl Writer {
         self.end = None;
         // What follows is placed apart (an annotation's appearance is drawn in its own
         // rectangle, which the positions here do not know): never drawn over what came before.
-        self.last_string = None;
+        self.last_at = None;
     }
 
     /// A break before text on another baseline, a space before text that starts past a gap
@@ -539,16 +566,18 @@ impl Writer {
     fn show_string(&mut self, font: &Font, bytes: &[u8]) -> lopdf::Result<()> {
         let start = self.state.position();
         let size = (self.state.page_size() * font.metrics.em).max(f32::EPSILON);
-        let again = self.last_string.as_ref().is_some_and(|(at, shown)| {
-            shown.as_slice() == bytes
-                && (at.0 - start.0).abs() < OVERDRAWN * size
+        let again = self.last_at.is_some_and(|at| {
+            (at.0 - start.0).abs() < OVERDRAWN * size
                 && (at.1 - start.1).abs() < OVERDRAWN * size
+                && self.last_codes == bytes
         });
         self.state.show(&font.metrics, bytes);
         if again {
             return Ok(());
         }
-        self.last_string = Some((start, bytes.to_vec()));
+        self.last_at = Some(start);
+        self.last_codes.clear();
+        self.last_codes.extend_from_slice(bytes);
         font.codec.write(bytes, &mut self.text)
     }
 }

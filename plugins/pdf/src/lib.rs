@@ -59,6 +59,7 @@ impl Pdf {
             ));
         }
         let mut blank_pages = 0usize;
+        let mut maps = layout::Maps::new();
         for (&number, &page_id) in &pages {
             // The outline in effect: every entry before this page, and the first one on it.
             let mut on_page = false;
@@ -74,7 +75,7 @@ impl Pdf {
             let path: Vec<String> = stack.iter().map(|(_, t)| t.clone()).collect();
             out.set_page(number);
             out.section(&format!("page-{number}"), path.clone(), path.len() as u8);
-            let mut text = page_text(&pdf, number, page_id, &mut warnings);
+            let mut text = page_text(&pdf, number, page_id, &mut maps, &mut warnings);
             if let Some(why) = plausible::undecodable(&text) {
                 warnings.push(format!("page {number}: left out, {why}"));
                 text = format!("(the text of this page could not be decoded: {why})");
@@ -112,9 +113,10 @@ fn page_text(
     pdf: &lopdf::Document,
     number: u32,
     page: lopdf::ObjectId,
+    maps: &mut layout::Maps,
     warnings: &mut Vec<String>,
 ) -> String {
-    let raw = match layout::page_text(pdf, page, MAX_PAGE_CONTENT) {
+    let raw = match layout::page_text(pdf, page, MAX_PAGE_CONTENT, maps) {
         Ok(page) => {
             if page.failed > 0 {
                 warnings.push(format!(

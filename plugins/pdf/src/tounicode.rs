@@ -156,9 +156,30 @@ impl ToUnicode {
         }
     }
 
-    /// Whether the map's codespace has 2-byte codes (an Identity-H font's codes are).
-    pub fn has_double_codes(&self) -> bool {
-        self.spaces.iter().any(|&(len, ..)| len == 2)
+    /// Whether the CMap text `data` declares a 2-byte codespace range (an Identity-H font's
+    /// codes are 2 bytes), reading no further than its codespace.
+    pub fn declares_double_codes(data: &[u8]) -> bool {
+        const BEGIN: &[u8] = b"begincodespacerange";
+        let Some(at) = data.windows(BEGIN.len()).position(|w| w == BEGIN) else {
+            return false;
+        };
+        let mut rest = &data[at + BEGIN.len()..];
+        while !rest.is_empty() {
+            let (kind, len) = token(rest);
+            let text = &rest[..len.min(rest.len())];
+            match kind {
+                Token::Operand
+                    if text.first() == Some(&b'<')
+                        && hex(&text[1..text.len().saturating_sub(1)]).len() == 2 =>
+                {
+                    return true;
+                }
+                Token::Operator => return false,
+                _ => {}
+            }
+            rest = &rest[len.clamp(1, rest.len())..];
+        }
+        false
     }
 
     /// The length of the code `bytes` starts with, by the codespace ranges.
@@ -266,7 +287,7 @@ mod tests {
             text(&map, &[0, 0x41, 0, 0x42], CodeWidth::Double),
             "fl\u{DF}"
         );
-        assert!(!map.has_double_codes());
+        assert!(!ToUnicode::declares_double_codes(cmap));
         // A simple font's codes are single bytes, even under a 2-byte codespace and codes
         // written with two (issue4934.pdf).
         let two = b"1 begincodespacerange <0000> <FFFF> endcodespacerange\n\
@@ -278,7 +299,7 @@ mod tests {
             "?",
             "as one 2-byte code"
         );
-        assert!(map.has_double_codes());
+        assert!(ToUnicode::declares_double_codes(two));
         assert!(ToUnicode::parse(b"begincmap endcmap").is_none());
     }
 }
