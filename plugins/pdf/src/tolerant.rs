@@ -164,11 +164,14 @@ pub fn recover_streams(pdf: &mut lopdf::Document, bytes: &[u8], limit: usize) ->
         return 0;
     }
     let mut recovered = 0;
+    // Bytes scanned for `endstream` in all: a file of many unterminated streams must not
+    // make each scan to the end of the file.
+    let mut budget = bytes.len().saturating_mul(2);
     for object in pdf.objects.values_mut() {
         let Object::Stream(stream) = object else {
             continue;
         };
-        if let Some(content) = unread_content(stream, bytes, limit) {
+        if let Some(content) = unread_content(stream, bytes, limit, &mut budget) {
             stream.set_content(content);
             recovered += 1;
         }
@@ -177,14 +180,22 @@ pub fn recover_streams(pdf: &mut lopdf::Document, bytes: &[u8], limit: usize) ->
 }
 
 /// A stream's data up to `endstream`, when lopdf left it unread (no content, a start
-/// position, and a `/Length` that is missing or does not end at `endstream`).
-fn unread_content(stream: &Stream, bytes: &[u8], limit: usize) -> Option<Vec<u8>> {
+/// position, and a `/Length` that is missing or does not end at `endstream`); the bytes
+/// scanned are taken from `budget`.
+fn unread_content(
+    stream: &Stream,
+    bytes: &[u8],
+    limit: usize,
+    budget: &mut usize,
+) -> Option<Vec<u8>> {
     let start = stream
         .start_position
         .filter(|_| stream.content.is_empty())?;
     let data = bytes.get(start..)?;
-    let data = &data[..data.len().min(limit.saturating_add(16))];
-    let end = data.windows(9).position(|w| w == b"endstream")?;
+    let data = &data[..data.len().min(limit.saturating_add(16)).min(*budget)];
+    let found = data.windows(9).position(|w| w == b"endstream");
+    *budget -= found.map_or(data.len(), |end| end + 9).min(*budget);
+    let end = found?;
     let mut content = &data[..end];
     // The end-of-line before `endstream` is not data.
     if let Some(rest) = content.strip_suffix(b"\r\n") {
@@ -264,12 +275,26 @@ mod tests {
         let file = b"%PDF-1.4\n1 0 obj\n<< >>\nstream\nBT (x) Tj ET\nendstream\nendobj\n";
         let start = file.windows(7).position(|w| w == b"stream\n").unwrap() + 7;
         let stream = Stream::with_position(lopdf::Dictionary::new(), start);
+        let mut budget = usize::MAX;
         assert_eq!(
-            unread_content(&stream, file, 1 << 20).as_deref(),
+            unread_content(&stream, file, 1 << 20, &mut budget).as_deref(),
             Some(&b"BT (x) Tj ET"[..])
         );
-        assert_eq!(unread_content(&stream, file, 4), None, "over the limit");
+        assert_eq!(usize::MAX - budget, 13 + 9, "scanned up to `endstream`");
+        let mut budget = usize::MAX;
+        assert_eq!(
+            unread_content(&stream, file, 4, &mut budget),
+            None,
+            "over the limit"
+        );
         let read = Stream::new(lopdf::Dictionary::new(), b"data".to_vec());
-        assert_eq!(unread_content(&read, file, 1 << 20), None);
+        assert_eq!(unread_content(&read, file, 1 << 20, &mut budget), None);
+        let mut spent = 5;
+        assert_eq!(
+            unread_content(&stream, file, 1 << 20, &mut spent),
+            None,
+            "the scans' budget spent"
+        );
+        assert_eq!(spent, 0);
     }
 }
