@@ -55,7 +55,7 @@ fn is_delimiter(b: u8) -> bool {
 
 /// The token at the start of `s` and its length (at least 1; it may run past the end of an
 /// unterminated string).
-pub(crate) fn token(s: &[u8]) -> (Token, usize) {
+fn token(s: &[u8]) -> (Token, usize) {
     let run = |from: usize, keep: &dyn Fn(u8) -> bool| {
         from + s[from..].iter().take_while(|&&b| keep(b)).count()
     };
@@ -103,6 +103,44 @@ pub(crate) fn token(s: &[u8]) -> (Token, usize) {
     }
 }
 
+/// The tokens of `data` with their text, in order; the text left can be skipped over (an
+/// inline image's binary data).
+pub(crate) struct Tokens<'a> {
+    data: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Tokens<'a> {
+    pub(crate) fn new(data: &'a [u8]) -> Self {
+        Tokens { data, at: 0 }
+    }
+
+    /// What has not been read yet.
+    fn rest(&self) -> &'a [u8] {
+        &self.data[self.at..]
+    }
+
+    /// Moves past `n` bytes of what is left, unread.
+    fn pass(&mut self, n: usize) {
+        self.at = (self.at + n).min(self.data.len());
+    }
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = (Token, &'a [u8]);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let rest = self.rest();
+        if rest.is_empty() {
+            return None;
+        }
+        let (kind, len) = token(rest);
+        let len = len.clamp(1, rest.len());
+        self.at += len;
+        Some((kind, &rest[..len]))
+    }
+}
+
 /// The stream cut into operations (operands and their operator), each repaired: an operator
 /// inside an array is dropped (`[(a) 0 Tc (b)] TJ`), a bare sign becomes `0`. Inline image
 /// data (`ID` to `EI`) is kept whole with its operation.
@@ -110,12 +148,8 @@ fn repaired_operations(bytes: &[u8]) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     let mut piece: Vec<u8> = Vec::new();
     let mut depth = 0usize;
-    let mut at = 0;
-    while at < bytes.len() {
-        let (kind, len) = token(&bytes[at..]);
-        let len = len.clamp(1, bytes.len() - at);
-        let text = &bytes[at..at + len];
-        at += len;
+    let mut tokens = Tokens::new(bytes);
+    while let Some((kind, text)) = tokens.next() {
         match kind {
             Token::Comment => {}
             Token::OpenArray | Token::OpenDict => {
@@ -134,7 +168,7 @@ fn repaired_operations(bytes: &[u8]) -> Vec<Vec<u8>> {
                 piece.extend_from_slice(text);
                 if text == b"ID" {
                     // Binary image data up to white space, `EI`, and white space or the end.
-                    let data = &bytes[at..];
+                    let data = tokens.rest();
                     let end = (0..data.len().saturating_sub(2))
                         .find(|&i| {
                             is_space(data[i])
@@ -143,7 +177,7 @@ fn repaired_operations(bytes: &[u8]) -> Vec<Vec<u8>> {
                         })
                         .map_or(data.len(), |i| i + 3);
                     piece.extend_from_slice(&data[..end]);
-                    at += end;
+                    tokens.pass(end);
                 }
                 piece.push(b'\n');
                 // An operation's words with no operator before the end are not one.

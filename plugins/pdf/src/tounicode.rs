@@ -4,7 +4,7 @@
 //! comes out as shifted letters: "UFTU" for "test"). Only what text needs is read: the
 //! codespace ranges (how many bytes a code has) and the `bfchar` and `bfrange` mappings.
 
-use crate::tolerant::{Token, token};
+use crate::tolerant::{Token, Tokens};
 use std::collections::HashMap;
 
 /// Mapped codes kept at most: a range over the whole 2-byte space is 65,536.
@@ -23,13 +23,8 @@ impl ToUnicode {
     pub fn parse(data: &[u8]) -> Option<ToUnicode> {
         let mut out = ToUnicode::default();
         let mut operands: Vec<Operand> = Vec::new();
-        let mut at = 0;
         let mut in_array: Option<Vec<Vec<u8>>> = None;
-        while at < data.len() {
-            let (kind, len) = token(&data[at..]);
-            let len = len.clamp(1, data.len() - at);
-            let text = &data[at..at + len];
-            at += len;
+        for (kind, text) in Tokens::new(data) {
             match kind {
                 Token::OpenArray => in_array = Some(Vec::new()),
                 Token::CloseArray => {
@@ -163,10 +158,7 @@ impl ToUnicode {
         let Some(at) = data.windows(BEGIN.len()).position(|w| w == BEGIN) else {
             return false;
         };
-        let mut rest = &data[at + BEGIN.len()..];
-        while !rest.is_empty() {
-            let (kind, len) = token(rest);
-            let text = &rest[..len.min(rest.len())];
+        for (kind, text) in Tokens::new(&data[at + BEGIN.len()..]) {
             match kind {
                 Token::Operand
                     if text.first() == Some(&b'<')
@@ -177,7 +169,6 @@ impl ToUnicode {
                 Token::Operator => return false,
                 _ => {}
             }
-            rest = &rest[len.clamp(1, rest.len())..];
         }
         false
     }
