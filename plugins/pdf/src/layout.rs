@@ -75,12 +75,19 @@ pub fn page_text(
         let content = pdf.get_page_content_with_limit(page, limit)?;
         run.content(&content, &fonts, &xobjects, 0)?;
     }
+    let stale = needs_appearances(pdf);
     for annotation in pdf.get_page_annotations(page).unwrap_or_default() {
         let flags = annotation.get(b"F").and_then(Object::as_i64).unwrap_or(0);
         if flags & NOT_SHOWN != 0 {
             continue;
         }
-        if let Some(appearance) = appearance(pdf, annotation) {
+        // A form whose appearances the viewer must regenerate: a text field shows its value,
+        // whatever its appearance stream still draws.
+        if let Some(value) = stale.then(|| text_field_value(pdf, annotation)).flatten() {
+            run.out.break_line();
+            run.out.text.push_str(&value);
+            run.out.break_line();
+        } else if let Some(appearance) = appearance(pdf, annotation) {
             run.out.break_line();
             // A damaged appearance costs its own text, not the page's.
             let _ = run.form(appearance, &fonts, 0);
@@ -97,6 +104,40 @@ pub fn page_text(
         failed: run.failed,
         skipped: run.skipped,
     })
+}
+
+/// Whether the document's form asks viewers to regenerate its fields' appearances
+/// (`/NeedAppearances true`): its appearance streams may be stale.
+fn needs_appearances(pdf: &lopdf::Document) -> bool {
+    pdf.catalog()
+        .and_then(|c| c.get_deref(b"AcroForm", pdf))
+        .and_then(Object::as_dict)
+        .and_then(|form| form.get_deref(b"NeedAppearances", pdf))
+        .and_then(Object::as_bool)
+        .unwrap_or(false)
+}
+
+/// A text field widget's value (`/V`, looked up through its parents as fields inherit it).
+fn text_field_value(pdf: &lopdf::Document, annotation: &Dictionary) -> Option<String> {
+    if annotation.get(b"Subtype").and_then(Object::as_name).ok()? != b"Widget" {
+        return None;
+    }
+    let mut field = annotation;
+    let (mut kind, mut value) = (None, None);
+    for _ in 0..MAX_FORM_DEPTH {
+        kind = kind.or_else(|| field.get(b"FT").and_then(Object::as_name).ok());
+        value = value.or_else(|| field.get_deref(b"V", pdf).ok());
+        match field.get_deref(b"Parent", pdf).and_then(Object::as_dict) {
+            Ok(parent) if kind.is_none() || value.is_none() => field = parent,
+            _ => break,
+        }
+    }
+    if kind? != b"Tx" {
+        return None;
+    }
+    let text = lopdf::decode_text_string(value?).ok()?;
+    let text = text.trim();
+    (!text.is_empty()).then(|| text.to_string())
 }
 
 /// The text of a free-text annotation (a comment typed on the page), its no-break spaces

@@ -558,3 +558,64 @@ fn a_string_drawn_over_itself_is_read_once() {
     // Helvetica here: `q` is 556 wide, so moving back 521 lands within a tenth of an em.
     assert_eq!(doc.sections[0].text, "qq\nq");
 }
+
+#[test]
+fn a_form_that_needs_new_appearances_shows_its_text_fields_values() {
+    // bug1844583.pdf: the field's value is "Hello World"; its stale appearance still draws
+    // an older text, and the form asks viewers to regenerate appearances.
+    let page_of = |need_appearances: bool| {
+        let mut doc = lopdf::Document::with_version("1.5");
+        let pages_id = doc.new_object_id();
+        let helvetica = doc.add_object(dictionary! {
+            "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica",
+        });
+        let stale = doc.add_object(content_stream(
+            dictionary! {
+                "Type" => "XObject", "Subtype" => "Form",
+                "BBox" => vec![0.into(), 0.into(), 150.into(), 22.into()],
+                "Resources" => dictionary! { "Font" => dictionary! { "Helv" => helvetica } },
+            },
+            vec![
+                Operation::new("BT", vec![]),
+                Operation::new("Tf", vec!["Helv".into(), 12.into()]),
+                Operation::new("Tj", vec![Object::string_literal("Dlrow Olleh")]),
+                Operation::new("ET", vec![]),
+            ],
+        ));
+        // The field's kind and value on its parent, the widget its kid.
+        let field = doc.add_object(dictionary! {
+            "FT" => "Tx", "T" => Object::string_literal("Texte2"),
+            "V" => Object::string_literal("Hello World"),
+        });
+        let widget = doc.add_object(dictionary! {
+            "Type" => "Annot", "Subtype" => "Widget", "F" => 4, "Parent" => field,
+            "Rect" => vec![0.into(), 0.into(), 150.into(), 22.into()],
+            "AP" => dictionary! { "N" => stale },
+        });
+        let page = doc.add_object(dictionary! {
+            "Type" => "Page", "Parent" => pages_id, "Annots" => vec![widget.into()],
+            "Resources" => dictionary! {},
+        });
+        doc.objects.insert(
+            pages_id,
+            Object::Dictionary(dictionary! {
+                "Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1,
+                "MediaBox" => vec![0.into(), 0.into(), 595.into(), 842.into()],
+            }),
+        );
+        let form = dictionary! {
+            "Fields" => vec![field.into()], "NeedAppearances" => need_appearances,
+        };
+        let catalog = doc.add_object(
+            dictionary! { "Type" => "Catalog", "Pages" => pages_id, "AcroForm" => form },
+        );
+        doc.trailer.set("Root", catalog);
+        let mut bytes = Vec::new();
+        doc.save_to(&mut bytes).unwrap();
+        Pdf::parse(&bytes, "form.pdf").unwrap().sections[0]
+            .text
+            .clone()
+    };
+    assert_eq!(page_of(true), "Hello World");
+    assert_eq!(page_of(false), "Dlrow Olleh", "its appearance, as drawn");
+}
