@@ -84,18 +84,14 @@ pub fn page_text(
         // A form whose appearances the viewer must regenerate: a text field shows its value,
         // whatever its appearance stream still draws.
         if let Some(value) = stale.then(|| text_field_value(pdf, annotation)).flatten() {
-            run.out.break_line();
-            run.out.text.push_str(&value);
-            run.out.break_line();
+            run.out.line(&value);
         } else if let Some(appearance) = appearance(pdf, annotation) {
             run.out.break_line();
             // A damaged appearance costs its own text, not the page's.
             let _ = run.form(appearance, &fonts, 0);
         } else if let Some(text) = free_text(pdf, annotation) {
             // Viewers draw a free-text annotation without an appearance from its contents.
-            run.out.break_line();
-            run.out.text.push_str(&text);
-            run.out.break_line();
+            run.out.line(&text);
         }
     }
     *maps = run.maps;
@@ -549,6 +545,13 @@ impl Writer {
         // What follows is placed apart (an annotation's appearance is drawn in its own
         // rectangle, which the positions here do not know): never drawn over what came before.
         self.last_at = None;
+    }
+
+    /// `text` on a line of its own (an annotation's, not placed by the content's positions).
+    fn line(&mut self, text: &str) {
+        self.break_line();
+        self.text.push_str(text);
+        self.break_line();
     }
 
     /// A break before text on another baseline, a space before text that starts past a gap

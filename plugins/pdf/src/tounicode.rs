@@ -33,7 +33,7 @@ impl ToUnicode {
                     }
                 }
                 Token::Operand if text.first() == Some(&b'<') => {
-                    let bytes = hex(&text[1..text.len().saturating_sub(1)]);
+                    let bytes = hex_string(text);
                     match in_array.as_mut() {
                         Some(items) => items.push(bytes),
                         None => operands.push(Operand::Hex(bytes)),
@@ -89,11 +89,19 @@ impl ToUnicode {
             if high_code < low_code || (high_code - low_code) as usize > MAX_CODES {
                 continue;
             }
+            let first = match target {
+                Operand::Hex(first) => utf16_units(first),
+                Operand::Array(_) => Vec::new(),
+            };
             for (i, code) in (low_code..=high_code).enumerate() {
+                // A full map takes no more: a hostile map's many large ranges stop here.
+                if self.map.len() >= MAX_CODES {
+                    return;
+                }
                 let text = match target {
-                    // The last byte counts up through the range.
-                    Operand::Hex(first) if !first.is_empty() => {
-                        let mut units = utf16_units(first);
+                    // The last unit counts up through the range.
+                    Operand::Hex(_) if !first.is_empty() => {
+                        let mut units = first.clone();
                         if let Some(last) = units.last_mut() {
                             *last = last.wrapping_add(i as u16);
                         }
@@ -160,10 +168,7 @@ impl ToUnicode {
         };
         for (kind, text) in Tokens::new(&data[at + BEGIN.len()..]) {
             match kind {
-                Token::Operand
-                    if text.first() == Some(&b'<')
-                        && hex(&text[1..text.len().saturating_sub(1)]).len() == 2 =>
-                {
+                Token::Operand if text.first() == Some(&b'<') && hex_string(text).len() == 2 => {
                     return true;
                 }
                 Token::Operator => return false,
@@ -197,6 +202,13 @@ pub enum CodeWidth {
 enum Operand {
     Hex(Vec<u8>),
     Array(Vec<Vec<u8>>),
+}
+
+/// The bytes of a hex string token (`<...>`; the closing `>` may be missing at the end of a
+/// damaged map).
+fn hex_string(token: &[u8]) -> Vec<u8> {
+    let digits = token.strip_prefix(b"<").unwrap_or(token);
+    hex(digits.strip_suffix(b">").unwrap_or(digits))
 }
 
 /// The bytes of a hex string's digits (white space ignored, an odd last digit padded by 0).
@@ -292,5 +304,17 @@ mod tests {
         );
         assert!(ToUnicode::declares_double_codes(two));
         assert!(ToUnicode::parse(b"begincmap endcmap").is_none());
+    }
+
+    #[test]
+    fn hostile_maps_end_cleanly_and_stay_bounded() {
+        // A hex string cut off at the very end (it trapped the plugin).
+        assert!(ToUnicode::parse(b"1 beginbfchar <41> <0061> endbfchar <").is_some());
+        assert!(!ToUnicode::declares_double_codes(b"begincodespacerange <"));
+        // Many ranges over the whole 2-byte space: the map stops at its cap.
+        let range = "<0000> <ffff> <0041>\n".repeat(64);
+        let cmap = format!("64 beginbfrange\n{range}endbfrange");
+        let map = ToUnicode::parse(cmap.as_bytes()).unwrap();
+        assert!(map.map.len() <= MAX_CODES);
     }
 }
