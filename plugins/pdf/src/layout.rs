@@ -6,6 +6,7 @@
 //! is read too, as a viewer shows it.
 
 use crate::cmaps;
+use crate::glyphnames::{self, Repaired};
 use crate::glyphs::{Matrix, Metrics, TextState};
 use crate::standard14;
 use crate::tolerant;
@@ -37,16 +38,22 @@ pub struct PageText {
     pub skipped: usize,
 }
 
-/// ToUnicode maps read here, by their stream, kept from page to page: a font's map is read
-/// once per document, not once per page.
-pub type Maps = HashMap<*const Stream, Option<Rc<ToUnicode>>>;
+/// What is read of a document's fonts here, kept from page to page: once per document, not
+/// once per page.
+#[derive(Default)]
+pub struct FontCache {
+    /// ToUnicode maps read here, by their stream.
+    maps: HashMap<*const Stream, Option<Rc<ToUnicode>>>,
+    /// Fonts whose `/Differences` lopdf cannot read, repaired, by their dictionary.
+    repaired: HashMap<*const Dictionary, Option<Rc<Repaired>>>,
+}
 
 /// The text of a page. `limit` bounds each decompression, and the content read in all.
 pub fn page_text(
     pdf: &lopdf::Document,
     page: ObjectId,
     limit: usize,
-    maps: &mut Maps,
+    cache: &mut FontCache,
 ) -> lopdf::Result<PageText> {
     let mut run = Run {
         pdf,
@@ -56,7 +63,7 @@ pub fn page_text(
         skipped: 0,
         out: Writer::default(),
         forms: HashSet::new(),
-        maps: std::mem::take(maps),
+        cache: std::mem::take(cache),
     };
     let fonts = pdf.get_page_fonts(page)?;
     let (direct, referenced) = pdf.get_page_resources(page)?;
@@ -94,7 +101,7 @@ pub fn page_text(
             run.out.line(&text);
         }
     }
-    *maps = run.maps;
+    *cache = run.cache;
     Ok(PageText {
         text: run.out.text,
         failed: run.failed,
@@ -203,9 +210,25 @@ struct Codec<'a> {
     own: Option<(Rc<ToUnicode>, CodeWidth)>,
     /// A standard font's built-in encoding (Symbol's), each code's character from 32 on.
     builtin: Option<&'static [u16; 224]>,
+    /// The text of codes whose glyph names lopdf does not know (see [`glyphnames`]).
+    names: Option<&'a HashMap<u8, String>>,
 }
 
 impl Codec<'_> {
+    /// `bytes` by the font's encoding, codes whose glyph names lopdf lacks by their own text.
+    fn write_base(&self, bytes: &[u8], out: &mut String) -> lopdf::Result<()> {
+        let Some(names) = self.names else {
+            return self.base.write_to_string(bytes, out);
+        };
+        for code in bytes.chunks(1) {
+            match names.get(&code[0]) {
+                Some(text) => out.push_str(text),
+                None => self.base.write_to_string(code, out)?,
+            }
+        }
+        Ok(())
+    }
+
     /// The text of `bytes`, typographic ligatures spelled out (`ﬁ` as `fi`, as search needs
     /// and as pdftotext writes them).
     fn write(&self, bytes: &[u8], out: &mut String) -> lopdf::Result<()> {
@@ -223,7 +246,7 @@ impl Codec<'_> {
             // undecodable (for the plausibility check to see).
             map.write(bytes, *width, &mut text, &mut |code, out| match code {
                 [_] => {
-                    if let Err(err) = self.base.write_to_string(code, out) {
+                    if let Err(err) = self.write_base(code, out) {
                         failed.get_or_insert(err);
                     }
                 }
@@ -235,12 +258,12 @@ impl Codec<'_> {
         } else {
             match (&self.unicode, self.legacy) {
                 (None, Some(legacy)) => text.push_str(&legacy.decode_without_bom_handling(bytes).0),
-                (None, None) => self.base.write_to_string(bytes, &mut text)?,
+                (None, None) => self.write_base(bytes, &mut text)?,
                 (Some(unicode), _) => {
                     for code in bytes.chunks(1) {
                         match unicode.bytes_to_string(code) {
                             Ok(t) if !t.is_empty() && !t.contains('\u{FFFD}') => text.push_str(&t),
-                            _ => self.base.write_to_string(code, &mut text)?,
+                            _ => self.write_base(code, &mut text)?,
                         }
                     }
                 }
@@ -299,7 +322,7 @@ struct Run<'a> {
     out: Writer,
     /// Forms being read, against reference cycles.
     forms: HashSet<*const Stream>,
-    maps: Maps,
+    cache: FontCache,
 }
 
 impl<'a> Run<'a> {
@@ -312,9 +335,21 @@ impl<'a> Run<'a> {
     ) -> lopdf::Result<()> {
         self.budget = self.budget.saturating_sub(bytes.len());
         let maps: Vec<Option<Dictionary>> = fonts.values().map(|f| unicode_only(f)).collect();
+        let repaired: Vec<Option<Rc<Repaired>>> = fonts
+            .values()
+            .map(|font| {
+                let pdf = self.pdf;
+                self.cache
+                    .repaired
+                    .entry(*font as *const Dictionary)
+                    .or_insert_with(|| glyphnames::repair(pdf, font).map(Rc::new))
+                    .clone()
+            })
+            .collect();
         let mut known: BTreeMap<&[u8], Font> = BTreeMap::new();
-        for ((name, font), map) in fonts.iter().zip(&maps) {
-            match font.get_font_encoding_with_limit(self.pdf, self.limit) {
+        for (((name, font), map), repaired) in fonts.iter().zip(&maps).zip(&repaired) {
+            let readable = repaired.as_ref().map_or(*font, |r| &r.font);
+            match readable.get_font_encoding_with_limit(self.pdf, self.limit) {
                 Ok(base) => {
                     let unicode = map
                         .as_ref()
@@ -336,6 +371,7 @@ impl<'a> Run<'a> {
                                 legacy,
                                 own,
                                 builtin: builtin_encoding(font),
+                                names: repaired.as_ref().map(|r| &r.codes),
                             },
                             metrics,
                         },
@@ -427,9 +463,11 @@ impl<'a> Run<'a> {
     }
 
     /// The font's ToUnicode map read leniently, when it has one that lopdf's encodings do
-    /// not decode: one its parser refuses (lopdf then falls back to StandardEncoding), or an
-    /// Identity-H font's map with a 1-byte codespace (lopdf then reads each 2-byte code as
-    /// two codes).
+    /// not decode: one its parser refuses (lopdf then falls back to StandardEncoding), or any
+    /// Identity-H font's map. Its codes are 2 bytes whatever the map's codespace says, while
+    /// lopdf goes by the codespace, byte by byte: a 1-byte range read each code as two
+    /// (bug898853.pdf, outlines_se.pdf: pages of U+FFFD), and a range whose second bytes run
+    /// backwards (`<02e3> <70bb>`, issue4061.pdf) held no code at all.
     fn own_map(
         &mut self,
         font: &Dictionary,
@@ -456,17 +494,13 @@ impl<'a> Run<'a> {
         if lopdf_read && !identity {
             return None;
         }
-        // Where lopdf read the map, only its codespace is read here (most say 2 bytes, and
-        // the map is lopdf's to decode).
         let limit = self.limit;
         let map = self
+            .cache
             .maps
             .entry(stream as *const Stream)
             .or_insert_with(|| {
                 let data = stream.get_plain_content_with_limit(limit).ok()?;
-                if lopdf_read && ToUnicode::declares_double_codes(&data) {
-                    return None;
-                }
                 ToUnicode::parse(&data).map(Rc::new)
             })
             .clone()?;

@@ -4,6 +4,7 @@
 //! as metadata. Files encrypted with a user password give ENCRYPTED, damaged ones MALFORMED.
 
 mod cmaps;
+mod glyphnames;
 mod glyphs;
 mod layout;
 mod plausible;
@@ -59,7 +60,7 @@ impl Pdf {
             ));
         }
         let mut blank_pages = 0usize;
-        let mut maps = layout::Maps::new();
+        let mut maps = layout::FontCache::default();
         for (&number, &page_id) in &pages {
             // The outline in effect: every entry before this page, and the first one on it.
             let mut on_page = false;
@@ -113,7 +114,7 @@ fn page_text(
     pdf: &lopdf::Document,
     number: u32,
     page: lopdf::ObjectId,
-    maps: &mut layout::Maps,
+    maps: &mut layout::FontCache,
     warnings: &mut Vec<String>,
 ) -> String {
     let raw = match layout::page_text(pdf, page, MAX_PAGE_CONTENT, maps) {

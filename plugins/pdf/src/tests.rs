@@ -455,6 +455,68 @@ fn tounicode_maps_lopdf_misreads_are_read_here() {
         endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n";
     let parsed = Pdf::parse(&identity_font_page(one_byte, &test), "x.pdf").unwrap();
     assert_eq!(parsed.sections[0].text, "test", "{parsed:?}");
+    // outlines_se.pdf's, whole: a 1-byte range beside the 2-byte one. lopdf read each byte of
+    // a code as a code of its own: a page of U+FFFD.
+    let mixed = b"/CIDInit /ProcSet findresource begin\r\n12 dict begin\r\nbegincmap\r\n\
+        /CIDSystemInfo <<\r\n/Registry (Adobe)\r\n/Ordering (SI-ADAAAA+MinionPro-Regular)\r\n\
+        /Supplement 0\r\n>> def\r\n/CMapName /Adobe-SI-ADAAAA+MinionPro-Regular-0 def\r\n\
+        /CMapType 2 def\r\n2 begincodespacerange\r\n<00> <FF>\r\n<0100> <FFFF>\r\n\
+        endcodespacerange\r\n5 beginbfchar\r\n<0000> <FFFD>\r\n<0029> <0048>\r\n\
+        <0046> <0065>\r\n<004D> <006C>\r\n<0050> <006F>\r\nendbfchar\r\nendcmap\r\n\
+        CMapName currentdict /CMap defineresource pop\r\nend\r\nend";
+    let hello = [0, 0x29, 0, 0x46, 0, 0x4D, 0, 0x4D, 0, 0x50];
+    let parsed = Pdf::parse(&identity_font_page(mixed, &hello), "x.pdf").unwrap();
+    assert_eq!(parsed.sections[0].text, "Hello", "{parsed:?}");
+    // issue4061.pdf's, cut down: a 2-byte codespace whose second bytes run backwards
+    // (<02e3> <70bb>). lopdf checks codes byte by byte, so most codes were none.
+    let backwards =
+        b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CIDSystemInfo <<\n\
+        /Registry (OBENLO+TT3+0) /Ordering (T42UV) /Supplement 0 >> def\n\
+        /CMapName /OBENLO+TT3+0 def\n/CMapType 2 def\n\
+        1 begincodespacerange <02e3> <70bb> endcodespacerange\n\
+        2 beginbfchar\n<5ef1> <8F49>\n<2b6c> <91DD>\nendbfchar\n\
+        endcmap CMapName currentdict /CMap defineresource pop end end\n";
+    let parsed = Pdf::parse(
+        &identity_font_page(backwards, &[0x5E, 0xF1, 0x2B, 0x6C]),
+        "x.pdf",
+    )
+    .unwrap();
+    assert_eq!(parsed.sections[0].text, "轉針", "{parsed:?}");
+}
+
+#[test]
+fn glyph_names_lopdf_lacks_keep_their_font_readable() {
+    // issue15516.pdf's: names from an OpenType font (`f_t`, `a.sc`, `uni00E9`) in the
+    // /Differences. lopdf read the whole font as StandardEncoding for one such name: the
+    // codes below 32 as nothing, the rest as other letters.
+    let mut doc = lopdf::Document::with_version("1.5");
+    let pages_id = doc.new_object_id();
+    let name = |n: &str| Object::Name(n.as_bytes().to_vec());
+    let font = doc.add_object(dictionary! {
+        "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "MinionPro-Regular",
+        "Encoding" => dictionary! {
+            "Type" => "Encoding",
+            "Differences" => vec![
+                1.into(), name("f_t"), name("a.sc"), name("uni00E9"), name("r"), name("s"),
+            ],
+        },
+    });
+    let ops = vec![
+        Operation::new("BT", vec![]),
+        Operation::new("Tf", vec!["F1".into(), 20.into()]),
+        Operation::new(
+            "Tj",
+            vec![Object::string_literal(b"so\x01 \x04\x02\x03".to_vec())],
+        ),
+        Operation::new("ET", vec![]),
+    ];
+    let content = doc.add_object(content_stream(dictionary! {}, ops));
+    let page = doc.add_object(dictionary! {
+        "Type" => "Page", "Parent" => pages_id, "Contents" => content,
+        "Resources" => dictionary! { "Font" => dictionary! { "F1" => font } },
+    });
+    let parsed = Pdf::parse(&save_one_page(doc, pages_id, page), "x.pdf").unwrap();
+    assert_eq!(parsed.sections[0].text, "soft raé", "{parsed:?}");
 }
 
 #[test]

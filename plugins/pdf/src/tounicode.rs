@@ -159,25 +159,6 @@ impl ToUnicode {
         }
     }
 
-    /// Whether the CMap text `data` declares a 2-byte codespace range (an Identity-H font's
-    /// codes are 2 bytes), reading no further than its codespace.
-    pub fn declares_double_codes(data: &[u8]) -> bool {
-        const BEGIN: &[u8] = b"begincodespacerange";
-        let Some(at) = data.windows(BEGIN.len()).position(|w| w == BEGIN) else {
-            return false;
-        };
-        for (kind, text) in Tokens::new(&data[at + BEGIN.len()..]) {
-            match kind {
-                Token::Operand if text.first() == Some(&b'<') && hex_string(text).len() == 2 => {
-                    return true;
-                }
-                Token::Operator => return false,
-                _ => {}
-            }
-        }
-        false
-    }
-
     /// The length of the code `bytes` starts with, by the codespace ranges.
     fn code_len(&self, bytes: &[u8]) -> Option<usize> {
         self.spaces
@@ -290,7 +271,6 @@ mod tests {
             text(&map, &[0, 0x41, 0, 0x42], CodeWidth::Double),
             "fl\u{DF}"
         );
-        assert!(!ToUnicode::declares_double_codes(cmap));
         // A simple font's codes are single bytes, even under a 2-byte codespace and codes
         // written with two (issue4934.pdf).
         let two = b"1 begincodespacerange <0000> <FFFF> endcodespacerange\n\
@@ -302,7 +282,6 @@ mod tests {
             "?",
             "as one 2-byte code"
         );
-        assert!(ToUnicode::declares_double_codes(two));
         assert!(ToUnicode::parse(b"begincmap endcmap").is_none());
     }
 
@@ -310,7 +289,6 @@ mod tests {
     fn hostile_maps_end_cleanly_and_stay_bounded() {
         // A hex string cut off at the very end (it trapped the plugin).
         assert!(ToUnicode::parse(b"1 beginbfchar <41> <0061> endbfchar <").is_some());
-        assert!(!ToUnicode::declares_double_codes(b"begincodespacerange <"));
         // Many ranges over the whole 2-byte space: the map stops at its cap.
         let range = "<0000> <ffff> <0041>\n".repeat(64);
         let cmap = format!("64 beginbfrange\n{range}endbfrange");
