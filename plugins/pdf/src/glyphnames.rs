@@ -97,7 +97,7 @@ fn known(pdf: &Document, name: &[u8]) -> Option<String> {
 }
 
 /// A name's text by the AGL specification's rules, or None where no part of it is known.
-fn text_of(pdf: &Document, name: &[u8]) -> Option<String> {
+pub fn text_of(pdf: &Document, name: &[u8]) -> Option<String> {
     let name = std::str::from_utf8(name).ok()?;
     let base = name.split('.').next().unwrap_or_default();
     let mut text = String::new();

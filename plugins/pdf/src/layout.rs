@@ -8,6 +8,7 @@
 use crate::cmaps;
 use crate::glyphnames::{self, Repaired};
 use crate::glyphs::{Matrix, Metrics, TextState};
+use crate::program::{self, Program};
 use crate::standard14;
 use crate::tolerant;
 use crate::tounicode::{CodeWidth, ToUnicode};
@@ -46,6 +47,8 @@ pub struct FontCache {
     maps: HashMap<*const Stream, Option<Rc<ToUnicode>>>,
     /// Fonts whose `/Differences` lopdf cannot read, repaired, by their dictionary.
     repaired: HashMap<*const Dictionary, Option<Rc<Repaired>>>,
+    /// Fonts read through their embedded program, by their dictionary.
+    programs: HashMap<*const Dictionary, Option<Rc<Program>>>,
 }
 
 /// The text of a page. `limit` bounds each decompression, and the content read in all.
@@ -210,8 +213,15 @@ struct Codec<'a> {
     own: Option<(Rc<ToUnicode>, CodeWidth)>,
     /// A standard font's built-in encoding (Symbol's), each code's character from 32 on.
     builtin: Option<&'static [u16; 224]>,
-    /// The text of codes whose glyph names lopdf does not know (see [`glyphnames`]).
+    /// The text of codes whose glyph names lopdf does not know (see [`glyphnames`]), or of
+    /// a font's codes by its program's built-in encoding (see [`program`]).
     names: Option<&'a HashMap<u8, String>>,
+    /// An Identity-H CIDFont's CIDs read through its embedded program (see [`program`]).
+    cids: Option<&'a HashMap<u16, String>>,
+    /// A composite font nothing here decodes (a CID-keyed font in a character collection
+    /// without a ToUnicode map): each 2-byte code is written as U+FFFD, so that the page's
+    /// plausibility check sees it, not as letters.
+    unread: bool,
 }
 
 impl Codec<'_> {
@@ -255,6 +265,13 @@ impl Codec<'_> {
             if let Some(err) = failed {
                 return Err(err);
             }
+        } else if self.unread {
+            text.extend(bytes.chunks(2).map(|_| '\u{FFFD}'));
+        } else if let Some(cids) = self.cids {
+            for code in bytes.chunks(2) {
+                let cid = code.iter().fold(0u16, |n, b| n << 8 | u16::from(*b));
+                text.push_str(cids.get(&cid).map_or("\u{FFFD}", String::as_str));
+            }
         } else {
             match (&self.unicode, self.legacy) {
                 (None, Some(legacy)) => text.push_str(&legacy.decode_without_bom_handling(bytes).0),
@@ -288,6 +305,23 @@ impl Codec<'_> {
 struct Font<'a> {
     codec: Codec<'a>,
     metrics: Metrics,
+}
+
+/// The encoding a composite font's codes are bytes of, where it has no ToUnicode map: the
+/// legacy encoding its predefined CJK CMap stands for, or UTF-16 where its `/ToUnicode` is
+/// the name `Identity-H` (not a map: producers write it to say each code is its character,
+/// as pdftotext and pdf.js read it).
+fn legacy_encoding(font: &Dictionary) -> Option<&'static encoding_rs::Encoding> {
+    if font.get(b"Subtype").and_then(Object::as_name).ok() != Some(b"Type0") {
+        return None;
+    }
+    match font.get(b"ToUnicode") {
+        Err(_) => cmaps::legacy_encoding(font.get(b"Encoding").and_then(Object::as_name).ok()?),
+        Ok(Object::Name(name)) if matches!(name.as_slice(), b"Identity-H" | b"Identity-V") => {
+            Some(encoding_rs::UTF_16BE)
+        }
+        Ok(_) => None,
+    }
 }
 
 /// A standard font's built-in encoding, where its dictionary names no other.
@@ -346,8 +380,21 @@ impl<'a> Run<'a> {
                     .clone()
             })
             .collect();
+        let programs: Vec<Option<Rc<Program>>> = fonts
+            .values()
+            .map(|font| {
+                let (pdf, limit) = (self.pdf, self.limit);
+                self.cache
+                    .programs
+                    .entry(*font as *const Dictionary)
+                    .or_insert_with(|| program::read(pdf, font, limit).map(Rc::new))
+                    .clone()
+            })
+            .collect();
         let mut known: BTreeMap<&[u8], Font> = BTreeMap::new();
-        for (((name, font), map), repaired) in fonts.iter().zip(&maps).zip(&repaired) {
+        for ((((name, font), map), repaired), program) in
+            fonts.iter().zip(&maps).zip(&repaired).zip(&programs)
+        {
             let readable = repaired.as_ref().map_or(*font, |r| &r.font);
             match readable.get_font_encoding_with_limit(self.pdf, self.limit) {
                 Ok(base) => {
@@ -355,13 +402,20 @@ impl<'a> Run<'a> {
                         .as_ref()
                         .and_then(|m| m.get_font_encoding_with_limit(self.pdf, self.limit).ok());
                     let metrics = Metrics::of(self.pdf, font);
-                    let legacy = (font.get(b"Subtype").and_then(Object::as_name).ok()
-                        == Some(b"Type0".as_slice())
-                        && !font.has(b"ToUnicode"))
-                    .then(|| font.get(b"Encoding").and_then(Object::as_name).ok())
-                    .flatten()
-                    .and_then(cmaps::legacy_encoding);
+                    let legacy = legacy_encoding(font);
                     let own = self.own_map(font, &base, unicode.as_ref());
+                    let cids = match program.as_deref() {
+                        Some(Program::Cids(cids)) => Some(cids),
+                        _ => None,
+                    };
+                    // lopdf falls back to StandardEncoding for a composite font it cannot
+                    // decode, which reads 2-byte CIDs as letters.
+                    let unread = font.get(b"Subtype").and_then(Object::as_name).ok()
+                        == Some(b"Type0")
+                        && matches!(base, Encoding::OneByteEncoding(_))
+                        && own.is_none()
+                        && legacy.is_none()
+                        && cids.is_none();
                     known.insert(
                         name.as_slice(),
                         Font {
@@ -371,7 +425,12 @@ impl<'a> Run<'a> {
                                 legacy,
                                 own,
                                 builtin: builtin_encoding(font),
-                                names: repaired.as_ref().map(|r| &r.codes),
+                                names: match program.as_deref() {
+                                    Some(Program::Simple(codes)) => Some(codes),
+                                    _ => repaired.as_ref().map(|r| &r.codes),
+                                },
+                                cids,
+                                unread,
                             },
                             metrics,
                         },

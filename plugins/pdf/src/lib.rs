@@ -8,6 +8,7 @@ mod glyphnames;
 mod glyphs;
 mod layout;
 mod plausible;
+mod program;
 mod standard14;
 mod tolerant;
 mod tounicode;

@@ -681,3 +681,119 @@ fn a_form_that_needs_new_appearances_shows_its_text_fields_values() {
     assert_eq!(page_of(true), "Hello World");
     assert_eq!(page_of(false), "Dlrow Olleh", "its appearance, as drawn");
 }
+
+/// A page showing `codes` in the font `font` (its objects added by `add` to the document).
+fn font_page(add: impl FnOnce(&mut lopdf::Document) -> Dictionary, codes: &[u8]) -> Vec<u8> {
+    let mut doc = lopdf::Document::with_version("1.5");
+    let pages_id = doc.new_object_id();
+    let font = add(&mut doc);
+    let font = doc.add_object(font);
+    let text = Object::String(codes.to_vec(), lopdf::StringFormat::Hexadecimal);
+    let ops = vec![
+        Operation::new("BT", vec![]),
+        Operation::new("Tf", vec!["F1".into(), 20.into()]),
+        Operation::new("Tj", vec![text]),
+        Operation::new("ET", vec![]),
+    ];
+    let content = doc.add_object(content_stream(dictionary! {}, ops));
+    let page = doc.add_object(dictionary! {
+        "Type" => "Page", "Parent" => pages_id, "Contents" => content,
+        "Resources" => dictionary! { "Font" => dictionary! { "F1" => font } },
+    });
+    save_one_page(doc, pages_id, page)
+}
+
+#[test]
+fn fonts_without_an_encoding_are_read_through_their_program() {
+    // A Type 1 program's own encoding (bug859204.pdf, TeX's fonts: issue12504.pdf). lopdf
+    // read the codes as StandardEncoding.
+    let type1 = |doc: &mut lopdf::Document| {
+        let program = b"%!PS-AdobeFont-1.0: X\n/Encoding 256 array\n\
+            0 1 255 {1 index exch /.notdef put} for\ndup 11 /ff put\ndup 1 /eacute put\n\
+            dup 97 /a put\nreadonly def\ncurrentfile eexec\n";
+        let file = doc.add_object(Stream::new(dictionary! {}, program.to_vec()));
+        dictionary! {
+            "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "CMR10",
+            "FontDescriptor" => dictionary! { "Type" => "FontDescriptor", "FontFile" => file },
+        }
+    };
+    let parsed = Pdf::parse(&font_page(type1, b"\x0ba\x01"), "x.pdf").unwrap();
+    assert_eq!(parsed.sections[0].text, "ffaé", "{parsed:?}");
+    // A CFF program's (issue3566.pdf: "difierent" for "different").
+    let cff = |doc: &mut lopdf::Document| {
+        let file = doc.add_object(Stream::new(
+            dictionary! { "Subtype" => "Type1C" },
+            crate::program::fixtures::cff(),
+        ));
+        dictionary! {
+            "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "CMR9",
+            "FontDescriptor" => dictionary! { "Type" => "FontDescriptor", "FontFile3" => file },
+        }
+    };
+    let parsed = Pdf::parse(&font_page(cff, b"\x0bA"), "x.pdf").unwrap();
+    assert_eq!(parsed.sections[0].text, "ffA", "{parsed:?}");
+}
+
+#[test]
+fn truetype_cid_fonts_without_a_map_are_read_through_their_cmap() {
+    let font = |to_gid: Option<Vec<u8>>, to_unicode: Option<Object>| {
+        move |doc: &mut lopdf::Document| {
+            let file = doc.add_object(Stream::new(
+                dictionary! {},
+                crate::program::fixtures::truetype('A', 'C', 1),
+            ));
+            let mut descendant = dictionary! {
+                "Type" => "Font", "Subtype" => "CIDFontType2", "BaseFont" => "X",
+                "CIDSystemInfo" => dictionary! {
+                    "Registry" => Object::string_literal("Adobe"),
+                    "Ordering" => Object::string_literal("Identity"),
+                    "Supplement" => 0,
+                },
+                "FontDescriptor" => dictionary! { "Type" => "FontDescriptor", "FontFile2" => file },
+            };
+            if let Some(map) = to_gid {
+                let map = doc.add_object(Stream::new(dictionary! {}, map));
+                descendant.set("CIDToGIDMap", map);
+            }
+            let descendant = doc.add_object(descendant);
+            let mut font = dictionary! {
+                "Type" => "Font", "Subtype" => "Type0", "BaseFont" => "X",
+                "Encoding" => "Identity-H", "DescendantFonts" => vec![descendant.into()],
+            };
+            if let Some(to_unicode) = to_unicode {
+                font.set("ToUnicode", to_unicode);
+            }
+            font
+        }
+    };
+    let parsed = Pdf::parse(&font_page(font(None, None), &[0, 3, 0, 1]), "x.pdf").unwrap();
+    assert_eq!(parsed.sections[0].text, "CA", "{parsed:?}");
+    // CIDs 0 and 1 drawn by glyphs 2 and 1.
+    let to_gid = Some(vec![0, 2, 0, 1]);
+    let parsed = Pdf::parse(&font_page(font(to_gid, None), &[0, 0, 0, 1]), "x.pdf").unwrap();
+    assert_eq!(parsed.sections[0].text, "BA", "{parsed:?}");
+    // No program and no map: glyph ids, not letters (pdftotext reads "6XPPD" for "Summa"
+    // in PDFJS-7562-reduced.pdf; lopdf read them as StandardEncoding bytes just the same).
+    let bare = |doc: &mut lopdf::Document| {
+        let descendant = doc.add_object(dictionary! {
+            "Type" => "Font", "Subtype" => "CIDFontType2", "BaseFont" => "Arial",
+        });
+        dictionary! {
+            "Type" => "Font", "Subtype" => "Type0", "BaseFont" => "Arial",
+            "Encoding" => "Identity-H", "DescendantFonts" => vec![descendant.into()],
+        }
+    };
+    let parsed = Pdf::parse(&font_page(bare, &[0, 0x36, 0, 0x58, 0, 0x50]), "x.pdf").unwrap();
+    assert!(
+        parsed.sections[0].text.contains("could not be decoded"),
+        "{parsed:?}"
+    );
+    // `/ToUnicode /Identity-H`, a name (bug1650302.pdf): each code is its character.
+    let named = Some(Object::Name(b"Identity-H".to_vec()));
+    let parsed = Pdf::parse(
+        &font_page(font(None, named), &[0, 0xFD, 0x01, 0x59]),
+        "x.pdf",
+    )
+    .unwrap();
+    assert_eq!(parsed.sections[0].text, "ýř", "{parsed:?}");
+}
