@@ -37,11 +37,13 @@ WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # What the full view adds around a document's text: page markers and empty-page notes, and a
 # sheet's frame (what it holds, its column letters, its tables, each row's number).
 MARKER = re.compile(
-    r"^\[page \d+\]$|^\(no extractable text on this page.*\)$"
+    r"^\[page \d+\]$|^\(no extractable text on this page.*\)$|^\(the text of this page could not be decoded.*\)$"
     r"|^.*![A-Z]+\d+:[A-Z]+\d+, \d+ rows x \d+ columns$|^.*: empty sheet$|^\t[A-Z\t]+$"
     r"|^table .* at [A-Z]+\d+:[A-Z]+\d+$|^columns: "
 )
 ROW_NUMBER = re.compile(r"^\d+\t")
+# A page the parser left out as undecodable says so: not a silent loss.
+UNDECODABLE = re.compile(r"^\(the text of this page could not be decoded", re.M)
 
 
 def words(text):
@@ -112,12 +114,13 @@ def ours(server, rel):
     if r.get("status") != "ok" or not items or items[0].get("kind") != "file_full":
         return None, r.get("code") or r.get("status")
     text = items[0].get("content") or ""
+    said = bool(UNDECODABLE.search(text))
     kept = "\n".join(
         ROW_NUMBER.sub("", line) if rel.startswith("xlsx-") else line
         for line in text.splitlines()
         if not MARKER.match(line.rstrip("\n"))
     )
-    return kept, None
+    return kept, said
 
 
 def percentile(values, q):
@@ -157,26 +160,29 @@ def main():
                 if not want:
                     empty += 1
                     continue
-                text, code = ours(server, f.name)
+                text, said = ours(server, f.name)
                 if text is None:
-                    refused[code] += 1
+                    refused[said] += 1
                     continue
                 got = words(text)
                 common = sum((want & got).values())
                 recall = common / sum(want.values())
                 precision = common / max(1, sum(got.values()))
-                rows.append((recall, precision, f.name[len(fmt) + 1:]))
+                rows.append((recall, precision, f.name[len(fmt) + 1:], said))
             if not rows:
                 print(f"{fmt}: nothing compared")
                 continue
-            report[fmt] = {name: [r, p] for r, p, name in rows}
-            recalls = [r for r, _, _ in rows]
-            precisions = [p for _, p, _ in rows]
+            report[fmt] = {name: [r, p] for r, p, name, _ in rows}
+            recalls = [r for r, _, _, _ in rows]
+            precisions = [p for _, p, _, _ in rows]
             print(f"{fmt}: {len(rows)} files compared ({empty} with no reference words, refused: {dict(refused)})")
             print(f"  word recall    median {statistics.median(recalls):.3f}, worst decile (p10) {percentile(recalls, 0.1):.3f}, min {min(recalls):.3f}, mean {statistics.mean(recalls):.3f}, under 0.5: {sum(r < 0.5 for r in recalls)}")
             print(f"  word precision median {statistics.median(precisions):.3f}, worst decile (p10) {percentile(precisions, 0.1):.3f}, min {min(precisions):.3f}")
-            for r, p, name in sorted(rows)[: args.worst]:
-                print(f"    {r:.3f} / {p:.3f}  {name}")
+            said = [name for r, _, name, s in rows if s]
+            print(f"  files with a page left out as undecodable (said so, with its reason): {len(said)}, "
+                  f"{sum(1 for r, _, _, s in rows if s and r < 0.5)} of them under 0.5")
+            for r, p, name, s in sorted(rows)[: args.worst]:
+                print(f"    {r:.3f} / {p:.3f}  {name}{'  (said undecodable)' if s else ''}")
     finally:
         server.close()
     if args.json:

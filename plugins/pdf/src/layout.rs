@@ -5,6 +5,7 @@
 //! XObjects (`Do`) and the appearances of visible annotations (form fields, free text, stamps)
 //! is read too, as a viewer shows it.
 
+use crate::bidi;
 use crate::cmaps;
 use crate::glyphnames::{self, Repaired};
 use crate::glyphs::{Matrix, Metrics, TextState};
@@ -106,7 +107,7 @@ pub fn page_text(
     }
     *cache = run.cache;
     Ok(PageText {
-        text: run.out.text,
+        text: run.out.finish(),
         failed: run.failed,
         skipped: run.skipped,
     })
@@ -626,9 +627,43 @@ struct Writer {
     /// (the buffer reused from string to string).
     last_at: Option<(f32, f32)>,
     last_codes: Vec<u8>,
+    /// Where in the text a string was placed on the same line as the one before it, and
+    /// whether it was placed before it (to its left): a line drawn right to left string by
+    /// string is already in reading order (see [`bidi`]).
+    moves: Vec<(usize, bool)>,
 }
 
 impl Writer {
+    /// The page's text, its right-to-left lines drawn in page order put in reading order.
+    fn finish(self) -> String {
+        let mut out = String::with_capacity(self.text.len());
+        let mut at = 0;
+        let mut moves = self.moves.iter().peekable();
+        for line in self.text.split_inclusive('\n') {
+            let end = at + line.len();
+            let (mut back, mut forth) = (0, 0);
+            while let Some(&(offset, backward)) = moves.next_if(|m| m.0 < end) {
+                // What was placed there, up to the next placement: a space placed anywhere
+                // says nothing of the line's direction.
+                let next = moves.peek().map_or(end, |m| m.0.clamp(offset, end));
+                let placed = self.text.get(offset..next).unwrap_or_default();
+                if offset >= at && !placed.trim().is_empty() {
+                    *(if backward { &mut back } else { &mut forth }) += 1;
+                }
+            }
+            let body = line.strip_suffix('\n').unwrap_or(line);
+            match bidi::reading_order(body, back > forth) {
+                Some(turned) => {
+                    out.push_str(&turned);
+                    out.push_str(&line[body.len()..]);
+                }
+                None => out.push_str(line),
+            }
+            at = end;
+        }
+        out
+    }
+
     /// A line break before what follows (text from another object, placed apart).
     fn break_line(&mut self) {
         if !self.text.is_empty() && !self.text.ends_with('\n') {
@@ -661,9 +696,12 @@ impl Writer {
             if !self.text.ends_with('\n') {
                 self.text.push('\n');
             }
-        } else if (nx - x > SPACE_GAP * size || nx < x - size) && !self.text.ends_with([' ', '\n'])
-        {
-            self.text.push(' ');
+        } else {
+            self.moves
+                .push((self.text.len(), nx < x - SPACE_GAP * size));
+            if (nx - x > SPACE_GAP * size || nx < x - size) && !self.text.ends_with([' ', '\n']) {
+                self.text.push(' ');
+            }
         }
     }
 
@@ -715,6 +753,14 @@ impl Writer {
         self.last_at = Some(start);
         self.last_codes.clear();
         self.last_codes.extend_from_slice(bytes);
+        // A string of several glyphs drawn leftwards (a negative character spacing) is in
+        // reading order already, as strings placed leftwards are.
+        if bytes.len() >= if font.metrics.two_byte { 4 } else { 2 } {
+            let drawn = self.state.position().0 - start.0;
+            if drawn.abs() > OVERDRAWN * size {
+                self.moves.push((self.text.len(), drawn < 0.0));
+            }
+        }
         font.codec.write(bytes, &mut self.text)
     }
 }

@@ -3,6 +3,7 @@
 //! which is reading order for most producers; link annotations as links; the info dictionary
 //! as metadata. Files encrypted with a user password give ENCRYPTED, damaged ones MALFORMED.
 
+mod bidi;
 mod cmaps;
 mod glyphnames;
 mod glyphs;

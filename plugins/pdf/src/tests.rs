@@ -797,3 +797,73 @@ fn truetype_cid_fonts_without_a_map_are_read_through_their_cmap() {
     .unwrap();
     assert_eq!(parsed.sections[0].text, "ýř", "{parsed:?}");
 }
+
+#[test]
+fn right_to_left_lines_are_read_in_reading_order() {
+    // A space at code 0, Hebrew letters at codes 1 and on.
+    let cmap = b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n\
+        1 begincodespacerange <0000> <FFFF> endcodespacerange\n\
+        1 beginbfchar <0000> <0020> endbfchar\n\
+        1 beginbfrange <0001> <0020> <05D0> endbfrange\nendcmap end end\n";
+    let mut doc = lopdf::Document::with_version("1.5");
+    let pages_id = doc.new_object_id();
+    let to_unicode = doc.add_object(Stream::new(dictionary! {}, cmap.to_vec()));
+    let descendant = doc.add_object(dictionary! {
+        "Type" => "Font", "Subtype" => "CIDFontType2", "BaseFont" => "X", "DW" => 500,
+    });
+    let font = doc.add_object(dictionary! {
+        "Type" => "Font", "Subtype" => "Type0", "BaseFont" => "X",
+        "Encoding" => "Identity-H", "DescendantFonts" => vec![descendant.into()],
+        "ToUnicode" => to_unicode,
+    });
+    let (shin, lamed, vav, mem) = (0x1A, 0x0D, 0x06, 0x0E);
+    let codes = |codes: &[u8]| {
+        let bytes: Vec<u8> = codes.iter().flat_map(|c| [0, *c]).collect();
+        Object::String(bytes, lopdf::StringFormat::Hexadecimal)
+    };
+    let mut ops = vec![
+        Operation::new("BT", vec![]),
+        Operation::new("Tf", vec!["F1".into(), 20.into()]),
+        // "שלום" drawn as it stands on the page, its last letter first: one glyph at a time
+        // in a TJ array, and then in one string.
+        Operation::new("Td", vec![100.into(), 700.into()]),
+        Operation::new(
+            "TJ",
+            vec![
+                vec![
+                    codes(&[mem]),
+                    codes(&[vav]),
+                    codes(&[lamed]),
+                    codes(&[shin]),
+                ]
+                .into(),
+            ],
+        ),
+        // A space placed to its left says nothing of the line's direction.
+        Operation::new("Td", vec![(-20).into(), 0.into()]),
+        Operation::new("Tj", vec![codes(&[0])]),
+        // "שלום" letter by letter, each placed left of the one before: in reading order.
+        Operation::new("Td", vec![120.into(), (-50).into()]),
+        Operation::new("Tj", vec![codes(&[shin])]),
+    ];
+    for letter in [lamed, vav, mem] {
+        ops.push(Operation::new("Td", vec![(-9).into(), 0.into()]));
+        ops.push(Operation::new("Tj", vec![codes(&[letter])]));
+    }
+    ops.push(Operation::new("Td", vec![9.into(), (-50).into()]));
+    ops.push(Operation::new("Tj", vec![codes(&[mem, vav, lamed, shin])]));
+    // One string in reading order, its glyphs drawn leftwards by a negative character
+    // spacing (issue20504.pdf's comment).
+    ops.push(Operation::new("Tc", vec![(-15).into()]));
+    ops.push(Operation::new("Td", vec![0.into(), (-50).into()]));
+    ops.push(Operation::new("Tj", vec![codes(&[shin, lamed, vav, mem])]));
+    ops.push(Operation::new("ET", vec![]));
+    let content = doc.add_object(content_stream(dictionary! {}, ops));
+    let page = doc.add_object(dictionary! {
+        "Type" => "Page", "Parent" => pages_id, "Contents" => content,
+        "Resources" => dictionary! { "Font" => dictionary! { "F1" => font } },
+    });
+    let parsed = Pdf::parse(&save_one_page(doc, pages_id, page), "x.pdf").unwrap();
+    let lines: Vec<&str> = parsed.sections[0].text.lines().map(str::trim).collect();
+    assert_eq!(lines, ["שלום", "שלום", "שלום", "שלום"], "{parsed:?}");
+}
