@@ -253,10 +253,10 @@ impl Codec<'_> {
             );
         } else if let Some((map, width)) = &self.own {
             let mut failed = None;
-            // A code the map lacks: a single byte by the font's encoding, a longer one as
-            // undecodable (for the plausibility check to see).
+            // A code the map lacks: a single byte by the font's encoding, a longer one (or
+            // an Identity-H font's odd byte) as undecodable, for the plausibility check to see.
             map.write(bytes, *width, &mut text, &mut |code, out| match code {
-                [_] => {
+                [_] if *width != CodeWidth::Double => {
                     if let Err(err) = self.write_base(code, out) {
                         failed.get_or_insert(err);
                     }
@@ -381,30 +381,45 @@ impl<'a> Run<'a> {
                     .clone()
             })
             .collect();
-        let programs: Vec<Option<Rc<Program>>> = fonts
-            .values()
-            .map(|font| {
-                let (pdf, limit) = (self.pdf, self.limit);
-                self.cache
-                    .programs
-                    .entry(*font as *const Dictionary)
-                    .or_insert_with(|| program::read(pdf, font, limit).map(Rc::new))
-                    .clone()
-            })
-            .collect();
+        let mut programs: Vec<Option<Rc<Program>>> = Vec::with_capacity(fonts.len());
+        for font in fonts.values() {
+            let key = *font as *const Dictionary;
+            if let Some(program) = self.cache.programs.get(&key) {
+                programs.push(program.clone());
+                continue;
+            }
+            let (pdf, limit) = (self.pdf, self.limit);
+            let mut mapped = || {
+                let stream = font
+                    .get_deref(b"ToUnicode", pdf)
+                    .and_then(Object::as_stream);
+                stream.is_ok_and(|stream| self.map_of(stream).is_some())
+            };
+            let program = program::read(pdf, font, limit, &mut mapped).map(Rc::new);
+            self.cache.programs.insert(key, program.clone());
+            programs.push(program);
+        }
         let mut known: BTreeMap<&[u8], Font> = BTreeMap::new();
         for ((((name, font), map), repaired), program) in
             fonts.iter().zip(&maps).zip(&repaired).zip(&programs)
         {
             let readable = repaired.as_ref().map_or(*font, |r| &r.font);
-            match readable.get_font_encoding_with_limit(self.pdf, self.limit) {
+            let identity = self.identity_map(font);
+            let base = match identity {
+                Some(_) => Ok(Encoding::SimpleEncoding(b"Identity-H")),
+                None => readable.get_font_encoding_with_limit(self.pdf, self.limit),
+            };
+            match base {
                 Ok(base) => {
                     let unicode = map
                         .as_ref()
                         .and_then(|m| m.get_font_encoding_with_limit(self.pdf, self.limit).ok());
                     let metrics = Metrics::of(self.pdf, font);
                     let legacy = legacy_encoding(font);
-                    let own = self.own_map(font, &base, unicode.as_ref());
+                    let own = match identity {
+                        Some(own) => Some(own),
+                        None => self.own_map(font, &base, unicode.as_ref()),
+                    };
                     let cids = match program.as_deref() {
                         Some(Program::Cids(cids)) => Some(cids),
                         _ => None,
@@ -522,49 +537,63 @@ impl<'a> Run<'a> {
         Ok(())
     }
 
-    /// The font's ToUnicode map read leniently, when it has one that lopdf's encodings do
-    /// not decode: one its parser refuses (lopdf then falls back to StandardEncoding), or any
-    /// Identity-H font's map. Its codes are 2 bytes whatever the map's codespace says, while
-    /// lopdf goes by the codespace, byte by byte: a 1-byte range read each code as two
-    /// (bug898853.pdf, outlines_se.pdf: pages of U+FFFD), and a range whose second bytes run
-    /// backwards (`<02e3> <70bb>`, issue4061.pdf) held no code at all.
+    /// An Identity-H font's ToUnicode map, read here, as 2-byte codes whatever the map's
+    /// codespace says. lopdf goes by the codespace, byte by byte: a 1-byte range read each
+    /// code as two (bug898853.pdf, outlines_se.pdf: pages of U+FFFD), and a range whose
+    /// second bytes run backwards (`<02e3> <70bb>`, issue4061.pdf) held no code at all. With
+    /// it, lopdf's own reading of the map (again on every page) is not needed.
+    fn identity_map(&mut self, font: &Dictionary) -> Option<(Rc<ToUnicode>, CodeWidth)> {
+        let identity = font.get(b"Subtype").and_then(Object::as_name).ok() == Some(b"Type0")
+            && matches!(
+                font.get(b"Encoding").and_then(Object::as_name),
+                Ok(b"Identity-H" | b"Identity-V")
+            );
+        if !identity {
+            return None;
+        }
+        let stream = font
+            .get_deref(b"ToUnicode", self.pdf)
+            .and_then(Object::as_stream)
+            .ok()?;
+        Some((self.map_of(stream)?, CodeWidth::Double))
+    }
+
+    /// Another font's ToUnicode map read leniently, when lopdf's parser refuses it (lopdf
+    /// then falls back to StandardEncoding).
     fn own_map(
         &mut self,
         font: &Dictionary,
         base: &Encoding,
         unicode: Option<&Encoding>,
     ) -> Option<(Rc<ToUnicode>, CodeWidth)> {
+        let read = |e: &Encoding| matches!(e, Encoding::UnicodeMapEncoding(_));
+        if read(base) || unicode.is_some_and(read) {
+            return None;
+        }
         let stream = font
             .get_deref(b"ToUnicode", self.pdf)
             .and_then(Object::as_stream)
             .ok()?;
         let composite = font.get(b"Subtype").and_then(Object::as_name).ok() == Some(b"Type0");
-        let identity = composite
-            && matches!(
-                font.get(b"Encoding").and_then(Object::as_name),
-                Ok(b"Identity-H" | b"Identity-V")
-            );
-        let width = match (composite, identity) {
-            (false, _) => CodeWidth::Single,
-            (true, true) => CodeWidth::Double,
-            (true, false) => CodeWidth::Codespace,
+        let width = if composite {
+            CodeWidth::Codespace
+        } else {
+            CodeWidth::Single
         };
-        let read = |e: &Encoding| matches!(e, Encoding::UnicodeMapEncoding(_));
-        let lopdf_read = read(base) || unicode.is_some_and(read);
-        if lopdf_read && !identity {
-            return None;
-        }
+        Some((self.map_of(stream)?, width))
+    }
+
+    /// A ToUnicode stream read leniently, once per document; none where it maps nothing.
+    fn map_of(&mut self, stream: &Stream) -> Option<Rc<ToUnicode>> {
         let limit = self.limit;
-        let map = self
-            .cache
+        self.cache
             .maps
             .entry(stream as *const Stream)
             .or_insert_with(|| {
                 let data = stream.get_plain_content_with_limit(limit).ok()?;
                 ToUnicode::parse(&data).map(Rc::new)
             })
-            .clone()?;
-        Some((map, width))
+            .clone()
     }
 
     /// A form XObject's text, with its own resources (its parent's where it has none).

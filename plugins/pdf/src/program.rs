@@ -27,14 +27,20 @@ pub enum Program {
 }
 
 /// The text of `font`'s codes by its embedded program, where its dictionary gives none, or
-/// None where it does (or the program says nothing either). `limit` bounds each
-/// decompression.
-pub fn read(pdf: &Document, font: &Dictionary, limit: usize) -> Option<Program> {
+/// None where it does (or the program says nothing either). `mapped` tells whether the font's
+/// ToUnicode stream maps any code (asked only of a composite font that has one); `limit`
+/// bounds each decompression.
+pub fn read(
+    pdf: &Document,
+    font: &Dictionary,
+    limit: usize,
+    mapped: &mut dyn FnMut() -> bool,
+) -> Option<Program> {
     if font.has(b"ToUnicode") && !composite(font) {
         return None;
     }
     if composite(font) {
-        return cids(pdf, font, limit).map(Program::Cids);
+        return cids(pdf, font, limit, mapped).map(Program::Cids);
     }
     if !builtin_encoding(pdf, font) {
         return None;
@@ -79,22 +85,26 @@ fn builtin_encoding(pdf: &Document, font: &Dictionary) -> bool {
 }
 
 /// An Identity-H TrueType CIDFont's CIDs and their text, when its ToUnicode map gives none.
-fn cids(pdf: &Document, font: &Dictionary, limit: usize) -> Option<HashMap<u16, String>> {
+fn cids(
+    pdf: &Document,
+    font: &Dictionary,
+    limit: usize,
+    mapped: &mut dyn FnMut() -> bool,
+) -> Option<HashMap<u16, String>> {
     let identity = matches!(
         font.get(b"Encoding").and_then(Object::as_name),
         Ok(b"Identity-H" | b"Identity-V")
     );
+    if !identity {
+        return None;
+    }
     let unmapped = match font.get_deref(b"ToUnicode", pdf) {
-        Ok(Object::Stream(stream)) => stream
-            .get_plain_content_with_limit(limit)
-            .ok()
-            .and_then(|data| crate::tounicode::ToUnicode::parse(&data))
-            .is_none(),
+        Ok(Object::Stream(_)) => !mapped(),
         // A name (`/Identity-H`) says the codes are their characters.
         Ok(_) => false,
         Err(_) => true,
     };
-    if !identity || !unmapped {
+    if !unmapped {
         return None;
     }
     let descendant = font

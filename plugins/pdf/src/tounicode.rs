@@ -7,15 +7,30 @@
 use crate::tolerant::{Token, Tokens};
 use std::collections::HashMap;
 
-/// Mapped codes kept at most: a range over the whole 2-byte space is 65,536.
+/// Codes mapped one by one (`bfchar`, and ranges given as arrays) kept at most.
 const MAX_CODES: usize = 1 << 17;
+/// Ranges that count up from a string kept at most.
+const MAX_RANGES: usize = 1 << 16;
 
 /// A font's codes and their text.
 #[derive(Debug, Default)]
 pub struct ToUnicode {
     /// Codespace ranges: (bytes, low, high).
     spaces: Vec<(usize, u32, u32)>,
+    /// Codes mapped one by one, by (bytes, code).
     map: HashMap<(usize, u32), String>,
+    /// `bfrange`s with a string target, by (bytes, low): kept as ranges, since a map often
+    /// covers thousands of codes this way and a string per code cost more than the page.
+    ranges: Vec<Range>,
+}
+
+/// Codes `low..=high` of `len` bytes, whose text counts up from `first` (its last unit).
+#[derive(Debug)]
+struct Range {
+    len: usize,
+    low: u32,
+    high: u32,
+    first: Vec<u16>,
 }
 
 impl ToUnicode {
@@ -52,7 +67,8 @@ impl ToUnicode {
                 _ => {}
             }
         }
-        (!out.map.is_empty()).then_some(out)
+        out.ranges.sort_by_key(|r| (r.len, r.low));
+        (!out.map.is_empty() || !out.ranges.is_empty()).then_some(out)
     }
 
     fn spaces(&mut self, operands: &[Operand]) {
@@ -89,31 +105,27 @@ impl ToUnicode {
             if high_code < low_code || (high_code - low_code) as usize > MAX_CODES {
                 continue;
             }
-            let first = match target {
-                Operand::Hex(first) => utf16_units(first),
-                Operand::Array(_) => Vec::new(),
-            };
-            for (i, code) in (low_code..=high_code).enumerate() {
-                // A full map takes no more: a hostile map's many large ranges stop here.
-                if self.map.len() >= MAX_CODES {
-                    return;
-                }
-                let text = match target {
-                    // The last unit counts up through the range.
-                    Operand::Hex(_) if !first.is_empty() => {
-                        let mut units = first.clone();
-                        if let Some(last) = units.last_mut() {
-                            *last = last.wrapping_add(i as u16);
-                        }
-                        String::from_utf16_lossy(&units)
+            match target {
+                Operand::Hex(first) => {
+                    let first = utf16_units(first);
+                    if !first.is_empty() && self.ranges.len() < MAX_RANGES {
+                        self.ranges.push(Range {
+                            len: low.len(),
+                            low: low_code,
+                            high: high_code,
+                            first,
+                        });
                     }
-                    Operand::Array(items) => match items.get(i) {
-                        Some(item) => utf16(item),
-                        None => break,
-                    },
-                    _ => break,
-                };
-                self.insert(low.len(), code, text);
+                }
+                Operand::Array(items) => {
+                    for (code, item) in (low_code..=high_code).zip(items) {
+                        // A full map takes no more: a hostile map's many ranges stop here.
+                        if self.map.len() >= MAX_CODES {
+                            return;
+                        }
+                        self.insert(low.len(), code, utf16(item));
+                    }
+                }
             }
         }
     }
@@ -146,17 +158,37 @@ impl ToUnicode {
             let code = &bytes[at..at + len];
             let value = number(code);
             let other = if len == 1 { 2 } else { 1 };
-            let text = self.map.get(&(len, value)).or_else(|| {
-                (width != CodeWidth::Codespace)
-                    .then(|| self.map.get(&(other, value)))
-                    .flatten()
-            });
-            match text {
-                Some(text) => out.push_str(text),
-                None => fallback(code, out),
+            let found = self.write_code(len, value, out)
+                || (width != CodeWidth::Codespace && self.write_code(other, value, out));
+            if !found {
+                fallback(code, out);
             }
             at += len;
         }
+    }
+
+    /// Writes the text of the code `value`, `len` bytes long, if the map has it.
+    fn write_code(&self, len: usize, value: u32, out: &mut String) -> bool {
+        if let Some(text) = self.map.get(&(len, value)) {
+            out.push_str(text);
+            return true;
+        }
+        let after = self
+            .ranges
+            .partition_point(|r| (r.len, r.low) <= (len, value));
+        let Some(range) = after
+            .checked_sub(1)
+            .map(|i| &self.ranges[i])
+            .filter(|r| r.len == len && value <= r.high)
+        else {
+            return false;
+        };
+        let (last, head) = range.first.split_last().expect("ranges have a first text");
+        let units = head.iter().copied().chain(std::iter::once(
+            last.wrapping_add((value - range.low) as u16),
+        ));
+        out.extend(char::decode_utf16(units).map(|c| c.unwrap_or('\u{FFFD}')));
+        true
     }
 
     /// The length of the code `bytes` starts with, by the codespace ranges.
@@ -293,6 +325,7 @@ mod tests {
         let range = "<0000> <ffff> <0041>\n".repeat(64);
         let cmap = format!("64 beginbfrange\n{range}endbfrange");
         let map = ToUnicode::parse(cmap.as_bytes()).unwrap();
-        assert!(map.map.len() <= MAX_CODES);
+        assert!(map.map.len() <= MAX_CODES && map.ranges.len() <= MAX_RANGES);
+        assert_eq!(text(&map, &[0, 1], CodeWidth::Double), "B");
     }
 }
