@@ -58,7 +58,7 @@ fn main() {
         .chain(&fixtures)
         .chain([&plugins.join("sdk")])
     {
-        for watched in ["Cargo.toml", "src", "wit"] {
+        for watched in ["Cargo.toml", "src", "wit", "data"] {
             if dir.join(watched).exists() {
                 println!("cargo:rerun-if-changed={}", dir.join(watched).display());
             }

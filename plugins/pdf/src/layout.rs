@@ -217,8 +217,9 @@ struct Codec<'a> {
     /// The text of codes whose glyph names lopdf does not know (see [`glyphnames`]), or of
     /// a font's codes by its program's built-in encoding (see [`program`]).
     names: Option<&'a HashMap<u8, String>>,
-    /// An Identity-H CIDFont's CIDs read through its embedded program (see [`program`]).
-    cids: Option<&'a HashMap<u16, String>>,
+    /// An Identity-H CIDFont's CIDs read through its embedded program or its character
+    /// collection (see [`program`]).
+    cids: Option<&'a Program>,
     /// A composite font nothing here decodes (a CID-keyed font in a character collection
     /// without a ToUnicode map): each 2-byte code is written as U+FFFD, so that the page's
     /// plausibility check sees it, not as letters.
@@ -271,7 +272,9 @@ impl Codec<'_> {
         } else if let Some(cids) = self.cids {
             for code in bytes.chunks(2) {
                 let cid = code.iter().fold(0u16, |n, b| n << 8 | u16::from(*b));
-                text.push_str(cids.get(&cid).map_or("\u{FFFD}", String::as_str));
+                if !cids.write_cid(cid, &mut text) {
+                    text.push('\u{FFFD}');
+                }
             }
         } else {
             match (&self.unicode, self.legacy) {
@@ -420,10 +423,9 @@ impl<'a> Run<'a> {
                         Some(own) => Some(own),
                         None => self.own_map(font, &base, unicode.as_ref()),
                     };
-                    let cids = match program.as_deref() {
-                        Some(Program::Cids(cids)) => Some(cids),
-                        _ => None,
-                    };
+                    let cids = program
+                        .as_deref()
+                        .filter(|p| matches!(p, Program::Cids(_) | Program::Collection(_)));
                     // lopdf falls back to StandardEncoding for a composite font it cannot
                     // decode, which reads 2-byte CIDs as letters.
                     let unread = font.get(b"Subtype").and_then(Object::as_name).ok()

@@ -5,6 +5,7 @@
 
 mod bidi;
 mod cmaps;
+mod collections;
 mod glyphnames;
 mod glyphs;
 mod layout;

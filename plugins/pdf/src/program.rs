@@ -3,10 +3,13 @@
 //! - a TrueType CIDFont in Identity-H without a usable ToUnicode map: each CID is a glyph
 //!   (through `/CIDToGIDMap`), and a glyph's character is where the program's own `cmap`
 //!   puts it, or what its `post` table names it;
+//! - a CIDFont in one of Adobe's CJK collections without a ToUnicode map: each CID is the
+//!   collection's character (see [`crate::collections`]);
 //! - a Type 1 or CFF font without an `/Encoding` (its built-in one, as TeX's fonts are
 //!   embedded): each code is the glyph its program's encoding names, read by the Adobe Glyph
 //!   List (lopdf reads such codes as StandardEncoding, so `ff` came out as `fi`).
 
+use crate::collections::Collection;
 use crate::glyphnames;
 use lopdf::{Dictionary, Document, Object};
 use std::collections::HashMap;
@@ -24,6 +27,19 @@ pub enum Program {
     Simple(HashMap<u8, String>),
     /// A CIDFont's CIDs, its codes in Identity-H (2 bytes).
     Cids(HashMap<u16, String>),
+    /// A CIDFont's CIDs in one of Adobe's character collections.
+    Collection(Collection),
+}
+
+impl Program {
+    /// Writes the text of a CID (a composite font's 2-byte code), if known.
+    pub fn write_cid(&self, cid: u16, out: &mut String) -> bool {
+        match self {
+            Program::Cids(cids) => cids.get(&cid).map(|t| out.push_str(t)).is_some(),
+            Program::Collection(collection) => collection.char(cid).map(|c| out.push(c)).is_some(),
+            Program::Simple(_) => false,
+        }
+    }
 }
 
 /// The text of `font`'s codes by its embedded program, where its dictionary gives none, or
@@ -40,7 +56,7 @@ pub fn read(
         return None;
     }
     if composite(font) {
-        return cids(pdf, font, limit, mapped).map(Program::Cids);
+        return cids(pdf, font, limit, mapped);
     }
     if !builtin_encoding(pdf, font) {
         return None;
@@ -90,7 +106,7 @@ fn cids(
     font: &Dictionary,
     limit: usize,
     mapped: &mut dyn FnMut() -> bool,
-) -> Option<HashMap<u16, String>> {
+) -> Option<Program> {
     let identity = matches!(
         font.get(b"Encoding").and_then(Object::as_name),
         Ok(b"Identity-H" | b"Identity-V")
@@ -114,6 +130,20 @@ fn cids(
         .first()
         .and_then(|d| pdf.dereference(d).ok())
         .and_then(|(_, d)| d.as_dict().ok())?;
+    // CIDs of one of Adobe's collections stand for its characters, whatever draws them.
+    let system = descendant
+        .get_deref(b"CIDSystemInfo", pdf)
+        .and_then(Object::as_dict)
+        .ok();
+    let entry = |key: &[u8]| {
+        system
+            .and_then(|s| s.get_deref(key, pdf).ok())
+            .and_then(|o| o.as_str().ok())
+            .unwrap_or_default()
+    };
+    if let Some(collection) = Collection::named(entry(b"Registry"), entry(b"Ordering")) {
+        return Some(Program::Collection(collection));
+    }
     if descendant.get(b"Subtype").and_then(Object::as_name).ok() != Some(b"CIDFontType2") {
         return None;
     }
@@ -144,7 +174,7 @@ fn cids(
             .collect(),
         None => glyphs,
     };
-    (!out.is_empty()).then_some(out)
+    (!out.is_empty()).then_some(Program::Cids(out))
 }
 
 /// A TrueType program's glyphs and their text: by its Unicode `cmap` subtables (a glyph

@@ -867,3 +867,47 @@ fn right_to_left_lines_are_read_in_reading_order() {
     let lines: Vec<&str> = parsed.sections[0].text.lines().map(str::trim).collect();
     assert_eq!(lines, ["שלום", "שלום", "שלום", "שלום"], "{parsed:?}");
 }
+
+#[test]
+fn cids_of_adobe_s_collections_are_their_characters() {
+    // issue16538.pdf: an Adobe-Japan1 CIDFont in Identity-H without a ToUnicode map
+    // (its CIDs had been read as StandardEncoding bytes: "“j ›¿˜ˆx").
+    let font = |ordering: &'static str, to_unicode: Option<&'static [u8]>| {
+        move |doc: &mut lopdf::Document| {
+            let descendant = doc.add_object(dictionary! {
+                "Type" => "Font", "Subtype" => "CIDFontType0", "BaseFont" => "HiraMinProN-W3",
+                "CIDSystemInfo" => dictionary! {
+                    "Registry" => Object::string_literal("Adobe"),
+                    "Ordering" => Object::string_literal(ordering),
+                    "Supplement" => 6,
+                },
+            });
+            let mut font = dictionary! {
+                "Type" => "Font", "Subtype" => "Type0", "BaseFont" => "HiraMinProN-W3",
+                "Encoding" => "Identity-H", "DescendantFonts" => vec![descendant.into()],
+            };
+            if let Some(map) = to_unicode {
+                let map = doc.add_object(Stream::new(dictionary! {}, map.to_vec()));
+                font.set("ToUnicode", map);
+            }
+            font
+        }
+    };
+    // CIDs 843, 845 and 34: あい and A.
+    let codes = [0x03, 0x4B, 0x03, 0x4D, 0x00, 0x22];
+    let parsed = Pdf::parse(&font_page(font("Japan1", None), &codes), "x.pdf").unwrap();
+    assert_eq!(parsed.sections[0].text, "あいA", "{parsed:?}");
+    // issue5010.pdf: a ToUnicode map that builds on the collection's (`usecmap`) and
+    // overrides one code.
+    let builds_on = b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n\
+        /Adobe-Japan1-UCS2 usecmap\n1 begincodespacerange <0000> <FFFF> endcodespacerange\n\
+        1 beginbfchar <0022> <0042> endbfchar\nendcmap end end\n";
+    let parsed = Pdf::parse(&font_page(font("Japan1", Some(builds_on)), &codes), "x.pdf").unwrap();
+    assert_eq!(parsed.sections[0].text, "あいB", "{parsed:?}");
+    // Another registry's collection says nothing.
+    let parsed = Pdf::parse(&font_page(font("Identity", None), &codes), "x.pdf").unwrap();
+    assert!(
+        parsed.sections[0].text.contains("could not be decoded"),
+        "{parsed:?}"
+    );
+}

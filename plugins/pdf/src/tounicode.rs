@@ -4,6 +4,7 @@
 //! comes out as shifted letters: "UFTU" for "test"). Only what text needs is read: the
 //! codespace ranges (how many bytes a code has) and the `bfchar` and `bfrange` mappings.
 
+use crate::collections::Collection;
 use crate::tolerant::{Token, Tokens};
 use std::collections::HashMap;
 
@@ -22,6 +23,9 @@ pub struct ToUnicode {
     /// `bfrange`s with a string target, by (bytes, low): kept as ranges, since a map often
     /// covers thousands of codes this way and a string per code cost more than the page.
     ranges: Vec<Range>,
+    /// The collection a map builds on (`/Adobe-Korea1-UCS2 usecmap`): its 2-byte codes are
+    /// CIDs, and those the map does not list are the collection's characters.
+    uses: Option<Collection>,
 }
 
 /// Codes `low..=high` of `len` bytes, whose text counts up from `first` (its last unit).
@@ -54,8 +58,16 @@ impl ToUnicode {
                         None => operands.push(Operand::Hex(bytes)),
                     }
                 }
+                Token::Operand if text.first() == Some(&b'/') => {
+                    operands.push(Operand::Name(text[1..].to_vec()));
+                }
                 Token::Operator => {
                     match text {
+                        b"usecmap" => {
+                            if let Some(Operand::Name(name)) = operands.last() {
+                                out.uses = Collection::of_cmap(name);
+                            }
+                        }
                         b"endcodespacerange" => out.spaces(&operands),
                         b"endbfchar" => out.chars(&operands),
                         b"endbfrange" => out.ranges(&operands),
@@ -68,7 +80,7 @@ impl ToUnicode {
             }
         }
         out.ranges.sort_by_key(|r| (r.len, r.low));
-        (!out.map.is_empty() || !out.ranges.is_empty()).then_some(out)
+        (!out.map.is_empty() || !out.ranges.is_empty() || out.uses.is_some()).then_some(out)
     }
 
     fn spaces(&mut self, operands: &[Operand]) {
@@ -126,6 +138,7 @@ impl ToUnicode {
                         self.insert(low.len(), code, utf16(item));
                     }
                 }
+                Operand::Name(_) => {}
             }
         }
     }
@@ -181,7 +194,11 @@ impl ToUnicode {
             .map(|i| &self.ranges[i])
             .filter(|r| r.len == len && value <= r.high)
         else {
-            return false;
+            let used = self
+                .uses
+                .filter(|_| len == 2)
+                .and_then(|c| c.char(u16::try_from(value).ok()?));
+            return used.map(|c| out.push(c)).is_some();
         };
         let (last, head) = range.first.split_last().expect("ranges have a first text");
         let units = head.iter().copied().chain(std::iter::once(
@@ -215,6 +232,7 @@ pub enum CodeWidth {
 enum Operand {
     Hex(Vec<u8>),
     Array(Vec<Vec<u8>>),
+    Name(Vec<u8>),
 }
 
 /// The bytes of a hex string token (`<...>`; the closing `>` may be missing at the end of a
