@@ -208,7 +208,7 @@ struct Codec<'a> {
     unicode: Option<Encoding<'a>>,
     /// A composite font in a predefined CJK CMap, without a ToUnicode map: its codes are
     /// this encoding's bytes.
-    legacy: Option<&'static encoding_rs::Encoding>,
+    legacy: Option<cmaps::Legacy>,
     /// The font's ToUnicode map read here when lopdf's reading fails it, and how long the
     /// font's codes are.
     own: Option<(Rc<ToUnicode>, CodeWidth)>,
@@ -278,7 +278,7 @@ impl Codec<'_> {
             }
         } else {
             match (&self.unicode, self.legacy) {
-                (None, Some(legacy)) => text.push_str(&legacy.decode_without_bom_handling(bytes).0),
+                (None, Some(legacy)) => legacy.decode(bytes, &mut text),
                 (None, None) => self.write_base(bytes, &mut text)?,
                 (Some(unicode), _) => {
                     for code in bytes.chunks(1) {
@@ -315,14 +315,14 @@ struct Font<'a> {
 /// legacy encoding its predefined CJK CMap stands for, or UTF-16 where its `/ToUnicode` is
 /// the name `Identity-H` (not a map: producers write it to say each code is its character,
 /// as pdftotext and pdf.js read it).
-fn legacy_encoding(font: &Dictionary) -> Option<&'static encoding_rs::Encoding> {
+fn legacy_encoding(font: &Dictionary) -> Option<cmaps::Legacy> {
     if font.get(b"Subtype").and_then(Object::as_name).ok() != Some(b"Type0") {
         return None;
     }
     match font.get(b"ToUnicode") {
         Err(_) => cmaps::legacy_encoding(font.get(b"Encoding").and_then(Object::as_name).ok()?),
         Ok(Object::Name(name)) if matches!(name.as_slice(), b"Identity-H" | b"Identity-V") => {
-            Some(encoding_rs::UTF_16BE)
+            Some(cmaps::Legacy::of(encoding_rs::UTF_16BE))
         }
         Ok(_) => None,
     }

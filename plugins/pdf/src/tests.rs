@@ -353,6 +353,18 @@ fn cjk_fonts_in_predefined_cmaps_decode_without_a_tounicode_map() {
 
     let parsed = Pdf::parse(&bytes, "sjis.pdf").unwrap();
     assert_eq!(parsed.sections[0].text, "日本語のPDF", "{parsed:?}");
+    // The `H` CMap (noembed-jis7.pdf): JIS X 0208 row and cell, "あい".
+    let jis = |doc: &mut lopdf::Document| {
+        let descendant = doc.add_object(dictionary! {
+            "Type" => "Font", "Subtype" => "CIDFontType0", "BaseFont" => "Ryumin-Light",
+        });
+        dictionary! {
+            "Type" => "Font", "Subtype" => "Type0", "BaseFont" => "Ryumin-Light",
+            "Encoding" => "H", "DescendantFonts" => vec![descendant.into()],
+        }
+    };
+    let parsed = Pdf::parse(&font_page(jis, &[0x24, 0x22, 0x24, 0x24]), "x.pdf").unwrap();
+    assert_eq!(parsed.sections[0].text, "あい", "{parsed:?}");
 }
 
 /// `bytes` with `from` replaced by `to` padded with spaces to the same length, so the file's
