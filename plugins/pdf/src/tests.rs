@@ -413,35 +413,23 @@ fn damaged_streams_are_read_as_viewers_read_them() {
 /// A page showing the 2-byte codes `codes` in an Identity-H font with the ToUnicode map
 /// `cmap`.
 fn identity_font_page(cmap: &[u8], codes: &[u8]) -> Vec<u8> {
-    let mut doc = lopdf::Document::with_version("1.5");
-    let pages_id = doc.new_object_id();
-    let to_unicode = doc.add_object(Stream::new(dictionary! {}, cmap.to_vec()));
-    let descendant = doc.add_object(dictionary! {
-        "Type" => "Font", "Subtype" => "CIDFontType0", "BaseFont" => "MyriadPro-Regular",
-        "CIDSystemInfo" => dictionary! {
-            "Registry" => Object::string_literal("X"),
-            "Ordering" => Object::string_literal("Y"),
-            "Supplement" => 0,
-        },
-    });
-    let font = doc.add_object(dictionary! {
-        "Type" => "Font", "Subtype" => "Type0", "BaseFont" => "MyriadPro-Regular",
-        "Encoding" => "Identity-H", "DescendantFonts" => vec![descendant.into()],
-        "ToUnicode" => to_unicode,
-    });
-    let text = Object::String(codes.to_vec(), lopdf::StringFormat::Hexadecimal);
-    let ops = vec![
-        Operation::new("BT", vec![]),
-        Operation::new("Tf", vec!["F1".into(), 20.into()]),
-        Operation::new("Tj", vec![text]),
-        Operation::new("ET", vec![]),
-    ];
-    let content = doc.add_object(content_stream(dictionary! {}, ops));
-    let page = doc.add_object(dictionary! {
-        "Type" => "Page", "Parent" => pages_id, "Contents" => content,
-        "Resources" => dictionary! { "Font" => dictionary! { "F1" => font } },
-    });
-    save_one_page(doc, pages_id, page)
+    let add = |doc: &mut lopdf::Document| {
+        let to_unicode = doc.add_object(Stream::new(dictionary! {}, cmap.to_vec()));
+        let descendant = doc.add_object(dictionary! {
+            "Type" => "Font", "Subtype" => "CIDFontType0", "BaseFont" => "MyriadPro-Regular",
+            "CIDSystemInfo" => dictionary! {
+                "Registry" => Object::string_literal("X"),
+                "Ordering" => Object::string_literal("Y"),
+                "Supplement" => 0,
+            },
+        });
+        dictionary! {
+            "Type" => "Font", "Subtype" => "Type0", "BaseFont" => "MyriadPro-Regular",
+            "Encoding" => "Identity-H", "DescendantFonts" => vec![descendant.into()],
+            "ToUnicode" => to_unicode,
+        }
+    };
+    font_page(add, codes)
 }
 
 #[test]
