@@ -220,9 +220,9 @@ struct Codec<'a> {
     /// An Identity-H CIDFont's CIDs read through its embedded program or its character
     /// collection (see [`program`]).
     cids: Option<&'a Program>,
-    /// A composite font nothing here decodes (a CID-keyed font in a character collection
-    /// without a ToUnicode map): each 2-byte code is written as U+FFFD, so that the page's
-    /// plausibility check sees it, not as letters.
+    /// A composite font nothing here decodes (glyph ids without a ToUnicode map, a usable
+    /// program or a known character collection): each 2-byte code is written as U+FFFD, so
+    /// that the page's plausibility check sees it, not as letters.
     unread: bool,
 }
 

@@ -19,6 +19,9 @@ use ttf_parser::{GlyphId, RawFace, Tag, cff, cmap, maxp, post};
 /// Supplementary Ideographic Plane (CJK). Looked up one by one rather than by the table's own
 /// iteration, whose cost a hostile table could make unbounded.
 const LOOKED_UP: [std::ops::Range<u32>; 2] = [0..0x1_0000, 0x2_0000..0x3_0000];
+/// Unicode `cmap` subtables looked at, at most (a font has one or two; a hostile one could
+/// have thousands, each costing the lookups above).
+const MAX_SUBTABLES: usize = 4;
 
 /// A font's codes and their text, from its program.
 #[derive(Debug)]
@@ -187,7 +190,8 @@ fn truetype_glyphs(pdf: &Document, data: &[u8]) -> Option<HashMap<u16, String>> 
         .table(Tag::from_bytes(b"cmap"))
         .and_then(cmap::Table::parse)
     {
-        for subtable in table.subtables.into_iter().filter(|s| s.is_unicode()) {
+        let unicode = table.subtables.into_iter().filter(|s| s.is_unicode());
+        for subtable in unicode.take(MAX_SUBTABLES) {
             for cp in LOOKED_UP.iter().cloned().flatten() {
                 let Some(GlyphId(gid)) = subtable.glyph_index(cp).filter(|g| g.0 != 0) else {
                     continue;
