@@ -6,19 +6,18 @@
 //! mirrored, as pdftotext reads it. A line whose strings were placed right to left, each
 //! after the one before it in reading order, is already in reading order and left alone.
 
-/// Whether `c` is a letter of a right-to-left script (Hebrew, Arabic, Syriac, Thaana, N'Ko,
-/// and their presentation forms).
+/// Whether `c` belongs to a right-to-left script (Hebrew, Arabic, Syriac, Thaana, N'Ko, and
+/// their presentation forms), digits aside.
 fn rtl(c: char) -> bool {
     matches!(c,
         '\u{0590}'..='\u{08FF}' | '\u{FB1D}'..='\u{FDFF}' | '\u{FE70}'..='\u{FEFF}')
-        && (c.is_alphabetic() || !c.is_ascii())
         && !c.is_numeric()
 }
 
 /// Whether `c` reads left to right whatever surrounds it: a letter of another script, or a
-/// digit (numbers keep their order inside right-to-left text).
+/// digit, Arabic-Indic ones too (numbers keep their order inside right-to-left text).
 fn ltr(c: char) -> bool {
-    !rtl(c) && (c.is_alphabetic() || c.is_ascii_digit())
+    !rtl(c) && (c.is_alphabetic() || c.is_numeric())
 }
 
 fn mirrored(c: char) -> char {
@@ -94,6 +93,11 @@ mod tests {
         assert_eq!(
             reading_order("םלוע 2024 םולש", false).as_deref(),
             Some("שלום 2024 עולם")
+        );
+        assert_eq!(
+            reading_order("\u{660}\u{662} ﻋﺬ", false).as_deref(),
+            Some("ﺬﻋ \u{660}\u{662}"),
+            "Arabic-Indic digits keep their order"
         );
         assert_eq!(
             reading_order("םלוע New York 1.7 םולש", false).as_deref(),
