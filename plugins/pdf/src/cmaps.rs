@@ -5,6 +5,22 @@
 //! encoding gives the text: the CMap maps the same characters to CIDs.
 
 use encoding_rs::{BIG5, EUC_JP, EUC_KR, Encoding, GB18030, GBK, SHIFT_JIS, UTF_16BE};
+use lopdf::{Dictionary, Object};
+
+/// Whether a font is composite (Type 0): its codes go through a CMap to CIDs.
+pub fn composite(font: &Dictionary) -> bool {
+    font.get(b"Subtype").and_then(Object::as_name).ok() == Some(b"Type0")
+}
+
+/// Whether a composite font's CMap is `Identity-H` or `Identity-V`: its codes are 2-byte
+/// CIDs, whatever its ToUnicode map's codespace says.
+pub fn identity(font: &Dictionary) -> bool {
+    composite(font)
+        && matches!(
+            font.get(b"Encoding").and_then(Object::as_name),
+            Ok(b"Identity-H" | b"Identity-V")
+        )
+}
 
 /// How a font's codes are bytes of a legacy encoding.
 #[derive(Debug, Clone, Copy)]

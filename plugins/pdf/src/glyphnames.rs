@@ -26,23 +26,21 @@ pub fn repair(pdf: &Document, font: &Dictionary) -> Option<Repaired> {
     if font.get(b"Subtype").and_then(Object::as_name).ok() == Some(b"Type3") {
         return None;
     }
-    let mut encoding = font
+    let encoding = font
         .get_deref(b"Encoding", pdf)
         .and_then(Object::as_dict)
-        .ok()?
-        .clone();
+        .ok()?;
     let differences = encoding
         .get(b"Differences")
         .and_then(Object::as_array)
-        .ok()?
-        .clone();
+        .ok()?;
     if matches!(font.get_font_encoding(pdf), Ok(Encoding::Differences(_))) {
         return None;
     }
     let mut codes = HashMap::new();
     let mut kept = Vec::with_capacity(differences.len());
     let mut code: i64 = 0;
-    for item in &differences {
+    for item in differences {
         match item {
             Object::Integer(n) => {
                 code = *n;
@@ -60,12 +58,13 @@ pub fn repair(pdf: &Document, font: &Dictionary) -> Option<Repaired> {
                         kept.push(Object::Integer(code + 1));
                     }
                 }
-                code += 1;
+                code = code.saturating_add(1);
             }
             // lopdf refuses anything else: leave it out.
             _ => {}
         }
     }
+    let mut encoding = encoding.clone();
     encoding.set("Differences", Object::Array(kept));
     let mut font = font.clone();
     font.set("Encoding", Object::Dictionary(encoding));

@@ -46,10 +46,16 @@ pub struct PageText {
 pub struct FontCache {
     /// ToUnicode maps read here, by their stream.
     maps: HashMap<*const Stream, Option<Rc<ToUnicode>>>,
-    /// Fonts whose `/Differences` lopdf cannot read, repaired, by their dictionary.
-    repaired: HashMap<*const Dictionary, Option<Rc<Repaired>>>,
-    /// Fonts read through their embedded program, by their dictionary.
-    programs: HashMap<*const Dictionary, Option<Rc<Program>>>,
+    /// What is read of each font beyond lopdf's reading, by its dictionary.
+    fonts: HashMap<*const Dictionary, Rc<FontExtras>>,
+}
+
+/// A font's reading beyond lopdf's, done once per document.
+struct FontExtras {
+    /// The font with its `/Differences` made readable for lopdf (see [`glyphnames`]).
+    repaired: Option<Repaired>,
+    /// Its codes' text by its embedded program or character collection (see [`program`]).
+    program: Option<Program>,
 }
 
 /// The text of a page. `limit` bounds each decompression, and the content read in all.
@@ -316,7 +322,7 @@ struct Font<'a> {
 /// the name `Identity-H` (not a map: producers write it to say each code is its character,
 /// as pdftotext and pdf.js read it).
 fn legacy_encoding(font: &Dictionary) -> Option<cmaps::Legacy> {
-    if font.get(b"Subtype").and_then(Object::as_name).ok() != Some(b"Type0") {
+    if !cmaps::composite(font) {
         return None;
     }
     match font.get(b"ToUnicode") {
@@ -373,39 +379,10 @@ impl<'a> Run<'a> {
     ) -> lopdf::Result<()> {
         self.budget = self.budget.saturating_sub(bytes.len());
         let maps: Vec<Option<Dictionary>> = fonts.values().map(|f| unicode_only(f)).collect();
-        let repaired: Vec<Option<Rc<Repaired>>> = fonts
-            .values()
-            .map(|font| {
-                let pdf = self.pdf;
-                self.cache
-                    .repaired
-                    .entry(*font as *const Dictionary)
-                    .or_insert_with(|| glyphnames::repair(pdf, font).map(Rc::new))
-                    .clone()
-            })
-            .collect();
-        let mut programs: Vec<Option<Rc<Program>>> = Vec::with_capacity(fonts.len());
-        for font in fonts.values() {
-            let key = *font as *const Dictionary;
-            if let Some(program) = self.cache.programs.get(&key) {
-                programs.push(program.clone());
-                continue;
-            }
-            let (pdf, limit) = (self.pdf, self.limit);
-            let mut mapped = || {
-                let stream = font
-                    .get_deref(b"ToUnicode", pdf)
-                    .and_then(Object::as_stream);
-                stream.is_ok_and(|stream| self.map_of(stream).is_some())
-            };
-            let program = program::read(pdf, font, limit, &mut mapped).map(Rc::new);
-            self.cache.programs.insert(key, program.clone());
-            programs.push(program);
-        }
+        let extras: Vec<Rc<FontExtras>> = fonts.values().map(|font| self.extras(font)).collect();
         let mut known: BTreeMap<&[u8], Font> = BTreeMap::new();
-        for ((((name, font), map), repaired), program) in
-            fonts.iter().zip(&maps).zip(&repaired).zip(&programs)
-        {
+        for (((name, font), map), extras) in fonts.iter().zip(&maps).zip(&extras) {
+            let (repaired, program) = (&extras.repaired, &extras.program);
             let readable = repaired.as_ref().map_or(*font, |r| &r.font);
             let identity = self.identity_map(font);
             let base = match identity {
@@ -424,12 +401,11 @@ impl<'a> Run<'a> {
                         None => self.own_map(font, &base, unicode.as_ref()),
                     };
                     let cids = program
-                        .as_deref()
+                        .as_ref()
                         .filter(|p| matches!(p, Program::Cids(_) | Program::Collection(_)));
                     // lopdf falls back to StandardEncoding for a composite font it cannot
                     // decode, which reads 2-byte CIDs as letters.
-                    let unread = font.get(b"Subtype").and_then(Object::as_name).ok()
-                        == Some(b"Type0")
+                    let unread = cmaps::composite(font)
                         && matches!(base, Encoding::OneByteEncoding(_))
                         && own.is_none()
                         && legacy.is_none()
@@ -443,7 +419,7 @@ impl<'a> Run<'a> {
                                 legacy,
                                 own,
                                 builtin: builtin_encoding(font),
-                                names: match program.as_deref() {
+                                names: match program {
                                     Some(Program::Simple(codes)) => Some(codes),
                                     _ => repaired.as_ref().map(|r| &r.codes),
                                 },
@@ -545,12 +521,7 @@ impl<'a> Run<'a> {
     /// second bytes run backwards (`<02e3> <70bb>`, issue4061.pdf) held no code at all. With
     /// it, lopdf's own reading of the map (again on every page) is not needed.
     fn identity_map(&mut self, font: &Dictionary) -> Option<(Rc<ToUnicode>, CodeWidth)> {
-        let identity = font.get(b"Subtype").and_then(Object::as_name).ok() == Some(b"Type0")
-            && matches!(
-                font.get(b"Encoding").and_then(Object::as_name),
-                Ok(b"Identity-H" | b"Identity-V")
-            );
-        if !identity {
+        if !cmaps::identity(font) {
             return None;
         }
         let stream = font
@@ -576,13 +547,34 @@ impl<'a> Run<'a> {
             .get_deref(b"ToUnicode", self.pdf)
             .and_then(Object::as_stream)
             .ok()?;
-        let composite = font.get(b"Subtype").and_then(Object::as_name).ok() == Some(b"Type0");
-        let width = if composite {
+        let width = if cmaps::composite(font) {
             CodeWidth::Codespace
         } else {
             CodeWidth::Single
         };
         Some((self.map_of(stream)?, width))
+    }
+
+    /// What is read of a font beyond lopdf's reading, once per document.
+    fn extras(&mut self, font: &Dictionary) -> Rc<FontExtras> {
+        let key = font as *const Dictionary;
+        if let Some(extras) = self.cache.fonts.get(&key) {
+            return extras.clone();
+        }
+        let (pdf, limit) = (self.pdf, self.limit);
+        let mut mapped = || {
+            let stream = font
+                .get_deref(b"ToUnicode", pdf)
+                .and_then(Object::as_stream);
+            stream.is_ok_and(|stream| self.map_of(stream).is_some())
+        };
+        let program = program::read(pdf, font, limit, &mut mapped);
+        let extras = Rc::new(FontExtras {
+            repaired: glyphnames::repair(pdf, font),
+            program,
+        });
+        self.cache.fonts.insert(key, extras.clone());
+        extras
     }
 
     /// A ToUnicode stream read leniently, once per document; none where it maps nothing.

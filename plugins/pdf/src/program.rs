@@ -9,6 +9,7 @@
 //!   embedded): each code is the glyph its program's encoding names, read by the Adobe Glyph
 //!   List (lopdf reads such codes as StandardEncoding, so `ff` came out as `fi`).
 
+use crate::cmaps;
 use crate::collections::Collection;
 use crate::glyphnames;
 use lopdf::{Dictionary, Document, Object};
@@ -55,10 +56,10 @@ pub fn read(
     limit: usize,
     mapped: &mut dyn FnMut() -> bool,
 ) -> Option<Program> {
-    if font.has(b"ToUnicode") && !composite(font) {
+    if font.has(b"ToUnicode") && !cmaps::composite(font) {
         return None;
     }
-    if composite(font) {
+    if cmaps::composite(font) {
         return cids(pdf, font, limit, mapped);
     }
     if !builtin_encoding(pdf, font) {
@@ -86,10 +87,6 @@ pub fn read(
     (!codes.is_empty()).then_some(Program::Simple(codes))
 }
 
-fn composite(font: &Dictionary) -> bool {
-    font.get(b"Subtype").and_then(Object::as_name).ok() == Some(b"Type0")
-}
-
 /// Whether a simple font's codes are its program's own: no `/Encoding`, or a name that is
 /// none of the standard encodings.
 fn builtin_encoding(pdf: &Document, font: &Dictionary) -> bool {
@@ -110,11 +107,7 @@ fn cids(
     limit: usize,
     mapped: &mut dyn FnMut() -> bool,
 ) -> Option<Program> {
-    let identity = matches!(
-        font.get(b"Encoding").and_then(Object::as_name),
-        Ok(b"Identity-H" | b"Identity-V")
-    );
-    if !identity {
+    if !cmaps::identity(font) {
         return None;
     }
     let unmapped = match font.get_deref(b"ToUnicode", pdf) {
