@@ -618,13 +618,20 @@ async fn a_pasted_issue_finds_the_module_it_is_about_and_says_why() {
     );
     assert!(why.contains(&"defines init"), "{why:?}");
     assert!(why.contains(&"traceback frame"), "{why:?}");
-    // Every item says why; the first five items are five files; tests come after source.
+    // Every item says why; the first six items are five files, the first file's second part
+    // fifth; tests come after source.
     for item in code.iter().chain(&items(&r, "docs")) {
         assert!(!item["why"].as_array().unwrap().is_empty(), "{item}");
     }
     let files: Vec<&str> = code.iter().filter_map(|i| i["filePath"].as_str()).collect();
-    let distinct: BTreeSet<&str> = files.iter().take(5).copied().collect();
+    let distinct: BTreeSet<&str> = files.iter().take(6).copied().collect();
     assert_eq!(distinct.len(), 5, "{files:?}");
+    assert_eq!(files[4], files[0], "{files:?}");
+    assert!(
+        code[4]["why"].to_string().contains("part 2 of this file"),
+        "{}",
+        code[4]
+    );
     let first_test = files.iter().position(|f| f.contains("/tests/")).unwrap();
     assert!(files[..first_test].contains(&"pkg/linear/ridge.py"));
     let test_why = code[first_test]["why"].to_string();

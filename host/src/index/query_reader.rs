@@ -92,7 +92,33 @@ pub struct ReadQuery {
     /// How much the text is about each word (by key): mentioned often, or in its first line
     /// (an issue's title). It picks which of a file's definitions the text is about; it never
     /// adds to a file's score, where each word counts once.
-    pub prominence: HashMap<String, f32>,
+    pub prominence: HashMap<String, Prominence>,
+    /// The functions of the text's traceback frames, each with the file it ran in: a frame
+    /// speaks for that file's definition of the name, not for every definition of it.
+    pub frame_functions: Vec<FrameFunction>,
+    /// The text's lines of some length, whitespace aside (as [`line_key`]s, sorted): a chunk
+    /// holding one of them is code the text quotes.
+    pub quoted_lines: Vec<u64>,
+}
+
+/// How much a text is about one word, wherever it is defined.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Prominence {
+    /// `1 + 0.5 ln(mentions)`: the tenth mention adds less than the second.
+    pub mentions: f32,
+    /// Named in the first line of a text of several lines (an issue's title).
+    pub in_title: bool,
+}
+
+/// A traceback frame's function and the file it ran in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FrameFunction {
+    /// The frame's file, as a mention (lower-case components).
+    pub file: Mention,
+    /// The function's key (lower case, `_` trimmed).
+    pub function: String,
+    /// The last frame in its file: where the error passed last there.
+    pub innermost: bool,
 }
 
 /// A file the query names.
@@ -149,12 +175,40 @@ impl ReadQuery {
             .collect()
     }
 
-    /// How much the text is about `key` (1 for a word mentioned once, outside a title).
-    pub fn prominence_of(&self, key: &str) -> f32 {
-        self.prominence
-            .get(key.trim_matches('_'))
-            .copied()
-            .unwrap_or(1.0)
+    /// How much the text is about `key` as defined in the file `path` (1 for a word mentioned
+    /// once, outside a title): its mentions, times the strongest of its title and a traceback
+    /// frame that ran in `path` (a frame's `draw` in one file says nothing of another
+    /// file's `draw`).
+    pub fn prominence_in(&self, key: &str, path: &str) -> f32 {
+        let key = key.trim_matches('_');
+        let (mentions, title) = self.prominence.get(key).map_or((1.0, 1.0), |p| {
+            let title = if p.in_title { TITLE_PROMINENCE } else { 1.0 };
+            (p.mentions, title)
+        });
+        let place = self
+            .frame_functions
+            .iter()
+            .filter(|f| f.function == key)
+            .filter(|f| mention_match(&f.file, path) >= f.file.parts.len().min(2))
+            .map(|f| {
+                if f.innermost {
+                    INNERMOST_PROMINENCE
+                } else {
+                    FRAME_PROMINENCE
+                }
+            })
+            .fold(title, f32::max);
+        mentions * place
+    }
+
+    /// Whether `body` holds a line the text quotes (whitespace aside): code pasted from the
+    /// file itself, a traceback's source line, a signature.
+    pub fn quotes(&self, body: &str) -> bool {
+        !self.quoted_lines.is_empty()
+            && body
+                .lines()
+                .filter(|l| l.trim().len() >= QUOTED_LINE_MIN)
+                .any(|l| self.quoted_lines.binary_search(&line_key(l)).is_ok())
     }
 
     /// Code-like names (lower case), for definition lookups.
@@ -233,26 +287,38 @@ pub fn read(query: &str) -> ReadQuery {
     };
 
     // Traceback frames and paths name files; their function names are code.
-    let mut frame_functions: Vec<String> = Vec::new();
-    // Per file, the function of its innermost frame: where the error passed last in it.
-    let mut innermost: HashMap<String, String> = HashMap::new();
     {
         let text = query;
-        for (path, function) in frames(text) {
-            if let Some(f) = &function {
-                innermost.insert(path.clone(), f.clone());
+        let found = frames(text);
+        // Per file, its last frame: where the error passed last in it.
+        let mut last: HashMap<&str, usize> = HashMap::new();
+        for (i, (path, function)) in found.iter().enumerate() {
+            if function.is_some() {
+                last.insert(path.as_str(), i);
             }
-            out.mentions.push(Mention {
-                parts: path_parts(&path),
+        }
+        for (i, (path, function)) in found.iter().enumerate() {
+            let file = Mention {
+                parts: path_parts(path),
                 dotted: false,
                 frame: true,
-            });
+            };
             if let Some(f) = function {
-                frame_functions.push(f.clone());
-                for word in split_words(&f) {
+                for word in split_words(f) {
                     add(word, CODE_WEIGHT, true, &mut words);
                 }
+                let frame = FrameFunction {
+                    file: file.clone(),
+                    function: f.to_lowercase().trim_matches('_').to_string(),
+                    innermost: last.get(path.as_str()) == Some(&i),
+                };
+                if out.frame_functions.len() < MAX_FRAME_FUNCTIONS
+                    && !out.frame_functions.contains(&frame)
+                {
+                    out.frame_functions.push(frame);
+                }
             }
+            out.mentions.push(file);
         }
         for path in paths(text) {
             let m = Mention {
@@ -354,8 +420,16 @@ pub fn read(query: &str) -> ReadQuery {
     out.mentions.truncate(MAX_MENTIONS);
     out.required.truncate(MAX_QUERY_PHRASES);
     out.about_tests = about_tests(&out, &words);
-    let innermost: Vec<String> = innermost.into_values().collect();
-    out.prominence = prominence(query, &words, &frame_functions, &innermost);
+    out.prominence = prominence(query, &words);
+    // A pasted text's lines: a short query's one line is matched by its words already.
+    out.quoted_lines = query
+        .lines()
+        .filter(|_| out.long)
+        .filter(|l| l.trim().len() >= QUOTED_LINE_MIN)
+        .map(line_key)
+        .collect();
+    out.quoted_lines.sort_unstable();
+    out.quoted_lines.dedup();
     out.words = words;
     out
 }
@@ -368,17 +442,15 @@ const FRAME_PROMINENCE: f32 = 3.0;
 const INNERMOST_PROMINENCE: f32 = 4.5;
 /// Weight of the log of a word's mentions: the tenth mention adds less than the second.
 const MENTIONS_LOG: f32 = 0.5;
+/// Distinct traceback frames weighed per file (a recursion's repeated frames are one).
+const MAX_FRAME_FUNCTIONS: usize = 256;
+/// Shorter lines (`return self`, `)`) are quoted by chance.
+const QUOTED_LINE_MIN: usize = 16;
 
-/// Each word's prominence in `text`: `1 + 0.5 ln(mentions)` (whole words: `lastmod` inside
-/// `get_latest_lastmod` is not a mention of `lastmod`), times the strongest of: named in the
-/// first line of a text of several lines, a traceback frame's function, the innermost frame
-/// of its file.
-fn prominence(
-    text: &str,
-    words: &[Word],
-    in_frames: &[String],
-    innermost: &[String],
-) -> HashMap<String, f32> {
+/// Each word's prominence in `text`: its whole mentions (`lastmod` inside
+/// `get_latest_lastmod` is not a mention of `lastmod`) and whether the first line of a text
+/// of several lines names it. Frames are weighed per file, in [`ReadQuery::prominence_in`].
+fn prominence(text: &str, words: &[Word]) -> HashMap<String, Prominence> {
     let whole = |t: &str| -> Vec<String> {
         t.split(|c: char| !(c.is_alphanumeric() || c == '_'))
             .map(|w| w.trim_matches('_'))
@@ -398,29 +470,41 @@ fn prominence(
     } else {
         HashSet::new()
     };
-    let key_of = |f: &String| f.to_lowercase().trim_matches('_').to_string();
-    let frames: HashSet<String> = in_frames.iter().map(key_of).collect();
-    let innermost: HashSet<String> = innermost.iter().map(key_of).collect();
     words
         .iter()
         .map(|w| {
             let key = w.key().trim_matches('_');
             let mentions = counts.get(key).copied().unwrap_or(1).max(1) as f32;
-            let place = if innermost.contains(key) {
-                INNERMOST_PROMINENCE
-            } else if frames.contains(key) {
-                FRAME_PROMINENCE
-            } else if title.contains(key) {
-                TITLE_PROMINENCE
-            } else {
-                1.0
+            let prominence = Prominence {
+                mentions: 1.0 + MENTIONS_LOG * mentions.ln(),
+                in_title: title.contains(key),
             };
-            (
-                key.to_string(),
-                (1.0 + MENTIONS_LOG * mentions.ln()) * place,
-            )
+            (key.to_string(), prominence)
         })
         .collect()
+}
+
+/// A line's words, whitespace aside, hashed (FNV-1a over the line with each run of
+/// whitespace one space): how quoted code is compared (a pasted line loses or changes its
+/// indentation). Byte by byte, without a string per line: every line of every candidate
+/// chunk is keyed.
+fn line_key(line: &str) -> u64 {
+    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    let mut hash = OFFSET;
+    let mut space = false;
+    for &byte in line.trim().as_bytes() {
+        if byte.is_ascii_whitespace() {
+            space = true;
+            continue;
+        }
+        if space {
+            hash = (hash ^ u64::from(b' ')).wrapping_mul(PRIME);
+            space = false;
+        }
+        hash = (hash ^ u64::from(byte)).wrapping_mul(PRIME);
+    }
+    hash
 }
 
 /// The text is about tests when it names a test file or a test function, or (a short
@@ -670,7 +754,7 @@ mod tests {
             has_key calls _is_expired, and has_key again; get_latest_lastmod and lastmod.\n\
             File \"django/contrib/sitemaps/__init__.py\", line 170, in get_latest_lastmod\n";
         let q = read(text);
-        let p = |k: &str| q.prominence_of(k);
+        let p = |k: &str| q.prominence_in(k, "django/contrib/sitemaps/__init__.py");
         assert!(
             p("has_key") > p("_is_expired"),
             "in the title, mentioned 3 times"
@@ -681,14 +765,66 @@ mod tests {
         );
         assert!(p("get_latest_lastmod") > p("lastmod"), "a frame's function");
         assert!(
+            p("get_latest_lastmod") > q.prominence_in("get_latest_lastmod", "app/sitemaps.py"),
+            "a frame speaks for its own file's definition"
+        );
+        assert!(
             (p("lastmod") - 1.0).abs() < 1e-6,
             "a part of a longer name is not a mention"
         );
         assert_eq!(p("unknown"), 1.0);
         let one_line = read("has_key has_key");
         assert!(
-            one_line.prominence_of("has_key") < TITLE_PROMINENCE,
+            one_line.prominence_in("has_key", "a.py") < TITLE_PROMINENCE,
             "a one-line query has no title"
+        );
+    }
+
+    #[test]
+    fn frames_weigh_their_own_files_definitions_and_the_innermost_most() {
+        let text = "Crash on saving\nTraceback (most recent call last):\n\
+            File \"/env/site-packages/pkg/figure.py\", line 10, in draw\n\
+            File \"/env/site-packages/pkg/backend.py\", line 20, in print_figure\n\
+            File \"/env/site-packages/pkg/backend.py\", line 30, in draw_text\n";
+        let q = read(text);
+        let backend = "pkg/backend.py";
+        assert_eq!(q.prominence_in("draw_text", backend), INNERMOST_PROMINENCE);
+        assert_eq!(q.prominence_in("print_figure", backend), FRAME_PROMINENCE);
+        assert_eq!(
+            q.prominence_in("draw", backend),
+            1.0,
+            "draw ran in figure.py, which says nothing of a draw in backend.py"
+        );
+        assert_eq!(
+            q.prominence_in("draw", "pkg/figure.py"),
+            INNERMOST_PROMINENCE
+        );
+        assert_eq!(
+            q.prominence_in("draw_text", "other/backend.py"),
+            1.0,
+            "one shared component (the file name) is not the frame's file"
+        );
+    }
+
+    #[test]
+    fn quoted_lines_are_compared_whitespace_aside() {
+        let q = read(
+            "The link to the password form is broken when the admin reaches the user by another \
+             field than its primary key. The form does this:\n\
+             \tpassword.help_text = password.help_text.format(x)\nreturn self\n",
+        );
+        assert!(q.quotes(
+            "    def f(self):\n        password.help_text  = password.help_text.format(x)\n"
+        ));
+        assert!(
+            !q.quotes("    return self\n"),
+            "short lines are quoted by chance"
+        );
+        assert!(!q.quotes("password.help_text = other(x)\n"));
+        let line = "password.help_text = password.help_text.format(x)";
+        assert!(
+            !read(line).quotes(line),
+            "a short query's one line is matched by its words already"
         );
     }
 
@@ -745,7 +881,11 @@ mod tests {
             let q = read(text);
             let frame = q.mentions.iter().find(|m| m.frame).expect(text);
             assert_eq!(frame.parts.last().map(String::as_str), Some("_axes.py"));
-            assert!(q.prominence_of("_convert_dx") >= TITLE_PROMINENCE, "{text}");
+            let path = "lib/matplotlib/axes/_axes.py";
+            assert!(
+                q.prominence_in("_convert_dx", path) >= TITLE_PROMINENCE,
+                "{text}"
+            );
         }
         assert_eq!(mention_match(frame, "django/db/models/query.py"), 4);
         assert_eq!(mention_match(frame, "django/db/query.py"), 1);

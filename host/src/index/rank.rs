@@ -1,6 +1,7 @@
 //! Ranking the chunks a search found as an agent needs them: evidence gathered per file (its
 //! best chunks, the names it defines, the paths and frames the query names), one item per file
-//! before any file gets a second, a symbol and its docstring one item, tests, changelogs and
+//! for the first files (the first file's second part among them), a symbol and its docstring
+//! one item, a symbol's further pieces after the file's other symbols, tests, changelogs and
 //! generated files after the code they describe unless the query is about them, and on every
 //! hit the few signals that put it there (`why`).
 
@@ -35,8 +36,13 @@ const COVERAGE: f32 = 0.5;
 const COVERAGE_MIN_WORDS: usize = 6;
 /// Files whose definitions of query words are looked up when the search did not bring them.
 pub const SUBJECT_FILES: usize = 8;
-/// Files shown (each by its best chunk) before any file shows a second chunk.
+/// Files shown (each by its best chunk) before merit decides. When the ranking has room for
+/// one more, the first file (right about half the time) shows its second part before the
+/// last of them, which a default page of six still shows: the definition a text is about is
+/// often the second of its file.
 const DIVERSE: usize = 5;
+/// Weight, within a file, of a chunk holding a line the query quotes (pasted code).
+const QUOTED: f32 = 0.5;
 /// Weight of a file's PageRank percentile over imports (pasted texts only): a tie-breaker,
 /// not evidence (0.3 or more traded leaf files' hits for central ones').
 const CENTRAL: f32 = 0.1;
@@ -154,6 +160,30 @@ struct Candidate {
     named: Vec<String>,
     /// Its docstring was folded into it.
     with_doc: bool,
+    /// It is code holding a line the query quotes.
+    quoted: bool,
+}
+
+impl Candidate {
+    fn new(
+        read: &ReadQuery,
+        hit: Hit,
+        lexical: f32,
+        defines: Vec<String>,
+        named: Vec<String>,
+    ) -> Self {
+        // Code only: a document section is long, and what an issue quotes is code.
+        let code =
+            hit.kind == super::chunks::kind::CODE || hit.kind == super::chunks::kind::CODE_COMMENT;
+        Candidate {
+            quoted: code && read.quotes(&hit.body),
+            hit,
+            lexical,
+            defines,
+            named,
+            with_doc: false,
+        }
+    }
 }
 
 /// Ranks `found` (the query's chunks) and `definitions` (chunks defining one of its names)
@@ -207,13 +237,8 @@ pub fn rank(
             Vec::new()
         };
         at.insert(hit.chunk_id.clone(), candidates.len());
-        candidates.push(Candidate {
-            lexical: if from_query { hit.score } else { 0.0 },
-            hit,
-            defines,
-            named,
-            with_doc: false,
-        });
+        let lexical = if from_query { hit.score } else { 0.0 };
+        candidates.push(Candidate::new(read, hit, lexical, defines, named));
     }
     fold_docstrings(&mut candidates);
 
@@ -380,13 +405,7 @@ pub fn rank(
                 continue;
             }
             let named = named_by(&hit, &plain);
-            let c = Candidate {
-                lexical: 0.0,
-                hit,
-                defines: Vec::new(),
-                named,
-                with_doc: false,
-            };
+            let c = Candidate::new(read, hit, 0.0, Vec::new(), named);
             let i = candidates.len();
             let shown = shown_score(read, &c, top);
             let file = files.get_mut(&c.hit.path).expect("one of the first files");
@@ -395,12 +414,28 @@ pub fn rank(
             candidates.push(c);
         }
     }
+    for file in files.values_mut() {
+        file.shown = distinct_first(std::mem::take(&mut file.shown), &candidates);
+    }
     let order: Vec<(&String, &File)> = ranked.iter().map(|(p, _)| (p, &files[p])).collect();
 
-    // The best chunk of the first DIVERSE files, then by merit: a file's next chunk competes
-    // with the next file's best at its file's score, decayed by round and by how far the
-    // chunk falls behind the file's best. A file that clearly dominates shows a second or
-    // third part; a close race shows more files.
+    // The best chunk of the first DIVERSE files, the first file's second part before the
+    // last of them, then by merit: a file's next chunk competes with the next file's best at
+    // its file's score, decayed by round and by how far the chunk falls behind the file's
+    // best. A file that clearly dominates shows a second or third part; a close race shows
+    // more files.
+    let mut lead: Vec<usize> = (0..order.len().min(DIVERSE)).collect();
+    let symbol = |file: &File, round: usize| {
+        let &(_, _, i) = file.shown.get(round)?;
+        Some(candidates[i].hit.symbol.as_deref())
+    };
+    let second = order
+        .first()
+        .and_then(|(_, file)| Some((symbol(file, 1)?, symbol(file, 0)?)))
+        .is_some_and(|(second, first)| second.is_none() || second != first);
+    if lead.len() == DIVERSE && limit > DIVERSE && second {
+        lead.insert(DIVERSE - 1, 0);
+    }
     let mut out: Vec<Hit> = Vec::new();
     let mut last = f32::MAX;
     let mut taken = vec![0usize; order.len()];
@@ -414,8 +449,8 @@ pub fn rank(
         Some(file.score * decay * (score / best).min(1.0))
     };
     while out.len() < limit {
-        let pick = if out.len() < DIVERSE && out.len() < order.len() {
-            Some(out.len())
+        let pick = if let Some(&f) = lead.get(out.len()) {
+            Some(f)
         } else {
             (0..order.len())
                 .filter_map(|f| priority(order[f].1, taken[f]).map(|p| (p, f)))
@@ -445,22 +480,42 @@ pub fn rank(
 /// in the text of the word it defines (not the word's rarity across files: within one file
 /// the text's subject is what it names most, first of all in its title).
 fn shown_score(read: &ReadQuery, c: &Candidate, top: f32) -> f32 {
+    let path = c.hit.path.as_str();
     let defined = c
         .defines
         .iter()
-        .map(|n| read.prominence_of(n))
+        .map(|n| read.prominence_in(n, path))
         .fold(0.0, f32::max);
     let named = c
         .named
         .iter()
-        .map(|n| read.prominence_of(n))
+        .map(|n| read.prominence_in(n, path))
         .fold(0.0, f32::max);
     let subject = defined.max(if c.named.len() > 1 {
         COMPOUND * named
     } else {
         named
     });
-    c.lexical / top + NAMED_IN_FILE * subject
+    let quoted = if c.quoted { QUOTED } else { 0.0 };
+    c.lexical / top + NAMED_IN_FILE * subject + quoted
+}
+
+/// A file's chunks in the order they are shown, with the repeats of a symbol already shown
+/// (a long class's other pieces) after every distinct one: one thing does not fill the
+/// file's slots.
+fn distinct_first(
+    shown: Vec<(f32, f32, usize)>,
+    candidates: &[Candidate],
+) -> Vec<(f32, f32, usize)> {
+    let mut seen: HashSet<&str> = HashSet::new();
+    let (first, repeats): (Vec<_>, Vec<_>) = shown.into_iter().partition(|&(_, _, i)| {
+        candidates[i]
+            .hit
+            .symbol
+            .as_deref()
+            .is_none_or(|symbol| seen.insert(symbol))
+    });
+    first.into_iter().chain(repeats).collect()
 }
 
 /// The query name a chunk defines: its symbol's last part (`Type::method` defines `method`;
@@ -545,7 +600,9 @@ fn fold_docstrings(candidates: &mut Vec<Candidate>) {
             continue;
         };
         let (lexical, defines, named) = (c.lexical, c.defines.clone(), c.named.clone());
+        let quoted = c.quoted;
         let target = &mut candidates[code];
+        target.quoted |= quoted;
         if target.named.is_empty() && target.defines.is_empty() {
             target.named = named;
         }
@@ -612,6 +669,9 @@ fn why(read: &ReadQuery, c: &Candidate, file: &[String]) -> Vec<String> {
         .count();
     if phrases > 0 {
         out.push(format!("quoted text ({phrases})"));
+    }
+    if c.quoted {
+        out.push("the query quotes its code".to_string());
     }
     if c.with_doc {
         out.push("docstring matches too".to_string());
@@ -875,11 +935,13 @@ mod tests {
         )
     }
 
-    /// a.py with two parts scored `a`, and six other files with one part scored `others`.
-    fn one_file_and_six(a: [f32; 2], others: f32) -> Vec<Hit> {
+    /// a.py with three parts scored `a` (the second named `second`), and six other files
+    /// with one part scored `others`.
+    fn one_file_and_six(a: [f32; 3], second: &str, others: f32) -> Vec<Hit> {
         let mut found = vec![
             hit("a1", "a.py", "code", Some("A::x"), a[0], "ceiling rounding"),
-            hit("a2", "a.py", "code", Some("A::y"), a[1], "ceiling rounding"),
+            hit("a2", "a.py", "code", Some(second), a[1], "ceiling rounding"),
+            hit("a3", "a.py", "code", Some("A::z"), a[2], "ceiling rounding"),
         ];
         for f in ["b", "c", "d", "e", "f", "g"] {
             let path = format!("{f}.py");
@@ -888,21 +950,100 @@ mod tests {
         found
     }
 
+    fn ids(out: &[Hit]) -> Vec<&str> {
+        out.iter().map(|h| h.chunk_id.as_str()).collect()
+    }
+
     #[test]
-    fn a_dominant_file_shows_a_second_part_after_five_files() {
+    fn the_first_file_shows_its_second_part_before_the_fifth_file() {
         let read = query_reader::read("ceiling rounding of decimals");
-        let out = ranked(&read, one_file_and_six([10.0, 9.0], 2.0), None, 7);
-        let ids: Vec<&str> = out.iter().map(|h| h.chunk_id.as_str()).collect();
-        assert_eq!(&ids[..5], ["a1", "b", "c", "d", "e"], "five files first");
-        assert_eq!(
-            ids[5], "a2",
-            "then the dominant file's second part: {ids:?}"
+        let out = ranked(
+            &read,
+            one_file_and_six([10.0, 3.0, 1.0], "A::y", 2.0),
+            None,
+            6,
         );
-        assert!(out[5].why.iter().any(|w| w == "part 2 of this file"));
+        assert_eq!(ids(&out), ["a1", "b", "c", "d", "a2", "e"]);
+        assert!(out[4].why.iter().any(|w| w == "part 2 of this file"));
         assert!(out.windows(2).all(|w| w[0].score >= w[1].score));
-        let close = ranked(&read, one_file_and_six([3.0, 1.0], 2.8), None, 7);
+        // No room for both: five files.
+        let five = ranked(
+            &read,
+            one_file_and_six([10.0, 3.0, 1.0], "A::y", 2.0),
+            None,
+            5,
+        );
+        assert_eq!(ids(&five), ["a1", "b", "c", "d", "e"]);
+        // A distinct symbol comes before a second piece of the same one (a long class's).
+        let same = ranked(
+            &read,
+            one_file_and_six([10.0, 3.0, 1.0], "A::x", 2.0),
+            None,
+            6,
+        );
+        assert_eq!(ids(&same), ["a1", "b", "c", "d", "a3", "e"]);
+        // A file of one symbol's pieces has no second part to show early.
+        let mut one_symbol = one_file_and_six([10.0, 1.0, 1.0], "A::x", 2.0);
+        one_symbol.retain(|h| h.chunk_id != "a3");
+        let one_symbol = ranked(&read, one_symbol, None, 6);
+        assert_eq!(ids(&one_symbol), ["a1", "b", "c", "d", "e", "f"]);
+    }
+
+    #[test]
+    fn a_file_is_shown_by_the_code_its_text_quotes() {
+        let read = query_reader::read(
+            "The link to the password form is broken\n\
+             The user admin reaches the form by another field than the primary key, and the \
+             form does this:\n\
+             \tpassword.help_text = password.help_text.format(\"../password/\")\n\
+             so the link breaks when the form is reached another way.",
+        );
+        let found = vec![
+            hit(
+                "x",
+                "forms.py",
+                "code",
+                Some("ResetForm"),
+                9.0,
+                "password form link",
+            ),
+            hit(
+                "y",
+                "forms.py",
+                "code",
+                Some("ChangeForm::__init__"),
+                7.0,
+                "def __init__(self):\n        password.help_text = password.help_text.format(\"../password/\")",
+            ),
+        ];
+        let out = ranked(&read, found, None, 2);
+        assert_eq!(ids(&out), ["y", "x"]);
+        assert!(
+            out[0].why.iter().any(|w| w == "the query quotes its code"),
+            "{:?}",
+            out[0].why
+        );
+    }
+
+    #[test]
+    fn after_the_first_files_a_dominant_file_shows_more_and_a_close_race_more_files() {
+        let read = query_reader::read("ceiling rounding of decimals");
+        let out = ranked(
+            &read,
+            one_file_and_six([10.0, 9.5, 9.0], "A::y", 2.0),
+            None,
+            7,
+        );
+        assert_eq!(ids(&out)[6], "a3", "{:?}", ids(&out));
+        assert!(out[6].why.iter().any(|w| w == "part 3 of this file"));
+        let close = ranked(
+            &read,
+            one_file_and_six([3.0, 1.0, 0.9], "A::y", 2.8),
+            None,
+            8,
+        );
         let files: HashSet<&str> = close.iter().map(|h| h.path.as_str()).collect();
-        assert_eq!(files.len(), 7, "a close race shows more files");
+        assert_eq!(files.len(), 7, "{:?}", ids(&close));
     }
 
     #[test]
