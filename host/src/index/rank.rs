@@ -425,15 +425,17 @@ pub fn rank(
     // best. A file that clearly dominates shows a second or third part; a close race shows
     // more files.
     let mut lead: Vec<usize> = (0..order.len().min(DIVERSE)).collect();
-    let symbol = |file: &File, round: usize| {
-        let &(_, _, i) = file.shown.get(round)?;
-        Some(candidates[i].hit.symbol.as_deref())
-    };
-    let second = order
-        .first()
-        .and_then(|(_, file)| Some((symbol(file, 1)?, symbol(file, 0)?)))
-        .is_some_and(|(second, first)| second.is_none() || second != first);
-    if lead.len() == DIVERSE && limit > DIVERSE && second {
+    // A second part of another symbol (`distinct_first` leaves a repeat second only in a
+    // file of one symbol's pieces).
+    let second_is_other = order.first().is_some_and(|(_, file)| {
+        let symbol = |round: usize| {
+            file.shown
+                .get(round)
+                .map(|&(_, _, i)| candidates[i].hit.symbol.as_deref())
+        };
+        matches!((symbol(0), symbol(1)), (Some(first), Some(second)) if second.is_none() || second != first)
+    });
+    if lead.len() == DIVERSE && limit > DIVERSE && second_is_other {
         lead.insert(DIVERSE - 1, 0);
     }
     let mut out: Vec<Hit> = Vec::new();
