@@ -233,15 +233,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
         } => {
             index.start_background();
             // The graphs understand and change's impact report read, built once the first
-            // pass is done rather than on the first call that needs them.
+            // pass is done (and after each pass since) rather than by the call that needs them.
             let warm = runtime.clone();
             let _ = std::thread::Builder::new()
                 .name("analysis".into())
-                .spawn(move || {
-                    warm.services()
-                        .analysis
-                        .warm(std::time::Duration::from_secs(3600))
-                });
+                .spawn(move || warm.services().analysis.keep_warm());
             let server = Server::new(runtime.clone());
             let owner = runtime.clone();
             let rt = tokio::runtime::Runtime::new()?;

@@ -56,6 +56,30 @@ pub struct Analysis {
     latest: Mutex<Option<Arc<Snapshot>>>,
 }
 
+/// Centrality asked for only when the ranking weighs it (pasted texts do, short queries do
+/// not), so only those searches pay for bringing the graphs up to date; asked once per search.
+pub struct OnDemand<F> {
+    get: F,
+    snapshot: std::sync::OnceLock<Option<Arc<Snapshot>>>,
+}
+
+impl<F: Fn() -> Option<Arc<Snapshot>>> OnDemand<F> {
+    pub fn new(get: F) -> Self {
+        Self {
+            get,
+            snapshot: std::sync::OnceLock::new(),
+        }
+    }
+}
+
+impl<F: Fn() -> Option<Arc<Snapshot>> + Send + Sync> crate::index::rank::Centrality
+    for OnDemand<F>
+{
+    fn file(&self, path: &str) -> Option<f32> {
+        self.snapshot.get_or_init(&self.get).as_ref()?.file(path)
+    }
+}
+
 /// Keyed by the identities of the snapshot and history it was scored from: a `Weak` keeps
 /// the allocation from being reused by a later one (no stale hit) without keeping an old
 /// graph's memory alive.
@@ -95,12 +119,31 @@ impl Analysis {
     }
 
     /// The last graphs built, as they are (possibly a few edits old), or none yet: never
-    /// builds or waits, so a search can weigh centrality without paying for the graphs.
+    /// builds or waits.
     pub fn latest(&self) -> Option<Arc<Snapshot>> {
         self.latest
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .clone()
+    }
+
+    /// The graphs for a search's centrality, brought up to date with the catalogue, so a
+    /// server that has run for days weighs the files as a new one would: after an edit an
+    /// incremental update of the kept graphs, when nothing changed one pragma, and before
+    /// any build (a new server) the build, or the wait for the warm-up's. While the first
+    /// pass runs, the last graphs built, if any. See [`OnDemand`]: searches that weigh no
+    /// centrality never ask.
+    pub fn current(&self) -> Option<Arc<Snapshot>> {
+        if !self.index.first_pass_done() && !self.index.is_read_only() {
+            return self.latest();
+        }
+        match self.snapshot() {
+            Ok(snapshot) => Some(snapshot),
+            Err(err) => {
+                tracing::debug!("graphs not brought up to date for a search: {err}");
+                self.latest()
+            }
+        }
     }
 
     /// Every hot spot of the project, hottest first, scored with the history's churn when
@@ -159,7 +202,10 @@ impl Analysis {
                 return Ok(s.clone());
             }
         }
-        let files = self.index.code_files()?;
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let (files, fresh) = self
+            .index
+            .code_files_and_facts(|f| state.facts.get(&f.path).is_none_or(|x| x.hash != f.hash))?;
         let mut hasher = blake3::Hasher::new();
         for f in &files {
             hasher.update(f.path.as_bytes());
@@ -168,7 +214,6 @@ impl Analysis {
             hasher.update(&[0]);
         }
         let key = hasher.finalize();
-        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         if let (Some(k), Some(s)) = (state.key, &state.snapshot)
             && k == key
         {
@@ -176,12 +221,6 @@ impl Analysis {
             state.version = Some(version);
             return Ok(s);
         }
-        let stale: Vec<_> = files
-            .iter()
-            .filter(|f| state.facts.get(&f.path).is_none_or(|x| x.hash != f.hash))
-            .cloned()
-            .collect();
-        let fresh = self.index.file_facts(&stale)?;
         let files_read = fresh.len();
         let facts_ms = started.elapsed().as_millis();
         let live: std::collections::HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
@@ -196,7 +235,10 @@ impl Analysis {
         let previous = state.snapshot.clone();
         let graph = Graph::update(previous.as_ref().map(|s| &s.graph), &ordered);
         let resolved = graph.resolved_again;
-        let snapshot = Arc::new(rank_snapshot_from(graph, previous.as_deref()));
+        // Ranked from scratch, not from the previous scores: a warm start stops at another
+        // point within the tolerance, and the graphs of a server that has run for days must
+        // rank as a fresh one's (a few milliseconds more per rebuild).
+        let snapshot = Arc::new(rank_snapshot(graph));
         tracing::debug!(
             files = files.len(),
             files_read,
@@ -213,22 +255,28 @@ impl Analysis {
     }
 
     /// Builds the graphs and reads the history once the first index pass is done, so the
-    /// first understand or change call does not pay for them (blocks: run it on a thread of
-    /// its own). Returns early if the process gives up on indexing for `patience`.
-    pub fn warm(&self, patience: std::time::Duration) {
-        let started = std::time::Instant::now();
-        while !self.index.first_pass_done() {
-            if started.elapsed() > patience {
-                return;
+    /// first understand or change call does not pay for them, then again after every pass
+    /// that follows (an edit, a checkout), so no call pays for them later either. Blocks for
+    /// as long as the process lives: run it on a thread of its own.
+    pub fn keep_warm(&self) {
+        let mut warmed = None;
+        loop {
+            let passes = self.index.passes_completed();
+            if self.index.first_pass_done() && warmed != Some(passes) {
+                let started = std::time::Instant::now();
+                match self.snapshot() {
+                    Ok(snapshot) => {
+                        let _ = self.hot_spots(&snapshot);
+                        tracing::debug!(
+                            ms = started.elapsed().as_millis(),
+                            "analysis graphs warmed"
+                        );
+                    }
+                    Err(err) => tracing::debug!("analysis graphs not warmed: {err}"),
+                }
+                warmed = Some(passes);
             }
             std::thread::sleep(std::time::Duration::from_millis(200));
-        }
-        match self.snapshot() {
-            Ok(snapshot) => {
-                let _ = self.hot_spots(&snapshot);
-                tracing::debug!(ms = started.elapsed().as_millis(), "analysis graphs warmed");
-            }
-            Err(err) => tracing::debug!("analysis graphs not warmed: {err}"),
         }
     }
 

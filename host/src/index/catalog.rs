@@ -16,6 +16,31 @@ pub struct Known {
     pub hash: String,
     pub size: u64,
     pub mtime_ms: u64,
+    /// When the row was written (or its size and mtime last confirmed against the content).
+    pub indexed_ms: u64,
+}
+
+/// A file a pass left out, as the catalogue remembers it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    pub known: Known,
+    pub reason: String,
+}
+
+/// How close to its indexing a file's mtime makes it "racily clean" (git's term): an edit
+/// that keeps the size and lands within the filesystem's timestamp granularity of the read
+/// (or while the pass was still committing) leaves size and mtime as they were, so such a
+/// file is hashed again instead of trusted.
+pub const RACY_MS: u64 = 5_000;
+
+impl Known {
+    /// Size and mtime still say the file is as indexed, and its mtime is old enough to
+    /// tell (see [`RACY_MS`]).
+    pub fn unchanged(&self, size: u64, mtime_ms: u64) -> bool {
+        self.size == size
+            && self.mtime_ms == mtime_ms
+            && self.mtime_ms.saturating_add(RACY_MS) < self.indexed_ms
+    }
 }
 
 /// A file's index entry, ready to be written.
@@ -63,6 +88,8 @@ pub struct Counts {
     pub text: u64,
     pub chunks: u64,
     pub symbols: u64,
+    /// Files left out (binary, sensitive, too large, unreadable).
+    pub skipped: u64,
     pub lossy: u64,
     /// Documents whose parser failed, by error code.
     pub failed: std::collections::BTreeMap<String, u64>,
@@ -82,7 +109,7 @@ pub fn connect(db: &Path) -> Result<Connection> {
 }
 
 pub fn known(conn: &Connection) -> Result<HashMap<String, Known>> {
-    let mut stmt = conn.prepare("SELECT path, hash, size, mtime_ms FROM files")?;
+    let mut stmt = conn.prepare("SELECT path, hash, size, mtime_ms, indexed_ms FROM files")?;
     let rows = stmt.query_map([], |r| {
         Ok((
             r.get::<_, String>(0)?,
@@ -90,9 +117,39 @@ pub fn known(conn: &Connection) -> Result<HashMap<String, Known>> {
                 hash: r.get(1)?,
                 size: r.get::<_, i64>(2)? as u64,
                 mtime_ms: r.get::<_, i64>(3)? as u64,
+                indexed_ms: r.get::<_, i64>(4)? as u64,
             },
         ))
     })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The files passes left out, by path: their size and mtime when seen, and why.
+pub fn skipped(conn: &Connection) -> Result<HashMap<String, Skipped>> {
+    let mut stmt =
+        conn.prepare("SELECT path, size, mtime_ms, seen_ms, reason FROM skipped_files")?;
+    let rows = stmt.query_map([], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            Skipped {
+                known: Known {
+                    hash: String::new(),
+                    size: r.get::<_, i64>(1)? as u64,
+                    mtime_ms: r.get::<_, i64>(2)? as u64,
+                    indexed_ms: r.get::<_, i64>(3)? as u64,
+                },
+                reason: r.get(4)?,
+            },
+        ))
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Every path the catalogue accounts for: indexed or left out on purpose.
+pub fn accounted_paths(conn: &Connection) -> Result<std::collections::HashSet<String>> {
+    let mut stmt =
+        conn.prepare("SELECT path FROM files UNION ALL SELECT path FROM skipped_files")?;
+    let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
@@ -116,17 +173,27 @@ pub fn last_pass(conn: &Connection) -> Result<Option<(u64, String)>> {
         .optional()?)
 }
 
-/// Writes entries, touches and removals in one transaction.
+/// A file left out by a pass: (path, size, mtime, reason).
+pub type SkipRow = (String, u64, u64, &'static str);
+
+/// Writes entries, touches, files left out and removals (from both the indexed and the left
+/// out) in one transaction.
 pub fn apply(
     conn: &mut Connection,
     entries: &[FileEntry],
     touched: &[(String, u64, u64)],
+    skipped: &[SkipRow],
     removed: &[String],
 ) -> Result<()> {
     let tx = conn.transaction()?;
     {
         let now = now_ms();
         let mut delete = tx.prepare_cached("DELETE FROM files WHERE path = ?1")?;
+        let mut unskip = tx.prepare_cached("DELETE FROM skipped_files WHERE path = ?1")?;
+        let mut skip = tx.prepare_cached(
+            "INSERT OR REPLACE INTO skipped_files (path, size, mtime_ms, reason, seen_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+        )?;
         let mut file = tx.prepare_cached(
             "INSERT INTO files (path, hash, size, mtime_ms, kind, language, lossy, indexed_ms, parse_error)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
@@ -144,9 +211,21 @@ pub fn apply(
         )?;
         for path in removed {
             delete.execute([path])?;
+            unskip.execute([path])?;
+        }
+        for (path, size, mtime, reason) in skipped {
+            delete.execute([path])?;
+            skip.execute(params![
+                path,
+                *size as i64,
+                *mtime as i64,
+                reason,
+                now as i64
+            ])?;
         }
         for e in entries {
             delete.execute([&e.path])?;
+            unskip.execute([&e.path])?;
             file.execute(params![
                 e.path,
                 e.hash,
@@ -192,10 +271,11 @@ pub fn apply(
                 edge.execute(params![id, kind, name, key, line])?;
             }
         }
-        let mut touch =
-            tx.prepare_cached("UPDATE files SET size = ?2, mtime_ms = ?3 WHERE path = ?1")?;
+        let mut touch = tx.prepare_cached(
+            "UPDATE files SET size = ?2, mtime_ms = ?3, indexed_ms = ?4 WHERE path = ?1",
+        )?;
         for (path, size, mtime) in touched {
-            touch.execute(params![path, *size as i64, *mtime as i64])?;
+            touch.execute(params![path, *size as i64, *mtime as i64, now as i64])?;
         }
     }
     tx.commit()?;
@@ -204,7 +284,7 @@ pub fn apply(
 
 /// Forgets everything (before a full rebuild of a wiped search index).
 pub fn clear(conn: &Connection) -> Result<()> {
-    conn.execute("DELETE FROM files", [])?;
+    conn.execute_batch("DELETE FROM files; DELETE FROM skipped_files;")?;
     Ok(())
 }
 
@@ -242,6 +322,7 @@ pub fn counts(conn: &Connection) -> Result<Counts> {
     }
     counts.chunks = count("chunks")?;
     counts.symbols = count("symbols")?;
+    counts.skipped = count("skipped_files")?;
     Ok(counts)
 }
 
@@ -277,7 +358,8 @@ pub fn symbols_like(conn: &Connection, pattern: &str, limit: usize) -> Result<Ve
     let sql = format!(
         "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
          WHERE s.name_lower LIKE ?1 ESCAPE '\\'
-         ORDER BY length(s.name), f.path, s.start_line LIMIT ?2"
+         ORDER BY length(s.name), f.path, s.start_line, s.end_line, s.name, s.kind,
+                  s.container LIMIT ?2"
     );
     let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map(params![pattern, limit as i64], symbol_row)?;
@@ -288,7 +370,8 @@ pub fn symbols_like(conn: &Connection, pattern: &str, limit: usize) -> Result<Ve
 pub fn symbols_named(conn: &Connection, names: &[String], limit: usize) -> Result<Vec<SymbolRow>> {
     let sql = format!(
         "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
-         WHERE s.name_lower = ?1 ORDER BY f.path, s.start_line LIMIT ?2"
+         WHERE s.name_lower = ?1
+         ORDER BY f.path, s.start_line, s.end_line, s.name, s.kind, s.container LIMIT ?2"
     );
     let mut stmt = conn.prepare_cached(&sql)?;
     let mut out = Vec::new();
@@ -321,7 +404,8 @@ pub fn symbols_of(conn: &Connection, path: &str, hash: &str) -> Result<Option<Ve
 
 /// Every distinct lower-cased symbol name, for fuzzy matching.
 pub fn symbol_names(conn: &Connection) -> Result<Vec<String>> {
-    let mut stmt = conn.prepare_cached("SELECT DISTINCT name_lower FROM symbols")?;
+    let mut stmt =
+        conn.prepare_cached("SELECT DISTINCT name_lower FROM symbols ORDER BY name_lower")?;
     let rows = stmt.query_map([], |r| r.get(0))?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
@@ -340,7 +424,7 @@ pub fn edges_by(
     };
     let sql = format!(
         "SELECT f.path, f.language, e.kind, e.name, e.line FROM edges e JOIN files f ON f.id = e.file_id
-         WHERE e.kind = ?1 AND {column} = ?2 ORDER BY f.path, e.line LIMIT ?3"
+         WHERE e.kind = ?1 AND {column} = ?2 ORDER BY f.path, e.line, e.kind, e.name, e.key LIMIT ?3"
     );
     let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map(params![kind, value, limit as i64], |r| {

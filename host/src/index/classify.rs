@@ -50,6 +50,28 @@ impl SkipReason {
             SkipReason::Unreadable => "unreadable",
         }
     }
+
+    /// The reason [`SkipReason::as_str`] spelled, as the catalogue keeps it.
+    pub fn parse(text: &str) -> Option<Self> {
+        [
+            SkipReason::Sensitive,
+            SkipReason::Binary,
+            SkipReason::TooLarge,
+            SkipReason::Unreadable,
+        ]
+        .into_iter()
+        .find(|r| r.as_str() == text)
+    }
+
+    /// Whether a file left out for this reason stays out while its size and mtime do: an
+    /// unreadable one may be readable now, and a large one within a raised limit.
+    pub fn lasts(self, size: u64, max_bytes: u64) -> bool {
+        match self {
+            SkipReason::Sensitive | SkipReason::Binary => true,
+            SkipReason::TooLarge => size > max_bytes,
+            SkipReason::Unreadable => false,
+        }
+    }
 }
 
 /// Extensions that are binary without looking (images, archives, compiled code, fonts).

@@ -88,32 +88,54 @@ impl Index {
         catalog::code_files(&self.reader()).map_err(store_error)
     }
 
+    /// Every catalogued code file, and the facts of those `wanted` selects, read in one
+    /// transaction: a pass committing between the two reads would give a file's new id
+    /// (its rows were replaced) and find no facts under it.
+    pub fn code_files_and_facts(
+        &self,
+        wanted: impl Fn(&CodeFile) -> bool,
+    ) -> HostResult<(Vec<CodeFile>, Vec<FileFacts>)> {
+        let conn = self.reader();
+        let read = conn
+            .unchecked_transaction()
+            .map_err(|e| store_error(e.into()))?;
+        let files = catalog::code_files(&read).map_err(store_error)?;
+        let chosen: Vec<CodeFile> = files.iter().filter(|f| wanted(f)).cloned().collect();
+        let facts = facts_in(&read, &chosen)?;
+        Ok((files, facts))
+    }
+
     /// The facts of `files` (from [`Index::code_files`]), in the same order.
     pub fn file_facts(&self, files: &[CodeFile]) -> HostResult<Vec<FileFacts>> {
-        let ids: Vec<i64> = files.iter().map(|f| f.id).collect();
-        let mut rows = catalog::facts_of(&self.reader(), &ids).map_err(store_error)?;
-        Ok(files
-            .iter()
-            .map(|f| {
-                let (symbols, edges) = rows.remove(&f.id).unwrap_or_default();
-                let mut facts = FileFacts {
-                    path: f.path.clone(),
-                    hash: f.hash.clone(),
-                    language: f.language.clone(),
-                    symbols,
-                    ..FileFacts::default()
-                };
-                for (kind, name, key, line) in edges {
-                    match kind.as_str() {
-                        "import" => facts.imports.push((name, line)),
-                        "call" => facts.calls.push((name, key, line)),
-                        _ => facts.aliases.push((name, key, line)),
-                    }
-                }
-                facts
-            })
-            .collect())
+        facts_in(&self.reader(), files)
     }
+}
+
+/// The facts of `files` as `conn` sees the catalogue, in the same order.
+fn facts_in(conn: &rusqlite::Connection, files: &[CodeFile]) -> HostResult<Vec<FileFacts>> {
+    let ids: Vec<i64> = files.iter().map(|f| f.id).collect();
+    let mut rows = catalog::facts_of(conn, &ids).map_err(store_error)?;
+    Ok(files
+        .iter()
+        .map(|f| {
+            let (symbols, edges) = rows.remove(&f.id).unwrap_or_default();
+            let mut facts = FileFacts {
+                path: f.path.clone(),
+                hash: f.hash.clone(),
+                language: f.language.clone(),
+                symbols,
+                ..FileFacts::default()
+            };
+            for (kind, name, key, line) in edges {
+                match kind.as_str() {
+                    "import" => facts.imports.push((name, line)),
+                    "call" => facts.calls.push((name, key, line)),
+                    _ => facts.aliases.push((name, key, line)),
+                }
+            }
+            facts
+        })
+        .collect())
 }
 
 #[cfg(test)]

@@ -2,21 +2,31 @@
 //! boosts for symbol-name, heading and path hits, filters by kind, language and directory.
 //! Each code file also has one whole-file document (kind [`FILE_KIND`], only its words), so a
 //! pasted text can be ranked against whole files with file-level statistics.
+//!
+//! Answers depend on the files and nothing else: every score comes from the live documents'
+//! statistics (see [`stats`]), filters do not score, and equal scores are ordered by path and
+//! line, never by where a document happens to sit in the index. An index kept up to date by
+//! incremental passes answers as a fresh one of the same files.
 
 use super::chunks::Chunk;
 use super::query_reader::{self, ReadQuery};
 use super::tokenizer::{self, IdentTokenizer};
 use anyhow::{Context, Result};
+use stats::{LiveStatistics, TokenTotals};
 use std::path::Path;
 use std::sync::Mutex;
-use tantivy::collector::{Count, TopDocs};
-use tantivy::query::{BooleanQuery, BoostQuery, Occur, PhraseQuery, Query, TermQuery};
+use tantivy::collector::{Count, DocSetCollector, TopDocs};
+use tantivy::query::{
+    BooleanQuery, BoostQuery, ConstScoreQuery, Occur, PhraseQuery, Query, TermQuery,
+};
 use tantivy::schema::{
     Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
     Value,
 };
 use tantivy::tokenizer::Token;
-use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, Term};
+
+mod stats;
 
 /// Bumped whenever the schema or tokenizer changes; a mismatch rebuilds the index.
 const FORMAT: &str = "smart-context-index-2";
@@ -136,6 +146,8 @@ pub struct Fulltext {
     reader: IndexReader,
     fields: Fields,
     writer: Option<Mutex<IndexWriter>>,
+    /// Live token totals per segment and field, for BM25's mean lengths.
+    totals: TokenTotals,
 }
 
 impl Fulltext {
@@ -190,6 +202,7 @@ impl Fulltext {
                 reader,
                 fields,
                 writer,
+                totals: TokenTotals::default(),
             },
             rebuilt,
         ))
@@ -266,6 +279,15 @@ impl Fulltext {
         chunk_count(&self.reader.searcher(), self.fields)
     }
 
+    /// The statistics of a search over every live document of `searcher`.
+    fn statistics<'a>(&'a self, searcher: &'a Searcher) -> LiveStatistics<'a> {
+        LiveStatistics {
+            searcher,
+            documents: searcher.num_docs(),
+            totals: &self.totals,
+        }
+    }
+
     fn document(&self, doc: &ChunkDoc) -> TantivyDocument {
         let f = &self.fields;
         let c = doc.chunk;
@@ -301,10 +323,13 @@ impl Fulltext {
         read: &ReadQuery,
         request: &SearchRequest,
     ) -> Result<(Vec<Hit>, usize)> {
-        let Some(query) = self.build_query(read, request) else {
+        // One searcher for the statistics, the query and the documents: a commit landing
+        // meanwhile cannot mix two generations of the index in one answer.
+        let searcher = self.reader.searcher();
+        let Some(query) = self.build_query(&searcher, read, request) else {
             return Ok((Vec::new(), 0));
         };
-        self.run(query, read, request.limit)
+        self.run(&searcher, query, read, request.limit)
     }
 
     /// The chunks that define one of `names` (lower case, whole identifiers), within the
@@ -330,28 +355,85 @@ impl Fulltext {
             return Ok(Vec::new());
         }
         let query = self.filtered(Box::new(BooleanQuery::new(should)), request);
-        Ok(self.run(query, read, request.limit)?.0)
+        let searcher = self.reader.searcher();
+        Ok(self.run(&searcher, query, read, request.limit)?.0)
     }
 
     fn run(
         &self,
+        searcher: &Searcher,
         query: Box<dyn Query>,
         read: &ReadQuery,
         limit: usize,
     ) -> Result<(Vec<Hit>, usize)> {
-        let searcher = self.reader.searcher();
-        let limit = limit.max(1);
-        let (top, total) = searcher.search(
-            &query,
-            &(TopDocs::with_limit(limit).order_by_score(), Count),
-        )?;
+        let statistics = self.statistics(searcher);
+        let (top, total) = self.top(searcher, &*query, &statistics, limit)?;
         let needles = read.needles();
-        let mut hits = Vec::with_capacity(top.len());
-        for (score, address) in top {
-            let doc: TantivyDocument = searcher.doc(address)?;
-            hits.push(self.hit(&doc, score, &needles));
-        }
+        let hits = top
+            .iter()
+            .map(|(score, doc)| self.hit(doc, *score, &needles))
+            .collect();
         Ok((hits, total))
+    }
+
+    /// The `limit` best documents for `query` and how many matched, best first. Scores are
+    /// [`settled`], and equal ones are ordered by path, line and chunk id: what is cut at the
+    /// limit, and in what order ties come, is the same however the index was built.
+    fn top(
+        &self,
+        searcher: &Searcher,
+        query: &dyn Query,
+        statistics: &LiveStatistics,
+        limit: usize,
+    ) -> Result<(Vec<(f32, TantivyDocument)>, usize)> {
+        let limit = limit.max(1);
+        let mut fetch = limit + limit / 4 + 8;
+        let (top, total) = loop {
+            let (top, total) = searcher.search_with_statistics_provider(
+                query,
+                &(TopDocs::with_limit(fetch).order_by_score(), Count),
+                statistics,
+            )?;
+            // Complete once everything matching was fetched, or the last fetched scores
+            // below the limit's: no document left out can tie with one kept.
+            let complete =
+                top.len() < fetch || settled(top[top.len() - 1].0) < settled(top[limit - 1].0);
+            if complete {
+                break (top, total);
+            }
+            fetch *= 2;
+        };
+        let cutoff = top
+            .get(limit - 1)
+            .map_or(f32::NEG_INFINITY, |(s, _)| settled(*s));
+        let mut kept = Vec::with_capacity(top.len().min(fetch));
+        for (score, address) in top {
+            let score = settled(score);
+            if score < cutoff {
+                break;
+            }
+            let doc: TantivyDocument = searcher.doc(address)?;
+            kept.push((score, self.order_key(&doc), doc));
+        }
+        kept.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        kept.truncate(limit);
+        Ok((kept.into_iter().map(|(s, _, d)| (s, d)).collect(), total))
+    }
+
+    /// What orders documents of equal score: path, first line, chunk id.
+    fn order_key(&self, doc: &TantivyDocument) -> (String, u64, String) {
+        let f = &self.fields;
+        let text = |field| {
+            doc.get_first(field)
+                .and_then(|v| v.as_str())
+                .unwrap_or_default()
+                .to_string()
+        };
+        let line = doc
+            .get_first(f.start_line)
+            .and_then(|v| v.as_u64())
+            .unwrap_or(0);
+        (text(f.path), line, text(f.chunk_id))
     }
 
     /// The code files whose whole text best matches `read` (BM25 over whole files, with
@@ -388,18 +470,16 @@ impl Fulltext {
             ..request.clone()
         };
         let query = self.filtered(Box::new(BooleanQuery::new(should)), &files_only);
-        let statistics = FileStatistics {
+        // Whole-file statistics: over the live whole-file documents alone, as if the chunks
+        // were not there (they would make each file look many times longer than the mean).
+        let statistics = LiveStatistics {
             searcher: &searcher,
-            files: file_count(&searcher, f),
+            documents: file_count(&searcher, f),
+            totals: &self.totals,
         };
-        let top = searcher.search_with_statistics_provider(
-            &query,
-            &TopDocs::with_limit(limit.max(1)).order_by_score(),
-            &statistics,
-        )?;
+        let (top, _) = self.top(&searcher, &*query, &statistics, limit)?;
         let mut out = Vec::with_capacity(top.len());
-        for (score, address) in top {
-            let doc: TantivyDocument = searcher.doc(address)?;
+        for (score, doc) in top {
             if let Some(path) = doc.get_first(f.path).and_then(|v| v.as_str()) {
                 out.push((path.to_string(), score));
             }
@@ -420,13 +500,20 @@ impl Fulltext {
             (Occur::Must, term(self.fields.path, path)),
             (Occur::MustNot, term(self.fields.kind, FILE_KIND)),
         ]);
-        let top = searcher.search(&query, &TopDocs::with_limit(100_000).order_by_score())?;
-        let mut hits = Vec::with_capacity(top.len());
-        for (_, address) in top {
+        let found = searcher.search(&query, &DocSetCollector)?;
+        let mut hits = Vec::with_capacity(found.len());
+        for address in found {
             let doc: TantivyDocument = searcher.doc(address)?;
             hits.push(self.hit(&doc, 0.0, &[]));
         }
-        hits.sort_by_key(|h| (h.start_line, h.end_line));
+        hits.sort_by(|a, b| {
+            (a.start_line, a.end_line, &a.kind, &a.chunk_id).cmp(&(
+                b.start_line,
+                b.end_line,
+                &b.kind,
+                &b.chunk_id,
+            ))
+        });
         Ok(hits)
     }
 
@@ -474,19 +561,22 @@ impl Fulltext {
         read.words
             .iter()
             .filter_map(|word| {
-                let df = searcher
-                    .doc_freq(&Term::from_field_text(self.fields.body, word.key()))
-                    .unwrap_or(0);
+                let term = Term::from_field_text(self.fields.body, word.key());
+                let df = stats::live_doc_freq(searcher, &term).unwrap_or(0);
                 (!(read.long && !word.code && df > common)).then_some((word, df))
             })
             .collect()
     }
 
-    fn build_query(&self, read: &ReadQuery, request: &SearchRequest) -> Option<Box<dyn Query>> {
+    fn build_query(
+        &self,
+        searcher: &Searcher,
+        read: &ReadQuery,
+        request: &SearchRequest,
+    ) -> Option<Box<dyn Query>> {
         let f = self.fields;
-        let searcher = self.reader.searcher();
         let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-        for (word, _) in self.searched_words(&searcher, read) {
+        for (word, _) in self.searched_words(searcher, read) {
             for (field, boost) in [
                 (f.body, 1.0),
                 (f.symbols, BOOST_SYMBOLS),
@@ -547,12 +637,14 @@ impl Fulltext {
         Some(self.filtered(Box::new(BooleanQuery::new(must)), request))
     }
 
-    /// `query` within the request's kind, language and directory filters.
+    /// `query` within the request's kind, language and directory filters. A filter only
+    /// admits documents: it adds nothing to their scores (a scored file filter would favour
+    /// the files with the fewest documents).
     fn filtered(&self, query: Box<dyn Query>, request: &SearchRequest) -> Box<dyn Query> {
         let f = self.fields;
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, query)];
         let any_of = |field: Field, values: &[String]| -> Box<dyn Query> {
-            Box::new(BooleanQuery::new(
+            let any = BooleanQuery::new(
                 values
                     .iter()
                     .map(|v| {
@@ -563,7 +655,8 @@ impl Fulltext {
                         (Occur::Should, q)
                     })
                     .collect(),
-            ))
+            );
+            Box::new(ConstScoreQuery::new(Box::new(any), 0.0))
         };
         if !request.kinds.is_empty() {
             clauses.push((Occur::Must, any_of(f.kind, &request.kinds)));
@@ -615,25 +708,11 @@ fn chunk_count(searcher: &tantivy::Searcher, f: Fields) -> u64 {
     searcher.num_docs().saturating_sub(file_count(searcher, f))
 }
 
-/// BM25 statistics of the whole-file documents alone: tantivy's default counts every
-/// document, which would make each file look many times longer than the mean.
-struct FileStatistics<'a> {
-    searcher: &'a tantivy::Searcher,
-    files: u64,
-}
-
-impl tantivy::query::Bm25StatisticsProvider for FileStatistics<'_> {
-    fn total_num_tokens(&self, field: Field) -> tantivy::Result<u64> {
-        self.searcher.total_num_tokens(field)
-    }
-
-    fn total_num_docs(&self) -> tantivy::Result<u64> {
-        Ok(self.files.max(1))
-    }
-
-    fn doc_freq(&self, term: &Term) -> tantivy::Result<u64> {
-        self.searcher.doc_freq(term)
-    }
+/// A score with its last 8 mantissa bits cleared (about 5 significant digits kept): the
+/// same documents summed in another order, or against statistics from another layout of
+/// segments, can differ in the last bits, and that must not reorder a tie.
+fn settled(score: f32) -> f32 {
+    f32::from_bits(score.to_bits() & !0xFF)
 }
 
 fn boosted(q: Box<dyn Query>, boost: f32) -> Box<dyn Query> {

@@ -2,7 +2,7 @@
 //! what changed in parallel, and commit search index then catalogue, so a crash between the
 //! two only makes the next pass redo some files.
 
-use super::catalog::{self, FileEntry, Known};
+use super::catalog::{self, FileEntry, Known, SkipRow};
 use super::chunks::{self, Chunk};
 use super::classify::{self, Class, SkipReason};
 use super::code;
@@ -123,6 +123,7 @@ impl std::fmt::Display for Report {
 struct CatalogBatch {
     entries: Vec<FileEntry>,
     touched: Vec<(String, u64, u64)>,
+    skipped: Vec<SkipRow>,
     removed: Vec<String>,
 }
 
@@ -131,6 +132,7 @@ struct Batches {
     tx: mpsc::SyncSender<CatalogBatch>,
     entries: Vec<FileEntry>,
     touched: Vec<(String, u64, u64)>,
+    skipped: Vec<SkipRow>,
     /// Paths whose new state this pass has committed, and how many commits it made: what a
     /// cancelled full pass keeps.
     committed: HashSet<String>,
@@ -156,11 +158,21 @@ impl Batches {
         let batch = CatalogBatch {
             entries: std::mem::take(&mut self.entries),
             touched: std::mem::take(&mut self.touched),
+            skipped: std::mem::take(&mut self.skipped),
             removed,
         };
         self.tx
             .send(batch)
             .map_err(|_| anyhow::anyhow!("the catalogue writer stopped"))
+    }
+}
+
+/// Counts a file left out, and keeps up to ten examples per reason for the summary.
+fn count_skip(report: &mut Report, path: &str, reason: SkipReason) {
+    *report.skipped.entry(reason.as_str()).or_default() += 1;
+    let examples = report.skipped_examples.entry(reason.as_str()).or_default();
+    if examples.len() < 10 {
+        examples.push(path.to_string());
     }
 }
 
@@ -179,7 +191,7 @@ pub(super) enum Outcome {
     },
     /// Same content, new mtime or size.
     Touched(Found),
-    Skipped(String, SkipReason),
+    Skipped(Found, SkipReason),
     /// Deleted between the walk and the read.
     Vanished(String),
     /// Not looked at: the pass was cancelled first.
@@ -229,9 +241,11 @@ impl Index {
             Ok(report) if report.cancelled => {
                 self.set_freshness(Freshness::Stale);
                 tracing::info!("indexing cancelled: {report}");
+                self.resume_later();
             }
             Ok(report) => {
                 self.first_pass_done.store(true, Ordering::Release);
+                self.passes.fetch_add(1, Ordering::AcqRel);
                 let conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
                 if let Err(err) = catalog::record_pass(&conn, now_ms(), &report.fingerprint) {
                     tracing::warn!("recording the pass: {err:#}");
@@ -239,8 +253,6 @@ impl Index {
                 drop(conn);
                 self.set_freshness(Freshness::Fresh);
                 self.last_indexed_ms.store(now_ms(), Ordering::Relaxed);
-                self.skipped
-                    .store(report.skipped.values().sum(), Ordering::Relaxed);
             }
             Err(err) => {
                 self.set_freshness(Freshness::Stale);
@@ -264,9 +276,9 @@ impl Index {
         report.scanned = found.len() as u64;
         report.fingerprint = scan::fingerprint(&found);
         lap(&mut report, "scan", started);
-        let mut known = {
+        let (mut known, known_skips) = {
             let conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
-            catalog::known(&conn)?
+            (catalog::known(&conn)?, catalog::skipped(&conn)?)
         };
         // A full pass that is cancelled after it committed must forget the files it had not
         // reached yet (their chunks were deleted with everything else).
@@ -282,23 +294,40 @@ impl Index {
         for f in &found {
             seen.insert(&f.path);
             let previous = known.get(&f.path);
-            if !full && previous.is_some_and(|k| k.size == f.size && k.mtime_ms == f.mtime_ms) {
+            if !full && previous.is_some_and(|k| k.unchanged(f.size, f.mtime_ms)) {
                 report.unchanged += 1;
+                continue;
+            }
+            // Left out before and unchanged since: left out again, without a read.
+            if !full
+                && let Some(s) = known_skips.get(&f.path)
+                && s.known.unchanged(f.size, f.mtime_ms)
+                && let Some(reason) = SkipReason::parse(&s.reason)
+                && reason.lasts(f.size, self.settings.max_file_bytes)
+            {
+                count_skip(&mut report, &f.path, reason);
                 continue;
             }
             todo.push((f.clone(), if full { None } else { previous.cloned() }));
         }
         let mut removed: Vec<String> = known
             .keys()
+            .chain(known_skips.keys())
             .filter(|p| !seen.contains(p.as_str()))
             .cloned()
             .collect();
-        // Files skipped by name or size (secrets, images, archives) are not in the catalogue,
-        // so every pass meets them again: they are not work that makes answers stale.
+        // Files skipped by name or size (secrets, images, archives) the catalogue does not
+        // know yet change no answer: they are not work that makes answers stale.
         let max = self.settings.max_file_bytes;
-        let work = todo
-            .iter()
-            .any(|(f, _)| f.size <= max && classify::skip_by_name(&f.path).is_none());
+        // Nor are files hashed again only because their mtime is recent (`Known::unchanged`):
+        // they almost always turn out as they were.
+        let work = todo.iter().any(|(f, k)| {
+            f.size <= max
+                && classify::skip_by_name(&f.path).is_none()
+                && !k
+                    .as_ref()
+                    .is_some_and(|k| k.size == f.size && k.mtime_ms == f.mtime_ms)
+        });
         if full || work || !removed.is_empty() {
             self.set_freshness(Freshness::Rebuilding);
         }
@@ -314,6 +343,7 @@ impl Index {
                 tx,
                 entries: Vec::new(),
                 touched: Vec::new(),
+                skipped: Vec::new(),
                 committed: HashSet::new(),
                 commits: 0,
             };
@@ -383,6 +413,7 @@ impl Index {
                     );
                     batches.entries.clear();
                     batches.touched.clear();
+                    batches.skipped.clear();
                     if batches.commits > 0 {
                         let stale: Vec<String> = known_at_start
                             .iter()
@@ -394,6 +425,7 @@ impl Index {
                             .send(CatalogBatch {
                                 entries: Vec::new(),
                                 touched: Vec::new(),
+                                skipped: Vec::new(),
                                 removed: stale,
                             })
                             .map_err(|_| anyhow::anyhow!("the catalogue writer stopped"))?;
@@ -462,15 +494,16 @@ impl Index {
                 report.touched += 1;
                 batches.touched.push((f.path, f.size, f.mtime_ms));
             }
-            Outcome::Skipped(path, reason) => {
-                *report.skipped.entry(reason.as_str()).or_default() += 1;
-                let examples = report.skipped_examples.entry(reason.as_str()).or_default();
-                if examples.len() < 10 {
-                    examples.push(path.clone());
+            Outcome::Skipped(found, reason) => {
+                count_skip(report, &found.path, reason);
+                // Its chunks leave the search index; its catalogue row gives way to the
+                // skipped one (written with the batch).
+                if known.remove(&found.path).is_some() {
+                    fulltext.delete_file(&found.path)?;
                 }
-                if known.remove(&path).is_some() {
-                    removed.push(path);
-                }
+                batches
+                    .skipped
+                    .push((found.path, found.size, found.mtime_ms, reason.as_str()));
             }
             Outcome::Vanished(path) => {
                 if known.remove(&path).is_some() {
@@ -488,8 +521,14 @@ impl Index {
         for batch in batches {
             let t = Instant::now();
             let mut conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
-            catalog::apply(&mut conn, &batch.entries, &batch.touched, &batch.removed)
-                .context("writing the catalogue")?;
+            catalog::apply(
+                &mut conn,
+                &batch.entries,
+                &batch.touched,
+                &batch.skipped,
+                &batch.removed,
+            )
+            .context("writing the catalogue")?;
             spent += t.elapsed();
         }
         Ok(spent.as_millis() as u64)
@@ -504,12 +543,13 @@ impl Index {
         parsers: Option<&Arc<dyn DocumentParsers>>,
     ) -> Outcome {
         let path = &found.path;
+        let skipped = |reason| Outcome::Skipped(found.clone(), reason);
         if let Some(reason) = classify::skip_by_name(path) {
-            return Outcome::Skipped(path.clone(), reason);
+            return skipped(reason);
         }
         let max = self.settings.max_file_bytes;
         if found.size > max {
-            return Outcome::Skipped(path.clone(), SkipReason::TooLarge);
+            return skipped(SkipReason::TooLarge);
         }
         let options = ReadOptions {
             max_bytes: max,
@@ -527,7 +567,7 @@ impl Index {
                     _ => SkipReason::Unreadable,
                 };
                 tracing::debug!("not indexing {path}: {}", err.message);
-                return Outcome::Skipped(path.clone(), reason);
+                return skipped(reason);
             }
         };
         let size = file.bytes.len() as u64;
@@ -543,7 +583,7 @@ impl Index {
         let claims = |p: &str, h: &[u8]| parsers.and_then(|ps| ps.claims(p, h));
         let class = match classify::classify(path, head, &claims) {
             Ok(class) => class,
-            Err(reason) => return Outcome::Skipped(path.clone(), reason),
+            Err(reason) => return skipped(reason),
         };
         // Borrowed when the file is valid UTF-8: no copy of its text.
         let decoded = String::from_utf8_lossy(&file.bytes);

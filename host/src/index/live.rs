@@ -196,9 +196,9 @@ impl Index {
         let Ok(found) = super::scan::scan(&self.ws, &self.settings.exclude) else {
             return LiveScan::default();
         };
-        let known: HashSet<String> = super::catalog::known(&self.reader())
-            .map(|k| k.into_keys().collect())
-            .unwrap_or_default();
+        // Files indexed or left out on purpose (binary, sensitive) are not waiting for the index.
+        let known: HashSet<String> =
+            super::catalog::accounted_paths(&self.reader()).unwrap_or_default();
         let scope = request.path_prefix.as_deref();
         let todo: Vec<&super::scan::Found> = found
             .iter()

@@ -126,11 +126,14 @@ pub struct Index {
     pass: Mutex<()>,
     freshness: AtomicU8,
     pending: AtomicU64,
-    skipped: AtomicU64,
     last_indexed_ms: AtomicU64,
     watching: std::sync::atomic::AtomicBool,
     /// A pass has looked at every file since this process opened the index.
     first_pass_done: std::sync::atomic::AtomicBool,
+    /// Passes completed by this process (cancelled ones not counted).
+    passes: AtomicU64,
+    /// Wakes the background follow loop (see `resume_later`), once it runs.
+    nudge: Mutex<Option<std::sync::mpsc::Sender<()>>>,
     /// The last live scan, reused by the searches of one call: (words and scope, when, scan).
     #[allow(clippy::type_complexity)]
     live_cache: Mutex<
@@ -195,10 +198,11 @@ impl Index {
             pass: Mutex::new(()),
             freshness: AtomicU8::new(Freshness::Stale as u8),
             pending: AtomicU64::new(0),
-            skipped: AtomicU64::new(0),
             last_indexed_ms: AtomicU64::new(0),
             watching: false.into(),
             first_pass_done: false.into(),
+            passes: AtomicU64::new(0),
+            nudge: Mutex::new(None),
             live_cache: Mutex::new(None),
             live_scans: AtomicUsize::new(0),
             freshness_checked: false.into(),
@@ -271,6 +275,11 @@ impl Index {
     /// searches also scan the files it does not hold yet.
     pub fn first_pass_done(&self) -> bool {
         self.first_pass_done.load(Ordering::Acquire)
+    }
+
+    /// How many passes this process completed: what changes when the index may have.
+    pub fn passes_completed(&self) -> u64 {
+        self.passes.load(Ordering::Acquire)
     }
 
     pub fn is_read_only(&self) -> bool {
@@ -347,7 +356,7 @@ impl Index {
             chunks: counts.chunks,
             symbols: counts.symbols,
             pending: self.pending.load(Ordering::Relaxed),
-            skipped: self.skipped.load(Ordering::Relaxed),
+            skipped: counts.skipped,
             lossy: counts.lossy,
             failed: counts.failed,
             last_indexed_ms: self.last_indexed_ms.load(Ordering::Relaxed),
@@ -384,3 +393,5 @@ fn in_scope(path: &str, scope: Option<&str>) -> bool {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod upkeep_tests;

@@ -206,11 +206,17 @@ pub fn preview(
     let Some((content_hash, file_hash, mtime, cached, cached_hash)) = row else {
         return Ok(None);
     };
+    // A code extract is numbered: the same chunk moved down by an edit above it needs its
+    // lines numbered anew, so its first line is part of what the cached extract is valid for.
+    let valid_for = match source.code {
+        true => format!("{content_hash}@{}", source.start_line),
+        false => content_hash,
+    };
     let extract = match cached {
-        Some(text) if cached_hash.as_deref() == Some(content_hash.as_str()) => text,
+        Some(text) if cached_hash.as_deref() == Some(valid_for.as_str()) => text,
         _ => {
             let text = extract(source, mode);
-            store(conn, source.chunk_id, style, &text, &content_hash);
+            store(conn, source.chunk_id, style, &text, &valid_for);
             text
         }
     };

@@ -120,7 +120,10 @@ fn merge(indexed: Vec<Hit>, live: Vec<Hit>, limit: usize) -> Vec<Hit> {
                 .map(|h| (h.score / top_live, h)),
         )
         .collect();
-    all.sort_by(|a, b| b.0.total_cmp(&a.0));
+    all.sort_by(|a, b| {
+        b.0.total_cmp(&a.0)
+            .then_with(|| (&a.1.path, a.1.start_line).cmp(&(&b.1.path, b.1.start_line)))
+    });
     all.truncate(limit);
     all.into_iter().map(|(_, h)| h).collect()
 }
@@ -554,7 +557,11 @@ impl Index {
                 (score >= 0.85).then_some((score, candidate))
             })
             .collect();
-        close.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.len().cmp(&b.1.len())));
+        close.sort_by(|a, b| {
+            b.0.total_cmp(&a.0)
+                .then(a.1.len().cmp(&b.1.len()))
+                .then_with(|| a.1.cmp(&b.1))
+        });
         close.truncate(limit);
         let names: Vec<String> = close.into_iter().map(|(_, n)| n).collect();
         let mut rows = catalog::symbols_named(&conn, &names, limit).map_err(store_error)?;

@@ -14,6 +14,8 @@ use std::time::Duration;
 
 /// Quiet time after the last event before a pass starts: editors write in bursts.
 const DEBOUNCE: Duration = Duration::from_millis(40);
+/// How long after a cancelled pass the upkeep resumes.
+const RESUME_AFTER: Duration = Duration::from_millis(500);
 
 impl Index {
     /// Indexes in the background, then watches (when the config allows) until the process
@@ -28,27 +30,47 @@ impl Index {
                 if index.is_read_only() && !index.take_over(true) {
                     return;
                 }
-                let watcher = if index.settings.watch {
-                    index.watch()
-                } else {
-                    None
+                // One channel wakes the follow loop: the watcher's events, and the nudge a
+                // cancelled pass leaves so its remaining work is picked up.
+                let (tx, events) = mpsc::channel();
+                *index.nudge.lock().unwrap_or_else(|p| p.into_inner()) = Some(tx.clone());
+                let watcher = match index.settings.watch {
+                    true => index.watch(tx),
+                    false => None,
                 };
                 match index.update(false, None) {
                     Ok(report) => tracing::info!("{report}"),
                     Err(err) => tracing::error!("initial indexing failed: {err:#}"),
                 }
-                if let Some((_watcher, events)) = watcher {
-                    index.watching.store(true, Ordering::Relaxed);
-                    index.follow(events);
-                }
+                index.watching.store(watcher.is_some(), Ordering::Relaxed);
+                let _watcher = watcher;
+                index.follow(events);
             });
         if let Err(err) = spawned {
             tracing::error!("cannot start the indexing thread: {err}");
         }
     }
 
-    fn watch(&self) -> Option<(notify::RecommendedWatcher, mpsc::Receiver<()>)> {
-        let (tx, rx) = mpsc::channel();
+    /// Resumes the index's upkeep after a cancelled pass: after a moment (the caller asked
+    /// to stop, not to keep a stale index), the follow loop runs an incremental pass that
+    /// picks up what the cancelled one did not reach. Nothing to do without a follow loop
+    /// (a one-shot command).
+    pub(super) fn resume_later(&self) {
+        let Some(tx) = self.nudge.lock().unwrap_or_else(|p| p.into_inner()).clone() else {
+            return;
+        };
+        let spawned = std::thread::Builder::new()
+            .name("index-resume".into())
+            .spawn(move || {
+                std::thread::sleep(RESUME_AFTER);
+                let _ = tx.send(());
+            });
+        if let Err(err) = spawned {
+            tracing::warn!("cannot schedule the index's resumption: {err}");
+        }
+    }
+
+    fn watch(&self, tx: mpsc::Sender<()>) -> Option<notify::RecommendedWatcher> {
         let root = self.ws.root().to_path_buf();
         let handler = move |event: notify::Result<notify::Event>| {
             let Ok(event) = event else { return };
@@ -70,7 +92,7 @@ impl Index {
             tracing::warn!("cannot watch the root ({err}); the index refreshes on restart only");
             return None;
         }
-        Some((watcher, rx))
+        Some(watcher)
     }
 
     fn follow(&self, events: mpsc::Receiver<()>) {

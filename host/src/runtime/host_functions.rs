@@ -167,7 +167,12 @@ impl index::Host for HostState {
             languages: options.languages,
             path_prefix: options.path_prefix,
             limit: options.max_results.clamp(1, 1000) as usize,
-            centrality: services.analysis.latest().map(|s| s as _),
+            centrality: self.runtime.as_ref().map(|r| {
+                let services = r.services().clone();
+                let centrality =
+                    crate::analysis::OnDemand::new(move || services.analysis.current());
+                std::sync::Arc::new(centrality) as _
+            }),
             ..SearchRequest::default()
         };
         let outcome = services.index.search(&request).map_err(to_wit)?;
@@ -915,7 +920,7 @@ impl tasks::Host for HostState {
             return Err(to_wit(HostError::new(
                 codes::CANCELLED,
                 format!(
-                    "the rebuild was cancelled after {elapsed_ms} ms; the {done} files indexed so far are kept"
+                    "the rebuild was cancelled after {elapsed_ms} ms; the {done} files indexed so far are kept, and the rest are indexed in the background in a moment"
                 ),
             )));
         }

@@ -270,7 +270,10 @@ impl Runtime {
         args_json: &str,
         control: &crate::tasks::Control,
     ) -> HostResult<ToolOutput> {
-        let outcome = self.run_tool(name, args_json, control);
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.run_tool(name, args_json, control)
+        }))
+        .unwrap_or_else(|panic| Err(panicked(name, args_json, panic.as_ref())));
         if !matches!(&outcome, Err(e) if e.code == codes::UNKNOWN_TOOL) {
             self.services
                 .memory
@@ -435,6 +438,31 @@ impl Runtime {
     fn store(self: &Arc<Self>, plugin: &str) -> Store<HostState> {
         new_store(&self.engine, Some(self.clone()), plugin, &self.limits)
     }
+}
+
+/// A call that panicked in the host (a bug): logged with the call, answered as INTERNAL with
+/// the way forward. Every lock the call held recovers from poisoning and its plugin instance
+/// is dropped, so the next call starts clean.
+fn panicked(name: &str, args_json: &str, panic: &(dyn std::any::Any + Send)) -> HostError {
+    let what = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".to_string());
+    let (args, _) = secrets::redact(args_json);
+    tracing::error!(
+        tool = name,
+        args = %crate::index::clip(&args, 300),
+        "the call panicked: {what}"
+    );
+    HostError::new(
+        codes::INTERNAL,
+        format!("{name} stopped on an internal error (a bug in smart-context): {what}"),
+    )
+    .suggest(
+        "retry the call; if it fails the same way, rebuild the index (manage command=rebuild \
+         scope=full, or `smart-context index --full`) and report the error with the server log",
+    )
 }
 
 /// The agent's opt-in to sensitive reads: `allowSensitive: true` among the call's arguments

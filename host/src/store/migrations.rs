@@ -167,6 +167,28 @@ const MIGRATIONS: &[&str] = &[
      CREATE INDEX idx_memory_files_seq ON memory_files(seq);
      CREATE VIRTUAL TABLE memory_terms USING fts5(terms, content='', contentless_delete=1);
      CREATE VIRTUAL TABLE memory_vocab USING fts5vocab(memory_terms, 'row');",
+    // 11: files a pass left out (binary, sensitive, too large, unreadable), with the size and
+    // mtime it saw: the next pass and a new process know them as they know indexed files
+    // (not work to redo, not files "not indexed yet"), and status counts them from here.
+    // And parser failures by plugin and content: a parser that failed, trapped or ran out
+    // of time on a content is not run on it again by any tool (a changed plugin is a new
+    // plugin, a changed file a new content).
+    "CREATE TABLE skipped_files (
+        path TEXT PRIMARY KEY,
+        size INTEGER NOT NULL,
+        mtime_ms INTEGER NOT NULL,
+        reason TEXT NOT NULL,
+        seen_ms INTEGER NOT NULL
+     );
+     CREATE TABLE parser_failures (
+        plugin_sha256 TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        plugin TEXT NOT NULL,
+        code TEXT NOT NULL,
+        message TEXT NOT NULL,
+        failed_ms INTEGER NOT NULL,
+        PRIMARY KEY (plugin_sha256, content_hash)
+     );",
 ];
 
 /// The schema version this build writes.
