@@ -394,3 +394,89 @@ async fn understand_pages_through_long_lists_with_cursors() {
     }
     client.cancel().await.unwrap();
 }
+
+/// While the first pass runs, answers say what the index does not know yet instead of
+/// stating absence: a third-party parser that runs out of time on six files holds the pass
+/// (and the code files of its batch) for seconds.
+#[tokio::test]
+async fn answers_during_the_first_pass_say_what_is_not_indexed_yet() {
+    let fx = Fixture::new().with_sandbox_config("[plugin.stall]\ngrants = [\"log\"]\n");
+    fx.write(
+        "app/sections.py",
+        "def merge_sections(sections):\n    merged = {}\n    for s in sections:\n        merged.update(s)\n    return merged\n",
+    );
+    for i in 0..6 {
+        fx.write(&format!("slow/{i}.stall"), &format!("content {i}\n"));
+    }
+    let client = common::connect_second(&fx).await;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let status = structured(&call(&client, "manage", json!({ "command": "status" })).await);
+        if status["result"]["index"]["state"] == "rebuilding" {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the first pass never started: {status}"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // A definition the index has not reached: not "no definition", but "not indexed yet".
+    let answer = call(&client, "understand", json!({ "symbol": "merge_sections" })).await;
+    let failure = answer.structured_content.clone().unwrap();
+    assert_eq!(failure["code"], "NOT_INDEXED", "{failure}");
+    assert!(
+        common::text(&answer).contains("may not be indexed yet"),
+        "{}",
+        common::text(&answer)
+    );
+    // A dry run's impact from a partial index is not "risk none".
+    let dry = call(
+        &client,
+        "change",
+        json!({ "intent": "a dict call", "edits": [{
+            "filePath": "app/sections.py",
+            "targetString": "    merged = {}",
+            "replacementString": "    merged = dict()"
+        }] }),
+    )
+    .await;
+    let text = common::text(&dry);
+    assert!(
+        text.contains("impact: unknown") && !text.contains("risk none"),
+        "{text}"
+    );
+    // explore finds the file by scanning it, and says so in its text.
+    let found = call(&client, "explore", json!({ "query": "merge sections" })).await;
+    let text = common::text(&found);
+    assert!(
+        text.contains("degraded:") && text.contains("app/sections.py"),
+        "{text}"
+    );
+    // Once the pass is done, the same questions get their answers.
+    common::wait_indexed(&client).await;
+    let answer =
+        structured(&call(&client, "understand", json!({ "symbol": "merge_sections" })).await);
+    assert_eq!(
+        answer["callGraph"]["targets"][0], "app/sections.py#merge_sections",
+        "{answer}"
+    );
+    client.cancel().await.unwrap();
+}
+
+/// Right after a complete `index` of a tree that has not changed, a new server's first
+/// answer is not degraded: nothing is left to scan live, and no pass has work to do.
+#[tokio::test]
+async fn a_new_server_on_a_complete_index_answers_undegraded_from_the_start() {
+    let fx = fixture();
+    let out = fx.command(&["index"]).output().unwrap();
+    assert!(out.status.success());
+    let client = common::connect_second(&fx).await;
+    let answer = structured(&call(&client, "explore", json!({ "query": "Circle area" })).await);
+    assert!(answer.get("degraded").is_none(), "{answer}");
+    assert_eq!(
+        answer["data"]["code"][0]["filePath"], "src/shapes.py",
+        "{answer}"
+    );
+    client.cancel().await.unwrap();
+}

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{BUILTIN_PLUGINS, Fixture, call, connect, envelope, explore_status};
+use common::{BUILTIN_PLUGINS, Fixture, call, connect, envelope, explore_status, structured};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
@@ -406,5 +406,39 @@ async fn a_third_party_parser_from_a_plugin_dir_serves_its_extension() {
         ),
         (Some("document"), 2)
     );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_parser_that_ran_out_of_time_on_a_content_is_not_run_on_it_again() {
+    // A third-party parser that never returns, with a one-second deadline.
+    let fx = Fixture::new().with_sandbox_config("[plugin.stall]\ngrants = [\"log\"]\n");
+    fx.write("notes/slow.stall", "whatever the parser would read\n");
+    // The start-up pass meets it first: stopped at its deadline, and remembered.
+    let client = connect(&fx).await;
+    let status = structured(&call(&client, "manage", json!({ "command": "status" })).await);
+    assert_eq!(
+        status["result"]["index"]["failed"]["DEADLINE_EXCEEDED"], 1,
+        "{status}"
+    );
+    // Reading the file, or its folder, names the parser and its error, and does not wait for
+    // the parser's deadline again: it is not run.
+    for paths in [json!(["notes/slow.stall"]), json!(["notes"])] {
+        // (Only the remembered failure says so: a run of the parser would end in its own
+        // deadline error instead.)
+        let answer = call(&client, "explore", json!({ "paths": paths })).await;
+        let text = serde_json::to_string(&answer).unwrap();
+        assert!(
+            text.contains("the stall parser failed on this content")
+                && text.contains("not run on it again"),
+            "{text}"
+        );
+    }
+    // A changed file is another content: the parser is tried (and fails) again.
+    fx.write("notes/slow.stall", "another content\n");
+    let _ = call(&client, "manage", json!({ "command": "rebuild" })).await;
+    let answer = call(&client, "explore", json!({ "paths": ["notes/slow.stall"] })).await;
+    let text = serde_json::to_string(&answer).unwrap();
+    assert!(text.contains("not run on it again"), "{text}");
     client.cancel().await.unwrap();
 }

@@ -153,6 +153,64 @@ pub fn accounted_paths(conn: &Connection) -> Result<std::collections::HashSet<St
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// A parser's failure on one content, as remembered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParserFailure {
+    pub plugin: String,
+    pub code: String,
+    pub message: String,
+}
+
+/// The failure of the parser of SHA-256 `plugin_sha256` on the content of BLAKE3
+/// `content_hash`, if it failed on it before.
+pub fn parser_failure(
+    conn: &Connection,
+    plugin_sha256: &str,
+    content_hash: &str,
+) -> Result<Option<ParserFailure>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT plugin, code, message FROM parser_failures
+             WHERE plugin_sha256 = ?1 AND content_hash = ?2",
+        )?
+        .query_row(params![plugin_sha256, content_hash], |r| {
+            Ok(ParserFailure {
+                plugin: r.get(0)?,
+                code: r.get(1)?,
+                message: r.get(2)?,
+            })
+        })
+        .optional()?)
+}
+
+pub fn record_parser_failure(
+    conn: &Connection,
+    plugin_sha256: &str,
+    content_hash: &str,
+    failure: &ParserFailure,
+) -> Result<()> {
+    conn.execute(
+        "INSERT OR REPLACE INTO parser_failures
+         (plugin_sha256, content_hash, plugin, code, message, failed_ms)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            plugin_sha256,
+            content_hash,
+            failure.plugin,
+            failure.code,
+            failure.message,
+            now_ms() as i64
+        ],
+    )?;
+    Ok(())
+}
+
+/// Forgets every parser failure: a full rebuild tries every parser again.
+pub fn clear_parser_failures(conn: &Connection) -> Result<()> {
+    conn.execute("DELETE FROM parser_failures", [])?;
+    Ok(())
+}
+
 /// Records a complete pass: when it finished and the fingerprint of what it saw.
 pub fn record_pass(conn: &Connection, finished_ms: u64, fingerprint: &str) -> Result<()> {
     conn.execute(

@@ -47,3 +47,37 @@ pub struct Link {
     pub target: String,
     pub text: String,
 }
+
+impl super::Index {
+    /// The failure of parser `plugin_sha256` on content `content_hash`, if it failed on it
+    /// before: a parser that failed, trapped or ran out of time on a content is not run on
+    /// it again (a changed file is another content, a changed plugin another plugin).
+    pub fn parser_failure(
+        &self,
+        plugin_sha256: &str,
+        content_hash: &str,
+    ) -> Option<super::catalog::ParserFailure> {
+        super::catalog::parser_failure(&self.reader(), plugin_sha256, content_hash).unwrap_or_else(
+            |err| {
+                tracing::debug!("reading parser failures: {err:#}");
+                None
+            },
+        )
+    }
+
+    /// Remembers a parser's failure on a content (best effort: a busy database costs a
+    /// retry of the parser later, nothing else).
+    pub fn remember_parser_failure(
+        &self,
+        plugin_sha256: &str,
+        content_hash: &str,
+        failure: &super::catalog::ParserFailure,
+    ) {
+        let conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
+        if let Err(err) =
+            super::catalog::record_parser_failure(&conn, plugin_sha256, content_hash, failure)
+        {
+            tracing::warn!("remembering a parser failure: {err:#}");
+        }
+    }
+}

@@ -278,6 +278,13 @@ impl Index {
         lap(&mut report, "scan", started);
         let (mut known, known_skips) = {
             let conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
+            // The files are as the last complete pass saw them: the index is fresh as it is
+            // (a new process says so from here, not only once this pass ends).
+            let unchanged = catalog::last_pass(&conn)?
+                .is_some_and(|(_, fingerprint)| fingerprint == report.fingerprint);
+            if !full && unchanged && self.freshness() == Freshness::Stale {
+                self.set_freshness(Freshness::Fresh);
+            }
             (catalog::known(&conn)?, catalog::skipped(&conn)?)
         };
         // A full pass that is cancelled after it committed must forget the files it had not
@@ -288,6 +295,9 @@ impl Index {
         };
         if full {
             fulltext.delete_all()?;
+            // A full rebuild tries every parser again on every file.
+            let conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
+            catalog::clear_parser_failures(&conn)?;
         }
         let mut todo: Vec<(Found, Option<Known>)> = Vec::new();
         let mut seen: HashSet<&str> = HashSet::with_capacity(found.len());

@@ -22,6 +22,16 @@ impl HostState {
         self.excused_total_ms += ms;
     }
 
+    /// Runs `work`, which may parse a document in a parser component of its own (with its
+    /// own deadline), excusing its time: a parser that runs out of time is its failure, named
+    /// as the parser's, not the calling tool's.
+    fn parsing<T>(&mut self, work: impl FnOnce(&Services) -> T) -> Result<T, types::Error> {
+        let started = std::time::Instant::now();
+        let out = work(self.services()?);
+        self.excuse(started.elapsed().as_millis() as u64);
+        Ok(out)
+    }
+
     pub(super) fn services(&self) -> Result<&Services, types::Error> {
         self.runtime
             .as_deref()
@@ -320,8 +330,8 @@ impl index::Host for HostState {
     }
 
     fn doc_toc(&mut self, path: String) -> Result<index::DocumentToc, types::Error> {
-        let services = self.services()?;
-        let (path, doc) = services.index.document(&path).map_err(to_wit)?;
+        let parsed = self.parsing(|services| services.index.document(&path))?;
+        let (path, doc) = parsed.map_err(to_wit)?;
         Ok(index::DocumentToc {
             path,
             kind: doc.kind,
@@ -347,21 +357,21 @@ impl index::Host for HostState {
         selector: index::SectionSelector,
         request: index::SectionRequest,
     ) -> Result<index::SectionView, types::Error> {
-        let services = self.services()?;
         let selector = match selector {
             index::SectionSelector::Id(id) => SectionSelector::Id(id),
             index::SectionSelector::HeadingPath(p) => SectionSelector::HeadingPath(p),
         };
         let mode = section_mode(request.mode);
-        let view = services
-            .index
-            .doc_section(
-                &path,
-                &selector,
-                mode,
-                request.max_chars as usize,
-                request.subsections,
-            )
+        let view = self
+            .parsing(|services| {
+                services.index.doc_section(
+                    &path,
+                    &selector,
+                    mode,
+                    request.max_chars as usize,
+                    request.subsections,
+                )
+            })?
             .map_err(to_wit)?;
         Ok(index::SectionView {
             section: view.section.into(),
@@ -376,10 +386,8 @@ impl index::Host for HostState {
         path: String,
         max_results: u32,
     ) -> Result<index::DocumentLinks, types::Error> {
-        let services = self.services()?;
-        let links = services
-            .index
-            .doc_links(&path, max_results as usize)
+        let links = self
+            .parsing(|services| services.index.doc_links(&path, max_results as usize))?
             .map_err(to_wit)?;
         Ok(index::DocumentLinks {
             path: links.path,
@@ -613,7 +621,10 @@ impl index::Host for HostState {
                 "documents cannot be parsed while plugins load",
             ))
         })?;
-        runtime.parse_document(&path).map_err(to_wit)
+        let started = std::time::Instant::now();
+        let parsed = runtime.parse_document(&path);
+        self.excuse(started.elapsed().as_millis() as u64);
+        parsed.map_err(to_wit)
     }
 
     fn document_format(&mut self, path: String) -> Option<index::FormatClaim> {

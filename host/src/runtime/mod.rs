@@ -415,6 +415,32 @@ impl Runtime {
         let Kind::Parser { pre, .. } = &plugin.kind else {
             unreachable!("the registry holds parsers only")
         };
+        let content = blake3::hash(bytes).to_hex();
+        let index = &self.services.index;
+        if let Some(failure) = index.parser_failure(&plugin.info.sha256, &content) {
+            return (Err(remembered(path, failure)), 0);
+        }
+        let (result, peak) = self.run_parser_once(plugin, pre, path, bytes);
+        if let Err(err) = &result
+            && !matches!(err.code.as_str(), codes::BUSY | codes::CANCELLED)
+        {
+            let failure = crate::index::catalog::ParserFailure {
+                plugin: plugin.info.name.clone(),
+                code: err.code.clone(),
+                message: err.message.clone(),
+            };
+            index.remember_parser_failure(&plugin.info.sha256, &content, &failure);
+        }
+        (result, peak)
+    }
+
+    fn run_parser_once(
+        &self,
+        plugin: &Plugin,
+        pre: &FormatParserPre<HostState>,
+        path: &str,
+        bytes: &[u8],
+    ) -> (HostResult<Document>, usize) {
         let mut store = new_store(&self.engine, None, &plugin.info.name, &self.limits);
         let result = pre
             .instantiate(&mut store)
@@ -438,6 +464,22 @@ impl Runtime {
     fn store(self: &Arc<Self>, plugin: &str) -> Store<HostState> {
         new_store(&self.engine, Some(self.clone()), plugin, &self.limits)
     }
+}
+
+/// The answer for a content a parser failed on before: the plugin, its error, and the ways
+/// to have it tried again.
+fn remembered(path: &str, failure: crate::index::catalog::ParserFailure) -> HostError {
+    HostError::new(
+        &failure.code,
+        format!(
+            "the {} parser failed on this content of {path} before ({}: {}); it is not run on it again",
+            failure.plugin, failure.code, failure.message
+        ),
+    )
+    .suggest(
+        "to have it tried again: change the file, update the plugin, or rebuild the index in full (manage command=rebuild scope=full, or `smart-context index --full`)",
+    )
+    .details(serde_json::json!({ "plugin": failure.plugin, "remembered": true }))
 }
 
 /// A call that panicked in the host (a bug): logged with the call, answered as INTERNAL with

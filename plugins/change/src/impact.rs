@@ -95,10 +95,13 @@ pub struct HotSpot {
 /// Analyses the planned files against the index as it was before the change.
 pub fn analyze(files: &[FilePlan]) -> ImpactReport {
     let status = index::index_status();
-    let degraded = match status.state.as_str() {
-        "fresh" => None,
-        other => Some(format!(
-            "index is {other}: importers and references may be incomplete"
+    let degraded = match (status.state.as_str(), status.pending) {
+        ("fresh", _) => None,
+        (other, 0) => Some(format!(
+            "the index is {other}: importers, references and tests may be missing"
+        )),
+        (other, pending) => Some(format!(
+            "the index is {other}, {pending} files to go: importers, references and tests may be missing"
         )),
     };
     let changed_files: Vec<String> = files.iter().map(|f| f.path.clone()).collect();

@@ -284,10 +284,18 @@ fn guidance(
     unchanged: &[&str],
 ) -> Guidance {
     let paths: Vec<String> = files.iter().map(|f| f.path.clone()).collect();
-    let risk = r
-        .impact_report
-        .as_ref()
-        .map_or("none", |i| i.breaking_change_risk);
+    // What the impact rests on: a risk read from a partial index is a floor, said so.
+    let risk = match r.impact_report.as_ref() {
+        None => "none".to_string(),
+        Some(i) if i.degraded.is_some() && i.breaking_change_risk == "none" => {
+            "unknown: the index is not complete".to_string()
+        }
+        Some(i) if i.degraded.is_some() => format!(
+            "at least {}; the index is not complete",
+            i.breaking_change_risk
+        ),
+        Some(i) => i.breaking_change_risk.to_string(),
+    };
     let summary = match (&r.transaction_id, r.success) {
         (Some(id), _) => format!(
             "applied {} edit(s) to {} file(s) as {id}",
@@ -548,16 +556,24 @@ fn render(r: &ChangeResponse) -> String {
         out.push_str(&format!("\nedit {}: {}: {}", f.edit, f.code, f.message));
     }
     if let Some(i) = &r.impact_report {
-        out.push_str(&format!(
-            "\nimpact: risk {}, {} impacted file(s), tests: {}",
-            i.breaking_change_risk,
-            i.preview.summary.impacted_files.len(),
-            if i.suggested_tests.is_empty() {
-                "none found".to_string()
-            } else {
-                i.suggested_tests.join(", ")
+        let tests = if i.suggested_tests.is_empty() {
+            "none found".to_string()
+        } else {
+            i.suggested_tests.join(", ")
+        };
+        let impacted = i.preview.summary.impacted_files.len();
+        let risk = i.breaking_change_risk;
+        out.push_str(&match &i.degraded {
+            // Missing data proves nothing: what was found is a floor, not a verdict.
+            Some(why) if risk == "none" && impacted == 0 && i.suggested_tests.is_empty() => {
+                format!("\nimpact: unknown ({why}); nothing found so far")
             }
-        ));
+            Some(why) => format!(
+                "\nimpact: incomplete ({why}); found so far: risk at least {risk}, \
+                 {impacted} impacted file(s), tests: {tests}"
+            ),
+            None => format!("\nimpact: risk {risk}, {impacted} impacted file(s), tests: {tests}"),
+        });
     }
     for step in &r.plan.steps {
         out.push('\n');

@@ -86,6 +86,29 @@ impl ToolError {
         self
     }
 
+    /// A NOT_FOUND answered from an index that is not complete (`state` as the index status
+    /// says it, `pending` files to go) proves nothing is there: it becomes NOT_INDEXED, which
+    /// says so and when to ask again. Other errors, and any answer of a fresh index, pass.
+    pub fn unless_indexing(self, state: &str, pending: u64) -> Self {
+        if self.code != codes::NOT_FOUND || state == "fresh" {
+            return self;
+        }
+        let progress = match pending {
+            0 => format!("the index is {state}"),
+            n => format!("the index is {state}, {n} files to go"),
+        };
+        ToolError {
+            code: codes::NOT_INDEXED.to_string(),
+            message: format!("{} as far as the index knows; {progress}, so it may not be indexed yet", self.message),
+            suggestion: Some(
+                "ask again once manage command=status says the index is fresh, or name the file with path to read it directly"
+                    .to_string(),
+            ),
+            details: self.details,
+        }
+        .with_detail("indexState", state)
+    }
+
     /// Splits into the WIT record's fields (details serialized to JSON).
     pub fn into_parts(self) -> (String, String, Option<String>, Option<String>) {
         let details = self.details.map(|d| d.to_string());
@@ -121,6 +144,21 @@ impl std::error::Error for ToolError {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn not_found_from_an_incomplete_index_is_not_indexed() {
+        let absent = ToolError::new(codes::NOT_FOUND, "no definition named f");
+        assert_eq!(absent.clone().unless_indexing("fresh", 0), absent);
+        let building = absent.unless_indexing("rebuilding", 120);
+        assert_eq!(building.code, codes::NOT_INDEXED);
+        assert!(
+            building.message.contains("120 files to go"),
+            "{}",
+            building.message
+        );
+        let other = ToolError::new(codes::INVALID_ARGS, "x");
+        assert_eq!(other.clone().unless_indexing("rebuilding", 1), other);
+    }
 
     #[test]
     fn parts_round_trip_keeps_details_structured() {

@@ -326,7 +326,10 @@ impl Guest for Understand {
 
     fn call(args_json: String) -> Result<ToolOutput, Error> {
         let args: UnderstandArgs = sdk::parse_args(&args_json)?;
-        let response = understand(&args)?;
+        let response = understand(&args).map_err(|err| {
+            let status = index::index_status();
+            err.unless_indexing(&status.state, status.pending)
+        })?;
         Ok(ToolOutput {
             structured_json: sdk::to_json(&response)?,
             text: render(&response),
@@ -1185,6 +1188,11 @@ fn render(r: &UnderstandResponse) -> String {
             r.target.alternatives.join("; ")
         ));
     }
+    // First, not last: what the answer may be missing is read before the answer.
+    if r.degraded {
+        let reasons: Vec<String> = r.reasons.iter().map(|x| reason_words(x)).collect();
+        out.push_str(&format!("\ndegraded: {}", reasons.join("; ")));
+    }
     for e in &r.outline {
         let detail = e.signature.as_deref().unwrap_or(&e.name);
         let detail = match &e.container {
@@ -1243,10 +1251,6 @@ fn render(r: &UnderstandResponse) -> String {
             json!({ "cursor": next.cursor })
         ));
     }
-    if r.degraded {
-        let reasons: Vec<String> = r.reasons.iter().map(|x| reason_words(x)).collect();
-        out.push_str(&format!("\ndegraded: {}", reasons.join("; ")));
-    }
     out
 }
 
@@ -1259,6 +1263,9 @@ fn reason_words(code: &str) -> String {
         "git_history_unreadable" => "hot spots scored without churn: the history could not be read",
         "git_history_partial" => {
             "churn from part of the history window (its deadline passed or an object is damaged)"
+        }
+        "index_building" => {
+            "the index is still building: callers, callees and lists may miss what it has not reached"
         }
         _ => return code.to_string(),
     };
