@@ -12,6 +12,15 @@ indexed with `smart-context index`, then one `smart-context serve` per tree buil
 (one `understand` call, as in a running session) and answers `explore {query: <issue text>}`
 over stdio MCP, as an agent's client would.
 
+With --upkeep, no tree gets an index of its own: each project's trees are taken in release
+order (by version for --sdists, by commit time for --git) through ONE working directory, made
+equal to each tree in turn (changed files rewritten, removed ones deleted, its .smart-context
+kept), indexed incrementally (`smart-context index`, not --full), then served and asked as
+above: the answers of an index kept up through a project's history, against those of fresh
+indexes in a default run. It also prints each working directory's index size on disk beside a
+fresh `index --full` of its last tree (deleted documents must not pile up). In both modes, a
+call answered with isError (or INTERNAL), or a server that died, counts as an error.
+
 The function hit is reported twice: by the set's spans, and by those plus the definitions the
 fix changes read from the tree (`changed_definitions`), since the set names no span for a
 method added to a class; by the spans also among the first five code items only.
@@ -19,7 +28,7 @@ method added to a class; by the spans also among the first five code items only.
 Usage:
   scripts/eval-explore.py --sdists /tmp/evalsrc/trees [--bin target/release/smart-context]
                           [--only django] [--limit N] [--json report.json] [--show-misses]
-                          [--max-results N]
+                          [--max-results N] [--upkeep [--upkeep-work DIR]]
 """
 
 import argparse
@@ -29,6 +38,7 @@ import json
 import math
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -125,6 +135,136 @@ def export_commits(rows, git_dir, work):
             subprocess.run(["tar", "x", "-C", tree], input=archive, check=True)
         chosen[row["instance_id"]] = tree
     return chosen
+
+
+def version_key(version):
+    """Release order of a version string: 2.2a1 < 2.2 < 2.2.5 < 3.0a1, 3.5.0rc1 < 3.5.0,
+    0.22 == 0.22.0 (PEP 440's pre-releases, enough for these projects' names)."""
+    m = re.match(r"(\d+(?:\.\d+)*)(?:[.-]?(a|b|c|rc|alpha|beta|dev|post)\.?(\d*))?", version)
+    if not m:
+        return ((), 0, 0, version)
+    release = tuple(int(p) for p in m.group(1).split("."))
+    while release and release[-1] == 0:
+        release = release[:-1]
+    phase = {"dev": 0, "a": 1, "alpha": 1, "b": 2, "beta": 2, "c": 3, "rc": 3, "post": 5}
+    return (release, phase.get(m.group(2), 4), int(m.group(3) or 0), version)
+
+
+def upkeep_order(by_tree, git_dir):
+    """project -> its trees in release order: by the version in the tree's name for --sdists,
+    by the base commit's committer time for --git."""
+    out = collections.defaultdict(list)
+    for tree, group in by_tree.items():
+        project = project_of(group[0]["repo"])
+        if git_dir:
+            clone = os.path.join(git_dir, project)
+            key = int(subprocess.run(
+                ["git", "-C", clone, "log", "-1", "--format=%ct", group[0]["base_commit"]],
+                check=True, stdout=subprocess.PIPE, text=True,
+            ).stdout.strip())
+        else:
+            key = version_key(os.path.basename(tree)[len(project) + 1:])
+        out[project].append((key, tree))
+    return {p: [t for _, t in sorted(trees)] for p, trees in sorted(out.items())}
+
+
+def sync_tree(source, work):
+    """Makes `work` hold what `source` holds, as a checkout would: a file whose content
+    differs is rewritten (its mtime now), one that is gone deleted, unchanged ones left
+    alone; .smart-context on either side is left out (the working one is the kept index).
+    Returns (written, deleted)."""
+    written = deleted = 0
+    wanted = set()
+    for base, dirs, files in os.walk(source):
+        rel = os.path.relpath(base, source)
+        dirs[:] = [d for d in dirs if not (rel == "." and d == ".smart-context")]
+        # A link to a directory is not walked: it is copied as the link it is.
+        links = [d for d in dirs if os.path.islink(os.path.join(base, d))]
+        dirs[:] = [d for d in dirs if d not in links]
+        for d in dirs:
+            reld = os.path.normpath(os.path.join(rel, d))
+            wanted.add(reld)
+            dst = os.path.join(work, reld)
+            if os.path.lexists(dst) and (os.path.islink(dst) or not os.path.isdir(dst)):
+                os.unlink(dst)
+            os.makedirs(dst, exist_ok=True)
+        for f in files + links:
+            relf = os.path.normpath(os.path.join(rel, f))
+            wanted.add(relf)
+            src, dst = os.path.join(base, f), os.path.join(work, relf)
+            if os.path.islink(src):
+                if not (os.path.islink(dst) and os.readlink(dst) == os.readlink(src)):
+                    remove_path(dst)
+                    os.symlink(os.readlink(src), dst)
+                    written += 1
+                continue
+            if os.path.lexists(dst) and (
+                os.path.islink(dst) or os.path.isdir(dst)
+                or os.path.getsize(dst) != os.path.getsize(src) or not same_content(src, dst)
+            ):
+                remove_path(dst)
+            if not os.path.lexists(dst):
+                shutil.copyfile(src, dst)
+                written += 1
+    for base, dirs, files in os.walk(work, topdown=False):
+        rel = os.path.relpath(base, work)
+        if rel.split(os.sep)[0] == ".smart-context":
+            continue
+        links = [d for d in dirs if os.path.islink(os.path.join(base, d))]
+        for f in files + links:
+            relf = os.path.normpath(os.path.join(rel, f))
+            if relf not in wanted:
+                os.unlink(os.path.join(base, f))
+                deleted += 1
+        if rel != "." and rel not in wanted:
+            os.rmdir(base)
+    return written, deleted
+
+
+def same_content(a, b):
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        while True:
+            x, y = fa.read(1 << 16), fb.read(1 << 16)
+            if x != y:
+                return False
+            if not x:
+                return True
+
+
+def remove_path(path):
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path)
+    elif os.path.lexists(path):
+        os.unlink(path)
+
+
+def disk_size(path):
+    """Bytes under a directory (or of a file)."""
+    if os.path.isfile(path):
+        return os.path.getsize(path)
+    total = 0
+    for base, _, files in os.walk(path):
+        for f in files:
+            try:
+                total += os.lstat(os.path.join(base, f)).st_size
+            except OSError:
+                pass
+    return total
+
+
+def index_sizes(root):
+    state = os.path.join(root, ".smart-context")
+    return disk_size(os.path.join(state, "index")), disk_size(os.path.join(state, "state.db"))
+
+
+def run_index(binary, root, full=False):
+    """`smart-context index` (incremental unless full) and its JSON report."""
+    r = subprocess.run([binary, "index", "--root", root, "--json"] + (["--full"] if full else []),
+                       check=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        return json.loads(r.stdout)
+    except ValueError:
+        return {}
 
 
 # ---------------------------------------------------------------- baselines
@@ -253,6 +393,27 @@ class Server:
         self.proc.wait(timeout=30)
 
 
+def ask(server, tool, arguments):
+    """A call and what failed of it: (result, None), or (result, error) when the server
+    answered isError (BUSY retried for a while first) or INTERNAL, sent a JSON-RPC error or
+    is gone (then the result is empty)."""
+    deadline = time.time() + 10
+    while True:
+        try:
+            result = server.call(tool, arguments)
+        except (RuntimeError, OSError, ValueError) as e:
+            return {}, f"{type(e).__name__}: {str(e)[:200]}"
+        text = "".join(c.get("text", "") for c in result.get("content", []))
+        code = (result.get("structuredContent") or {}).get("code")
+        if result.get("isError") and (code == "BUSY" or text.startswith("BUSY")) \
+                and time.time() < deadline:
+            time.sleep(0.2)
+            continue
+        if result.get("isError") or text.startswith("INTERNAL"):
+            return result, f"{code or 'isError'}: {text[:200]}"
+        return result, None
+
+
 # ---------------------------------------------------------------- scoring
 
 
@@ -372,6 +533,11 @@ def main():
     ap.add_argument("--json", help="write per-instance results here")
     ap.add_argument("--show-misses", action="store_true")
     ap.add_argument("--max-results", type=int, help="limits.maxResults of each call (default: explore's)")
+    ap.add_argument("--upkeep", action="store_true",
+                    help="one working directory per project, its trees in release order, each "
+                         "indexed incrementally into the index the previous one left")
+    ap.add_argument("--upkeep-work", help="the working directories' parent, kept (default: a "
+                    "temporary directory, removed at the end)")
     args = ap.parse_args()
 
     rows = [json.loads(l) for l in open(args.data)]
@@ -386,26 +552,59 @@ def main():
             by_tree[chosen[row["instance_id"]]].append(row)
     print(f"{len(chosen)} of {len(rows)} instances on {len(by_tree)} trees", file=sys.stderr)
 
-    results = []
-    for tree, group in sorted(by_tree.items()):
-        t0 = time.time()
-        subprocess.run([args.bin, "index", "--root", tree], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        corpus = Corpus(tree)
-        server = Server(args.bin, tree)
+    # (tree, the directory indexed and served for it): the tree itself, or with --upkeep its
+    # project's working directory, made equal to the tree first.
+    if args.upkeep:
+        upkeep_base = args.upkeep_work or tempfile.mkdtemp(prefix="eval-explore-upkeep-")
+        order = upkeep_order(by_tree, args.git)
+        plan = [(tree, os.path.join(upkeep_base, project))
+                for project, trees in order.items() for tree in trees]
+        print(f"upkeep: working directories under {upkeep_base}; " + "; ".join(
+            f"{p}: {' -> '.join(os.path.basename(t) for t in ts)}" for p, ts in order.items()),
+            file=sys.stderr)
+    else:
+        plan = [(tree, tree) for tree in sorted(by_tree)]
+
+    def start_server(root):
+        server = Server(args.bin, root)
         # The graphs (PageRank, which explore weighs) built before the first question, as in
         # a session that has been running: one understand call waits for them.
-        server.call("understand", {"goal": "architecture of the project", "scope": "project"})
+        _, failed = ask(server, "understand", {"goal": "architecture of the project", "scope": "project"})
+        if failed:
+            print(f"  understand (warm-up) failed: {failed}", file=sys.stderr)
+        return server
+
+    results = []
+    for tree, root in plan:
+        group = by_tree[tree]
+        t0 = time.time()
+        if args.upkeep:
+            os.makedirs(root, exist_ok=True)
+            written, deleted = sync_tree(tree, root)
+            report = run_index(args.bin, root)
+            note = (f" (upkeep: {written} files written, {deleted} deleted; index "
+                    f"{sum((report.get('indexed') or {}).values())} indexed, "
+                    f"{report.get('removed', '?')} removed, {report.get('unchanged', '?')} unchanged)")
+        else:
+            subprocess.run([args.bin, "index", "--root", tree], check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            note = ""
+        corpus = Corpus(tree)
+        server = start_server(root)
         print(f"{os.path.basename(tree)}: {len(group)} issues, {corpus.n} files, "
-              f"indexed in {time.time() - t0:.0f}s", file=sys.stderr)
+              f"indexed in {time.time() - t0:.0f}s{note}", file=sys.stderr)
         for row in group:
             gold = set(row["gold_files"])
             start = time.perf_counter()
             call = {"query": row["problem_statement"]}
             if args.max_results:
                 call["limits"] = {"maxResults": args.max_results}
-            result = server.call("explore", call)
+            result, error = ask(server, "explore", call)
             ms = (time.perf_counter() - start) * 1000
+            if error:
+                print(f"  error {row['instance_id']}: {error}", file=sys.stderr)
+                if server.proc.poll() is not None:
+                    server = start_server(root)
             data = (result.get("structuredContent") or {}).get("data") or {}
             code = data.get("code") or []
             docs = data.get("docs") or []
@@ -437,16 +636,23 @@ def main():
                 "titles": [f"{i.get('filePath')}::{i.get('title')}" for i in code],
                 "spans": sorted(names),
                 "why_empty": sum(1 for i in code + docs if not i.get("why")),
+                "error": error,
             }
             results.append(r)
             if args.show_misses and not hit(files, gold, 5):
                 print(f"  miss {r['id']}: gold {r['gold']} got {files[:5]}", file=sys.stderr)
-        server.close()
+        try:
+            server.close()
+        except (OSError, subprocess.TimeoutExpired) as e:
+            print(f"  the server did not close: {e}", file=sys.stderr)
+            server.proc.kill()
 
     def rate(key, k):
         return sum(hit(r[key], set(r["gold"]), k) for r in results) / max(1, len(results))
 
-    print(f"\n{len(results)} issues ({sum(r['approx'] for r in results)} on an approximate tree)")
+    mode = ("upkeep: each project's trees in release order through one index kept up "
+            "incrementally" if args.upkeep else "a fresh index per tree")
+    print(f"\n{len(results)} issues ({sum(r['approx'] for r in results)} on an approximate tree); {mode}")
     print("| ranker | file hit@1 | file hit@5 |")
     print("|---|---|---|")
     for name, key in [("grep of identifiers", "grep"), ("BM25 over files", "bm25"), ("explore", "explore")]:
@@ -472,6 +678,27 @@ def main():
     print(f"answer tokens (text/4): p50 {statistics.median(toks):.0f}, max {toks[-1]:.0f}")
     print(f"no_results: {sum(r['status'] == 'no_results' for r in results)}; "
           f"items without why: {sum(r['why_empty'] for r in results)}")
+    errors = [r for r in results if r["error"]]
+    print(f"errors (explore calls answered isError or INTERNAL, or no answer): {len(errors)}"
+          + "".join(f"\n  {r['id']} ({r['tree']}): {r['error']}" for r in errors[:10]))
+    if args.upkeep:
+        print("index on disk, kept up through the trees vs a fresh `index --full` of the last:")
+        for project, trees in order.items():
+            kept_index, kept_db = index_sizes(os.path.join(upkeep_base, project))
+            fresh = tempfile.mkdtemp(prefix="eval-explore-fresh-")
+            try:
+                sync_tree(trees[-1], fresh)
+                run_index(args.bin, fresh, full=True)
+                fresh_index, fresh_db = index_sizes(fresh)
+            finally:
+                shutil.rmtree(fresh, ignore_errors=True)
+            mb = 1 << 20
+            print(f"  {project} ({len(trees)} trees, last {os.path.basename(trees[-1])}): index "
+                  f"{kept_index / mb:.1f} MB vs {fresh_index / mb:.1f} MB fresh "
+                  f"({kept_index / max(1, fresh_index):.2f}x); state.db {kept_db / mb:.1f} MB vs "
+                  f"{fresh_db / mb:.1f} MB")
+        if not args.upkeep_work:
+            shutil.rmtree(upkeep_base, ignore_errors=True)
     if args.json:
         json.dump(results, open(args.json, "w"), indent=1)
 

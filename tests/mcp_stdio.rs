@@ -523,3 +523,156 @@ fn the_playbook_prompt_and_log_messages_reach_clients_that_ask() {
     );
     assert!(!logged.is_empty(), "no log message reached the client");
 }
+
+/// A line whose answer id the client waits on always gets an answer: JSON nested past any
+/// parser's limit, a line that is not JSON, JSON that is no JSON-RPC message. The server
+/// carries on.
+#[test]
+fn messages_that_do_not_parse_get_json_rpc_errors_with_their_ids() {
+    let fx = Fixture::new();
+    let mut raw = Raw::start(&fx);
+    raw.request(1, "initialize", json!({
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": { "name": "raw", "version": "0" } }));
+    raw.notify(json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+    let deep = format!(
+        "{{\"jsonrpc\":\"2.0\",\"method\":\"tools/list\",\"params\":{{\"x\":{}{}}},\"id\":2}}",
+        "[".repeat(200_000),
+        "]".repeat(200_000)
+    );
+    writeln!(raw.stdin, "{deep}").unwrap();
+    let answer = read_until_id(&mut raw, &json!(2));
+    assert_eq!(answer["error"]["code"], -32700, "{answer}");
+    writeln!(
+        raw.stdin,
+        "{{\"jsonrpc\": \"2.0\", \"id\": \"three\", \"method\": "
+    )
+    .unwrap();
+    let answer = read_until_id(&mut raw, &json!("three"));
+    assert_eq!(answer["error"]["code"], -32700, "{answer}");
+    writeln!(
+        raw.stdin,
+        "{{\"jsonrpc\": \"2.0\", \"id\": 4, \"result\": 1, \"method\": 5}}"
+    )
+    .unwrap();
+    let answer = read_until_id(&mut raw, &json!(4));
+    assert_eq!(answer["error"]["code"], -32600, "{answer}");
+    // A line with no id at all is answered without one.
+    writeln!(raw.stdin, "this is not json").unwrap();
+    let answer = read_until_id(&mut raw, &serde_json::Value::Null);
+    assert_eq!(answer["error"]["code"], -32700, "{answer}");
+    assert_eq!(
+        raw.request(5, "tools/list", json!({}))["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .len(),
+        5
+    );
+}
+
+/// The next stdout message whose id is `id` (a missing id reads as null).
+fn read_until_id(raw: &mut Raw, id: &serde_json::Value) -> serde_json::Value {
+    loop {
+        let mut line = String::new();
+        assert!(
+            raw.stdout.read_line(&mut line).unwrap() > 0,
+            "server closed stdout"
+        );
+        let value: serde_json::Value = serde_json::from_str(&line).unwrap();
+        let got = value.get("id").cloned().unwrap_or(serde_json::Value::Null);
+        if &got == id && value.get("method").is_none() {
+            return value;
+        }
+    }
+}
+
+/// A client that sends and never reads cannot make the server buffer without bound: once a
+/// few dozen answers wait unread, the server stops reading, and the client's writes block.
+/// When it reads again, every request is answered once.
+#[test]
+fn a_client_that_does_not_read_its_answers_is_held_back() {
+    let fx = Fixture::new();
+    let mut child = fx
+        .command(&["serve"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut next = || {
+        let mut line = String::new();
+        assert!(
+            stdout.read_line(&mut line).unwrap() > 0,
+            "server closed stdout"
+        );
+        serde_json::from_str::<serde_json::Value>(&line).unwrap()
+    };
+    writeln!(stdin, "{}", json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": { "name": "raw", "version": "0" } } })).unwrap();
+    while next()["id"] != 1 {}
+    writeln!(
+        stdin,
+        "{}",
+        json!({ "jsonrpc": "2.0", "method": "notifications/initialized" })
+    )
+    .unwrap();
+    const FLOOD: u64 = 10_000;
+    let sent = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let writer = {
+        let sent = sent.clone();
+        std::thread::spawn(move || {
+            for id in 0..FLOOD {
+                let line = format!(
+                    "{{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"tools/list\"}}\n",
+                    id + 100
+                );
+                if stdin.write_all(line.as_bytes()).is_err() {
+                    return;
+                }
+                sent.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+        })
+    };
+    // The writer stalls well short of the flood: what the pipes hold and a few dozen
+    // requests in flight, not fifty thousand.
+    let mut last = u64::MAX;
+    loop {
+        std::thread::sleep(std::time::Duration::from_millis(1_000));
+        let now = sent.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(
+            now < FLOOD,
+            "every request was taken while no answer was read"
+        );
+        if now == last {
+            break;
+        }
+        last = now;
+    }
+    // (About 2,600 here: a 64 KiB pipe and a 64 KiB read buffer of 55-byte requests.)
+    assert!(
+        last < FLOOD / 2,
+        "{last} requests taken with no answer read"
+    );
+    // Reading again lets it all through, each request answered once.
+    #[derive(serde::Deserialize)]
+    struct Answer {
+        id: u64,
+        result: serde::de::IgnoredAny,
+    }
+    let mut answered = std::collections::HashSet::new();
+    let mut line = String::new();
+    while (answered.len() as u64) < FLOOD {
+        line.clear();
+        assert!(
+            stdout.read_line(&mut line).unwrap() > 0,
+            "server closed stdout"
+        );
+        let answer: Answer = serde_json::from_str(&line).unwrap();
+        let _ = answer.result;
+        assert!(answered.insert(answer.id), "{line}");
+    }
+    writer.join().unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+}

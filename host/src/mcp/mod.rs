@@ -5,6 +5,7 @@
 pub mod http;
 pub mod logging;
 pub mod prompts;
+pub mod stdio;
 
 use crate::error::HostError;
 use crate::runtime::{Runtime, ToolDescription, ToolOutput};
@@ -61,11 +62,10 @@ impl Server {
         }
     }
 
-    /// Serves MCP on stdin/stdout until the client disconnects. Messages longer than
-    /// [`MAX_MESSAGE_BYTES`] never reach the JSON parser (see [`bounded_lines`]).
+    /// Serves MCP on stdin/stdout until the client disconnects, within the limits of
+    /// [`stdio`]: bounded in-flight requests, an answer for every message.
     pub async fn serve_stdio(self) -> anyhow::Result<()> {
-        let input = bounded_lines(tokio::io::stdin(), MAX_MESSAGE_BYTES);
-        let service = self.serve((input, tokio::io::stdout())).await?;
+        let service = self.serve(stdio::stdio(MAX_MESSAGE_BYTES)).await?;
         service.waiting().await?;
         Ok(())
     }
@@ -135,103 +135,6 @@ pub const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis
 
 /// The largest JSON-RPC message read from stdio (HTTP bodies have the transport's own cap).
 pub const MAX_MESSAGE_BYTES: usize = 8 << 20;
-
-/// The method an oversized message is replaced with: unknown, so the client gets a JSON-RPC
-/// error for its request id instead of a silence or a server that buffered gigabytes.
-pub const OVERSIZED_METHOD: &str = "smart-context/message-too-large";
-
-/// Newline-delimited messages from `input`, each at most `cap` bytes: a line is held until
-/// its newline (so at most `cap` bytes are buffered), and a longer one is dropped as it
-/// streams past and replaced by a small request for [`OVERSIZED_METHOD`] with the same id
-/// (read from the line's head), which the server answers with an error. A warning says so.
-pub fn bounded_lines<R>(input: R, cap: usize) -> tokio::io::DuplexStream
-where
-    R: tokio::io::AsyncRead + Unpin + Send + 'static,
-{
-    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-    let (mut writer, reader) = tokio::io::duplex(64 * 1024);
-    tokio::spawn(async move {
-        let mut input = BufReader::with_capacity(64 * 1024, input);
-        let mut line: Vec<u8> = Vec::new();
-        let mut head: Vec<u8> = Vec::new();
-        let mut oversized = false;
-        loop {
-            let chunk = match input.fill_buf().await {
-                Ok([]) | Err(_) => break,
-                Ok(chunk) => chunk.to_vec(),
-            };
-            input.consume(chunk.len());
-            let mut rest = &chunk[..];
-            while !rest.is_empty() {
-                let (piece, ends) = match rest.iter().position(|&b| b == b'\n') {
-                    Some(at) => (&rest[..=at], true),
-                    None => (rest, false),
-                };
-                rest = &rest[piece.len()..];
-                if oversized {
-                    if head.len() < 4096 {
-                        head.extend_from_slice(&piece[..piece.len().min(4096 - head.len())]);
-                    }
-                } else if line.len() + piece.len() > cap + 1 {
-                    tracing::warn!("a message over {cap} bytes was dropped unread");
-                    oversized = true;
-                    head = line[..line.len().min(4096)].to_vec();
-                    let room = 4096 - head.len();
-                    head.extend_from_slice(&piece[..piece.len().min(room)]);
-                    line = Vec::new();
-                } else {
-                    line.extend_from_slice(piece);
-                }
-                if ends {
-                    let out = if oversized {
-                        oversized_request(&head).into_bytes()
-                    } else {
-                        std::mem::take(&mut line)
-                    };
-                    if writer.write_all(&out).await.is_err() {
-                        return;
-                    }
-                    oversized = false;
-                    head.clear();
-                }
-            }
-        }
-        if !line.is_empty() && !oversized {
-            let _ = writer.write_all(&line).await;
-        }
-    });
-    reader
-}
-
-/// A request for [`OVERSIZED_METHOD`] with the id found in the head of a dropped message (a
-/// notification, without one).
-fn oversized_request(head: &[u8]) -> String {
-    let text = String::from_utf8_lossy(head);
-    let id = text.find("\"id\"").and_then(|at| {
-        let after = text[at + 4..].trim_start().strip_prefix(':')?.trim_start();
-        let end = if let Some(quoted) = after.strip_prefix('"') {
-            quoted.find('"').map(|e| e + 2)?
-        } else {
-            after
-                .find(|c: char| !(c.is_ascii_digit() || c == '-'))
-                .unwrap_or(after.len())
-        };
-        let id = &after[..end];
-        serde_json::from_str::<Value>(id)
-            .ok()
-            .filter(|v| v.is_number() || v.is_string())
-    });
-    match id {
-        Some(id) => format!(
-            "{}\n",
-            json!({ "jsonrpc": "2.0", "id": id, "method": OVERSIZED_METHOD })
-        ),
-        None => format!(
-            "{}\n",
-            json!({ "jsonrpc": "2.0", "method": OVERSIZED_METHOD })
-        ),
-    }
-}
 
 /// A plugin's answer as an MCP result. One rule for every tool: an answer whose structured
 /// content says `success: false` is a failure (`isError: true`), and its text leads with the
