@@ -186,7 +186,7 @@ def sync_tree(source, work):
             wanted.add(reld)
             dst = os.path.join(work, reld)
             if os.path.lexists(dst) and (os.path.islink(dst) or not os.path.isdir(dst)):
-                os.unlink(dst)
+                deleted += remove_path(dst)
             os.makedirs(dst, exist_ok=True)
         for f in files + links:
             relf = os.path.normpath(os.path.join(rel, f))
@@ -194,7 +194,7 @@ def sync_tree(source, work):
             src, dst = os.path.join(base, f), os.path.join(work, relf)
             if os.path.islink(src):
                 if not (os.path.islink(dst) and os.readlink(dst) == os.readlink(src)):
-                    remove_path(dst)
+                    deleted += make_way(dst)
                     os.symlink(os.readlink(src), dst)
                     written += 1
                 continue
@@ -202,7 +202,7 @@ def sync_tree(source, work):
                 os.path.islink(dst) or os.path.isdir(dst)
                 or os.path.getsize(dst) != os.path.getsize(src) or not same_content(src, dst)
             ):
-                remove_path(dst)
+                deleted += make_way(dst)
             if not os.path.lexists(dst):
                 shutil.copyfile(src, dst)
                 written += 1
@@ -231,11 +231,25 @@ def same_content(a, b):
                 return True
 
 
-def remove_path(path):
+def make_way(path):
+    """Clears `path` for a file or link: a file or link there is rewritten (not counted), a
+    directory there is deleted (its files counted)."""
     if os.path.isdir(path) and not os.path.islink(path):
+        return remove_path(path)
+    remove_path(path)
+    return 0
+
+
+def remove_path(path):
+    """Removes a file, link or directory; how many files (and links) that was."""
+    if os.path.isdir(path) and not os.path.islink(path):
+        n = sum(len(files) for _, _, files in os.walk(path))
         shutil.rmtree(path)
-    elif os.path.lexists(path):
+        return n
+    if os.path.lexists(path):
         os.unlink(path)
+        return 1
+    return 0
 
 
 def disk_size(path):
@@ -255,6 +269,19 @@ def disk_size(path):
 def index_sizes(root):
     state = os.path.join(root, ".smart-context")
     return disk_size(os.path.join(state, "index")), disk_size(os.path.join(state, "state.db"))
+
+
+def segments(root):
+    """The full-text index's segments, documents and deleted documents (tantivy's
+    meta.json), as words; empty when it cannot be read."""
+    try:
+        meta = json.load(open(os.path.join(root, ".smart-context", "index", "meta.json")))
+    except (OSError, ValueError):
+        return ""
+    docs = sum(s.get("max_doc", 0) for s in meta.get("segments", []))
+    deleted = sum((s.get("deletes") or {}).get("num_deleted_docs", 0)
+                  for s in meta.get("segments", []))
+    return f"{len(meta.get('segments', []))} segments, {deleted} of {docs} documents deleted"
 
 
 def run_index(binary, root, full=False):
@@ -410,7 +437,9 @@ def ask(server, tool, arguments):
             time.sleep(0.2)
             continue
         if result.get("isError") or text.startswith("INTERNAL"):
-            return result, f"{code or 'isError'}: {text[:200]}"
+            first = text.strip().split("\n")[0][:200]
+            code = code or "isError"
+            return result, first if first.startswith(code) else f"{code}: {first}"
         return result, None
 
 
@@ -685,11 +714,13 @@ def main():
         print("index on disk, kept up through the trees vs a fresh `index --full` of the last:")
         for project, trees in order.items():
             kept_index, kept_db = index_sizes(os.path.join(upkeep_base, project))
+            kept_segments = segments(os.path.join(upkeep_base, project))
             fresh = tempfile.mkdtemp(prefix="eval-explore-fresh-")
             try:
                 sync_tree(trees[-1], fresh)
                 run_index(args.bin, fresh, full=True)
                 fresh_index, fresh_db = index_sizes(fresh)
+                fresh_segments = segments(fresh)
             finally:
                 shutil.rmtree(fresh, ignore_errors=True)
             mb = 1 << 20
@@ -697,6 +728,8 @@ def main():
                   f"{kept_index / mb:.1f} MB vs {fresh_index / mb:.1f} MB fresh "
                   f"({kept_index / max(1, fresh_index):.2f}x); state.db {kept_db / mb:.1f} MB vs "
                   f"{fresh_db / mb:.1f} MB")
+            if kept_segments or fresh_segments:
+                print(f"    kept: {kept_segments}; fresh: {fresh_segments}")
         if not args.upkeep_work:
             shutil.rmtree(upkeep_base, ignore_errors=True)
     if args.json:

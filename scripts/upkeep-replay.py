@@ -3,7 +3,7 @@
 long differential replay of tests/upkeep.rs, on a real clone, out of CI.
 
 A working clone of --repo (`git clone --shared` into a temporary directory) is checked out at
-the commit N back from HEAD (first parents) and ONE `smart-context serve` is started on it
+the commit N back from HEAD (or --until; first parents) and ONE `smart-context serve` is started on it
 over stdio MCP. Then each of the last N commits is checked out in turn (`git checkout -q`)
 while that server runs; once its watcher has seen the checkout (manage status: index state
 fresh, nothing pending) it is asked a fixed set of questions built from the commit:
@@ -24,17 +24,20 @@ catching up) before it counts as a difference. A call answered with isError (or 
 JSON-RPC error or a server that died counts as an error. The start (the commit N back) is
 compared too, as step 0.
 
-Prints per commit its calls, differences (each with the first differing JSON path and the two
-values, shortened) and errors; at the end the totals and the running server's RSS. Exits 1
-when there were differences or errors.
+Prints per commit its calls (the questions, asked of both servers), differences (each with
+the first differing JSON path and the two values, shortened; both whole answers written under
+--dump) and errors; at the end the totals and the running server's RSS. Exits 1 when there
+were differences or errors. --ignore leaves more keys out of the comparison: hot spots
+(`hotSpots`) weigh churn read from git under a wall-clock deadline, so two fresh servers can
+differ there on a slow build or a busy machine.
 
 --queries-from FILE adds questions asked at every step: one per line, either a JSON object
 {"tool": ..., "arguments": {...}}, or a plain text asked as explore {query: <line>}.
 
 Usage:
   scripts/upkeep-replay.py --repo DIR [--commits N] [--bin target/release/smart-context]
-                           [--queries-from FILE] [--until REV] [--keep] [--log FILE]
-                           [--dump DIR] [--timeout S]
+                           [--queries-from FILE] [--until REV] [--ignore KEY,...]
+                           [--keep] [--log FILE] [--dump DIR] [--timeout S]
 """
 
 import argparse
@@ -224,7 +227,9 @@ def ask(server, tool, arguments):
             continue
         error = None
         if result.get("isError") or text.startswith("INTERNAL"):
-            error = f"{structured.get('code') or 'isError'}: {text[:300]}"
+            first = text.strip().split("\n")[0][:300]
+            code = structured.get("code") or "isError"
+            error = first if first.startswith(code) else f"{code}: {first}"
         if tool == "manage" and arguments.get("command") == "status":
             # The index only: the store's history and the session are the running server's own.
             answer = (structured.get("result") or {}).get("index")
@@ -366,6 +371,9 @@ def main():
     ap.add_argument("--until", default="HEAD", help="the last commit replayed (default HEAD)")
     ap.add_argument("--timeout", type=float, default=600,
                     help="seconds a server may take to become fresh")
+    ap.add_argument("--ignore", default="",
+                    help="more keys to leave out of the comparison, comma-separated (hotSpots: "
+                         "churn is read under a wall-clock deadline)")
     ap.add_argument("--keep", action="store_true", help="keep the working clone")
     ap.add_argument("--dump", default=os.path.join(tempfile.gettempdir(), "upkeep-replay-diffs"),
                     help="where both answers of each difference are written")
@@ -373,6 +381,7 @@ def main():
                     help="the servers' stderr")
     args = ap.parse_args()
     args.bin = os.path.abspath(args.bin)
+    VOLATILE.update(k for k in args.ignore.split(",") if k)
     repo = os.path.abspath(args.repo)
 
     start, replayed = commits(repo, args.commits, args.until)
@@ -395,8 +404,13 @@ def main():
             subject = git(work, "log", "-1", "--format=%s", commit).strip()
             label = label or f"{n}/{len(replayed)}"
             questions = questions_for(work, commit) + extra
-            calls, differences, errors = step(f"{label} {commit[:10]} {subject[:60]}", running,
-                                              args, work, questions, log, n)
+            try:
+                calls, differences, errors = step(f"{label} {commit[:10]} {subject[:60]}",
+                                                  running, args, work, questions, log, n)
+            except (RuntimeError, OSError, ValueError) as e:
+                # A server that never became fresh, or is gone.
+                print(f"{label} {commit[:10]}: failed: {type(e).__name__}: {e}", flush=True)
+                calls, differences, errors = 0, [], [str(e)]
             total_calls += calls
             total_diffs += len(differences)
             total_errors += len(errors)

@@ -278,7 +278,7 @@ fn components_importing_beyond_world_or_grants_are_refused_at_load() {
         .map(|p| p["name"].as_str().unwrap())
         .collect();
     assert_eq!(loaded[..BUILTIN_PLUGINS.len()], BUILTIN_PLUGINS);
-    assert_eq!(loaded[BUILTIN_PLUGINS.len()..], ["hog"]);
+    assert_eq!(loaded[BUILTIN_PLUGINS.len()..], ["hog", "stall"]);
     for plugin in report["plugins"].as_array().unwrap() {
         assert_eq!(plugin["sha256"].as_str().unwrap().len(), 64);
         assert!(["compiled", "cached"].contains(&plugin["load"].as_str().unwrap()));
@@ -441,4 +441,43 @@ async fn a_parser_that_ran_out_of_time_on_a_content_is_not_run_on_it_again() {
     let text = serde_json::to_string(&answer).unwrap();
     assert!(text.contains("not run on it again"), "{text}");
     client.cancel().await.unwrap();
+}
+
+/// A plugin is listed from the description it declares, before it is compiled; once compiled
+/// it must describe itself the same, or it is refused: a component whose declared title was
+/// altered (its code still describes the original) does not load.
+#[test]
+fn a_plugin_that_declares_another_description_than_it_gives_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let builtin = std::path::PathBuf::from(env!("SMART_CONTEXT_BUILTIN_PLUGINS"));
+    let mut wasm = std::fs::read(builtin.join("explore.wasm")).unwrap();
+    let section = find(&wasm, b"smart-context:spec").expect("explore declares its spec");
+    let title = section + find(&wasm[section..], b"Explore: find and read").unwrap();
+    wasm[title..title + 7].copy_from_slice(b"EXPLORE");
+    std::fs::write(dir.path().join("fake.wasm"), &wasm).unwrap();
+    let fx = Fixture::new();
+    fx.operator_config(&format!(
+        "plugin_dirs = [{:?}]\n\n[plugin.fake]\ngrants = [\"log\", \"workspace\", \"index\", \"status\", \"store\", \"memory\"]\nenabled = true\n",
+        dir.path()
+    ));
+    let output = fx.command(&["plugins", "--json"]).output().unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let rejected = report["rejected"].as_array().unwrap();
+    let fake = rejected
+        .iter()
+        .find(|r| r["name"] == "fake")
+        .unwrap_or_else(|| panic!("fake was not refused: {report}"));
+    assert!(
+        fake["reason"]
+            .as_str()
+            .unwrap()
+            .contains("describes itself differently"),
+        "{fake}"
+    );
+    // The built-ins declare what they describe: none refused.
+    assert!(rejected.iter().all(|r| r["name"] == "fake"), "{report}");
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
 }

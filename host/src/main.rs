@@ -231,7 +231,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
             token,
             no_token,
         } => {
-            index.start_background();
+            // The first pass waits for explore's compile (the first thing a new server
+            // compiles, under a second): the agent's first question needs it, and indexing
+            // beside it would take the cores.
+            let first = runtime.clone();
+            let _ = std::thread::Builder::new()
+                .name("index-start".into())
+                .spawn(move || {
+                    first.prepare_tool("explore");
+                    first.services().index.start_background();
+                });
             // The graphs understand and change's impact report read, built once the first
             // pass is done (and after each pass since) rather than by the call that needs them.
             let warm = runtime.clone();
@@ -323,6 +332,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
         }
         Command::Plugins { json } => {
+            runtime.compile_all();
             let plugins = runtime.plugins();
             if json {
                 let report =
@@ -355,6 +365,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Status => {
+            runtime.compile_all();
             let mut report = serde_json::to_value(runtime.status())?;
             report["index"] = serde_json::to_value(index.status())?;
             emit(&serde_json::to_string_pretty(&report)?)?;
@@ -494,6 +505,12 @@ fn index_with_progress(index: &Index, full: bool) -> Result<Report> {
     };
     let report = index.update(full, Some(&progress));
     bar.finish_and_clear();
+    // The process ends here: merge away what the pass deleted instead of leaving it on disk.
+    if report.is_ok()
+        && let Err(err) = index.compact()
+    {
+        tracing::warn!("compacting the search index: {err:#}");
+    }
     report
 }
 

@@ -28,9 +28,14 @@ pub const BULK_FILES: usize = 100;
 /// Blobs past this size (or with a NUL byte, binary) are not diffed: their commits stay
 /// charged to the whole file.
 const MAX_DIFF_BYTES: u64 = 1 << 20;
-/// The share of the deadline line diffs may use; the rest of the window is read for files
-/// only, its commits charged to whole files.
+/// The share of the deadline line diffs may use; past it the rest of the window is read for
+/// files only, and the history says it is partial.
 const LINE_SHARE: f64 = 0.6;
+/// The text line diffs may read in one walk: where line following stops is a matter of work,
+/// not of time, so the same history gives the same churn on a busy machine as on a quiet
+/// one (the deadline is only the safety net of a pathological history, and says so). A
+/// thousand commits of a large Python project read well under a tenth of it.
+const LINE_BUDGET_BYTES: u64 = 1 << 30;
 
 /// What the history says of the files.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -113,7 +118,17 @@ fn read_below(
     let mut follow = Follow::new(&repo, head);
     // Checked per file, not per commit: one commit of many large files could take long.
     let line_deadline = started + deadline.mul_f64(LINE_SHARE);
-    let following = || follow_lines && Instant::now() < line_deadline;
+    let out_of_time = std::cell::Cell::new(false);
+    let following = |follow: &Follow| {
+        if !follow_lines || follow.spent >= LINE_BUDGET_BYTES {
+            return false;
+        }
+        if Instant::now() >= line_deadline {
+            out_of_time.set(true);
+            return false;
+        }
+        true
+    };
     for info in walk.take(max_commits) {
         if started.elapsed() > deadline {
             history.complete = false;
@@ -130,7 +145,7 @@ fn read_below(
         // older commits are followed through.
         let merge = parents.len() > 1;
         if merge {
-            if following() {
+            if following(&follow) {
                 follow_merge(
                     &repo,
                     &mut follow,
@@ -158,13 +173,18 @@ fn read_below(
         history.commits += 1;
         for file in changed {
             *history.changes.entry(file.path.clone()).or_default() += 1;
-            if !is_code(&file.path) || !following() {
+            if !is_code(&file.path) || !following(&follow) {
                 continue;
             }
             if let Some(touched) = follow.commit(&repo, &file) {
                 history.lines.entry(file.path).or_default().push(touched);
             }
         }
+    }
+    // Lines followed for part of the window by the clock, not by the budget: what a partial
+    // history is, and says.
+    if out_of_time.get() {
+        history.complete = false;
     }
     Ok(history)
 }
@@ -207,7 +227,7 @@ fn follow_merge(
     merge: gix::ObjectId,
     parents: &[gix::Id<'_>],
     state: &mut gix::diff::tree::State,
-    following: &dyn Fn() -> bool,
+    following: &dyn Fn(&Follow) -> bool,
 ) {
     let Ok(Some(changed)) = changed_files(repo, merge, Some(parents[0].detach()), state) else {
         return;
@@ -217,7 +237,7 @@ fn follow_merge(
         .filter_map(|p| repo.find_commit(p.detach()).ok()?.tree().ok())
         .collect();
     for file in changed.iter().filter(|f| is_code(&f.path)) {
-        if !following() {
+        if !following(follow) {
             return;
         }
         follow.commit(repo, file);
@@ -327,6 +347,8 @@ struct Follow {
     /// Per path, the older text of the last diff: mostly the next older commit's newer text,
     /// so most blobs are read and inflated once.
     last: HashMap<String, (gix::ObjectId, String)>,
+    /// Bytes of text diffed so far (see [`LINE_BUDGET_BYTES`]).
+    spent: u64,
 }
 
 impl Follow {
@@ -340,6 +362,7 @@ impl Follow {
             head_tree,
             files: HashMap::new(),
             last: HashMap::new(),
+            spent: 0,
         }
     }
 
@@ -364,6 +387,7 @@ impl Follow {
             None => (std::iter::once(0..line_count(&after)).collect(), None),
             Some(before) => {
                 let before_text = text_of(repo, before)?;
+                self.spent += (before_text.len() + after.len()) as u64;
                 let steps = diff(&before_text, &after);
                 self.last.insert(file.path.clone(), (before, before_text));
                 let changed = steps

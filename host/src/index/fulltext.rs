@@ -33,6 +33,10 @@ const FORMAT: &str = "smart-context-index-2";
 const FORMAT_FILE: &str = "FORMAT";
 /// The writer's indexing memory, shared by its threads (tantivy wants >= 15 MB each).
 const WRITER_MEMORY: usize = 96 << 20;
+/// A segment with this share of its documents deleted is merged (tantivy's default waits for
+/// all of them): after a checkout or a pull, replaced files' documents would otherwise stay on
+/// disk, and be walked past by every search, for as long as the segment lives.
+const DELETED_SHARE_BEFORE_MERGE: f32 = 0.2;
 
 /// Field boosts: a symbol-name hit outranks a heading hit, which outranks a path or body hit.
 const BOOST_SYMBOLS: f32 = 3.0;
@@ -145,7 +149,8 @@ pub struct Hit {
 pub struct Fulltext {
     reader: IndexReader,
     fields: Fields,
-    writer: Option<Mutex<IndexWriter>>,
+    /// None when read-only; emptied by [`Fulltext::compact`].
+    writer: Option<Mutex<Option<IndexWriter>>>,
     /// Live token totals per segment and field, for BM25's mean lengths.
     totals: TokenTotals,
 }
@@ -190,10 +195,13 @@ impl Fulltext {
             let threads = std::thread::available_parallelism()
                 .map_or(1, |n| n.get())
                 .clamp(1, 4);
-            let writer = index
+            let writer: IndexWriter = index
                 .writer_with_num_threads(threads, WRITER_MEMORY.max((threads * 20) << 20))
                 .context("locking the search index for writing")?;
-            Some(Mutex::new(writer))
+            let mut policy = tantivy::indexer::LogMergePolicy::default();
+            policy.set_del_docs_ratio_before_merge(DELETED_SHARE_BEFORE_MERGE);
+            writer.set_merge_policy(Box::new(policy));
+            Some(Mutex::new(Some(writer)))
         } else {
             None
         };
@@ -208,12 +216,14 @@ impl Fulltext {
         ))
     }
 
-    fn writer(&self) -> Result<std::sync::MutexGuard<'_, IndexWriter>> {
+    fn writer(&self) -> Result<Writing<'_>> {
         let writer = self
             .writer
             .as_ref()
             .context("the search index is open read-only")?;
-        Ok(writer.lock().unwrap_or_else(|p| p.into_inner()))
+        let guard = writer.lock().unwrap_or_else(|p| p.into_inner());
+        anyhow::ensure!(guard.is_some(), "the search index's writer was closed");
+        Ok(Writing(guard))
     }
 
     /// Replaces every chunk of `path`, and its whole-file document when `whole_text` is given
@@ -265,6 +275,41 @@ impl Fulltext {
     pub fn commit(&self) -> Result<()> {
         self.writer()?.commit()?;
         self.reader.reload()?;
+        Ok(())
+    }
+
+    /// Merges away the deleted documents of every segment that has some, and waits for that
+    /// and every background merge to end: for the one-shot `index` command, which does not
+    /// live to see the background merges (one cut short by the exit leaves its files behind
+    /// until the next writer's clean-up). Closes the writer: the index is read-only after it.
+    pub fn compact(&self) -> Result<()> {
+        let Some(slot) = &self.writer else {
+            return Ok(());
+        };
+        let Some(mut writer) = slot.lock().unwrap_or_else(|p| p.into_inner()).take() else {
+            return Ok(());
+        };
+        let with_deletes: Vec<tantivy::index::SegmentId> = self
+            .reader
+            .searcher()
+            .segment_readers()
+            .iter()
+            .filter(|s| s.has_deletes())
+            .map(|s| s.segment_id())
+            .collect();
+        if !with_deletes.is_empty() {
+            // A background merge may have taken some of them already: that is as good.
+            if let Err(err) = writer.merge(&with_deletes).wait() {
+                tracing::debug!("compacting the search index: {err}");
+            }
+        }
+        writer.wait_merging_threads()?;
+        self.reader.reload()?;
+        // The merged segments' files go once no reader holds them: now, by a writer of its own
+        // (the one above is gone, and this one writes nothing).
+        let index = self.reader.searcher().index().clone();
+        let cleaner: IndexWriter = index.writer_with_num_threads(1, 15 << 20)?;
+        cleaner.garbage_collect_files().wait()?;
         Ok(())
     }
 
@@ -706,6 +751,23 @@ fn file_count(searcher: &tantivy::Searcher, f: Fields) -> u64 {
 /// Live chunk documents: every document but the whole-file ones.
 fn chunk_count(searcher: &tantivy::Searcher, f: Fields) -> u64 {
     searcher.num_docs().saturating_sub(file_count(searcher, f))
+}
+
+/// The writer, locked; there while the index is writable and not compacted.
+struct Writing<'a>(std::sync::MutexGuard<'a, Option<IndexWriter>>);
+
+impl std::ops::Deref for Writing<'_> {
+    type Target = IndexWriter;
+
+    fn deref(&self) -> &IndexWriter {
+        self.0.as_ref().expect("checked when locked")
+    }
+}
+
+impl std::ops::DerefMut for Writing<'_> {
+    fn deref_mut(&mut self) -> &mut IndexWriter {
+        self.0.as_mut().expect("checked when locked")
+    }
 }
 
 /// A score with its last 8 mantissa bits cleared (about 5 significant digits kept): the

@@ -277,6 +277,15 @@ impl Index {
         self.first_pass_done.load(Ordering::Acquire)
     }
 
+    /// Merges away deleted documents now and waits (see [`Fulltext::compact`]): what a
+    /// one-shot command does before it exits; a server merges in the background.
+    pub fn compact(&self) -> Result<()> {
+        match self.fulltext() {
+            Some(fulltext) if !self.is_read_only() => fulltext.compact(),
+            _ => Ok(()),
+        }
+    }
+
     /// How many passes this process completed: what changes when the index may have.
     pub fn passes_completed(&self) -> u64 {
         self.passes.load(Ordering::Acquire)

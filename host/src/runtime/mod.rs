@@ -6,39 +6,32 @@
 pub mod bindings;
 pub mod cache;
 pub mod engine;
+pub mod header;
 mod host_functions;
+mod loading;
 mod memory_functions;
 pub mod plugins;
 mod registry;
 
-use crate::config::{Config, Limits};
+use crate::config::Limits;
 use crate::error::{HostError, HostResult, codes};
 use crate::services::Services;
 use crate::workspace::secrets;
 use anyhow::Result;
+use bindings::HostState;
 use bindings::parser::FormatParserPre;
-use bindings::pillar::EditingPillarPre;
 use bindings::pillar::exports::smart_context::plugin::tool::ToolSpec;
 use bindings::pillar::smart_context::plugin::types::Document;
-use bindings::{HostState, pillar};
 use cache::{ComponentCache, Origin};
-use plugins::{Candidate, Interface, Source, World};
+use loading::{Compiled, Kind, Plugin, Ready};
 use registry::{Declared, Registry};
 use serde::Serialize;
-use sha2::Digest;
-use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
-use wasmtime::component::{HasSelf, Linker};
 use wasmtime::{Engine, Store, Trap};
 
 pub use host_functions::from_wit;
-
-/// Largest title + description a tool may declare.
-const MAX_SPEC_TEXT_BYTES: usize = 16 * 1024;
-/// Largest input + output schema a tool may declare.
-const MAX_SPEC_SCHEMA_BYTES: usize = 256 * 1024;
 
 /// Largest document a parser is handed.
 const MAX_DOCUMENT_BYTES: u64 = 32 << 20;
@@ -118,38 +111,33 @@ impl ToolOutput {
     }
 }
 
-enum Kind {
-    Tool {
-        pre: EditingPillarPre<HostState>,
-        spec: ToolSpec,
-    },
-    Parser {
-        pre: FormatParserPre<HostState>,
-        declared: Declared,
-    },
-}
-
-struct Plugin {
-    info: PluginInfo,
-    kind: Kind,
-    /// Granted [`plugins::SENSITIVE_GRANT`].
-    reads_sensitive: bool,
-}
-
 pub struct Runtime {
     engine: Engine,
     services: Arc<Services>,
-    plugins: Vec<Plugin>,
+    /// Declared plugins, each compiled when first needed (see `loading`); shared with the
+    /// background compile, which must not keep the runtime (and its index's lock) alive.
+    plugins: Arc<Vec<Plugin>>,
     /// Parsers by extension and signature; indexes into `plugins`.
     registry: Registry,
     rejected: Vec<Rejected>,
     limits: Limits,
+    cache: Arc<ComponentCache>,
+    /// Tells the background compile to stop: the runtime is gone.
+    stop: Arc<std::sync::atomic::AtomicBool>,
     _ticker: engine::EpochTicker,
 }
 
+impl Drop for Runtime {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
 impl Runtime {
-    /// Loads the built-in plugins from `builtin_dir` and the operator's plugin directories.
-    /// A plugin that fails to load is logged and listed as rejected; the rest carry on.
+    /// Declares the built-in plugins and those of the operator's plugin directories (see
+    /// `loading`), and starts compiling them on a thread of their own: explore first, then the
+    /// other tools, then the parsers. A plugin that fails to load is logged and listed as
+    /// rejected; the rest carry on.
     pub fn load(services: Arc<Services>, builtins: &plugins::Builtins) -> Result<Arc<Self>> {
         let config = &services.config;
         let limits = config.limits.clone();
@@ -165,7 +153,7 @@ impl Runtime {
                     candidate.name
                 ))
             } else {
-                prepare(&engine, &cache, config, &candidate)
+                loading::declare(&engine, &cache, config, &candidate)
             };
             match outcome {
                 Ok(plugin) => plugins.push(plugin),
@@ -185,27 +173,119 @@ impl Runtime {
                 registry.add(i, declared);
             }
         }
-        Ok(Arc::new(Self {
+        let runtime = Arc::new(Self {
             engine,
             services,
-            plugins,
+            plugins: Arc::new(plugins),
             registry,
             rejected,
             limits,
+            cache: Arc::new(cache),
+            stop: Default::default(),
             _ticker: ticker,
-        }))
+        });
+        runtime.compile_in_background();
+        Ok(runtime)
+    }
+
+    /// Compiles every plugin on a thread of its own, the one a first call most likely needs
+    /// first (explore, the tools, then the parsers); a call that needs a plugin before the
+    /// thread got to it compiles it itself (or waits for the thread, if it is at it).
+    fn compile_in_background(self: &Arc<Self>) {
+        let mut order: Vec<usize> = (0..self.plugins.len()).collect();
+        order.sort_by_key(|&i| {
+            let p = &self.plugins[i];
+            (
+                !p.world.is_tool(),
+                p.info.tool.as_deref() != Some("explore"),
+            )
+        });
+        let (plugins, engine, cache, limits, stop) = (
+            self.plugins.clone(),
+            self.engine.clone(),
+            self.cache.clone(),
+            self.limits.clone(),
+            self.stop.clone(),
+        );
+        let spawned = std::thread::Builder::new()
+            .name("compile".into())
+            .spawn(move || {
+                for i in order {
+                    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        return;
+                    }
+                    let _ = compiled(&engine, &cache, &limits, &plugins[i]);
+                }
+            });
+        if let Err(err) = spawned {
+            tracing::warn!("cannot compile plugins in the background: {err}");
+        }
+    }
+
+    /// `plugin` compiled (now, if nobody did yet), or why it cannot be.
+    fn compiled<'a>(&self, plugin: &'a Plugin) -> HostResult<&'a Compiled> {
+        compiled(&self.engine, &self.cache, &self.limits, plugin)
+    }
+
+    /// Waits until the tool exposed as `name` is compiled (compiling it, if nobody is at it):
+    /// for work that should not compete with it for the cores.
+    pub fn prepare_tool(&self, name: &str) {
+        if let Some(plugin) = self
+            .plugins
+            .iter()
+            .find(|p| p.info.tool.as_deref() == Some(name))
+        {
+            let _ = self.compiled(plugin);
+        }
+    }
+
+    /// Compiles every plugin not compiled yet (what the `plugins` and `status` commands
+    /// report needs all of them).
+    pub fn compile_all(&self) {
+        for plugin in self.plugins.iter() {
+            let _ = self.compiled(plugin);
+        }
     }
 
     pub fn services(&self) -> &Arc<Services> {
         &self.services
     }
 
+    /// Every declared plugin; `load` says how far it got: pending (not compiled yet),
+    /// compiled, cached (loaded from the artifact cache) or failed.
     pub fn plugins(&self) -> Vec<PluginInfo> {
-        self.plugins.iter().map(|p| p.info.clone()).collect()
+        self.plugins
+            .iter()
+            .map(|p| {
+                let mut info = p.info.clone();
+                match p.compiled.get() {
+                    None => info.load = "pending".into(),
+                    Some(Err(_)) => info.load = "failed".into(),
+                    Some(Ok(c)) => {
+                        info.load = match c.origin {
+                            Origin::Compiled => "compiled",
+                            Origin::Cached => "cached",
+                        }
+                        .into();
+                        info.load_ms = c.ms;
+                    }
+                }
+                info
+            })
+            .collect()
     }
 
-    pub fn rejected(&self) -> &[Rejected] {
-        &self.rejected
+    /// Plugins refused when declared, and those that failed to compile since.
+    pub fn rejected(&self) -> Vec<Rejected> {
+        let failed = self.plugins.iter().filter_map(|p| match p.compiled.get() {
+            Some(Err(reason)) => Some(Rejected {
+                name: p.info.name.clone(),
+                source: p.info.source.clone(),
+                reason: reason.clone(),
+            }),
+            _ => None,
+        });
+        self.rejected.iter().cloned().chain(failed).collect()
     }
 
     /// The tools exposed over MCP: the five pillars in their canonical order, then enabled
@@ -241,7 +321,7 @@ impl Runtime {
             root: self.services.workspace.root().display().to_string(),
             version: env!("CARGO_PKG_VERSION").to_string(),
             plugins: self.plugins(),
-            rejected: self.rejected.clone(),
+            rejected: self.rejected(),
             store: StoreStatus {
                 path: store.path().display().to_string(),
                 schema_version: store.schema_version().unwrap_or(0),
@@ -293,7 +373,7 @@ impl Runtime {
             .iter()
             .find(|p| p.info.tool.as_deref() == Some(name))
             .ok_or_else(|| HostError::new(codes::UNKNOWN_TOOL, format!("no tool named {name}")))?;
-        let Kind::Tool { pre, .. } = &plugin.kind else {
+        let Ready::Tool(pre) = &self.compiled(plugin)?.ready else {
             unreachable!("tool names belong to tools")
         };
         let started = Instant::now();
@@ -412,15 +492,19 @@ impl Runtime {
     /// nothing but log, so the instance gets no host services.
     fn run_parser(&self, index: usize, path: &str, bytes: &[u8]) -> (HostResult<Document>, usize) {
         let plugin = &self.plugins[index];
-        let Kind::Parser { pre, .. } = &plugin.kind else {
-            unreachable!("the registry holds parsers only")
-        };
         let content = blake3::hash(bytes).to_hex();
         let index = &self.services.index;
         if let Some(failure) = index.parser_failure(&plugin.info.sha256, &content) {
             return (Err(remembered(path, failure)), 0);
         }
-        let (result, peak) = self.run_parser_once(plugin, pre, path, bytes);
+        let (result, peak) = match self.compiled(plugin) {
+            Ok(Compiled {
+                ready: Ready::Parser(pre),
+                ..
+            }) => self.run_parser_once(plugin, pre, path, bytes),
+            Ok(_) => unreachable!("the registry holds parsers only"),
+            Err(err) => (Err(err), 0),
+        };
         if let Err(err) = &result
             && !matches!(err.code.as_str(), codes::BUSY | codes::CANCELLED)
         {
@@ -464,6 +548,33 @@ impl Runtime {
     fn store(self: &Arc<Self>, plugin: &str) -> Store<HostState> {
         new_store(&self.engine, Some(self.clone()), plugin, &self.limits)
     }
+}
+
+/// `plugin` compiled (now, if nobody did yet: a call, or the background compile, whichever
+/// asks first; the other waits for it), or why it cannot be.
+fn compiled<'a>(
+    engine: &Engine,
+    cache: &ComponentCache,
+    limits: &Limits,
+    plugin: &'a Plugin,
+) -> HostResult<&'a Compiled> {
+    plugin
+        .compiled
+        .get_or_init(|| {
+            let compiled = loading::compile_declared(engine, cache, limits, plugin);
+            if let Err(reason) = &compiled {
+                tracing::error!(plugin = %plugin.info.name, "cannot be loaded: {reason}");
+            }
+            compiled
+        })
+        .as_ref()
+        .map_err(|reason| {
+            HostError::new(
+                codes::PLUGIN_TRAPPED,
+                format!("{} cannot be loaded: {reason}", plugin.info.name),
+            )
+            .suggest("see `smart-context plugins` for every plugin and why it failed")
+        })
 }
 
 /// The answer for a content a parser failed on before: the plugin, its error, and the ways
@@ -610,195 +721,6 @@ fn new_store(
     store
 }
 
-/// Compiles (or loads from cache), classifies, checks grants, links and describes a plugin.
-fn prepare(
-    engine: &Engine,
-    cache: &ComponentCache,
-    config: &Config,
-    candidate: &Candidate,
-) -> Result<Plugin, String> {
-    let started = Instant::now();
-    let bytes = candidate.source.read()?;
-    let sha256 = hex(&sha2::Sha256::digest(&bytes));
-    let policy = config.policy(&candidate.name);
-    if let Some(pinned) = policy.and_then(|p| p.sha256.as_deref())
-        && !pinned.eq_ignore_ascii_case(&sha256)
-    {
-        return Err(format!(
-            "SHA-256 {sha256} does not match the pinned {pinned}; a changed binary is a new plugin"
-        ));
-    }
-    let (component, origin) = cache
-        .load_or_compile(engine, &bytes, &sha256)
-        .map_err(|e| format!("{e:#}"))?;
-    let (world, imports) = plugins::classify(&component, engine)?;
-    let grants: BTreeSet<Interface> = match &candidate.source {
-        Source::Builtin(_) | Source::Embedded(_) => world.interfaces(),
-        Source::Directory(_) => plugins::parse_grants(policy.map_or(&[][..], |p| &p.grants[..]))?,
-    };
-    plugins::check_grants(&imports, &grants)?;
-    let reads_sensitive = match &candidate.source {
-        Source::Builtin(_) | Source::Embedded(_) => candidate.name == "explore",
-        Source::Directory(_) => {
-            policy.is_some_and(|p| p.grants.iter().any(|g| g == plugins::SENSITIVE_GRANT))
-        }
-    };
-    let linker = linker(engine, &imports).map_err(|e| format!("linking: {e:#}"))?;
-    let pre = linker
-        .instantiate_pre(&component)
-        .map_err(|e| format!("linking: {e:#}"))?;
-    let mut info = PluginInfo {
-        name: candidate.name.clone(),
-        world: world.name().to_string(),
-        sha256,
-        grants: grants
-            .iter()
-            .map(|g| g.name().to_string())
-            .chain(reads_sensitive.then(|| plugins::SENSITIVE_GRANT.to_string()))
-            .collect(),
-        source: candidate.source.describe(),
-        load: match origin {
-            Origin::Compiled => "compiled",
-            Origin::Cached => "cached",
-        }
-        .to_string(),
-        load_ms: 0.0,
-        tool: None,
-        format: None,
-        extensions: Vec::new(),
-        text_fallback: false,
-    };
-    let mut store = new_store(engine, None, &candidate.name, &config.limits);
-    let kind = if world.is_tool() {
-        let pre = EditingPillarPre::new(pre).map_err(|e| format!("{e:#}"))?;
-        let spec = pre
-            .instantiate(&mut store)
-            .and_then(|i| i.smart_context_plugin_tool().call_describe(&mut store))
-            .map_err(|e| format!("describe failed: {e:#}"))?;
-        validate_spec(&spec)?;
-        let spec = truthful_hints(spec, world);
-        info.tool = match &candidate.source {
-            Source::Builtin(_) | Source::Embedded(_) => Some(spec.name.clone()),
-            Source::Directory(_) if policy.is_some_and(|p| p.enabled) => {
-                Some(format!("{}__{}", candidate.name, spec.name))
-            }
-            Source::Directory(_) => None,
-        };
-        Kind::Tool { pre, spec }
-    } else {
-        let pre = FormatParserPre::new(pre).map_err(|e| format!("{e:#}"))?;
-        let spec = pre
-            .instantiate(&mut store)
-            .and_then(|i| i.smart_context_plugin_parser().call_describe(&mut store))
-            .map_err(|e| format!("describe failed: {e:#}"))?;
-        let declared = Declared {
-            plugin: candidate.name.clone(),
-            format: spec.format.trim().to_ascii_lowercase(),
-            extensions: spec
-                .extensions
-                .into_iter()
-                .map(|e| e.trim_start_matches('.').to_ascii_lowercase())
-                .filter(|e| !e.is_empty())
-                .collect(),
-            signatures: spec.signatures,
-            text_fallback: spec.text_fallback,
-        };
-        if declared.format.is_empty() {
-            return Err("the parser declares no format name".to_string());
-        }
-        info.format = Some(declared.format.clone());
-        info.extensions = declared.extensions.clone();
-        info.text_fallback = declared.text_fallback;
-        Kind::Parser { pre, declared }
-    };
-    info.load_ms = started.elapsed().as_secs_f64() * 1000.0;
-    tracing::debug!(plugin = %info.name, world = %info.world, load = %info.load, ms = info.load_ms, "loaded");
-    Ok(Plugin {
-        info,
-        kind,
-        reads_sensitive,
-    })
-}
-
-/// A linker with WASI (over an empty context) and exactly the host interfaces `imports` names.
-fn linker(engine: &Engine, imports: &BTreeSet<Interface>) -> wasmtime::Result<Linker<HostState>> {
-    use pillar::smart_context::plugin as wit;
-    let mut linker = Linker::new(engine);
-    wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
-    wit::types::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?;
-    for interface in imports {
-        match interface {
-            Interface::Log => wit::log::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
-            Interface::Workspace => {
-                wit::workspace::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?
-            }
-            Interface::Index => wit::index::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
-            Interface::Status => wit::status::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
-            Interface::Store => wit::store::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
-            Interface::Memory => wit::memory::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
-            Interface::Edits => wit::edits::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
-            Interface::Tasks => wit::tasks::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
-        }
-    }
-    Ok(linker)
-}
-
-/// The hints clients use to auto-approve calls follow from the world, not from the plugin's
-/// word: a pillar cannot write, so it is read-only; an editing pillar is never read-only.
-fn truthful_hints(mut spec: ToolSpec, world: World) -> ToolSpec {
-    let read_only = world == World::Pillar;
-    if spec.read_only != read_only {
-        tracing::warn!(tool = %spec.name, "declared readOnly={} but its world makes it {read_only}", spec.read_only);
-    }
-    spec.read_only = read_only;
-    if read_only {
-        spec.destructive = false;
-    }
-    spec
-}
-
-/// MCP needs a usable name and JSON schemas; a plugin that cannot describe itself is refused.
-fn validate_spec(spec: &ToolSpec) -> Result<(), String> {
-    let valid_name = !spec.name.is_empty()
-        && spec.name.len() <= 64
-        && spec
-            .name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    if !valid_name {
-        return Err(format!(
-            "tool name {:?} must be 1-64 of [A-Za-z0-9_-]",
-            spec.name
-        ));
-    }
-    // Every tools/list carries these to the agent: keep them to a sane size.
-    let texts = spec.title.len() + spec.description.len();
-    let schemas = spec.input_schema.len() + spec.output_schema.as_ref().map_or(0, String::len);
-    if texts > MAX_SPEC_TEXT_BYTES || schemas > MAX_SPEC_SCHEMA_BYTES {
-        return Err(format!(
-            "tool {} describes itself in {texts} bytes of text and {schemas} of schema (limits {MAX_SPEC_TEXT_BYTES} and {MAX_SPEC_SCHEMA_BYTES})",
-            spec.name
-        ));
-    }
-    for (what, schema) in [
-        ("input", Some(&spec.input_schema)),
-        ("output", spec.output_schema.as_ref()),
-    ] {
-        if let Some(schema) = schema {
-            match serde_json::from_str::<serde_json::Value>(schema) {
-                Ok(serde_json::Value::Object(_)) => {}
-                _ => {
-                    return Err(format!(
-                        "{what} schema of {} is not a JSON object",
-                        spec.name
-                    ));
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
 fn instantiate_failure(plugin: &str, err: wasmtime::Error) -> HostError {
     if err
         .downcast_ref::<wasmtime::PoolConcurrencyLimitError>()
@@ -849,10 +771,6 @@ fn call_failure(
         .suggest("this is a bug in the plugin; other tools are unaffected")
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// Where the built-in plugins come from: `$SMART_CONTEXT_PLUGIN_DIR` when set, else the
 /// copies embedded in the executable (an installed binary), else `plugins/` beside the
 /// executable, else the directory the build wrote them to (library tests and benches).
@@ -874,43 +792,4 @@ pub fn builtins(embedded: plugins::Embedded) -> plugins::Builtins {
         .map(PathBuf::from)
         .filter(|d| d.is_dir())
         .map_or(Builtins::None, Builtins::Dir)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn spec(name: &str, input: &str) -> ToolSpec {
-        ToolSpec {
-            name: name.into(),
-            title: String::new(),
-            description: String::new(),
-            input_schema: input.into(),
-            output_schema: None,
-            read_only: true,
-            destructive: false,
-            idempotent: true,
-        }
-    }
-
-    #[test]
-    fn hints_follow_the_world() {
-        let mut lying = spec("x", "{}");
-        lying.destructive = true;
-        let pillar = truthful_hints(lying.clone(), World::Pillar);
-        assert!(pillar.read_only && !pillar.destructive);
-        let editing = truthful_hints(lying, World::EditingPillar);
-        assert!(!editing.read_only && editing.destructive);
-    }
-
-    #[test]
-    fn specs_need_names_and_object_schemas() {
-        assert!(validate_spec(&spec("explore", "{}")).is_ok());
-        assert!(validate_spec(&spec("bad name", "{}")).is_err());
-        assert!(validate_spec(&spec("x", "[]")).is_err());
-        assert!(validate_spec(&spec("x", "not json")).is_err());
-        let mut verbose = spec("x", "{}");
-        verbose.description = "x".repeat(MAX_SPEC_TEXT_BYTES + 1);
-        assert!(validate_spec(&verbose).is_err());
-    }
 }

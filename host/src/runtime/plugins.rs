@@ -6,8 +6,6 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use wasmtime::Engine;
-use wasmtime::component::Component;
 
 /// The contract version this host speaks.
 pub const CONTRACT_VERSION: &str = "0.2.0";
@@ -200,18 +198,16 @@ fn wasm_files(dir: &Path) -> Vec<(String, PathBuf)> {
     files
 }
 
-/// The world a component implements and the host interfaces it imports, or why it cannot be
-/// loaded at all.
+/// The world a component implements and the host interfaces it imports, from the names of
+/// its top-level imports and exports (see `header`), or why it cannot be loaded at all.
 pub fn classify(
-    component: &Component,
-    engine: &Engine,
+    imports: &[String],
+    exports: &[String],
 ) -> Result<(World, BTreeSet<Interface>), String> {
-    let ty = component.component_type();
-    let exports: Vec<&str> = ty.exports(engine).map(|(name, _)| name).collect();
     let exports_tool = exports.iter().any(|e| is_ours(e, "tool"));
     let exports_parser = exports.iter().any(|e| is_ours(e, "parser"));
     let mut imported = BTreeSet::new();
-    for (name, _) in ty.imports(engine) {
+    for name in imports {
         imported.extend(check_import(name)?);
     }
     let world = match (exports_tool, exports_parser) {

@@ -117,27 +117,40 @@ struct Plan {
 
 struct Change;
 
+/// What the tool is, declared in the component too (see sdk::spec): the host lists it
+/// before compiling it.
+const SPEC: sdk::spec::Tool = sdk::spec::Tool {
+    name: "change",
+    title: "Change: safe edits",
+    description: "Replace text in files safely, as one atomic transaction. Each edit's \
+            targetString must identify one place: matched exact, then ignoring whitespace \
+            drift, then at another indentation (the replacement is re-indented), then fuzzy \
+            (whitespace-only by default); lineRange / beforeContext / afterContext pick one \
+            of several. NO_MATCH lists the nearest lines, MULTIPLE_MATCHES every location. \
+            The replacement is literal ($ and \\ included); line endings, BOM, final newline \
+            and tab/space indentation of the file are kept. options.dryRun defaults to true: \
+            a unified diff, the impact (importers, changed symbols, tests) and the apply \
+            call in guidance. dryRun=false writes all files or none and is undoable with \
+            manage command=undo.",
+    input_schema: INPUT_SCHEMA,
+    output_schema: Some(OUTPUT_SCHEMA),
+    read_only: false,
+    destructive: true,
+    idempotent: false,
+};
+sdk::declare_tool!(SPEC);
+
 impl Guest for Change {
     fn describe() -> ToolSpec {
         ToolSpec {
-            name: "change".to_string(),
-            title: "Change: safe edits".to_string(),
-            description: "Replace text in files safely, as one atomic transaction. Each edit's \
-                targetString must identify one place: matched exact, then ignoring whitespace \
-                drift, then at another indentation (the replacement is re-indented), then fuzzy \
-                (whitespace-only by default); lineRange / beforeContext / afterContext pick one \
-                of several. NO_MATCH lists the nearest lines, MULTIPLE_MATCHES every location. \
-                The replacement is literal ($ and \\ included); line endings, BOM, final newline \
-                and tab/space indentation of the file are kept. options.dryRun defaults to true: \
-                a unified diff, the impact (importers, changed symbols, tests) and the apply \
-                call in guidance. dryRun=false writes all files or none and is undoable with \
-                manage command=undo."
-                .to_string(),
-            input_schema: INPUT_SCHEMA.to_string(),
-            output_schema: Some(OUTPUT_SCHEMA.to_string()),
-            read_only: false,
-            destructive: true,
-            idempotent: false,
+            name: SPEC.name.to_string(),
+            title: SPEC.title.to_string(),
+            description: SPEC.description.to_string(),
+            input_schema: SPEC.input_schema.to_string(),
+            output_schema: SPEC.output_schema.map(str::to_string),
+            read_only: SPEC.read_only,
+            destructive: SPEC.destructive,
+            idempotent: SPEC.idempotent,
         }
     }
 

@@ -18,14 +18,13 @@ const MAX_CHARS: usize = 16 << 20;
 pub struct Docx;
 
 impl Docx {
-    pub fn describe() -> ParserSpec {
-        ParserSpec {
-            format: "docx",
-            extensions: &["docx", "docm"],
-            signatures: &[],
-            text_fallback: false,
-        }
-    }
+    /// What the host's registry knows it by (declared in the component too).
+    pub const SPEC: ParserSpec = ParserSpec {
+        format: "docx",
+        extensions: &["docx", "docm"],
+        signatures: &[],
+        text_fallback: false,
+    };
 
     pub fn parse(bytes: &[u8], _path: &str) -> ToolResult<Document> {
         let mut zip = Archive::open(bytes, "docx", Caps::default())?;

@@ -31,27 +31,40 @@ sdk::impl_error_conversions!(Error);
 
 struct Explore;
 
+/// What the tool is, declared in the component too (see sdk::spec): the host lists it
+/// before compiling it.
+const SPEC: sdk::spec::Tool = sdk::spec::Tool {
+    name: "explore",
+    title: "Explore: find and read",
+    description: "Find and read code and documents in one call, previews first. \
+            `query` searches the workspace: documents and code come back in separate \
+            groups as ranked previews (code signature-first with line numbers). `paths` \
+            reads files (code as its skeleton, documents as their section outline), \
+            directories (newest files first) or one document section (`section`). \
+            view=full returns whole files within limits.maxBytes/maxChars, else status \
+            blocked. Every answer belongs to a pack: pass its `packId` back with \
+            `cursor.items` for the next page or `cursor.content` for the rest of a cut \
+            item; items already shown come back by reference. Sensitive files (.env, keys) \
+            and binaries need allowSensitive/allowBinary; globs need allowGlobs.",
+    input_schema: include_str!("schema/input.json"),
+    output_schema: Some(include_str!("schema/output.json")),
+    read_only: true,
+    destructive: false,
+    idempotent: true,
+};
+sdk::declare_tool!(SPEC);
+
 impl Guest for Explore {
     fn describe() -> ToolSpec {
         ToolSpec {
-            name: "explore".to_string(),
-            title: "Explore: find and read".to_string(),
-            description: "Find and read code and documents in one call, previews first. \
-                `query` searches the workspace: documents and code come back in separate \
-                groups as ranked previews (code signature-first with line numbers). `paths` \
-                reads files (code as its skeleton, documents as their section outline), \
-                directories (newest files first) or one document section (`section`). \
-                view=full returns whole files within limits.maxBytes/maxChars, else status \
-                blocked. Every answer belongs to a pack: pass its `packId` back with \
-                `cursor.items` for the next page or `cursor.content` for the rest of a cut \
-                item; items already shown come back by reference. Sensitive files (.env, keys) \
-                and binaries need allowSensitive/allowBinary; globs need allowGlobs."
-                .to_string(),
-            input_schema: include_str!("schema/input.json").to_string(),
-            output_schema: Some(include_str!("schema/output.json").to_string()),
-            read_only: true,
-            destructive: false,
-            idempotent: true,
+            name: SPEC.name.to_string(),
+            title: SPEC.title.to_string(),
+            description: SPEC.description.to_string(),
+            input_schema: SPEC.input_schema.to_string(),
+            output_schema: SPEC.output_schema.map(str::to_string),
+            read_only: SPEC.read_only,
+            destructive: SPEC.destructive,
+            idempotent: SPEC.idempotent,
         }
     }
 

@@ -70,28 +70,41 @@ enum Scope {
 
 struct Manage;
 
+/// What the tool is, declared in the component too (see sdk::spec): the host lists it
+/// before compiling it.
+const SPEC: sdk::spec::Tool = sdk::spec::Tool {
+    name: "manage",
+    title: "Manage: status, undo/redo, history, rebuild, test",
+    description: "Project state and change control. command=status: index counts and \
+            state, pending and recent transactions, plugins. command=undo / redo: revert or \
+            re-apply a transaction (target = its id; default the latest), byte-exact; \
+            refused with HASH_MISMATCH and a diff if a file changed since. command=history: \
+            transactions newest first (limit, offset). command=rebuild: bring the index up to \
+            date (scope incremental, or full to reread everything). command=test: run the \
+            test command the operator configured, summarized as passed/failed counts and the \
+            first failures. command=remember: keep a note in the session memory (content, \
+            optional files and tags): a decision, a finding, what failed; explore finds it \
+            again with include.memory. command=forget: drop memory events by ids, sessionId, \
+            olderThanDays, or all.",
+    input_schema: INPUT_SCHEMA,
+    output_schema: Some(OUTPUT_SCHEMA),
+    read_only: false,
+    destructive: true,
+    idempotent: false,
+};
+sdk::declare_tool!(SPEC);
+
 impl Guest for Manage {
     fn describe() -> ToolSpec {
         ToolSpec {
-            name: "manage".to_string(),
-            title: "Manage: status, undo/redo, history, rebuild, test".to_string(),
-            description: "Project state and change control. command=status: index counts and \
-                state, pending and recent transactions, plugins. command=undo / redo: revert or \
-                re-apply a transaction (target = its id; default the latest), byte-exact; \
-                refused with HASH_MISMATCH and a diff if a file changed since. command=history: \
-                transactions newest first (limit, offset). command=rebuild: bring the index up to \
-                date (scope incremental, or full to reread everything). command=test: run the \
-                test command the operator configured, summarized as passed/failed counts and the \
-                first failures. command=remember: keep a note in the session memory (content, \
-                optional files and tags): a decision, a finding, what failed; explore finds it \
-                again with include.memory. command=forget: drop memory events by ids, sessionId, \
-                olderThanDays, or all."
-                .to_string(),
-            input_schema: INPUT_SCHEMA.to_string(),
-            output_schema: Some(OUTPUT_SCHEMA.to_string()),
-            read_only: false,
-            destructive: true,
-            idempotent: false,
+            name: SPEC.name.to_string(),
+            title: SPEC.title.to_string(),
+            description: SPEC.description.to_string(),
+            input_schema: SPEC.input_schema.to_string(),
+            output_schema: SPEC.output_schema.map(str::to_string),
+            read_only: SPEC.read_only,
+            destructive: SPEC.destructive,
+            idempotent: SPEC.idempotent,
         }
     }
 

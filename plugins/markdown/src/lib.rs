@@ -10,14 +10,13 @@ use sdk::doc::{Document, ParserSpec};
 pub struct Markdown;
 
 impl Markdown {
-    pub fn describe() -> ParserSpec {
-        ParserSpec {
-            format: "markdown",
-            extensions: &["md", "markdown", "mdx"],
-            signatures: &[],
-            text_fallback: false,
-        }
-    }
+    /// What the host's registry knows it by (declared in the component too).
+    pub const SPEC: ParserSpec = ParserSpec {
+        format: "markdown",
+        extensions: &["md", "markdown", "mdx"],
+        signatures: &[],
+        text_fallback: false,
+    };
 
     pub fn parse(bytes: &[u8], _path: &str) -> ToolResult<Document> {
         let (text, lossy) = sdk::decode_text(bytes);

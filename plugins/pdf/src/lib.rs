@@ -29,14 +29,13 @@ const NO_TEXT: &str = "(no extractable text on this page: scanned or drawn)";
 pub struct Pdf;
 
 impl Pdf {
-    pub fn describe() -> ParserSpec {
-        ParserSpec {
-            format: "pdf",
-            extensions: &["pdf"],
-            signatures: &[b"%PDF-"],
-            text_fallback: false,
-        }
-    }
+    /// What the host's registry knows it by (declared in the component too).
+    pub const SPEC: ParserSpec = ParserSpec {
+        format: "pdf",
+        extensions: &["pdf"],
+        signatures: &[b"%PDF-"],
+        text_fallback: false,
+    };
 
     pub fn parse(bytes: &[u8], _path: &str) -> ToolResult<Document> {
         let head = &bytes[..bytes.len().min(1024)];

@@ -279,12 +279,18 @@ impl OutlineBuilder {
 }
 
 /// Converts between these types and a parser component's generated WIT types, and exports
-/// the component. `$parser` is a type with `fn describe() -> sdk::doc::ParserSpec` and
+/// the component with its spec declared (see [`crate::spec`]). `$parser` is a type with
+/// `const SPEC: sdk::doc::ParserSpec` and
 /// `fn parse(&[u8], &str) -> sdk::ToolResult<sdk::doc::Document>`; invoke it after
 /// `wit_bindgen::generate!` of the format-parser world.
 #[macro_export]
 macro_rules! export_parser {
     ($parser:ty) => {
+        #[cfg_attr(target_family = "wasm", unsafe(link_section = "smart-context:spec"))]
+        #[used]
+        static SMART_CONTEXT_SPEC: [u8; $crate::spec::parser_len(&<$parser>::SPEC)] =
+            $crate::spec::parser_json(&<$parser>::SPEC);
+
         mod __component {
             use super::exports::smart_context::plugin::parser as wit_parser;
             use super::smart_context::plugin::types as wit;
@@ -295,7 +301,7 @@ macro_rules! export_parser {
 
             impl wit_parser::Guest for Component {
                 fn describe() -> wit_parser::ParserSpec {
-                    let spec = <$parser>::describe();
+                    let spec = <$parser>::SPEC;
                     wit_parser::ParserSpec {
                         format: spec.format.to_string(),
                         extensions: spec.extensions.iter().map(|e| e.to_string()).collect(),

@@ -14,6 +14,7 @@ pub mod guidance;
 pub mod lines;
 #[cfg(feature = "zip")]
 pub mod opc;
+pub mod spec;
 mod text;
 
 pub use error::{ToolError, ToolResult, codes};

@@ -17,14 +17,13 @@ const MAX_CHARS: usize = 16 << 20;
 pub struct Text;
 
 impl Text {
-    pub fn describe() -> ParserSpec {
-        ParserSpec {
-            format: "text",
-            extensions: &["txt", "text", "rst", "adoc", "asciidoc", "log"],
-            signatures: &[],
-            text_fallback: true,
-        }
-    }
+    /// What the host's registry knows it by (declared in the component too).
+    pub const SPEC: ParserSpec = ParserSpec {
+        format: "text",
+        extensions: &["txt", "text", "rst", "adoc", "asciidoc", "log"],
+        signatures: &[],
+        text_fallback: true,
+    };
 
     pub fn parse(bytes: &[u8], path: &str) -> ToolResult<Document> {
         let (text, lossy) = sdk::decode_text(bytes);

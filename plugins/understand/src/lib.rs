@@ -304,23 +304,36 @@ impl UnderstandResponse {
 
 struct Understand;
 
+/// What the tool is, declared in the component too (see sdk::spec): the host lists it
+/// before compiling it.
+const SPEC: sdk::spec::Tool = sdk::spec::Tool {
+    name: "understand",
+    title: "Understand: structure, relationships and role of code",
+    description: "Say what you want to understand in `goal` (a definition, a file, a \
+            directory, or \"architecture of the project\"); the target is resolved from the words \
+            (or pinned with `path` / `symbol`). Answers with the structure (outline, skeleton), \
+            the call graph (callers and callees with how each call resolved), dependencies and \
+            impact radius, PageRank, hot spots, the role and insights, a Mermaid diagram, and the \
+            next calls to make. Project scope gives layers, entry points, core modules and cycles.",
+    input_schema: INPUT_SCHEMA,
+    output_schema: Some(OUTPUT_SCHEMA),
+    read_only: true,
+    destructive: false,
+    idempotent: true,
+};
+sdk::declare_tool!(SPEC);
+
 impl Guest for Understand {
     fn describe() -> ToolSpec {
         ToolSpec {
-            name: "understand".to_string(),
-            title: "Understand: structure, relationships and role of code".to_string(),
-            description: "Say what you want to understand in `goal` (a definition, a file, a \
-                directory, or \"architecture of the project\"); the target is resolved from the words \
-                (or pinned with `path` / `symbol`). Answers with the structure (outline, skeleton), \
-                the call graph (callers and callees with how each call resolved), dependencies and \
-                impact radius, PageRank, hot spots, the role and insights, a Mermaid diagram, and the \
-                next calls to make. Project scope gives layers, entry points, core modules and cycles."
-                .to_string(),
-            input_schema: INPUT_SCHEMA.to_string(),
-            output_schema: Some(OUTPUT_SCHEMA.to_string()),
-            read_only: true,
-            destructive: false,
-            idempotent: true,
+            name: SPEC.name.to_string(),
+            title: SPEC.title.to_string(),
+            description: SPEC.description.to_string(),
+            input_schema: SPEC.input_schema.to_string(),
+            output_schema: SPEC.output_schema.map(str::to_string),
+            read_only: SPEC.read_only,
+            destructive: SPEC.destructive,
+            idempotent: SPEC.idempotent,
         }
     }
 

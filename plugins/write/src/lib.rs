@@ -76,24 +76,37 @@ struct WriteResponse {
 
 struct Write;
 
+/// What the tool is, declared in the component too (see sdk::spec): the host lists it
+/// before compiling it.
+const SPEC: sdk::spec::Tool = sdk::spec::Tool {
+    name: "write",
+    title: "Write: create files and scaffolds",
+    description: "Create files (parent directories too) as one undoable transaction: \
+            targetPath + content, or files: [{targetPath, content}], or a template with \
+            variables. Built-in templates: test (variables.source: a .rs/.py/.ts/.go file; \
+            one failing stub per public function, at the language's usual test path), adr \
+            (title; next number under docs/adr/), readme-section (heading, body; appended to \
+            README.md or targetPath). Project templates: .smart-context/templates/<name>.*, \
+            {{var}} placeholders. Existing files are refused unless overwrite=true.",
+    input_schema: INPUT_SCHEMA,
+    output_schema: Some(OUTPUT_SCHEMA),
+    read_only: false,
+    destructive: true,
+    idempotent: false,
+};
+sdk::declare_tool!(SPEC);
+
 impl Guest for Write {
     fn describe() -> ToolSpec {
         ToolSpec {
-            name: "write".to_string(),
-            title: "Write: create files and scaffolds".to_string(),
-            description: "Create files (parent directories too) as one undoable transaction: \
-                targetPath + content, or files: [{targetPath, content}], or a template with \
-                variables. Built-in templates: test (variables.source: a .rs/.py/.ts/.go file; \
-                one failing stub per public function, at the language's usual test path), adr \
-                (title; next number under docs/adr/), readme-section (heading, body; appended to \
-                README.md or targetPath). Project templates: .smart-context/templates/<name>.*, \
-                {{var}} placeholders. Existing files are refused unless overwrite=true."
-                .to_string(),
-            input_schema: INPUT_SCHEMA.to_string(),
-            output_schema: Some(OUTPUT_SCHEMA.to_string()),
-            read_only: false,
-            destructive: true,
-            idempotent: false,
+            name: SPEC.name.to_string(),
+            title: SPEC.title.to_string(),
+            description: SPEC.description.to_string(),
+            input_schema: SPEC.input_schema.to_string(),
+            output_schema: SPEC.output_schema.map(str::to_string),
+            read_only: SPEC.read_only,
+            destructive: SPEC.destructive,
+            idempotent: SPEC.idempotent,
         }
     }
 

@@ -30,14 +30,13 @@ struct TableInfo {
 }
 
 impl Spreadsheet {
-    pub fn describe() -> ParserSpec {
-        ParserSpec {
-            format: "xlsx",
-            extensions: &["xlsx", "xlsm"],
-            signatures: &[],
-            text_fallback: false,
-        }
-    }
+    /// What the host's registry knows it by (declared in the component too).
+    pub const SPEC: ParserSpec = ParserSpec {
+        format: "xlsx",
+        extensions: &["xlsx", "xlsm"],
+        signatures: &[],
+        text_fallback: false,
+    };
 
     pub fn parse(bytes: &[u8], _path: &str) -> ToolResult<Document> {
         let mut zip = Archive::open(bytes, "xlsx", Caps::default())?;

@@ -1,0 +1,382 @@
+//! Loading a plugin in two steps. Declaring it reads its bytes only: hash and pin, world and
+//! imports (its header), grants, and its description when it declares one (`header`), in
+//! milliseconds, so a server lists its tools at once. Compiling it (from the artifact cache
+//! when it can) links it and asks it to describe itself, which must match what it declared;
+//! that waits until a call needs the plugin, or a background thread gets to it. A plugin that
+//! declares nothing is compiled when it is declared, as before.
+
+use super::bindings::HostState;
+use super::bindings::parser::FormatParserPre;
+use super::bindings::pillar::{self, EditingPillarPre};
+use super::cache::{ComponentCache, Origin};
+use super::header::{self, Declared as DeclaredSpec, ParserDeclared};
+use super::plugins::{self, Candidate, Interface, Source, World};
+use super::registry::Declared;
+use super::{PluginInfo, ToolSpec, new_store};
+use crate::config::{Config, Limits};
+use sha2::Digest;
+use std::borrow::Cow;
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+use std::time::Instant;
+use wasmtime::Engine;
+use wasmtime::component::{HasSelf, Linker};
+
+/// Largest title + description a tool may declare.
+const MAX_SPEC_TEXT_BYTES: usize = 16 * 1024;
+/// Largest input + output schema a tool may declare.
+const MAX_SPEC_SCHEMA_BYTES: usize = 256 * 1024;
+
+/// What a plugin is to the host.
+pub(super) enum Kind {
+    Tool { spec: ToolSpec },
+    Parser { declared: Declared },
+}
+
+/// A compiled plugin, ready to instantiate per call.
+pub(super) enum Ready {
+    Tool(EditingPillarPre<HostState>),
+    Parser(FormatParserPre<HostState>),
+}
+
+pub(super) struct Compiled {
+    pub ready: Ready,
+    pub origin: Origin,
+    pub ms: f64,
+}
+
+/// A declared plugin, and its compiled form once there is one.
+pub(super) struct Plugin {
+    /// What `plugins` and `status` report, but the load (see `Runtime::plugins`).
+    pub info: PluginInfo,
+    pub kind: Kind,
+    /// Granted [`plugins::SENSITIVE_GRANT`].
+    pub reads_sensitive: bool,
+    pub world: World,
+    imports: BTreeSet<Interface>,
+    bytes: Cow<'static, [u8]>,
+    /// Compiled once: by the first call that needs it, or the background thread.
+    pub compiled: OnceLock<Result<Compiled, String>>,
+}
+
+/// Declares `candidate`: refused with the reason when its pin, world, imports, grants or
+/// declared description do not hold.
+pub(super) fn declare(
+    engine: &Engine,
+    cache: &ComponentCache,
+    config: &Config,
+    candidate: &Candidate,
+) -> Result<Plugin, String> {
+    let bytes = candidate.source.read()?;
+    let sha256 = hex(&sha2::Sha256::digest(&bytes));
+    let policy = config.policy(&candidate.name);
+    if let Some(pinned) = policy.and_then(|p| p.sha256.as_deref())
+        && !pinned.eq_ignore_ascii_case(&sha256)
+    {
+        return Err(format!(
+            "SHA-256 {sha256} does not match the pinned {pinned}; a changed binary is a new plugin"
+        ));
+    }
+    let header = header::read(&bytes)?;
+    let (world, imports) = plugins::classify(&header.imports, &header.exports)?;
+    let grants: BTreeSet<Interface> = match &candidate.source {
+        Source::Builtin(_) | Source::Embedded(_) => world.interfaces(),
+        Source::Directory(_) => plugins::parse_grants(policy.map_or(&[][..], |p| &p.grants[..]))?,
+    };
+    plugins::check_grants(&imports, &grants)?;
+    let reads_sensitive = match &candidate.source {
+        Source::Builtin(_) | Source::Embedded(_) => candidate.name == "explore",
+        Source::Directory(_) => {
+            policy.is_some_and(|p| p.grants.iter().any(|g| g == plugins::SENSITIVE_GRANT))
+        }
+    };
+    let info = PluginInfo {
+        name: candidate.name.clone(),
+        world: world.name().to_string(),
+        sha256,
+        grants: grants
+            .iter()
+            .map(|g| g.name().to_string())
+            .chain(reads_sensitive.then(|| plugins::SENSITIVE_GRANT.to_string()))
+            .collect(),
+        source: candidate.source.describe(),
+        load: String::new(),
+        load_ms: 0.0,
+        tool: None,
+        format: None,
+        extensions: Vec::new(),
+        text_fallback: false,
+    };
+    let mut plugin = Plugin {
+        info,
+        // Replaced below, once the description is known.
+        kind: Kind::Parser {
+            declared: parser_declared(&candidate.name, empty_parser()),
+        },
+        reads_sensitive,
+        world,
+        imports,
+        bytes,
+        compiled: OnceLock::new(),
+    };
+    let spec = match header.spec {
+        Some(spec) => spec,
+        // Nothing declared: compiled now, to ask it.
+        None => {
+            let (compiled, described) = compile(engine, cache, &config.limits, &plugin)?;
+            let _ = plugin.compiled.set(Ok(compiled));
+            described
+        }
+    };
+    plugin.kind = match (spec, world.is_tool()) {
+        (DeclaredSpec::Tool(spec), true) => {
+            validate_spec(&spec)?;
+            let spec = truthful_hints(spec, world);
+            plugin.info.tool = match &candidate.source {
+                Source::Builtin(_) | Source::Embedded(_) => Some(spec.name.clone()),
+                Source::Directory(_) if policy.is_some_and(|p| p.enabled) => {
+                    Some(format!("{}__{}", candidate.name, spec.name))
+                }
+                Source::Directory(_) => None,
+            };
+            Kind::Tool { spec }
+        }
+        (DeclaredSpec::Parser(parser), false) => {
+            let declared = parser_declared(&candidate.name, parser);
+            if declared.format.is_empty() {
+                return Err("the parser declares no format name".to_string());
+            }
+            plugin.info.format = Some(declared.format.clone());
+            plugin.info.extensions = declared.extensions.clone();
+            plugin.info.text_fallback = declared.text_fallback;
+            Kind::Parser { declared }
+        }
+        (_, true) => return Err("a tool that declares a parser's description".to_string()),
+        (_, false) => return Err("a parser that declares a tool's description".to_string()),
+    };
+    Ok(plugin)
+}
+
+/// Compiles (or loads from the cache) and links `plugin`, and asks it to describe itself;
+/// once declared, what it describes must be what it declared.
+pub(super) fn compile_declared(
+    engine: &Engine,
+    cache: &ComponentCache,
+    limits: &Limits,
+    plugin: &Plugin,
+) -> Result<Compiled, String> {
+    let (compiled, described) = compile(engine, cache, limits, plugin)?;
+    let same = match (&plugin.kind, &described) {
+        (Kind::Tool { spec }, DeclaredSpec::Tool(d)) => {
+            header::same_tool(spec, &truthful_hints(d.clone(), plugin.world))
+        }
+        (Kind::Parser { declared }, DeclaredSpec::Parser(d)) => {
+            let d = parser_declared(&plugin.info.name, d.clone());
+            (&d.format, &d.extensions, &d.signatures, d.text_fallback)
+                == (
+                    &declared.format,
+                    &declared.extensions,
+                    &declared.signatures,
+                    declared.text_fallback,
+                )
+        }
+        _ => false,
+    };
+    if !same {
+        return Err(
+            "it describes itself differently from the description it declares; rebuild it"
+                .to_string(),
+        );
+    }
+    Ok(compiled)
+}
+
+fn compile(
+    engine: &Engine,
+    cache: &ComponentCache,
+    limits: &Limits,
+    plugin: &Plugin,
+) -> Result<(Compiled, DeclaredSpec), String> {
+    let started = Instant::now();
+    let name = &plugin.info.name;
+    let (component, origin) = cache
+        .load_or_compile(engine, &plugin.bytes, &plugin.info.sha256)
+        .map_err(|e| format!("{e:#}"))?;
+    let linker = linker(engine, &plugin.imports).map_err(|e| format!("linking: {e:#}"))?;
+    let pre = linker
+        .instantiate_pre(&component)
+        .map_err(|e| format!("linking: {e:#}"))?;
+    let mut store = new_store(engine, None, name, limits);
+    let (ready, described) = if plugin.world.is_tool() {
+        let pre = EditingPillarPre::new(pre).map_err(|e| format!("{e:#}"))?;
+        let spec = pre
+            .instantiate(&mut store)
+            .and_then(|i| i.smart_context_plugin_tool().call_describe(&mut store))
+            .map_err(|e| format!("describe failed: {e:#}"))?;
+        (Ready::Tool(pre), DeclaredSpec::Tool(spec))
+    } else {
+        let pre = FormatParserPre::new(pre).map_err(|e| format!("{e:#}"))?;
+        let spec = pre
+            .instantiate(&mut store)
+            .and_then(|i| i.smart_context_plugin_parser().call_describe(&mut store))
+            .map_err(|e| format!("describe failed: {e:#}"))?;
+        let spec = ParserDeclared {
+            format: spec.format,
+            extensions: spec.extensions,
+            signatures: spec.signatures,
+            text_fallback: spec.text_fallback,
+        };
+        (Ready::Parser(pre), DeclaredSpec::Parser(spec))
+    };
+    let ms = started.elapsed().as_secs_f64() * 1000.0;
+    tracing::debug!(plugin = %name, load = ?origin, ms, "compiled");
+    Ok((Compiled { ready, origin, ms }, described))
+}
+
+fn empty_parser() -> ParserDeclared {
+    ParserDeclared {
+        format: String::new(),
+        extensions: Vec::new(),
+        signatures: Vec::new(),
+        text_fallback: false,
+    }
+}
+
+/// A parser's description as the registry keeps it: names lower-cased, extensions without
+/// their dot.
+fn parser_declared(plugin: &str, spec: ParserDeclared) -> Declared {
+    Declared {
+        plugin: plugin.to_string(),
+        format: spec.format.trim().to_ascii_lowercase(),
+        extensions: spec
+            .extensions
+            .into_iter()
+            .map(|e| e.trim_start_matches('.').to_ascii_lowercase())
+            .filter(|e| !e.is_empty())
+            .collect(),
+        signatures: spec.signatures,
+        text_fallback: spec.text_fallback,
+    }
+}
+
+/// A linker with WASI (over an empty context) and exactly the host interfaces `imports` names.
+fn linker(engine: &Engine, imports: &BTreeSet<Interface>) -> wasmtime::Result<Linker<HostState>> {
+    use pillar::smart_context::plugin as wit;
+    let mut linker = Linker::new(engine);
+    wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
+    wit::types::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?;
+    for interface in imports {
+        match interface {
+            Interface::Log => wit::log::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
+            Interface::Workspace => {
+                wit::workspace::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?
+            }
+            Interface::Index => wit::index::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
+            Interface::Status => wit::status::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
+            Interface::Store => wit::store::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
+            Interface::Memory => wit::memory::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
+            Interface::Edits => wit::edits::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
+            Interface::Tasks => wit::tasks::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
+        }
+    }
+    Ok(linker)
+}
+
+/// The hints clients use to auto-approve calls follow from the world, not from the plugin's
+/// word: a pillar cannot write, so it is read-only; an editing pillar is never read-only.
+fn truthful_hints(mut spec: ToolSpec, world: World) -> ToolSpec {
+    let read_only = world == World::Pillar;
+    if spec.read_only != read_only {
+        tracing::warn!(tool = %spec.name, "declared readOnly={} but its world makes it {read_only}", spec.read_only);
+    }
+    spec.read_only = read_only;
+    if read_only {
+        spec.destructive = false;
+    }
+    spec
+}
+
+/// MCP needs a usable name and JSON schemas; a plugin that cannot describe itself is refused.
+fn validate_spec(spec: &ToolSpec) -> Result<(), String> {
+    let valid_name = !spec.name.is_empty()
+        && spec.name.len() <= 64
+        && spec
+            .name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if !valid_name {
+        return Err(format!(
+            "tool name {:?} must be 1-64 of [A-Za-z0-9_-]",
+            spec.name
+        ));
+    }
+    // Every tools/list carries these to the agent: keep them to a sane size.
+    let texts = spec.title.len() + spec.description.len();
+    let schemas = spec.input_schema.len() + spec.output_schema.as_ref().map_or(0, String::len);
+    if texts > MAX_SPEC_TEXT_BYTES || schemas > MAX_SPEC_SCHEMA_BYTES {
+        return Err(format!(
+            "tool {} describes itself in {texts} bytes of text and {schemas} of schema (limits {MAX_SPEC_TEXT_BYTES} and {MAX_SPEC_SCHEMA_BYTES})",
+            spec.name
+        ));
+    }
+    for (what, schema) in [
+        ("input", Some(&spec.input_schema)),
+        ("output", spec.output_schema.as_ref()),
+    ] {
+        if let Some(schema) = schema {
+            match serde_json::from_str::<serde_json::Value>(schema) {
+                Ok(serde_json::Value::Object(_)) => {}
+                _ => {
+                    return Err(format!(
+                        "{what} schema of {} is not a JSON object",
+                        spec.name
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(name: &str, input: &str) -> ToolSpec {
+        ToolSpec {
+            name: name.into(),
+            title: String::new(),
+            description: String::new(),
+            input_schema: input.into(),
+            output_schema: None,
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+        }
+    }
+
+    #[test]
+    fn hints_follow_the_world() {
+        let mut lying = spec("x", "{}");
+        lying.destructive = true;
+        let pillar = truthful_hints(lying.clone(), World::Pillar);
+        assert!(pillar.read_only && !pillar.destructive);
+        let editing = truthful_hints(lying, World::EditingPillar);
+        assert!(!editing.read_only && editing.destructive);
+    }
+
+    #[test]
+    fn specs_need_names_and_object_schemas() {
+        assert!(validate_spec(&spec("explore", "{}")).is_ok());
+        assert!(validate_spec(&spec("bad name", "{}")).is_err());
+        assert!(validate_spec(&spec("x", "[]")).is_err());
+        assert!(validate_spec(&spec("x", "not json")).is_err());
+        let mut verbose = spec("x", "{}");
+        verbose.description = "x".repeat(MAX_SPEC_TEXT_BYTES + 1);
+        assert!(validate_spec(&verbose).is_err());
+    }
+}
