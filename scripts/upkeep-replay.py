@@ -26,10 +26,9 @@ compared too, as step 0.
 
 Prints per commit its calls (the questions, asked of both servers), differences (each with
 the first differing JSON path and the two values, shortened; both whole answers written under
---dump) and errors; at the end the totals and the running server's RSS. Exits 1 when there
-were differences or errors. --ignore leaves more keys out of the comparison: hot spots
-(`hotSpots`) weigh churn read from git under a wall-clock deadline, so two fresh servers can
-differ there on a slow build or a busy machine.
+--dump) and errors; at the end the totals, the running server's RSS, and the size of its search
+index on disk against the last fresh server's (deleted documents must not pile up). Exits 1
+when there were differences or errors. --ignore leaves more keys out of the comparison.
 
 --queries-from FILE adds questions asked at every step: one per line, either a JSON object
 {"tool": ..., "arguments": {...}}, or a plain text asked as explore {query: <line>}.
@@ -129,8 +128,9 @@ def questions_for(repo, commit):
         if hits.strip():
             symbol = name
             break
-    if symbol is None:  # nothing the diff shows: a definition of a touched file
-        for f in code_files or files:
+    if symbol is None:  # nothing the diff shows: a definition of a touched code file (a
+        # document's example code defines nothing the index knows)
+        for f in code_files:
             for line in git(repo, "show", f"{commit}:{f}", check=False).splitlines():
                 m = DEFINITION.match(line)
                 if m:
@@ -304,11 +304,29 @@ def fresh_answers(binary, work, questions, timeout, log):
         server = Server(binary, copy, stderr=log)
         try:
             waited = wait_fresh(server, timeout)
-            return answers(server, questions), waited
+            got = answers(server, questions)
         finally:
             close(server)
+        FRESH_INDEX_BYTES[0] = index_bytes(copy)
+        return got, waited
     finally:
         shutil.rmtree(copy, ignore_errors=True)
+
+
+# The search index's size on disk of the last fresh server, for the final comparison.
+FRESH_INDEX_BYTES = [0]
+
+
+def index_bytes(root):
+    """Bytes of ROOT/.smart-context/index on disk."""
+    total = 0
+    for base, _, files in os.walk(os.path.join(root, ".smart-context", "index")):
+        for f in files:
+            try:
+                total += os.path.getsize(os.path.join(base, f))
+            except OSError:
+                pass
+    return total
 
 
 def close(server):
@@ -372,8 +390,7 @@ def main():
     ap.add_argument("--timeout", type=float, default=600,
                     help="seconds a server may take to become fresh")
     ap.add_argument("--ignore", default="",
-                    help="more keys to leave out of the comparison, comma-separated (hotSpots: "
-                         "churn is read under a wall-clock deadline)")
+                    help="more keys to leave out of the comparison, comma-separated")
     ap.add_argument("--keep", action="store_true", help="keep the working clone")
     ap.add_argument("--dump", default=os.path.join(tempfile.gettempdir(), "upkeep-replay-diffs"),
                     help="where both answers of each difference are written")
@@ -420,12 +437,14 @@ def main():
                 total_errors += 1
                 break
         rss = running.rss_mb() if running.p.poll() is None else 0.0
+        kept = index_bytes(work)
     finally:
         close(running)
         if not args.keep:
             shutil.rmtree(base, ignore_errors=True)
     print(f"\ntotal: {total_calls} calls, {total_diffs} differences, {total_errors} errors; "
-          f"running server's RSS {rss:.0f} MB")
+          f"running server's RSS {rss:.0f} MB; its search index {kept / 1e6:.1f} MB on disk, "
+          f"a fresh one of the last commit {FRESH_INDEX_BYTES[0] / 1e6:.1f} MB")
     sys.exit(1 if total_diffs or total_errors else 0)
 
 

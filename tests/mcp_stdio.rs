@@ -472,6 +472,43 @@ fn closing_stdin_mid_rebuild_ends_the_process() {
     }
 }
 
+/// A client that goes away mid-call (both pipes closed, the call's answer with nowhere to go)
+/// is a normal end: nothing is logged at ERROR.
+#[test]
+fn a_client_leaving_mid_call_leaves_no_error_in_the_log() {
+    let fx = Fixture::new();
+    for i in 0..400 {
+        fx.write(&format!("src/gen/m{i}.rs"), &"pub fn f() {}\n".repeat(40));
+    }
+    let mut child = fx
+        .command(&["serve"])
+        .env("SMART_CONTEXT_LOG", "info")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    writeln!(stdin, "{}", json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "raw", "version": "0" } } })).unwrap();
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    for message in [
+        json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
+        json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "manage", "arguments": { "command": "rebuild", "scope": "full" } } }),
+    ] {
+        writeln!(stdin, "{message}").unwrap();
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    drop(stdout);
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    let log = String::from_utf8_lossy(&output.stderr);
+    assert!(!log.contains("ERROR"), "{log}");
+}
+
 #[test]
 fn the_playbook_prompt_and_log_messages_reach_clients_that_ask() {
     let fx = Fixture::new();

@@ -793,3 +793,25 @@ pub fn builtins(embedded: plugins::Embedded) -> plugins::Builtins {
         .filter(|d| d.is_dir())
         .map_or(Builtins::None, Builtins::Dir)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_is_an_internal_error_with_the_way_forward_and_no_secret() {
+        let payload: Box<dyn std::any::Any + Send> = Box::new("35 >= 39".to_string());
+        let err = panicked(
+            "explore",
+            r#"{"query": "token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"}"#,
+            payload.as_ref(),
+        );
+        assert_eq!(err.code, codes::INTERNAL);
+        assert!(err.message.contains("explore") && err.message.contains("35 >= 39"));
+        assert!(err.suggestion.unwrap().contains("scope=full"));
+        // The call panics inside `catch_unwind`: the same shape comes back, the caller lives.
+        let caught = std::panic::catch_unwind(|| -> HostResult<()> { panic!("boom") })
+            .unwrap_or_else(|p| Err(panicked("change", "{}", p.as_ref())));
+        assert!(caught.unwrap_err().message.contains("boom"));
+    }
+}

@@ -196,6 +196,24 @@ macro_rules! declare_tool {
     };
 }
 
+/// The plugin's generated WIT `tool-spec` (named by the second argument) from a [`Tool`]
+/// constant: what `describe` returns, the same description [`declare_tool!`] declares.
+#[macro_export]
+macro_rules! tool_spec {
+    ($spec:expr => $wit:ident) => {
+        $wit {
+            name: $spec.name.to_string(),
+            title: $spec.title.to_string(),
+            description: $spec.description.to_string(),
+            input_schema: $spec.input_schema.to_string(),
+            output_schema: $spec.output_schema.map(str::to_string),
+            read_only: $spec.read_only,
+            destructive: $spec.destructive,
+            idempotent: $spec.idempotent,
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -325,16 +325,7 @@ sdk::declare_tool!(SPEC);
 
 impl Guest for Understand {
     fn describe() -> ToolSpec {
-        ToolSpec {
-            name: SPEC.name.to_string(),
-            title: SPEC.title.to_string(),
-            description: SPEC.description.to_string(),
-            input_schema: SPEC.input_schema.to_string(),
-            output_schema: SPEC.output_schema.map(str::to_string),
-            read_only: SPEC.read_only,
-            destructive: SPEC.destructive,
-            idempotent: SPEC.idempotent,
-        }
+        sdk::tool_spec!(SPEC => ToolSpec)
     }
 
     fn call(args_json: String) -> Result<ToolOutput, Error> {
