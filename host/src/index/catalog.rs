@@ -246,7 +246,18 @@ pub fn apply(
     let tx = conn.transaction()?;
     {
         let now = now_ms();
-        let mut delete = tx.prepare_cached("DELETE FROM files WHERE path = ?1")?;
+        // A file's rows go with its cached chunk previews: they are keyed by chunk id, with no
+        // foreign key, and would otherwise stay in state.db for every chunk that ever was.
+        let mut delete_file = tx.prepare_cached("DELETE FROM files WHERE path = ?1")?;
+        let mut forget_previews = tx.prepare_cached(
+            "DELETE FROM chunk_summaries WHERE chunk_id IN
+             (SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ?1)",
+        )?;
+        let mut delete = |path: &str| -> rusqlite::Result<()> {
+            forget_previews.execute([path])?;
+            delete_file.execute([path])?;
+            Ok(())
+        };
         let mut unskip = tx.prepare_cached("DELETE FROM skipped_files WHERE path = ?1")?;
         let mut skip = tx.prepare_cached(
             "INSERT OR REPLACE INTO skipped_files (path, size, mtime_ms, reason, seen_ms)
@@ -268,11 +279,11 @@ pub fn apply(
             "INSERT INTO edges (file_id, kind, name, key, line) VALUES (?1, ?2, ?3, ?4, ?5)",
         )?;
         for path in removed {
-            delete.execute([path])?;
+            delete(path)?;
             unskip.execute([path])?;
         }
         for (path, size, mtime, reason) in skipped {
-            delete.execute([path])?;
+            delete(path)?;
             skip.execute(params![
                 path,
                 *size as i64,
@@ -282,7 +293,7 @@ pub fn apply(
             ])?;
         }
         for e in entries {
-            delete.execute([&e.path])?;
+            delete(&e.path)?;
             unskip.execute([&e.path])?;
             file.execute(params![
                 e.path,

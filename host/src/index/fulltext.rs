@@ -260,8 +260,13 @@ impl Fulltext {
         Ok(())
     }
 
+    /// Deletes every document committed so far (a full pass adds them again). A delete of
+    /// everything in the order of operations, not tantivy's `delete_all_documents`, which
+    /// winds the operation stamps back and lets a later delete take documents added after it
+    /// (a full pass followed by an edit lost unrelated files).
     pub fn delete_all(&self) -> Result<()> {
-        self.writer()?.delete_all_documents()?;
+        self.writer()?
+            .delete_query(Box::new(tantivy::query::AllQuery))?;
         Ok(())
     }
 

@@ -846,3 +846,33 @@ fn only_files_changed_near_their_indexing_are_hashed_again() {
         "{again:?}"
     );
 }
+
+#[test]
+fn cached_previews_leave_with_their_chunks() {
+    let root = sample();
+    let runtime = root.open();
+    let index = index(&runtime);
+    index.update(false, None).unwrap();
+    let summaries = || -> i64 {
+        index
+            .reader()
+            .query_row("SELECT count(*) FROM chunk_summaries", [], |r| r.get(0))
+            .unwrap()
+    };
+    let outcome = index
+        .search(&SearchRequest {
+            query: "parse_config".into(),
+            limit: 10,
+            ..Default::default()
+        })
+        .unwrap();
+    let previews = index.previews(&outcome.hits, "parse_config", Mode::Preview, 400);
+    assert!(previews.iter().any(Option::is_some));
+    assert!(summaries() > 0, "previews are cached");
+    // Every file the previews came from goes: so do their cached previews.
+    for hit in &outcome.hits {
+        let _ = std::fs::remove_file(root.dir.path().join(&hit.path));
+    }
+    index.update(false, None).unwrap();
+    assert_eq!(summaries(), 0);
+}

@@ -274,3 +274,47 @@ fn whole_files_rank_by_their_words_and_are_never_chunks() {
         ["c"]
     );
 }
+
+/// A full pass deletes everything and adds every file again; the pass after it must delete
+/// only what it replaces (tantivy's delete_all_documents wound the operation stamps back, and
+/// the next pass's deletes took unrelated files with them).
+#[test]
+fn deletes_after_a_full_pass_take_only_their_own_documents() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ft, _) = Fulltext::open(&dir.path().join("index"), true).unwrap();
+    let put = |path: &str, body: &str| {
+        let c = chunk(&format!("{path}-1"), kind::CODE, None, &[], body);
+        let docs = vec![ChunkDoc {
+            path,
+            language: Some("python"),
+            chunk: &c,
+        }];
+        ft.replace_file(path, &docs, Some((body, Some("python"))))
+            .unwrap();
+    };
+    let count = |q: &str| {
+        ft.search(&SearchRequest {
+            query: q.into(),
+            limit: 10,
+            ..Default::default()
+        })
+        .unwrap()
+        .1
+    };
+    for p in ["a", "b", "c", "d"] {
+        put(p, &format!("word{p} common"));
+    }
+    ft.commit().unwrap();
+    ft.delete_file("d").unwrap();
+    ft.commit().unwrap();
+    ft.delete_all().unwrap();
+    for p in ["a", "b", "c"] {
+        put(p, &format!("word{p} common"));
+    }
+    ft.commit().unwrap();
+    assert_eq!(count("wordc"), 1, "after the full pass");
+    put("a", "other text");
+    ft.delete_file("b").unwrap();
+    ft.commit().unwrap();
+    assert_eq!(count("wordc"), 1, "after the next pass");
+}
