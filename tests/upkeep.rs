@@ -443,5 +443,19 @@ async fn a_server_that_lives_through_a_history_answers_as_a_fresh_one() {
         .unwrap();
     same_as_fresh(&running, &fx, "a cancelled full rebuild").await;
 
+    // A full rebuild that completes, then the edits of a working day on top of it.
+    structured(
+        &call(
+            &running,
+            "manage",
+            json!({ "command": "rebuild", "scope": "full" }),
+        )
+        .await,
+    );
+    std::fs::remove_file(fx.path().join("gen/module_000.py")).unwrap();
+    let cli = std::fs::read_to_string(fx.path().join("app/cli.py")).unwrap();
+    fx.write("app/cli.py", &cli.replace("print(", "print(len("));
+    same_as_fresh(&running, &fx, "edits after a full rebuild").await;
+
     running.cancel().await.unwrap();
 }

@@ -198,9 +198,7 @@ impl Fulltext {
             let writer: IndexWriter = index
                 .writer_with_num_threads(threads, WRITER_MEMORY.max((threads * 20) << 20))
                 .context("locking the search index for writing")?;
-            let mut policy = tantivy::indexer::LogMergePolicy::default();
-            policy.set_del_docs_ratio_before_merge(DELETED_SHARE_BEFORE_MERGE);
-            writer.set_merge_policy(Box::new(policy));
+            writer.set_merge_policy(merge_policy());
             Some(Mutex::new(Some(writer)))
         } else {
             None
@@ -272,7 +270,10 @@ impl Fulltext {
 
     /// Drops the changes made since the last commit (a cancelled pass).
     pub fn rollback(&self) -> Result<()> {
-        self.writer()?.rollback()?;
+        let mut writer = self.writer()?;
+        writer.rollback()?;
+        // tantivy's rollback replaces the writer with a new one, with the default policy.
+        writer.set_merge_policy(merge_policy());
         Ok(())
     }
 
@@ -756,6 +757,14 @@ fn file_count(searcher: &tantivy::Searcher, f: Fields) -> u64 {
 /// Live chunk documents: every document but the whole-file ones.
 fn chunk_count(searcher: &tantivy::Searcher, f: Fields) -> u64 {
     searcher.num_docs().saturating_sub(file_count(searcher, f))
+}
+
+/// Merges a segment once [`DELETED_SHARE_BEFORE_MERGE`] of it is deleted, else as tantivy's
+/// log policy does.
+fn merge_policy() -> Box<dyn tantivy::indexer::MergePolicy> {
+    let mut policy = tantivy::indexer::LogMergePolicy::default();
+    policy.set_del_docs_ratio_before_merge(DELETED_SHARE_BEFORE_MERGE);
+    Box::new(policy)
 }
 
 /// The writer, locked; there while the index is writable and not compacted.
