@@ -45,7 +45,13 @@ fn the_index_command_reports_progress_summaries_and_incremental_passes() {
     let again = fx.command(&["index", "--json"]).output().unwrap();
     let report: Value = serde_json::from_slice(&again.stdout).unwrap();
     assert_eq!(report["indexed"], json!({}));
-    assert_eq!(report["unchanged"], 4);
+    // Files written within the racy window of the first pass are hashed again and counted as
+    // touched (same content, nothing reindexed); older ones are unchanged without a read.
+    assert_eq!(
+        report["unchanged"].as_u64().unwrap() + report["touched"].as_u64().unwrap(),
+        4,
+        "{report}"
+    );
 
     let full = fx.command(&["index", "--full", "--json"]).output().unwrap();
     let report: Value = serde_json::from_slice(&full.stdout).unwrap();
