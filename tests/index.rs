@@ -406,7 +406,13 @@ async fn understand_pages_through_long_lists_with_cursors() {
 /// (and the code files of its batch) for seconds.
 #[tokio::test]
 async fn answers_during_the_first_pass_say_what_is_not_indexed_yet() {
-    let fx = Fixture::new().with_sandbox_config("[plugin.stall]\ngrants = [\"log\"]\n");
+    // A deadline long enough for the pillars' own calls on a loaded 2-core machine (the stall
+    // parser spends all of it on each of its files, holding the pass).
+    let fx = Fixture::new();
+    fx.operator_config(&format!(
+        "plugin_dirs = [{:?}]\n\n[limits]\ntimeout_ms = 3000\nmemory_mib = 64\n\n[plugin.stall]\ngrants = [\"log\"]\n",
+        common::TEST_PLUGINS
+    ));
     fx.write(
         "app/sections.py",
         "def merge_sections(sections):\n    merged = {}\n    for s in sections:\n        merged.update(s)\n    return merged\n",

@@ -4,53 +4,14 @@
 mod common;
 
 use common::{BIN, Fixture, cache_home};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-/// A venv with the pinned SDK, created once per target dir.
-fn python() -> PathBuf {
-    let venv = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("py-venv");
-    let python = venv.join("bin/python");
-    let requirements =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/python/requirements.txt");
-    let ready = venv.join(".requirements");
-    let wanted = std::fs::read_to_string(&requirements).unwrap();
-    if std::fs::read_to_string(&ready).ok().as_deref() == Some(wanted.as_str()) && python.exists() {
-        return python;
-    }
-    let status = Command::new("python3")
-        .arg("-m")
-        .arg("venv")
-        .arg(&venv)
-        .status()
-        .expect("python3 is needed for this test");
-    assert!(status.success(), "python3 -m venv failed");
-    let status = Command::new(&python)
-        .args([
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-            "-r",
-        ])
-        .arg(&requirements)
-        .status()
-        .unwrap();
-    assert!(
-        status.success(),
-        "pip install -r {} failed",
-        requirements.display()
-    );
-    std::fs::write(&ready, wanted).unwrap();
-    python
-}
 
 #[test]
 fn python_sdk_lists_tools_and_calls_every_pillar() {
     let fx = Fixture::new();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/python/client.py");
-    let output = Command::new(python())
+    let output = Command::new(common::python_with_requirements())
         .arg(script)
         .arg(BIN)
         .arg(fx.path())

@@ -309,15 +309,27 @@ async fn sensitive_files_stay_hidden_through_links_and_every_channel() {
         Vec::<String>::new(),
         "diff context lines are guarded"
     );
-    // A whole-file rewrite of what the agent saw redacted would destroy the secret: refused.
+    // A whole-file rewrite of what the agent saw redacted keeps the values it kept as markers.
     let seen = structured(&full)["data"]["code"][0]["content"]
         .as_str()
         .unwrap_or_default()
         .to_string();
     assert!(seen.contains("[REDACTED:"), "{seen}");
-    let code = refused(&client, "write", write_call("config/settings.py", &seen)).await;
+    let rewritten = seen.replace("password_field = 'password'", "password_field = 'pw'");
+    let result = call(
+        &client,
+        "write",
+        write_call("config/settings.py", &rewritten),
+    )
+    .await;
+    assert_ne!(result.is_error, Some(true), "{}", text(&result));
+    let now = fx.read("config/settings.py").unwrap();
+    assert!(now.contains(AWS_SECRET) && now.contains(GH_TOKEN) && now.contains("'pw'"));
+    // A marker where no value was would write the marker over nothing: refused.
+    let moved = format!("{rewritten}COPY = \"[REDACTED:github-token]\"\n");
+    let code = refused(&client, "write", write_call("config/settings.py", &moved)).await;
     assert_eq!(code, "INVALID_ARGS");
-    assert!(fx.read("config/settings.py").unwrap().contains(AWS_SECRET));
+    assert_eq!(fx.read("config/settings.py").unwrap(), now);
 
     // Writes through links and templates that read through them.
     let code = refused(

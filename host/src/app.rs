@@ -38,6 +38,7 @@ pub fn open(options: &OpenOptions) -> Result<Arc<Runtime>> {
         tracing::warn!("config: {notice}");
     }
     let workspace = Workspace::open(&options.root)?;
+    workspace.allow_hard_links(config.workspace.allow_hard_links);
     let state_dir = options
         .state_dir
         .clone()
@@ -47,15 +48,22 @@ pub fn open(options: &OpenOptions) -> Result<Arc<Runtime>> {
         .data_dir
         .clone()
         .unwrap_or_else(crate::config::user_data_dir);
-    let key = JournalKey::load_or_create(&data_dir).unwrap_or_else(|err| {
-        // A read-only home must not keep the server from starting; what is lost is recovery
-        // of transactions journaled by earlier processes (their rows will not verify).
-        tracing::warn!(
-            "no journal key in {} ({err:#}); using one for this process only, so transactions left pending by an earlier crash will not be recovered",
-            data_dir.display()
-        );
-        JournalKey::ephemeral()
-    });
+    let key = match JournalKey::load_or_create(&data_dir) {
+        Ok(key) => {
+            establish_provenance(&state_dir, &key)?;
+            key
+        }
+        Err(err) => {
+            // A read-only home must not keep the server from starting; what is lost is
+            // recovery of transactions journaled by earlier processes (their rows will not
+            // verify), and telling this user's state from a shipped one.
+            tracing::warn!(
+                "no journal key in {} ({err:#}); using one for this process only, so transactions left pending by an earlier crash will not be recovered, and the state directory's origin cannot be checked",
+                data_dir.display()
+            );
+            JournalKey::ephemeral()
+        }
+    };
     let db = state_dir.join("state.db");
     let store = open_store(&db, key.clone())?;
     let memory = crate::memory::Memory::open(&db, key, crate::memory::MemorySettings::from_env())
@@ -104,6 +112,19 @@ pub fn open(options: &OpenOptions) -> Result<Arc<Runtime>> {
         .index
         .set_parsers(Arc::downgrade(&parsers));
     Ok(runtime)
+}
+
+/// Sets aside state in `state_dir` this user's smart-context did not make (store/provenance.rs).
+fn establish_provenance(state_dir: &Path, key: &JournalKey) -> Result<()> {
+    use crate::store::provenance::{Provenance, establish};
+    if let Provenance::SetAside(aside) = establish(state_dir, key)? {
+        tracing::warn!(
+            "{} held state this user's smart-context did not make (shipped with the repository, copied from elsewhere, or from an old version with no edits or memory); moved to {} and building it again",
+            state_dir.display(),
+            aside.display()
+        );
+    }
+    Ok(())
 }
 
 /// Opens state.db; one SQLite cannot read (not a database, damaged) is set aside as
@@ -157,11 +178,54 @@ const STATE_GITIGNORE: &str = "*\n!.gitignore\n!templates/\n!templates/**\n";
 fn prepare_state_dir(dir: &Path) -> Result<()> {
     refuse_links(dir, 2)?;
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    set_aside_misshapen(dir)?;
+    // Ours, whatever a shipped one says: one that un-ignores everything would let `git add -A`
+    // stage state.db with the user's prompts and notes in it.
     let ignore = dir.join(".gitignore");
-    let current = std::fs::read_to_string(&ignore).ok();
-    if current.is_none() || current.as_deref() == Some("*\n") {
-        std::fs::write(&ignore, STATE_GITIGNORE)
+    if std::fs::read_to_string(&ignore).ok().as_deref() != Some(STATE_GITIGNORE) {
+        let temp = dir.join(".gitignore.tmp");
+        std::fs::write(&temp, STATE_GITIGNORE)
+            .and_then(|()| std::fs::rename(&temp, &ignore))
             .with_context(|| format!("writing {}", ignore.display()))?;
+    }
+    Ok(())
+}
+
+/// The state directory's entries and whether each is a directory. One of the other type
+/// (shipped with the repository, or left by a crash) would stop the server from starting.
+const STATE_ENTRIES: &[(&str, bool)] = &[
+    ("state.db", false),
+    ("state.db-wal", false),
+    ("state.db-shm", false),
+    (crate::index::INDEX_DIR, true),
+    (crate::index::LOCK_FILE, false),
+    (crate::workspace::transactions::LOCK_FILE, false),
+    (".gitignore", false),
+    (crate::store::provenance::OWNER_FILE, false),
+    ("templates", true),
+];
+
+/// Moves a state entry of the wrong type (a directory named state.db, a file named index) to
+/// `NAME.set-aside-<ms>` with a warning, as a damaged database is, so the server starts.
+fn set_aside_misshapen(dir: &Path) -> Result<()> {
+    for &(name, is_dir) in STATE_ENTRIES {
+        let path = dir.join(name);
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
+        if meta.is_dir() == is_dir {
+            continue;
+        }
+        let aside = dir.join(format!("{name}.set-aside-{}", crate::store::now_ms()));
+        tracing::warn!(
+            "{} is a {} where smart-context keeps a {}; moved to {} and starting without it",
+            path.display(),
+            if meta.is_dir() { "directory" } else { "file" },
+            if is_dir { "directory" } else { "file" },
+            aside.display()
+        );
+        std::fs::rename(&path, &aside)
+            .with_context(|| format!("moving {} aside", path.display()))?;
     }
     Ok(())
 }
@@ -229,6 +293,39 @@ pub(crate) mod tests {
             ["explore", "understand", "change", "write", "manage"]
         );
         assert!(runtime.rejected().is_empty(), "{:?}", runtime.rejected());
+    }
+
+    #[test]
+    fn shipped_state_of_the_wrong_shape_is_set_aside_and_the_gitignore_is_ours() {
+        let root = tempfile::tempdir().unwrap();
+        let home = tempfile::tempdir().unwrap();
+        let state = root.path().join(STATE_DIR);
+        std::fs::create_dir_all(state.join("state.db/x")).unwrap();
+        std::fs::write(state.join("index"), "not a directory").unwrap();
+        std::fs::write(state.join(".gitignore"), "!*\n").unwrap();
+        open(&options(root.path(), home.path(), "")).unwrap();
+        assert!(state.join("state.db").is_file());
+        assert!(state.join("index").is_dir());
+        assert_eq!(
+            std::fs::read_to_string(state.join(".gitignore")).unwrap(),
+            STATE_GITIGNORE
+        );
+        // Set aside by type, then (unstamped, so not this user's) into the state's set-aside.
+        let names = |dir: &Path| -> Vec<String> {
+            std::fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        };
+        let shipped = names(&state)
+            .into_iter()
+            .find(|n| n.starts_with("set-aside-"))
+            .expect("a set-aside directory");
+        let aside: Vec<String> = names(&state.join(shipped))
+            .into_iter()
+            .filter(|n| n.contains(".set-aside-"))
+            .collect();
+        assert_eq!(aside.len(), 2, "{aside:?}");
     }
 
     #[test]

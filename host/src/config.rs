@@ -36,6 +36,8 @@ pub struct Config {
     pub index: IndexSettings,
     #[serde(default)]
     pub test: TestSettings,
+    #[serde(default)]
+    pub workspace: WorkspaceSettings,
     /// Where the file was read from, for resolving relative paths.
     #[serde(skip)]
     pub source: Option<PathBuf>,
@@ -132,6 +134,16 @@ impl Default for IndexSettings {
             watch: true,
         }
     }
+}
+
+/// What the workspace authority lets through beyond its defaults (operator only: an untrusted
+/// root config cannot set it).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct WorkspaceSettings {
+    /// Read, list and index files with more than one name (hard links) even when the host
+    /// cannot prove each name is a project file (workspace/links.rs).
+    pub allow_hard_links: bool,
 }
 
 /// How `manage command=test` runs the project's tests. The agent never supplies a command:

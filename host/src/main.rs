@@ -130,6 +130,7 @@ enum MemoryCommand {
 include!(concat!(env!("OUT_DIR"), "/embedded_plugins.rs"));
 
 fn main() -> ExitCode {
+    smart_context::tasks::isolation::shield_server();
     limit_malloc_arenas();
     let cli = Cli::parse();
     match run(cli) {

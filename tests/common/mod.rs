@@ -270,3 +270,43 @@ pub async fn fails(client: &Client, tool: &str, args: serde_json::Value) -> serd
     );
     result.structured_content.expect("structured error")
 }
+
+/// A venv with tests/python/requirements.txt installed (the MCP Python SDK, pytest), created
+/// once per target dir; its python.
+pub fn python_with_requirements() -> PathBuf {
+    let venv = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("py-venv");
+    let python = venv.join("bin/python");
+    let requirements =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/python/requirements.txt");
+    let ready = venv.join(".requirements");
+    let wanted = std::fs::read_to_string(&requirements).unwrap();
+    if std::fs::read_to_string(&ready).ok().as_deref() == Some(wanted.as_str()) && python.exists() {
+        return python;
+    }
+    let status = std::process::Command::new("python3")
+        .arg("-m")
+        .arg("venv")
+        .arg(&venv)
+        .status()
+        .expect("python3 is needed for this test");
+    assert!(status.success(), "python3 -m venv failed");
+    let status = std::process::Command::new(&python)
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "-r",
+        ])
+        .arg(&requirements)
+        .status()
+        .unwrap();
+    assert!(
+        status.success(),
+        "pip install -r {} failed",
+        requirements.display()
+    );
+    std::fs::write(&ready, wanted).unwrap();
+    python
+}

@@ -599,8 +599,15 @@ impl Index {
         let decoded = String::from_utf8_lossy(&file.bytes);
         let lossy = matches!(decoded, std::borrow::Cow::Owned(_));
         let mut warnings = Vec::new();
-        // Secret-looking values never reach the search index or the catalogue (lines stay put).
-        let (text, hidden) = secrets::redact(&decoded);
+        // Secret-looking values never reach the search index or the catalogue (lines stay put):
+        // text arrives as its view already; a binary's decoded bytes are redacted here, and a
+        // document's parsed text below.
+        let (text, again) = if file.binary {
+            secrets::redact(&decoded)
+        } else {
+            (decoded, 0)
+        };
+        let hidden = file.redacted + again;
         if hidden > 0 {
             warnings.push(format!(
                 "{path}: {hidden} secret-looking value(s) redacted before indexing"

@@ -54,7 +54,7 @@ pub fn clip(s: &str, max: usize) -> String {
 
 /// The index directory under the state directory.
 pub const INDEX_DIR: &str = "index";
-const LOCK_FILE: &str = "index.lock";
+pub const LOCK_FILE: &str = "index.lock";
 
 /// Freshness, as status reports it (ADR-033's indexStatus).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

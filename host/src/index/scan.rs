@@ -1,9 +1,10 @@
 //! The parallel walk: every file under the root that the ignore rules let through, with its
 //! size and mtime, in path order. Nothing is read here; reading is the indexer's job.
 
-use crate::workspace::{Workspace, policy};
+use crate::workspace::Workspace;
 use ignore::WalkState;
 use ignore::overrides::OverrideBuilder;
+use std::os::unix::fs::MetadataExt;
 use std::sync::Mutex;
 
 /// Directories never indexed, wherever they are, on top of .gitignore and .ignore.
@@ -55,14 +56,16 @@ pub fn scan(ws: &Workspace, exclude: &[String]) -> anyhow::Result<Vec<Found>> {
         .threads(threads)
         .filter_entry(|e| {
             let name = e.file_name();
-            !(policy::is_skipped_dir_name(&name.to_string_lossy())
+            !(crate::workspace::walk_skips(e)
                 || e.file_type().is_some_and(|t| t.is_dir())
                     && EXCLUDED_DIRS.iter().any(|d| name == *d))
         })
         .build_parallel();
     let found = Mutex::new(Vec::new());
+    let linked = Mutex::new(Vec::new());
     walker.run(|| {
         let found = &found;
+        let linked = &linked;
         Box::new(move |entry| {
             let Ok(entry) = entry else {
                 return WalkState::Continue;
@@ -80,6 +83,12 @@ pub fn scan(ws: &Workspace, exclude: &[String]) -> anyhow::Result<Vec<Found>> {
                     .ok()
                     .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
                     .map_or(0, |d| d.as_millis() as u64);
+                if meta.nlink() > 1 {
+                    linked
+                        .lock()
+                        .unwrap()
+                        .push((meta.dev(), meta.ino(), path.clone()));
+                }
                 found.lock().unwrap().push(Found {
                     path,
                     size: meta.len(),
@@ -89,6 +98,8 @@ pub fn scan(ws: &Workspace, exclude: &[String]) -> anyhow::Result<Vec<Found>> {
             WalkState::Continue
         })
     });
+    // The names of hard-linked files, for the workspace to decide which it may read.
+    ws.record_links(linked.into_inner().unwrap());
     let mut found = found.into_inner().unwrap();
     found.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(found)

@@ -414,12 +414,16 @@ fn a_damaged_search_index_is_rebuilt_on_open() {
 #[test]
 fn a_damaged_state_db_is_set_aside_and_replaced() {
     let root = sample();
-    std::fs::create_dir_all(root.dir.path().join(".smart-context")).unwrap();
+    // This user's own state (stamped), damaged afterwards.
+    drop(root.open());
     std::fs::write(
         root.dir.path().join(".smart-context/state.db"),
         vec![b'x'; 8192],
     )
     .unwrap();
+    for side in ["state.db-wal", "state.db-shm"] {
+        let _ = std::fs::remove_file(root.dir.path().join(".smart-context").join(side));
+    }
     let runtime = root.open();
     index(&runtime).update(false, None).unwrap();
     let aside = std::fs::read_dir(root.dir.path().join(".smart-context"))

@@ -74,8 +74,25 @@ pub fn payload_root(payload: &Value) -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
+/// Where Claude Code keeps its transcripts (`$CLAUDE_CONFIG_DIR`, else `~/.claude`): the only
+/// place a payload's `transcript_path` is read from.
+pub fn transcript_dir() -> Option<PathBuf> {
+    std::env::var_os("CLAUDE_CONFIG_DIR")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".claude")))
+}
+
 /// The events a payload carries (none for hooks that say nothing worth keeping).
 pub fn events(client: HookClient, payload: &Value) -> Vec<EventRow> {
+    events_reading(client, payload, transcript_dir().as_deref())
+}
+
+/// [`events`], reading transcripts only from inside `transcripts`.
+fn events_reading(
+    client: HookClient,
+    payload: &Value,
+    transcripts: Option<&Path>,
+) -> Vec<EventRow> {
     let text = |key: &str| payload.get(key).and_then(Value::as_str).map(str::to_string);
     let session = ["session_id", "conversation_id", "thread-id", "thread_id"]
         .iter()
@@ -107,7 +124,15 @@ pub fn events(client: HookClient, payload: &Value) -> Vec<EventRow> {
         | (HookClient::Cursor, "beforeSubmitPrompt") => push_text("prompt", text("prompt")),
         (HookClient::ClaudeCode, "Stop" | "SubagentStop") => push_text(
             "response",
-            text("transcript_path").and_then(|p| last_assistant_text(Path::new(&p))),
+            text("transcript_path").and_then(|p| {
+                let inside = transcripts.and_then(|dir| transcript_file(Path::new(&p), dir));
+                if inside.is_none() {
+                    tracing::warn!(
+                        "transcript_path {p:?} is not a regular .jsonl file inside the client's transcript directory; not read"
+                    );
+                }
+                inside.and_then(last_assistant_text)
+            }),
         ),
         (HookClient::GeminiCli, "AfterAgent") => push_text("response", text("prompt_response")),
         (HookClient::Cursor, "afterAgentResponse") => push_text("response", text("text")),
@@ -189,9 +214,29 @@ fn is_own_tool(name: &str) -> bool {
         })
 }
 
+/// The transcript `path` names, opened, when it is a regular `.jsonl` file inside `dir` (links
+/// resolved first) and not a sensitive file: the path comes from the payload, so it could name
+/// a key or a FIFO that would hang the hook.
+fn transcript_file(path: &Path, dir: &Path) -> Option<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let real = path.canonicalize().ok()?;
+    let inside = real.strip_prefix(dir.canonicalize().ok()?).ok()?;
+    let rel = inside.to_string_lossy().replace('\\', "/");
+    if crate::workspace::policy::is_sensitive(&rel)
+        || real.extension().and_then(|e| e.to_str()) != Some("jsonl")
+    {
+        return None;
+    }
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY)
+        .open(&real)
+        .ok()?;
+    file.metadata().ok()?.is_file().then_some(file)
+}
+
 /// The text of the last assistant message in a Claude Code transcript (JSON lines).
-fn last_assistant_text(path: &Path) -> Option<String> {
-    let mut file = std::fs::File::open(path).ok()?;
+fn last_assistant_text(mut file: std::fs::File) -> Option<String> {
     let len = file.metadata().ok()?.len();
     file.seek(SeekFrom::Start(len.saturating_sub(TRANSCRIPT_TAIL_BYTES)))
         .ok()?;
@@ -368,9 +413,38 @@ mod tests {
         .unwrap();
         let stop = json!({"session_id": "abc", "hook_event_name": "Stop",
             "transcript_path": transcript.to_str().unwrap()});
-        let e = events(HookClient::ClaudeCode, &stop);
+        let e = events_reading(HookClient::ClaudeCode, &stop, Some(dir.path()));
         assert_eq!(e[0].kind, "response");
         assert_eq!(e[0].content, "The TTL is read once at start.");
+        // Outside the client's transcript directory: not read.
+        let elsewhere = tempfile::tempdir().unwrap();
+        assert!(events_reading(HookClient::ClaudeCode, &stop, Some(elsewhere.path())).is_empty());
+    }
+
+    #[test]
+    fn a_transcript_path_naming_a_key_a_fifo_or_a_link_out_is_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let line = json!({"type": "assistant", "message": {"content": "secret body"}}).to_string();
+        let key = dir.path().join("id_rsa");
+        std::fs::write(&key, &line).unwrap();
+        let env = dir.path().join(".env.jsonl");
+        std::fs::write(&env, &line).unwrap();
+        std::fs::write(outside.path().join("t.jsonl"), &line).unwrap();
+        let link = dir.path().join("link.jsonl");
+        std::os::unix::fs::symlink(outside.path().join("t.jsonl"), &link).unwrap();
+        let fifo = dir.path().join("pipe.jsonl");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo(3) on a path inside the test's own directory.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        for path in [&key, &env, &link, &fifo] {
+            let stop = json!({"session_id": "abc", "hook_event_name": "Stop",
+                "transcript_path": path.to_str().unwrap()});
+            let started = std::time::Instant::now();
+            let e = events_reading(HookClient::ClaudeCode, &stop, Some(dir.path()));
+            assert!(e.is_empty(), "{}: {e:?}", path.display());
+            assert!(started.elapsed() < std::time::Duration::from_secs(5));
+        }
     }
 
     #[test]

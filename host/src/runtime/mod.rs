@@ -638,6 +638,8 @@ fn guard_output(mut output: ToolOutput) -> ToolOutput {
     if n > 0 {
         output.text = text.into_owned();
     }
+    // Plugins read files as their views, so most hidden values reach here as markers already.
+    let hidden = hidden.max(secrets::markers(&output.text));
     if hidden > 0 {
         output.text.push_str(&format!(
             "\n[secret guard: {hidden} secret-looking value(s) redacted as {}...]]",

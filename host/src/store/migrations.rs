@@ -189,6 +189,12 @@ const MIGRATIONS: &[&str] = &[
         failed_ms INTEGER NOT NULL,
         PRIMARY KEY (plugin_sha256, content_hash)
      );",
+    // 12: evidence packs signed like the journal: a pack row or item this user's smart-context
+    // did not write (a state.db shipped with a repository) is dropped, not shown. Rows are
+    // stored under keyed ids, so the old unsigned ones are simply never found again.
+    "ALTER TABLE evidence_packs ADD COLUMN mac TEXT NOT NULL DEFAULT '';
+     ALTER TABLE evidence_pack_items ADD COLUMN mac TEXT NOT NULL DEFAULT '';
+     DELETE FROM evidence_packs;",
 ];
 
 /// The schema version this build writes.
@@ -355,8 +361,9 @@ mod tests {
             [],
         )
         .unwrap();
-        run(&mut conn).unwrap();
-        assert_eq!(version(&conn), SCHEMA_VERSION);
+        // Up to v5 only: v12 drops every unsigned pack.
+        run_to(&mut conn, 5).unwrap();
+        assert_eq!(version(&conn), 5);
         let (salt, meta, shown, hash): (String, String, String, String) = conn
             .query_row(
                 "SELECT p.salt, i.meta_json, i.shown, s.content_hash

@@ -6,6 +6,7 @@ pub mod journal_key;
 pub mod memory;
 mod migrations;
 pub mod packs;
+pub mod provenance;
 
 pub use journal_key::JournalKey;
 
@@ -329,6 +330,28 @@ impl Store {
     }
 
     /// Transactions left pending (journaled, not finished): none outside a running apply.
+    /// Whether a journal row or memory event here carries a MAC this store's key made: state
+    /// this user's smart-context wrote (see [`provenance`]).
+    pub fn has_signed_rows(&self) -> Result<bool> {
+        let ids: Vec<String> = self
+            .conn
+            .prepare("SELECT id FROM transactions ORDER BY rowid DESC LIMIT 20")?
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        if ids
+            .iter()
+            .any(|id| self.load(id).is_ok_and(|tx| tx.is_some()))
+        {
+            return Ok(true);
+        }
+        let seqs: Vec<i64> = self
+            .conn
+            .prepare("SELECT seq FROM memory_events ORDER BY seq DESC LIMIT 20")?
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(!self.memory_events(&seqs)?.is_empty())
+    }
+
     pub fn pending_count(&self) -> Result<u64> {
         Ok(self.conn.query_row(
             "SELECT count(*) FROM transactions WHERE state = ?1",

@@ -3,7 +3,7 @@
 //! The test runner re-executes this binary as `confine --write ROOT --write TMP -- ARGV...`;
 //! here, in that fresh single-threaded process, a Landlock ruleset is applied to the process
 //! itself (reads and execution anywhere, writes and removals only beneath the `--write`
-//! directories) and the test command is exec'ed into it, inheriting the ruleset.
+//! directories and the usual scratch places: /dev/null and friends, /tmp, /var/tmp, /dev/shm) and the test command is exec'ed into it, inheriting the ruleset.
 //!
 //! What it stops: repository code run as a test writing outside the workspace (shell rc files,
 //! `~/.ssh/authorized_keys`, other projects, the user's git config). What it does not stop:
@@ -19,13 +19,30 @@ use landlock::{
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 
+/// What real test suites write besides the root and the temp directory: the null and random
+/// devices (as files: written, never created), the other usual temp directories, and shared
+/// memory (Python's multiprocessing). Missing ones are left out.
+const SCRATCH: &[&str] = &[
+    "/dev/null",
+    "/dev/zero",
+    "/dev/full",
+    "/dev/random",
+    "/dev/urandom",
+    "/dev/tty",
+    "/dev/shm",
+    "/tmp",
+    "/var/tmp",
+];
+
 /// Confines this process to writing beneath `writable`, then execs `argv` (never returns
 /// on success).
 pub fn exec(writable: &[PathBuf], argv: &[String]) -> Result<std::convert::Infallible> {
     let Some((program, args)) = argv.split_first() else {
         bail!("confine needs a command after --");
     };
-    let abi = ABI::V1;
+    // V2 lets renames and links move files between directories the rules allow (under V1
+    // every such move fails with EXDEV, and compilers write by rename); V3 handles truncation.
+    let abi = ABI::V3;
     let status = Ruleset::default()
         .handle_access(AccessFs::from_all(abi))
         .context("setting up Landlock")?
@@ -35,6 +52,8 @@ pub fn exec(writable: &[PathBuf], argv: &[String]) -> Result<std::convert::Infal
         .context("allowing reads")?
         .add_rules(path_beneath_rules(writable, AccessFs::from_all(abi)))
         .context("allowing writes beneath the workspace")?
+        .add_rules(path_beneath_rules(SCRATCH, AccessFs::from_all(abi)))
+        .context("allowing the usual scratch places")?
         .restrict_self()
         .context("applying Landlock")?;
     if status.ruleset == RulesetStatus::NotEnforced {

@@ -7,6 +7,7 @@
 #[cfg(target_os = "linux")]
 pub mod confine;
 pub mod control;
+pub mod isolation;
 mod summary;
 
 pub use control::Control;
@@ -123,22 +124,23 @@ pub fn run(
         }
     };
     command.env_clear().envs(allowed_env(&settings.env));
-    let mut child = command
+    command
         .current_dir(root)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()
-        .map_err(|e| {
-            HostError::new(
-                codes::UNSUPPORTED,
-                format!("cannot start {:?}: {e}", argv.join(" ")),
-            )
-            .suggest(
-                "check the [test] command in smart-context.toml and that its program is installed",
-            )
-        })?;
+        .process_group(0);
+    // SAFETY: the hook runs between fork and exec and makes only async-signal-safe calls.
+    unsafe {
+        command.pre_exec(isolation::drop_inspection_caps);
+    }
+    let mut child = command.spawn().map_err(|e| {
+        HostError::new(
+            codes::UNSUPPORTED,
+            format!("cannot start {:?}: {e}", argv.join(" ")),
+        )
+        .suggest("check the [test] command in smart-context.toml and that its program is installed")
+    })?;
     let output = Arc::new(Mutex::new(Capture::new(settings.max_output_bytes)));
     let readers: Vec<_> = [
         child

@@ -140,6 +140,7 @@ impl Workspace {
             )
             .suggest("read the project's own files; .git/ and .smart-context/ are off limits"));
         }
+        self.refuse_git_dir(&resolved.real)?;
         if !allow_sensitive && resolved.is_sensitive() {
             return Err(HostError::new(
                 codes::SENSITIVE_BLOCKED,
@@ -224,6 +225,7 @@ impl Workspace {
                 Err(e) => return Err(HostError::io(&rel, &e)),
             }
         }
+        self.refuse_git_write(&rel)?;
         Ok(rel)
     }
 
@@ -276,6 +278,7 @@ impl Workspace {
                 ),
             ));
         }
+        self.refuse_unproven_links(rel, &meta)?;
         Ok((file, meta))
     }
 }

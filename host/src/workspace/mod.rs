@@ -4,11 +4,14 @@
 //! fsync, rename, fsync of the directory) and never follow a link.
 
 pub mod authority;
+pub mod gitdirs;
+pub mod links;
 pub mod policy;
 #[cfg(test)]
 mod property_tests;
 pub mod secrets;
 pub mod transactions;
+pub mod view_edits;
 
 use crate::error::{HostError, HostResult, codes};
 use cap_std::ambient_authority;
@@ -55,11 +58,14 @@ pub struct FileContent {
     pub size: u64,
     pub binary: bool,
     pub truncated: bool,
+    /// Secret-looking values the guard replaced in `bytes`.
+    pub redacted: usize,
 }
 
 pub struct Workspace {
     root: PathBuf,
     dir: Dir,
+    links: links::Census,
 }
 
 impl Workspace {
@@ -69,7 +75,11 @@ impl Workspace {
             .map_err(|e| anyhow::anyhow!("root {}: {e}", root.display()))?;
         let dir = Dir::open_ambient_dir(&root, ambient_authority())
             .map_err(|e| anyhow::anyhow!("opening root {}: {e}", root.display()))?;
-        Ok(Self { root, dir })
+        Ok(Self {
+            root,
+            dir,
+            links: links::Census::default(),
+        })
     }
 
     pub fn root(&self) -> &Path {
@@ -136,7 +146,7 @@ impl Workspace {
     /// sensitive files and binaries are refused unless allowed, `.git` and `.smart-context`
     /// always; only regular files are opened. A file over `max_bytes` (capped at
     /// [`MAX_READ_BYTES`]) is TOO_LARGE unless truncation is allowed; the binary sniff comes
-    /// before the rest is read. The hash always covers the whole file.
+    /// before the rest is read. Text comes as its view (secret-looking values replaced); the hash covers the whole view.
     pub fn read(&self, path: &str, options: ReadOptions) -> HostResult<FileContent> {
         let resolved = self.resolve_for_read(path, options.allow_sensitive)?;
         let rel = resolved.requested;
@@ -157,37 +167,56 @@ impl Workspace {
             })
             .details(serde_json::json!({ "size": size, "limit": max_bytes })));
         }
+        // The sniff comes first, on the raw head: a binary is refused before the rest is read.
+        let mut head = Vec::with_capacity(policy::BINARY_SNIFF_BYTES);
+        let mut buf = vec![0u8; 64 * 1024];
+        while head.len() < policy::BINARY_SNIFF_BYTES {
+            let want = (policy::BINARY_SNIFF_BYTES - head.len()).min(buf.len());
+            let n = file
+                .read(&mut buf[..want])
+                .map_err(|e| HostError::io(&rel, &e))?;
+            if n == 0 {
+                break;
+            }
+            head.extend_from_slice(&buf[..n]);
+        }
+        let binary = policy::looks_binary(&head);
+        if binary && !options.allow_binary {
+            return Err(binary_blocked(&rel));
+        }
+        // What the caller gets is the view: text with secret-looking values replaced, hashed
+        // as shown, so neither the bytes nor the hash tell a hidden value (see secrets.rs).
         let mut hasher = blake3::Hasher::new();
         let mut kept = Vec::with_capacity(size.min(max_bytes) as usize);
-        let mut buf = vec![0u8; 64 * 1024];
         let mut total = 0u64;
-        let mut sniffed = false;
+        let mut sink = |piece: &[u8]| {
+            hasher.update(piece);
+            let room = max_bytes.saturating_sub(kept.len() as u64) as usize;
+            kept.extend_from_slice(&piece[..piece.len().min(room)]);
+            total += piece.len() as u64;
+        };
+        let mut redactor = (!binary).then(secrets::Redactor::default);
+        let mut chunk = head;
         loop {
+            match redactor.as_mut() {
+                Some(r) => r.push(&chunk, &mut sink),
+                None => sink(&chunk),
+            }
             let n = file.read(&mut buf).map_err(|e| HostError::io(&rel, &e))?;
             if n == 0 {
                 break;
             }
-            hasher.update(&buf[..n]);
-            let room = max_bytes.saturating_sub(kept.len() as u64) as usize;
-            kept.extend_from_slice(&buf[..n.min(room)]);
-            total += n as u64;
-            if !sniffed && (kept.len() >= policy::BINARY_SNIFF_BYTES || room < n) {
-                sniffed = true;
-                if policy::looks_binary(&kept) && !options.allow_binary {
-                    return Err(binary_blocked(&rel));
-                }
-            }
+            chunk.clear();
+            chunk.extend_from_slice(&buf[..n]);
         }
-        let binary = policy::looks_binary(&kept);
-        if binary && !options.allow_binary {
-            return Err(binary_blocked(&rel));
-        }
+        let redacted = redactor.map_or(0, |r| r.finish(&mut sink));
         Ok(FileContent {
             truncated: total > kept.len() as u64,
             bytes: kept,
             hash: hasher.finalize().to_hex().to_string(),
             size: total,
             binary,
+            redacted,
         })
     }
 
@@ -244,7 +273,9 @@ impl Workspace {
             let Some(child) = self.relative(item.path()) else {
                 continue;
             };
-            if let Ok(meta) = self.dir.symlink_metadata(&child) {
+            if let Ok(meta) = self.dir.symlink_metadata(&child)
+                && self.listable(&meta)
+            {
                 let mut found = entry(child, &meta);
                 if meta.is_symlink() {
                     found.sensitive = self.is_sensitive(&found.path);
@@ -296,7 +327,9 @@ impl Workspace {
                 truncated = true;
                 break;
             }
-            if let Ok(meta) = self.dir.symlink_metadata(&child) {
+            if let Ok(meta) = self.dir.symlink_metadata(&child)
+                && self.listable(&meta)
+            {
                 files.push(entry(child, &meta));
             }
         }
@@ -317,7 +350,7 @@ impl Workspace {
             .hidden(false)
             .follow_links(false)
             .require_git(false)
-            .filter_entry(|e| !policy::is_skipped_dir_name(&e.file_name().to_string_lossy()));
+            .filter_entry(|e| !walk_skips(e));
         builder
     }
 
@@ -404,6 +437,31 @@ fn binary_blocked(rel: &str) -> HostError {
 /// BLAKE3 hex of `bytes`: the hash edits compare against.
 pub fn hash_bytes(bytes: &[u8]) -> String {
     blake3::hash(bytes).to_hex().to_string()
+}
+
+/// Entries every walk leaves out, with what is under them: `.git` and `.smart-context` by
+/// name, and directories shaped like a git repository (see [`gitdirs`]).
+pub fn walk_skips(entry: &ignore::DirEntry) -> bool {
+    policy::is_skipped_dir_name(&entry.file_name().to_string_lossy())
+        || entry.file_type().is_some_and(|t| t.is_dir())
+            && entry.depth() > 0
+            && gitdirs::is_repository_dir(entry.path())
+}
+
+/// What reads show of `bytes` and where its values were hidden: text with secret-looking
+/// values replaced by markers, a binary (a NUL in its first 8 KiB) as it is. The one
+/// definition [`Workspace::read`] streams and transactions compare against.
+pub fn view_of(bytes: &[u8]) -> (std::borrow::Cow<'_, [u8]>, Vec<secrets::Span>) {
+    if policy::looks_binary(bytes) {
+        return (std::borrow::Cow::Borrowed(bytes), Vec::new());
+    }
+    let spans = secrets::spans(bytes);
+    (secrets::view(bytes, &spans), spans)
+}
+
+/// The hash a read reports for `bytes`: of its view.
+pub fn view_hash(bytes: &[u8]) -> String {
+    hash_bytes(&view_of(bytes).0)
 }
 
 fn entry(path: String, meta: &cap_std::fs::Metadata) -> Entry {

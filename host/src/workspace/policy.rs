@@ -50,24 +50,95 @@ pub const BINARY_SNIFF_BYTES: usize = 8192;
 /// `.git-credentials`, `.pgpass`, `.htpasswd`; `.aws/credentials`, `.aws/config`,
 /// `.docker/config.json`, `.kube/config`, `gh/hosts.yml`; `*.pem`, `*.p12`, `*.pfx`, `*.key`,
 /// `*.kdbx`, `*.ppk`, `*.jks`, `*.keystore`. Case-insensitive, on `/`-separated relative paths.
+///
+/// A backup, swap file or copy of any of these is as sensitive as the original: the rules
+/// also apply to each name with [`BACKUP_SUFFIXES`], a number (`.1`, ` (2)`), a copy mark
+/// (` copy`, ` - copy`) or an editor's wrapping (`#name#`, `.#name`, vim's `.name.swp`)
+/// taken off.
 pub fn is_sensitive(path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
-    let components: Vec<&str> = lower.split('/').filter(|c| !c.is_empty()).collect();
-    let Some((&name, dirs)) = components.split_last() else {
+    let components: Vec<Vec<String>> = lower
+        .split('/')
+        .filter(|c| !c.is_empty())
+        .map(originals)
+        .collect();
+    let Some((names, dirs)) = components.split_last() else {
         return false;
     };
-    if dirs.iter().any(|d| SENSITIVE_DIRS.contains(d)) {
-        return true;
-    }
-    if SENSITIVE_NAMES.contains(&name) || name.starts_with(".env.") {
-        return true;
-    }
-    if let Some(&parent) = dirs.last()
-        && SENSITIVE_PAIRS.contains(&(parent, name))
+    if dirs
+        .iter()
+        .flatten()
+        .any(|d| SENSITIVE_DIRS.contains(&d.as_str()))
     {
         return true;
     }
-    extension(name).is_some_and(|ext| SENSITIVE_EXTENSIONS.contains(&ext.as_str()))
+    names.iter().any(|name| {
+        SENSITIVE_NAMES.contains(&name.as_str())
+            || name.starts_with(".env.")
+            || dirs.last().is_some_and(|parents| {
+                parents
+                    .iter()
+                    .any(|p| SENSITIVE_PAIRS.contains(&(p.as_str(), name.as_str())))
+            })
+            || extension(name).is_some_and(|ext| SENSITIVE_EXTENSIONS.contains(&ext.as_str()))
+    })
+}
+
+/// Endings that backup tools, editors and copies add to a file name.
+pub const BACKUP_SUFFIXES: &[&str] = &[
+    "~", ".bak", ".bk", ".bkp", ".backup", ".old", ".orig", ".save", ".sav", ".prev", ".tmp",
+    ".temp", ".copy", ".swp", ".swo", ".swn", ".swx", "-copy", "_copy", "-backup", "_backup",
+    "-old", "_old", ".rej", ".dist", ".sample",
+];
+
+/// Editor swap files (vim's `.name.swp`), whose leading dot is the editor's, not the name's.
+const SWAP_SUFFIXES: &[&str] = &[".swp", ".swo", ".swn", ".swx"];
+
+/// Copy marks with a number: `name.1`, `name (2)`, `name copy`, `name copy 3`, `name - copy`,
+/// `name (copy)`.
+static NUMBERED_COPY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"^(.+?)(?:\.\d{1,3}|\s?\(\d{1,3}\)|\s(?:-\s)?copy(?:\s\d{1,3})?|\s?\(copy\))$",
+    )
+    .expect("a valid copy pattern")
+});
+
+/// `name` (lower case) and every name it may be a backup, swap file or copy of.
+fn originals(name: &str) -> Vec<String> {
+    let mut out = vec![name.to_string()];
+    let mut current = name.to_string();
+    loop {
+        let next = if let Some(inner) = current
+            .strip_prefix('#')
+            .and_then(|rest| rest.strip_suffix('#'))
+        {
+            Some(inner.to_string())
+        } else if let Some(inner) = current.strip_prefix(".#") {
+            Some(inner.to_string())
+        } else if let Some(stem) = BACKUP_SUFFIXES
+            .iter()
+            .find_map(|suffix| current.strip_suffix(suffix))
+        {
+            if SWAP_SUFFIXES.iter().any(|s| current.ends_with(s))
+                && let Some(undotted) = stem.strip_prefix('.')
+                && !undotted.is_empty()
+            {
+                out.push(undotted.to_string());
+            }
+            Some(stem.to_string())
+        } else {
+            NUMBERED_COPY
+                .captures(&current)
+                .map(|caps| caps[1].to_string())
+        };
+        match next {
+            Some(next) if !next.is_empty() && next != current => {
+                out.push(next.clone());
+                current = next;
+            }
+            _ => return out,
+        }
+    }
 }
 
 /// The project's own templates for `write`: committed with the repository, readable like any
@@ -150,6 +221,29 @@ mod tests {
             "putty.ppk",
             "release.jks",
             "app.keystore",
+            ".env~",
+            ".env.bak",
+            ".netrc.bak",
+            ".pgpass~",
+            ".aws/credentials.bak",
+            ".aws.old/credentials",
+            "server.key.bak",
+            "id_rsa.orig",
+            ".id_rsa.swp",
+            ".env.swp",
+            ".netrc.swo",
+            "#id_ed25519#",
+            ".#.pgpass",
+            "id_rsa (1)",
+            "id_rsa copy",
+            "id_rsa - Copy",
+            "id_rsa (copy)",
+            ".git-credentials.old",
+            ".npmrc_backup",
+            "id_rsa.1",
+            "cert.pem.bak~",
+            ".ssh~/config",
+            ".kube/config.orig",
         ] {
             assert!(is_sensitive(p), "{p} should be sensitive");
         }
@@ -163,6 +257,12 @@ mod tests {
             "docker/config.json",
             "config",
             "credentials.md",
+            "id_rsa.pub",
+            "id_rsa.pub.bak",
+            "notes.txt~",
+            "config.old",
+            "src/.#main.rs",
+            "keys (1).md",
         ] {
             assert!(!is_sensitive(p), "{p} should not be sensitive");
         }

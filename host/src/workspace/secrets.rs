@@ -16,12 +16,18 @@
 //! Redaction keeps every line where it was (line numbers stay true) and says what it hid:
 //! `[REDACTED:github-token]`.
 
-use regex::Regex;
+use regex::bytes::Regex;
 use std::borrow::Cow;
+use std::ops::Range;
 use std::sync::LazyLock;
 
 /// What a redacted value is replaced with starts with this.
 pub const MARKER: &str = "[REDACTED:";
+
+/// Longest piece redacted as one line: a longer line is cut into pieces of this many bytes
+/// (a value across a cut is not recognised), so a one-line gigabyte is redacted in bounded
+/// memory and the same way whether it is read whole or streamed.
+const LINE_CAP: usize = 1 << 20;
 
 static TOKENS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
@@ -61,37 +67,179 @@ static KEY_END: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----").expect("a valid pattern")
 });
 
+/// A cheap screen before the rules: every rule needs one of these.
+static HINTS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"PRIVATE KEY|gh|AKIA|ASIA|xox|sk-|_live_|glpat-|AIza|npm_|hf_|://",
+        r"|(?i:key|secret|token|pass|pwd|credential)",
+    ))
+    .expect("a valid hint pattern")
+});
+
+/// One hidden value: the bytes it covers in the raw text and the marker shown instead.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Span {
+    pub raw: Range<usize>,
+    pub marker: String,
+}
+
+/// Where `bytes` hold secret-looking values, in order and apart: what [`view`] replaces.
+pub fn spans(bytes: &[u8]) -> Vec<Span> {
+    let mut out = Vec::new();
+    scan(bytes, true, &mut false, &mut out);
+    out
+}
+
+/// `bytes` with every span replaced by its marker; borrowed when there is none.
+pub fn view<'a>(bytes: &'a [u8], spans: &[Span]) -> Cow<'a, [u8]> {
+    if spans.is_empty() {
+        return Cow::Borrowed(bytes);
+    }
+    let mut out = Vec::with_capacity(bytes.len());
+    write_view(bytes, spans, &mut |piece| out.extend_from_slice(piece));
+    Cow::Owned(out)
+}
+
 /// `text` with secret-looking values replaced, and how many were; borrowed when none was.
 pub fn redact(text: &str) -> (Cow<'_, str>, usize) {
-    if !might_hold_secret(text) {
+    let found = spans(text.as_bytes());
+    if found.is_empty() {
         return (Cow::Borrowed(text), 0);
     }
-    let mut count = 0;
-    let mut out = String::with_capacity(text.len());
-    let mut in_key = false;
-    for line in text.split_inclusive('\n') {
-        let (body, end) = match line.strip_suffix('\n') {
-            Some(body) => (body, "\n"),
-            None => (line, ""),
-        };
-        if in_key || KEY_BEGIN.is_match(body) {
-            // A key block on one line (a JSON string with \n escapes) ends where it starts.
-            in_key = !KEY_END.is_match(body) && !body.contains("\\n");
-            count += 1;
-            out.push_str("[REDACTED:private-key]");
-            out.push_str(end);
-            continue;
+    // Spans cover whole matches of ASCII rules or whole lines, so the view stays UTF-8.
+    let bytes = view(text.as_bytes(), &found).into_owned();
+    let text = String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    (Cow::Owned(text), found.len())
+}
+
+/// The secret guard over a stream: bytes in, their redacted view out, in bounded memory
+/// (a line is held until its end or [`LINE_CAP`]). Gives what [`spans`] and [`view`] give
+/// on the whole, however the input is cut.
+#[derive(Default)]
+pub struct Redactor {
+    pending: Vec<u8>,
+    in_key: bool,
+    hidden: usize,
+}
+
+impl Redactor {
+    /// Takes the next bytes and emits the view of every line they complete.
+    pub fn push(&mut self, chunk: &[u8], emit: &mut impl FnMut(&[u8])) {
+        self.pending.extend_from_slice(chunk);
+        // Only a new line end or a full piece completes anything.
+        if chunk.contains(&b'\n') || self.pending.len() >= LINE_CAP {
+            self.run(false, emit);
         }
-        let (line, n) = redact_line(body);
-        count += n;
-        out.push_str(&line);
-        out.push_str(end);
     }
-    if count == 0 {
-        (Cow::Borrowed(text), 0)
-    } else {
-        (Cow::Owned(out), count)
+
+    /// Emits the rest; returns how many values were hidden in all.
+    pub fn finish(mut self, emit: &mut impl FnMut(&[u8])) -> usize {
+        self.run(true, emit);
+        self.hidden
     }
+
+    fn run(&mut self, last: bool, emit: &mut impl FnMut(&[u8])) {
+        let mut found = Vec::new();
+        let consumed = scan(&self.pending, last, &mut self.in_key, &mut found);
+        self.hidden += found.len();
+        write_view(&self.pending[..consumed], &found, emit);
+        self.pending.drain(..consumed);
+    }
+}
+
+fn write_view(bytes: &[u8], spans: &[Span], emit: &mut impl FnMut(&[u8])) {
+    let mut at = 0;
+    for span in spans {
+        emit(&bytes[at..span.raw.start]);
+        emit(span.marker.as_bytes());
+        at = span.raw.end;
+    }
+    emit(&bytes[at..]);
+}
+
+/// Finds the spans of the complete lines of `bytes` (all of it when `last`), offsets from the
+/// start of `bytes`; returns how many bytes it consumed. A line ends at `\n` or after
+/// [`LINE_CAP`] bytes, whichever comes first.
+fn scan(bytes: &[u8], last: bool, in_key: &mut bool, out: &mut Vec<Span>) -> usize {
+    let mut start = 0;
+    // The usual case: no rule's hint anywhere, so no line needs a look (nor can a key begin).
+    let screened = !*in_key && !HINTS.is_match(bytes);
+    while start < bytes.len() {
+        let rest = &bytes[start..];
+        let window = &rest[..rest.len().min(LINE_CAP)];
+        let (line, step) = match window.iter().position(|&b| b == b'\n') {
+            Some(i) => (i, i + 1),
+            None if rest.len() >= LINE_CAP => (LINE_CAP, LINE_CAP),
+            None if last => (rest.len(), rest.len()),
+            None => break,
+        };
+        if !screened {
+            scan_line(&rest[..line], start, in_key, out);
+        }
+        start += step;
+    }
+    start
+}
+
+/// The spans of one line (no `\n`), at `base`.
+fn scan_line(line: &[u8], base: usize, in_key: &mut bool, out: &mut Vec<Span>) {
+    if *in_key || KEY_BEGIN.is_match(line) {
+        // A key block on one line (a JSON string with \n escapes) ends where it starts.
+        *in_key = !KEY_END.is_match(line) && !line.windows(2).any(|w| w == b"\\n");
+        out.push(Span {
+            raw: base..base + line.len(),
+            marker: format!("{MARKER}private-key]"),
+        });
+        return;
+    }
+    if !HINTS.is_match(line) {
+        return;
+    }
+    let mut found: Vec<Span> = Vec::new();
+    for caps in TOKENS.captures_iter(line) {
+        let kind = TOKENS
+            .capture_names()
+            .flatten()
+            .find(|name| caps.name(name).is_some())
+            .unwrap_or("token");
+        let m = caps.get(0).expect("the whole match");
+        found.push(Span {
+            raw: m.range(),
+            marker: format!("{MARKER}{kind}-token]"),
+        });
+    }
+    for caps in URL_PASSWORD.captures_iter(line) {
+        let m = caps.name("password").expect("a password group");
+        found.push(Span {
+            raw: m.range(),
+            marker: format!("{MARKER}url-password]"),
+        });
+    }
+    for caps in ASSIGNMENT.captures_iter(line) {
+        let m = caps.name("value").expect("a value group");
+        if high_entropy(m.as_bytes()) {
+            found.push(Span {
+                raw: m.range(),
+                marker: format!("{MARKER}assignment]"),
+            });
+        }
+    }
+    // Overlapping finds hide one value once, under the first rule's name.
+    found.sort_by_key(|s| s.raw.start);
+    let mut merged: Vec<Span> = Vec::new();
+    for span in found {
+        match merged.last_mut() {
+            Some(last) if span.raw.start < last.raw.end => {
+                last.raw.end = last.raw.end.max(span.raw.end);
+            }
+            _ => merged.push(span),
+        }
+    }
+    out.extend(merged.into_iter().map(|s| Span {
+        raw: base + s.raw.start..base + s.raw.end,
+        marker: s.marker,
+    }));
 }
 
 /// Redacts every string in a JSON value in place; returns how many values were hidden.
@@ -115,79 +263,16 @@ pub fn markers(text: &str) -> usize {
     text.matches(MARKER).count()
 }
 
-/// A cheap screen before the regexes: every rule needs one of these.
-fn might_hold_secret(text: &str) -> bool {
-    const HINTS: &[&str] = &[
-        "PRIVATE KEY",
-        "gh",
-        "AKIA",
-        "ASIA",
-        "xox",
-        "sk-",
-        "_live_",
-        "glpat-",
-        "AIza",
-        "npm_",
-        "hf_",
-        "://",
-    ];
-    HINTS.iter().any(|h| text.contains(h)) || {
-        let lower = text.to_ascii_lowercase();
-        ["key", "secret", "token", "pass", "pwd", "credential"]
-            .iter()
-            .any(|h| lower.contains(h))
-    }
-}
-
-fn redact_line(line: &str) -> (Cow<'_, str>, usize) {
-    let mut count = 0;
-    let step = TOKENS.replace_all(line, |caps: &regex::Captures<'_>| {
-        count += 1;
-        let kind = TOKENS
-            .capture_names()
-            .flatten()
-            .find(|name| caps.name(name).is_some())
-            .unwrap_or("token");
-        format!("{MARKER}{kind}-token]")
-    });
-    let step = match URL_PASSWORD.replace_all(&step, |caps: &regex::Captures<'_>| {
-        count += 1;
-        format!("{}{MARKER}url-password]@", &caps["head"])
-    }) {
-        Cow::Borrowed(_) => step,
-        Cow::Owned(s) => Cow::Owned(s),
-    };
-    let step = match ASSIGNMENT.replace_all(&step, |caps: &regex::Captures<'_>| {
-        let value = &caps["value"];
-        if !high_entropy(value) {
-            return caps[0].to_string();
-        }
-        count += 1;
-        format!("{}{MARKER}assignment]", &caps["head"])
-    }) {
-        Cow::Borrowed(_) => step,
-        Cow::Owned(s) => Cow::Owned(s),
-    };
-    (
-        if count == 0 {
-            Cow::Borrowed(line)
-        } else {
-            Cow::Owned(step.into_owned())
-        },
-        count,
-    )
-}
-
 /// Random-looking: letters and digits both, and at least 3 bits of entropy per character.
-fn high_entropy(value: &str) -> bool {
+fn high_entropy(value: &[u8]) -> bool {
     if value.len() < 8
-        || !value.chars().any(|c| c.is_ascii_digit())
-        || !value.chars().any(|c| c.is_ascii_alphabetic())
+        || !value.iter().any(|c| c.is_ascii_digit())
+        || !value.iter().any(|c| c.is_ascii_alphabetic())
     {
         return false;
     }
     let mut counts = [0u32; 256];
-    for b in value.bytes() {
+    for &b in value {
         counts[b as usize] += 1;
     }
     let n = value.len() as f64;
@@ -263,6 +348,37 @@ mod tests {
             r#"{"private_key": "-----BEGIN PRIVATE KEY-----\nMIIEv\n-----END PRIVATE KEY-----\n", "x": 1}"#,
         );
         assert!(!json.contains("MIIEv"));
+    }
+
+    #[test]
+    fn a_stream_cut_anywhere_redacts_as_the_whole() {
+        let mut text = b"a\nsecret_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n".to_vec();
+        text.extend_from_slice(
+            b"-----BEGIN RSA PRIVATE KEY-----\nMIIE\n\n-----END RSA PRIVATE KEY-----\n",
+        );
+        text.extend_from_slice(b"\xff\xfe ghp_abcdefghijklmnopqrstuvwxyz0123456789 \xc3\n");
+        text.extend_from_slice(&vec![b'x'; LINE_CAP + 10]);
+        text.extend_from_slice(b" AKIAIOSFODNN7EXAMPLE\nend");
+        let found = spans(&text);
+        let whole = view(&text, &found).into_owned();
+        assert_eq!(found.len(), 7, "{found:?}");
+        for cut in [1, 7, 4096, 65536, LINE_CAP - 1, LINE_CAP + 3] {
+            let mut redactor = Redactor::default();
+            let mut out = Vec::new();
+            for chunk in text.chunks(cut) {
+                redactor.push(chunk, &mut |p: &[u8]| out.extend_from_slice(p));
+            }
+            let hidden = redactor.finish(&mut |p: &[u8]| out.extend_from_slice(p));
+            assert_eq!((hidden, out.len()), (found.len(), whole.len()), "cut {cut}");
+            assert!(out == whole, "cut {cut}");
+        }
+    }
+
+    #[test]
+    fn lines_that_are_not_utf8_are_redacted_too() {
+        let raw = b"\xff\xfe token ghp_abcdefghijklmnopqrstuvwxyz0123456789 \xfe\n";
+        let shown = view(raw, &spans(raw)).into_owned();
+        assert_eq!(shown, b"\xff\xfe token [REDACTED:github-token] \xfe\n");
     }
 
     #[test]

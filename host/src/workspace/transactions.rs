@@ -7,7 +7,7 @@
 //! `.smart-context/edits.lock`, so two processes serving one root never interleave checks and
 //! writes, and a starting process never rolls back a transaction another one is writing.
 
-use super::{Workspace, hash_bytes, secrets};
+use super::{Workspace, hash_bytes, secrets, view_edits, view_hash, view_of};
 use crate::error::{HostError, HostResult, codes};
 use crate::store::now_ms;
 use crate::store::{FileRecord, Store, TxRecord, state};
@@ -178,15 +178,15 @@ impl Transactions<'_> {
             let current = self.workspace.snapshot(&path, MAX_FILE_BYTES as u64)?;
             let current_hash = current.as_ref().map(|(_, h)| h.clone());
             if current_hash != *from_hash {
-                let expected = from
-                    .as_deref()
-                    .map(String::from_utf8_lossy)
-                    .unwrap_or_default();
-                let actual = current
-                    .as_ref()
-                    .map(|(b, _)| String::from_utf8_lossy(b).into_owned())
-                    .unwrap_or_default();
-                let diff = similar::TextDiff::from_lines(expected.as_ref(), actual.as_str())
+                // Told as the agent sees files: views and their hashes.
+                let shown = |bytes: Option<&[u8]>| {
+                    bytes.map_or_else(String::new, |b| {
+                        String::from_utf8_lossy(&view_of(b).0).into_owned()
+                    })
+                };
+                let expected = shown(from.as_deref());
+                let actual = shown(current.as_ref().map(|(b, _)| &b[..]));
+                let diff = similar::TextDiff::from_lines(expected.as_str(), actual.as_str())
                     .unified_diff()
                     .context_radius(3)
                     .header(
@@ -208,8 +208,8 @@ impl Transactions<'_> {
                 .suggest("the diff shows what changed; revert it by hand with change, or undo the later transaction first")
                 .details(json!({
                     "path": f.path,
-                    "expected": from_hash,
-                    "actual": current_hash,
+                    "expected": from.as_deref().map(view_hash),
+                    "actual": current.as_ref().map(|(b, _)| view_hash(b)),
                     "diff": crate::index::clip(&diff, DIFF_CHARS),
                 })));
             }
@@ -310,10 +310,21 @@ impl Transactions<'_> {
                 ));
             }
             let current = self.workspace.snapshot(&path, MAX_FILE_BYTES as u64)?;
-            if let Some(content) = &change.content {
+            // The caller saw the view (and its hash): compare with that, and carry content
+            // written against it back onto the raw file.
+            let current_view = current.as_ref().map(|(bytes, _)| view_of(bytes));
+            let current_hash = current_view.as_ref().map(|(view, _)| hash_bytes(view));
+            let content = match (change.content, &current, &current_view) {
+                (Some(new), Some((raw, _)), Some((view, spans)))
+                    if change.expected_hash.is_some() && !spans.is_empty() =>
+                {
+                    Some(view_edits::carry_back(raw, spans, view, &new))
+                }
+                (content, _, _) => content,
+            };
+            if let Some(content) = &content {
                 refuse_redaction_markers(&path, content, current.as_ref().map(|(b, _)| &b[..]))?;
             }
-            let current_hash = current.as_ref().map(|(_, h)| h.clone());
             match (&change.expected_hash, &current_hash) {
                 (Some(expected), actual) if Some(expected) != actual.as_ref() => {
                     return Err(HostError::new(
@@ -332,13 +343,13 @@ impl Transactions<'_> {
                 }
                 _ => {}
             }
-            if change.content.is_none() && current.is_none() {
+            if content.is_none() && current.is_none() {
                 return Err(HostError::new(
                     codes::FILE_NOT_FOUND,
                     format!("{path} does not exist; nothing to delete"),
                 ));
             }
-            let after_hash = change.content.as_deref().map(hash_bytes);
+            let after_hash = content.as_deref().map(hash_bytes);
             let (before, before_hash) = match current {
                 Some((bytes, hash)) => (Some(bytes), Some(hash)),
                 None => (None, None),
@@ -347,7 +358,7 @@ impl Transactions<'_> {
                 path,
                 before,
                 before_hash,
-                after: change.content,
+                after: content,
                 after_hash,
             });
         }
@@ -385,7 +396,12 @@ impl Transactions<'_> {
             files: tx
                 .files
                 .into_iter()
-                .map(|f| (f.path, f.before_hash, f.after_hash))
+                // Hashes as reads report them: of the views.
+                .map(|f| {
+                    let before = f.before.as_deref().map(view_hash);
+                    let after = f.after.as_deref().map(view_hash);
+                    (f.path, before, after)
+                })
                 .collect(),
         })
     }
@@ -800,6 +816,52 @@ mod tests {
             .unwrap_err();
         assert_eq!(err.code, codes::INVALID_ARGS, "{err}");
         assert_eq!(f.read("a.txt").as_deref(), Some("one\n"));
+    }
+
+    #[test]
+    fn edits_made_against_the_view_keep_the_values_it_hid() {
+        let f = Fixture::new();
+        let token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+        let raw = format!("a = 1\nauth = \"{token}\"\nb = 2\n");
+        std::fs::write(f.dir.path().join("c.py"), &raw).unwrap();
+        let (view, _) = view_of(raw.as_bytes());
+        let view = String::from_utf8(view.into_owned()).unwrap();
+        assert!(!view.contains(token));
+        // The raw file's hash is not what the caller was shown: stale.
+        let stale = f
+            .tx()
+            .apply(
+                "x",
+                vec![edit("c.py", "a = 2\n", Some(hash_bytes(raw.as_bytes())))],
+            )
+            .unwrap_err();
+        assert_eq!(stale.code, codes::HASH_MISMATCH);
+        let edited = view.replace("a = 1", "a = 2").replace("b = 2", "b = 3");
+        let receipt = f
+            .tx()
+            .apply(
+                "x",
+                vec![edit("c.py", &edited, Some(hash_bytes(view.as_bytes())))],
+            )
+            .unwrap();
+        let now = f.read("c.py").unwrap();
+        assert_eq!(now, format!("a = 2\nauth = \"{token}\"\nb = 3\n"));
+        // The receipt's hash is the new view's, which a later read reports.
+        assert_eq!(receipt.files[0].2, Some(view_hash(now.as_bytes())));
+        // Dropping the line drops the value; undo brings it back byte for byte.
+        let after = view_of(now.as_bytes()).0.into_owned();
+        let without = String::from_utf8(after.clone())
+            .unwrap()
+            .replace("auth = \"[REDACTED:github-token]\"\n", "");
+        f.tx()
+            .apply(
+                "drop",
+                vec![edit("c.py", &without, Some(hash_bytes(&after)))],
+            )
+            .unwrap();
+        assert_eq!(f.read("c.py").unwrap(), "a = 2\nb = 3\n");
+        f.tx().undo(None).unwrap();
+        assert_eq!(f.read("c.py").unwrap(), now);
     }
 
     #[cfg(unix)]
