@@ -561,6 +561,19 @@ async fn real_suites_pass_confined() {
         "crate/Cargo.toml",
         "[package]\nname = \"confined\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
     );
+    // The repository's pinned toolchain (a fresh machine may have no default one).
+    let pinned = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../rust-toolchain.toml"),
+    )
+    .unwrap();
+    let channel = pinned
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("channel = "))
+        .expect("a pinned channel");
+    fx.write(
+        "crate/rust-toolchain.toml",
+        &format!("[toolchain]\nchannel = {channel}\n"),
+    );
     fx.write(
         "crate/src/lib.rs",
         "#[test]\nfn writes_dev_null() {\n    std::fs::write(\"/dev/null\", b\"x\").unwrap();\n}\n",
