@@ -596,6 +596,12 @@ async fn real_suites_pass_confined() {
     let all = serde_json::to_string(&result).unwrap();
     if !all.contains("does not enforce Landlock") {
         assert!(all.contains("all-suites-passed"), "{all}");
+        // Each runner's results are read: unittest 3, pytest 2, cargo 1.
+        assert!(
+            text(&result).contains("6 passed, 0 failed"),
+            "{}",
+            text(&result)
+        );
     }
     client.cancel().await.unwrap();
 }
