@@ -72,8 +72,12 @@ pub enum Entry {
     Toml(String),
 }
 
-/// The plan for `client`; `home` is the user's home directory, `root` the project.
+/// The plan for `client`; `home` is the user's home directory, `root` the project. An HTTP
+/// URL that is not `http(s)://host...` is refused before anything is planned.
 pub fn plan(client: Client, transport: &Transport, root: &Path, home: &Path) -> Result<Plan> {
+    if let Transport::Http { url } = transport {
+        check_url(url)?;
+    }
     let stdio = |extra: Option<(&str, Value)>| -> Value {
         let Transport::Stdio { binary, root } = transport else {
             unreachable!("called for stdio only")
@@ -136,9 +140,10 @@ pub fn plan(client: Client, transport: &Transport, root: &Path, home: &Path) -> 
         },
         (Client::Cursor, Transport::Http { url }) => Plan {
             file: root.join(".cursor/mcp.json"),
+            // Cursor interpolates `${env:NAME}`, not `${NAME}` (which it would send as is).
             entry: Entry::Json {
                 key: "mcpServers",
-                value: json!({ "url": url, "headers": { "Authorization": bearer } }),
+                value: json!({ "url": url, "headers": { "Authorization": format!("Bearer ${{env:{TOKEN_ENV}}}") } }),
             },
             command: None,
             note: Some(format!("Cursor reads {TOKEN_ENV} from its environment")),
@@ -341,6 +346,22 @@ fn shell(s: &str) -> String {
     }
 }
 
+/// An `http://` or `https://` URL with a host and no spaces: what `serve --http` prints.
+fn check_url(url: &str) -> Result<()> {
+    let rest = url
+        .strip_prefix("http://")
+        .or_else(|| url.strip_prefix("https://"));
+    let host = rest.map(|r| r.split(['/', '?', '#']).next().unwrap_or(""));
+    if host.is_none_or(|h| h.is_empty() || h.starts_with(':'))
+        || url.chars().any(|c| c.is_whitespace() || c.is_control())
+    {
+        anyhow::bail!(
+            "--http {url:?} is not a URL the client can reach: give the one `smart-context serve --http ADDR` prints, such as http://127.0.0.1:8765/mcp"
+        );
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -430,6 +451,36 @@ mod tests {
         std::fs::write(&p.file, "// comment\n{}").unwrap();
         assert!(p.write(false).is_err());
         assert_eq!(std::fs::read_to_string(&p.file).unwrap(), "// comment\n{}");
+    }
+
+    #[test]
+    fn http_urls_are_checked_and_cursor_gets_its_own_interpolation() {
+        let dir = tempfile::tempdir().unwrap();
+        for bad in [
+            "not a url",
+            "127.0.0.1:8765/mcp",
+            "http://",
+            "http://:80/mcp",
+            "ftp://x/mcp",
+        ] {
+            let http = Transport::Http { url: bad.into() };
+            let err = plan(Client::Cursor, &http, dir.path(), dir.path()).unwrap_err();
+            assert!(
+                format!("{err:#}").contains("serve --http"),
+                "{bad}: {err:#}"
+            );
+        }
+        let http = Transport::Http {
+            url: "https://example.com:8765/mcp".into(),
+        };
+        let p = plan(Client::Cursor, &http, dir.path(), dir.path()).unwrap();
+        let Entry::Json { value, .. } = p.entry else {
+            panic!("Cursor's file is JSON")
+        };
+        assert_eq!(
+            value["headers"]["Authorization"],
+            format!("Bearer ${{env:{TOKEN_ENV}}}")
+        );
     }
 
     #[test]
