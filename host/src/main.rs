@@ -511,11 +511,19 @@ fn index_with_progress(index: &Index, full: bool) -> Result<Report> {
     };
     bar.set_style(
         ProgressStyle::with_template(
-            "{spinner} indexing [{bar:40}] {pos}/{len} files ({per_sec}, {eta})",
+            "{spinner} indexing [{bar:40}] {human_pos}/{human_len} files ({rate} files/s, {eta})",
         )
         .expect("a valid template")
+        .with_key(
+            "rate",
+            |state: &indicatif::ProgressState, out: &mut dyn std::fmt::Write| {
+                let _ = out.write_fmt(format_args!("{:.0}", state.per_sec()));
+            },
+        )
         .progress_chars("=> "),
     );
+    // The spinner and the rate keep moving while a slow file holds the count.
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
     let progress = |done: u64, total: u64| {
         bar.set_length(total);
         bar.set_position(done);

@@ -19,12 +19,14 @@ use anyhow::{Context, Result};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// Files extracted per parallel batch.
 const BATCH: usize = 512;
+/// Progress is reported every this many files, from inside a batch, not only at its end.
+const TICK_FILES: u64 = 32;
 /// Commit at least this often during a long pass, so queries see progress.
 const COMMIT_EVERY: Duration = Duration::from_secs(2);
 
@@ -201,6 +203,35 @@ pub(super) enum Outcome {
 /// Progress callback: (files done, files to do).
 pub type Progress<'a> = &'a (dyn Fn(u64, u64) + Sync);
 
+/// Reports progress every [`TICK_FILES`] files the workers finish, and at the end of each
+/// batch, never going back (a bar and MCP progress notifications only move forward).
+struct Ticker<'a> {
+    progress: Option<Progress<'a>>,
+    total: u64,
+    extracted: AtomicU64,
+    last: std::sync::Mutex<u64>,
+}
+
+impl Ticker<'_> {
+    fn file_done(&self) {
+        let n = self.extracted.fetch_add(1, Ordering::Relaxed) + 1;
+        if n.is_multiple_of(TICK_FILES) {
+            self.report(n);
+        }
+    }
+
+    fn report(&self, done: u64) {
+        let Some(progress) = self.progress else {
+            return;
+        };
+        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        if done > *last {
+            *last = done;
+            progress(done, self.total);
+        }
+    }
+}
+
 impl Index {
     /// Brings the index up to date with the files. `full` rereads every file. Runs one pass
     /// at a time; queries keep answering from the last commit meanwhile.
@@ -357,6 +388,12 @@ impl Index {
                 committed: HashSet::new(),
                 commits: 0,
             };
+            let ticker = Ticker {
+                progress,
+                total,
+                extracted: AtomicU64::new(0),
+                last: std::sync::Mutex::new(0),
+            };
             let result = (|| -> Result<()> {
                 let mut last_commit = Instant::now();
                 let mut done = 0u64;
@@ -370,7 +407,11 @@ impl Index {
                             self.yield_to_queries();
                             match cancelled() {
                                 true => Outcome::Cancelled,
-                                false => self.prepare(f, k.as_ref(), parsers.as_ref()),
+                                false => {
+                                    let outcome = self.prepare(f, k.as_ref(), parsers.as_ref());
+                                    ticker.file_done();
+                                    outcome
+                                }
                             }
                         })
                         .collect();
@@ -393,9 +434,7 @@ impl Index {
                     }
                     done += looked_at;
                     self.pending.store(total - done, Ordering::Relaxed);
-                    if let Some(progress) = progress {
-                        progress(done, total);
-                    }
+                    ticker.report(done);
                     lap(&mut report, "add", t);
                     if cancelled() {
                         // No file is being indexed any more: status says so at once, while

@@ -826,6 +826,34 @@ fn analysis_graphs_are_kept_until_a_code_file_changes() {
 }
 
 #[test]
+fn progress_moves_within_a_batch_and_never_back() {
+    let files: Vec<(String, String)> = (0..100)
+        .map(|i| {
+            (
+                format!("m/f{i}.py"),
+                format!("def f{i}():\n    return {i}\n"),
+            )
+        })
+        .collect();
+    let root = Root::new(&files);
+    let runtime = root.open();
+    let index = index(&runtime);
+    let seen = std::sync::Mutex::new(Vec::new());
+    let progress = |done: u64, total: u64| seen.lock().unwrap().push((done, total));
+    index.update(true, Some(&progress)).unwrap();
+    let seen = seen.into_inner().unwrap();
+    let total = seen.last().unwrap().1;
+    assert!(total >= 100, "{seen:?}");
+    assert_eq!(seen.last().unwrap().0, total, "{seen:?}");
+    assert!(
+        seen.windows(2).all(|w| w[0].0 < w[1].0),
+        "only forward: {seen:?}"
+    );
+    // One batch of 512 holds every file: reports before its end come from the workers.
+    assert!(seen.iter().any(|&(done, _)| done < total), "{seen:?}");
+}
+
+#[test]
 fn only_files_changed_near_their_indexing_are_hashed_again() {
     let root = Root::new(&[
         ("old.py", "def old():\n    return 1\n"),
