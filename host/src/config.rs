@@ -404,7 +404,8 @@ pub fn trust_in(root: &Path, dir: &Path) -> Result<(PathBuf, String)> {
     Ok((canonical, hash))
 }
 
-fn sha256_hex(bytes: &[u8]) -> String {
+/// SHA-256 as lowercase hex: how trusted configs and pinned plugins are named.
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::Digest;
     sha2::Sha256::digest(bytes)
         .iter()

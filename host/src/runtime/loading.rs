@@ -14,7 +14,6 @@ use super::plugins::{self, Candidate, Interface, Source, World};
 use super::registry::Declared;
 use super::{PluginInfo, ToolSpec, new_store};
 use crate::config::{Config, Limits};
-use sha2::Digest;
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -68,7 +67,7 @@ pub(super) fn declare(
     candidate: &Candidate,
 ) -> Result<Plugin, String> {
     let bytes = candidate.source.read()?;
-    let sha256 = hex(&sha2::Sha256::digest(&bytes));
+    let sha256 = crate::config::sha256_hex(&bytes);
     let policy = config.policy(&candidate.name);
     if let Some(pinned) = policy.and_then(|p| p.sha256.as_deref())
         && !pinned.eq_ignore_ascii_case(&sha256)
@@ -336,10 +335,6 @@ fn validate_spec(spec: &ToolSpec) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@
 
 use super::Workspace;
 use crate::error::{HostError, HostResult, codes};
+use cap_fs_ext::DirExt;
 use std::io::Read;
 use std::path::Path;
 
@@ -74,26 +75,38 @@ impl Workspace {
 
     /// The git directory `rel` is in (or is), if any: one shaped like a repository, or one a
     /// `.git` file on the way points to (with its `commondir`).
+    /// Every read asks this, so it walks down with directory handles and asks each level
+    /// about its own entries (a few `fstatat`s per level), not whole paths from the root.
     fn git_dir_holding(&self, rel: &str) -> Option<String> {
-        let parts: Vec<&str> = rel.split('/').filter(|p| *p != ".").collect();
+        let parts: Vec<&str> = rel
+            .split('/')
+            .filter(|p| !p.is_empty() && *p != ".")
+            .collect();
+        let mut handle = self.dir.try_clone().ok()?;
         for depth in 0..=parts.len() {
             let dir = parts[..depth].join("/");
-            if depth > 0 && self.is_git_shaped(&dir) {
+            let entry = |name: &str, as_dir: bool| {
+                handle
+                    .symlink_metadata(name)
+                    .is_ok_and(|m| if as_dir { m.is_dir() } else { m.is_file() })
+            };
+            if depth > 0 && entry("HEAD", false) && entry("objects", true) && entry("refs", true) {
                 return Some(dir);
             }
-            for target in self.pointed_git_dirs(&dir) {
-                if rel == target || rel.starts_with(&format!("{target}/")) {
-                    return Some(target);
+            if entry(".git", false) {
+                for target in self.pointed_git_dirs(&dir) {
+                    if rel == target || rel.starts_with(&format!("{target}/")) {
+                        return Some(target);
+                    }
                 }
+            }
+            // A file, or nothing: there is no deeper directory to ask.
+            match parts.get(depth).map(|part| handle.open_dir_nofollow(part)) {
+                Some(Ok(next)) => handle = next,
+                _ => break,
             }
         }
         None
-    }
-
-    fn is_git_shaped(&self, dir: &str) -> bool {
-        self.has(dir, "HEAD", false)
-            && self.has(dir, "objects", true)
-            && self.has(dir, "refs", true)
     }
 
     /// Whether `dir/name` exists as a directory (or a regular file), without following links.

@@ -196,18 +196,17 @@ impl Workspace {
             total += piece.len() as u64;
         };
         let mut redactor = (!binary).then(secrets::Redactor::default);
-        let mut chunk = head;
+        let mut feed = |bytes: &[u8]| match redactor.as_mut() {
+            Some(r) => r.push(bytes, &mut sink),
+            None => sink(bytes),
+        };
+        feed(&head);
         loop {
-            match redactor.as_mut() {
-                Some(r) => r.push(&chunk, &mut sink),
-                None => sink(&chunk),
-            }
             let n = file.read(&mut buf).map_err(|e| HostError::io(&rel, &e))?;
             if n == 0 {
                 break;
             }
-            chunk.clear();
-            chunk.extend_from_slice(&buf[..n]);
+            feed(&buf[..n]);
         }
         let redacted = redactor.map_or(0, |r| r.finish(&mut sink));
         Ok(FileContent {

@@ -67,11 +67,16 @@ static KEY_END: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----").expect("a valid pattern")
 });
 
-/// A cheap screen before the rules: every rule needs one of these.
+/// A cheap screen before the rules, applied to each line: the literal each rule needs (its
+/// token prefixes, the key-block header, `://`, the assignment keywords), so a line without
+/// one cannot match any rule, and common words (`high`, `pass`, `key`) do not send every
+/// line through the rules.
 static HINTS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
-        r"PRIVATE KEY|gh|AKIA|ASIA|xox|sk-|_live_|glpat-|AIza|npm_|hf_|://",
-        r"|(?i:key|secret|token|pass|pwd|credential)",
+        r"PRIVATE KEY|gh[pousr]_|github_pat_|AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA",
+        r"|xox[abposr]-|sk-|_live_|glpat-|AIza|npm_|hf_|://",
+        r"|(?i:api[_-]?key|secret|token|passw(?:or)?d|pwd|credential|auth[_-]?key",
+        r"|access[_-]?key|private[_-]?key)",
     ))
     .expect("a valid hint pattern")
 });
@@ -371,6 +376,17 @@ mod tests {
             let hidden = redactor.finish(&mut |p: &[u8]| out.extend_from_slice(p));
             assert_eq!((hidden, out.len()), (found.len(), whole.len()), "cut {cut}");
             assert!(out == whole, "cut {cut}");
+        }
+    }
+
+    #[test]
+    fn every_token_prefix_passes_the_screen_on_its_own_line() {
+        for line in [
+            "AIDAIOSFODNN7EXAMPLE\n",
+            "role AROAIOSFODNN7EXAMPLE\n",
+            "xoxp-1234567890-abcdefghij\n",
+        ] {
+            assert_eq!(redact(line).1, 1, "{line}");
         }
     }
 
