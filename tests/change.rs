@@ -744,6 +744,107 @@ async fn write_creates_refuses_and_scaffolds() {
     client.cancel().await.unwrap();
 }
 
+/// A Django-like layout: a `pkg/test/` package that is the test framework (source, no test
+/// files in it) and a top-level `tests/` of unittest classes, one directory per area.
+fn django_like(fx: &Fixture) {
+    fx.write("pkg/__init__.py", "");
+    fx.write("pkg/utils/__init__.py", "");
+    fx.write(
+        "pkg/utils/text.py",
+        "def slugify(value):\n    return value.lower().replace(' ', '-')\n\n\ndef wrap(text, width):\n    return text[:width]\n",
+    );
+    fx.write(
+        "pkg/utils/dates.py",
+        "def parse_date(value):\n    return value.split('-')\n",
+    );
+    fx.write("pkg/test/__init__.py", "");
+    fx.write(
+        "pkg/test/selenium.py",
+        "from pkg.utils.text import slugify\n\n\nclass SimpleTestCase:\n    def screenshot_name(self, title):\n        return slugify(title)\n",
+    );
+    fx.write(
+        "tests/utils_tests/test_text.py",
+        "from pkg.test.selenium import SimpleTestCase\nfrom pkg.utils.text import slugify\n\n\nclass TestUtilsText(SimpleTestCase):\n    def test_slugify(self):\n        self.assertEqual(slugify('A b'), 'a-b')\n",
+    );
+}
+
+#[tokio::test]
+async fn tests_are_the_projects_by_its_conventions_in_impact_and_templates() {
+    let fx = Fixture::new();
+    django_like(&fx);
+    let client = connect(&fx).await;
+    // The framework package calls slugify too; it is not one of the change's tests.
+    let dry = ok(
+        &client,
+        "change",
+        json!({
+            "intent": "slugify keeps case",
+            "edits": [{ "filePath": "pkg/utils/text.py", "targetString": "def slugify(value):", "replacementString": "def slugify(value, keep_case=False):" }],
+        }),
+    )
+    .await;
+    let tests = &dry["impactReport"]["suggestedTests"];
+    assert_eq!(
+        tests,
+        &json!(["tests/utils_tests/test_text.py"]),
+        "{:#}",
+        dry["impactReport"]
+    );
+
+    // A module without tests: a new file where its siblings' tests are, in their style.
+    let r = ok(
+        &client,
+        "write",
+        json!({ "intent": "tests", "template": "test", "variables": { "source": "pkg/utils/dates.py" } }),
+    )
+    .await;
+    assert_eq!(
+        r["createdFiles"][0]["path"],
+        "tests/utils_tests/test_dates.py"
+    );
+    let new = fx.read("tests/utils_tests/test_dates.py").unwrap();
+    assert!(
+        new.contains("from pkg.test.selenium import SimpleTestCase\n"),
+        "{new}"
+    );
+    assert!(
+        new.contains("class DatesTests(SimpleTestCase):\n    def test_parse_date(self):"),
+        "{new}"
+    );
+    assert!(!new.contains("pytest"), "{new}");
+
+    // A module with a test file: stubs for what it does not test yet, appended there.
+    let before = fx.read("tests/utils_tests/test_text.py").unwrap();
+    let r = ok(
+        &client,
+        "write",
+        json!({ "intent": "tests", "template": "test", "variables": { "source": "pkg/utils/text.py" } }),
+    )
+    .await;
+    assert_eq!(
+        r["createdFiles"][0]["path"],
+        "tests/utils_tests/test_text.py"
+    );
+    assert_eq!(r["createdFiles"][0]["action"], "appended");
+    let after = fx.read("tests/utils_tests/test_text.py").unwrap();
+    assert!(after.starts_with(&before), "{after}");
+    assert!(
+        after.contains("class TextStubTests(SimpleTestCase):\n    def test_wrap(self):"),
+        "{after}"
+    );
+    assert!(!after[before.len()..].contains("test_slugify"), "{after}");
+    assert!(fx.read("tests/test_text.py").is_none());
+    // Every function tested: nothing to add, said so.
+    let err = fails(
+        &client,
+        "write",
+        json!({ "intent": "tests", "template": "test", "variables": { "source": "pkg/utils/text.py" } }),
+    )
+    .await;
+    assert_eq!(err["code"], "ALREADY_EXISTS");
+    client.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn manage_status_rebuild_and_tests() {
     let fx = Fixture::new();

@@ -884,3 +884,57 @@ async fn the_first_call_on_a_current_index_is_not_degraded() {
     assert_eq!(items(&r, "code")[0]["filePath"], "src/m7.py", "{r}");
     client.cancel().await.unwrap();
 }
+
+/// The group a query is about comes first (in `data.first` and the text), and code previews
+/// keep their nesting.
+#[tokio::test]
+async fn the_group_the_query_is_about_leads_and_previews_keep_nesting() {
+    let fx = Fixture::new();
+    fx.write(
+        "app/billing.py",
+        "class Invoice:\n    def settle_invoice(self, ledger):\n        if ledger.open:\n            return ledger.settle(self)\n        return None\n",
+    );
+    fx.write(
+        "docs/billing.md",
+        "# Billing\n\nInvoices are settled at the end of each month by the ledger.\n\n## Refund policy\n\nA refund policy review happens quarterly; refund requests go to the finance team.\n",
+    );
+    let client = connect(&fx).await;
+    common::wait_indexed(&client).await;
+    let code = call(
+        &client,
+        "explore",
+        json!({ "query": "settle_invoice ledger" }),
+    )
+    .await;
+    let r = envelope(&code);
+    assert_eq!(r["data"]["first"], "code", "{r}");
+    let text = common::text(&code);
+    assert!(
+        text.find("[code]").unwrap() < text.find("[docs]").unwrap(),
+        "{text}"
+    );
+    let preview = items(&r, "code")[0]["preview"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        preview.contains("|         return ledger.settle(self)"),
+        "the body's nesting shows: {preview}"
+    );
+    let docs = call(
+        &client,
+        "explore",
+        json!({ "query": "refund policy review" }),
+    )
+    .await;
+    let r = envelope(&docs);
+    if !items(&r, "code").is_empty() {
+        assert_eq!(r["data"]["first"], "docs", "{r}");
+        let text = common::text(&docs);
+        assert!(
+            text.find("[docs]").unwrap() < text.find("[code]").unwrap(),
+            "{text}"
+        );
+    }
+    client.cancel().await.unwrap();
+}

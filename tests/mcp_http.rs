@@ -106,7 +106,34 @@ async fn http_refuses_missing_or_wrong_tokens_and_foreign_hosts() {
         foreign.is_client_error() && foreign != 401,
         "foreign Host got {foreign}"
     );
-    assert_eq!(post(Some(TOKEN), None).await.unwrap().status(), 200);
+    let session = post(Some(TOKEN), None).await.unwrap();
+    assert_eq!(session.status(), 200);
+    // The session's end is answered as the SDKs expect (the Python SDK logs anything but 200
+    // and 204 as a failure), and the session is gone after it.
+    let id = session.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    let end = || {
+        http.delete(&url)
+            .bearer_auth(TOKEN)
+            .header("mcp-session-id", &id)
+            .header("mcp-protocol-version", "2025-06-18")
+            .send()
+    };
+    assert_eq!(end().await.unwrap().status(), 204);
+    let after = http
+        .post(&url)
+        .bearer_auth(TOKEN)
+        .header("Accept", "application/json, text/event-stream")
+        .header("Content-Type", "application/json")
+        .header("mcp-session-id", &id)
+        .header("mcp-protocol-version", "2025-06-18")
+        .body(json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/list" }).to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(after.status(), 404, "the ended session is gone");
     child.kill().unwrap();
     child.wait().unwrap();
 }

@@ -83,9 +83,11 @@ async fn a_new_session_finds_what_an_earlier_one_explored_edited_and_remembered(
     assert_eq!(top["type"], "insight");
     assert_eq!(top["sessionId"], first_session.as_str());
     assert!(top["score"].as_f64().unwrap() >= 0.92, "{memory}");
-    // The only event over minScore 0.7, at 0.92 or more: opened in full by itself.
+    // The note, at 0.92 or more, and after it the edit it explains (its file): the note
+    // leads by more than 0.1, so it opens in full.
+    assert_eq!(memory["index"][1]["type"], "tool", "{memory}");
     assert_eq!(
-        memory["meta"]["expansionReason"], "high_confidence",
+        memory["meta"]["expansionReason"], "clear_winner",
         "{memory}"
     );
     let detail = &memory["details"][0];

@@ -1,5 +1,6 @@
 //! The built binary driven by the official MCP Python SDK (pip package `mcp`, pinned in
-//! tests/python/requirements.txt and installed into a venv under target/ on first run).
+//! tests/python/requirements.txt and installed into a venv under target/ on first run), over
+//! stdio and over `serve --http`.
 
 mod common;
 
@@ -82,4 +83,13 @@ fn python_sdk_lists_tools_and_calls_every_pillar() {
     assert_eq!(report["afterRedo"]["content"], "written by python\n");
     assert_eq!(report["error"]["isError"], true);
     assert_eq!(report["error"]["structured"]["code"], "NO_MATCH");
+    // Over `serve --http`, the SDK's session end (a DELETE) is answered as it expects: it logs
+    // nothing (it warned "Session termination failed: 202" on every session end before).
+    assert_eq!(report["http"]["tools"].as_array().map(Vec::len), Some(5));
+    assert_eq!(
+        report["http"]["warnings"],
+        serde_json::json!([]),
+        "{}",
+        report["http"]
+    );
 }

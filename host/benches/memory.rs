@@ -428,7 +428,7 @@ fn main() {
     let mut capture = Vec::new();
     for _ in 0..1_000 {
         let started = Instant::now();
-        memory.record_call("explore", &args, Ok(&output));
+        memory.record_call("explore", &args, Ok(&output.structured));
         capture.push(started.elapsed().as_secs_f64() * 1e3);
     }
     summary(

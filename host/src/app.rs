@@ -12,8 +12,7 @@ use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-/// The host's state directory under the root.
-pub const STATE_DIR: &str = ".smart-context";
+pub use crate::store::STATE_DIR;
 
 /// How to open a host.
 #[derive(Debug, Clone, Default)]

@@ -166,6 +166,10 @@ pub struct TestSettings {
     /// directory (reads stay open; the network is not restricted). Refused where the kernel
     /// has no Landlock.
     pub confine: bool,
+    /// JUnit XML reports the command writes (files, or directories whose `*.xml` are read),
+    /// relative to the root: when the run wrote any, the counts and failing tests come from
+    /// them rather than from the console.
+    pub junit_xml: Vec<String>,
 }
 
 impl Default for TestSettings {
@@ -177,6 +181,7 @@ impl Default for TestSettings {
             max_output_bytes: 1 << 20,
             env: Vec::new(),
             confine: false,
+            junit_xml: Vec::new(),
         }
     }
 }

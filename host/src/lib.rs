@@ -18,4 +18,5 @@ pub mod services;
 pub mod setup;
 pub mod store;
 pub mod tasks;
+pub mod text;
 pub mod workspace;

@@ -257,7 +257,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     None => {
                         if std::io::stdin().is_terminal() {
                             eprintln!(
-                                "smart-context: serving MCP over stdio for {}: an MCP client starts this command and talks JSON-RPC on stdin/stdout.\n  set a client up: smart-context setup claude-code (or cursor, vscode, codex, gemini, claude-desktop)\n  try it by hand: npx @modelcontextprotocol/inspector {} --root {} serve\n  Ctrl-D or Ctrl-C stops it.",
+                                "smart-context: serving MCP over stdio for {}: an MCP client starts this command and talks JSON-RPC on stdin/stdout.\n  set a client up: smart-context setup claude-code (or cursor, vscode, codex, gemini, claude-desktop)\n  try it by hand (Node 22.19 or newer): npx @modelcontextprotocol/inspector {} --root {} serve\n  Ctrl-D or Ctrl-C stops it.",
                                 runtime.services().workspace.root().display(),
                                 std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_else(|_| "smart-context".into()),
                                 runtime.services().workspace.root().display(),
@@ -468,7 +468,11 @@ fn run_setup(
     let home = std::env::var_os("HOME")
         .map(PathBuf::from)
         .context("HOME is not set")?;
-    let plan = setup::plan(client, &transport, &root, &home)?;
+    // A client with a per-call timeout waits longer than the slowest call, a test run.
+    let tests_timeout = smart_context::config::Config::load(&root, None)
+        .map(|c| c.test.timeout_ms)
+        .unwrap_or(smart_context::config::TestSettings::default().timeout_ms);
+    let plan = setup::plan(client, &transport, &root, &home, tests_timeout / 1000 + 60)?;
     if write {
         match plan.write(force)? {
             true => emit(&format!(

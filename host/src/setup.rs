@@ -4,7 +4,9 @@
 //! never overwritten without `--force`; other servers in the file are kept as they are.
 
 use anyhow::{Context, Result, bail};
-use serde_json::{Map, Value, json};
+use jsonc_parser::ParseOptions;
+use jsonc_parser::cst::{CstInputValue, CstRootNode};
+use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 /// The name the server is registered under in every client.
@@ -23,7 +25,7 @@ pub enum Client {
     Cursor,
     /// VS Code (project .vscode/mcp.json)
     Vscode,
-    /// Codex CLI (~/.codex/config.toml)
+    /// Codex CLI (project .codex/config.toml, read in trusted projects)
     Codex,
     /// Gemini CLI (project .gemini/settings.json)
     Gemini,
@@ -74,7 +76,15 @@ pub enum Entry {
 
 /// The plan for `client`; `home` is the user's home directory, `root` the project. An HTTP
 /// URL that is not `http(s)://host...` is refused before anything is planned.
-pub fn plan(client: Client, transport: &Transport, root: &Path, home: &Path) -> Result<Plan> {
+/// `tool_timeout_secs` is how long a client that has a per-call timeout should wait (longer
+/// than the slowest call, a test run).
+pub fn plan(
+    client: Client,
+    transport: &Transport,
+    root: &Path,
+    home: &Path,
+    tool_timeout_secs: u64,
+) -> Result<Plan> {
     if let Transport::Http { url } = transport {
         check_url(url)?;
     }
@@ -100,7 +110,7 @@ pub fn plan(client: Client, transport: &Transport, root: &Path, home: &Path) -> 
                 value: stdio(None),
             },
             command: Some(format!(
-                "claude mcp add {SERVER_NAME} -- {} --root {} serve",
+                "claude mcp add --scope project {SERVER_NAME} -- {} --root {} serve",
                 shell(&binary.display().to_string()),
                 shell(&r.display().to_string())
             )),
@@ -112,8 +122,11 @@ pub fn plan(client: Client, transport: &Transport, root: &Path, home: &Path) -> 
                 key: "mcpServers",
                 value: json!({ "type": "http", "url": url, "headers": { "Authorization": bearer } }),
             },
+            // Single quotes: the shell must not expand the token into the stored command;
+            // Claude Code expands `${VAR}` in .mcp.json when it connects.
             command: Some(format!(
-                "claude mcp add --transport http {SERVER_NAME} {url} --header \"Authorization: Bearer ${TOKEN_ENV}\""
+                "claude mcp add --scope project --transport http {SERVER_NAME} {} --header 'Authorization: Bearer ${{{TOKEN_ENV}}}'",
+                shell(url)
             )),
             note: Some(format!("export {TOKEN_ENV} before starting Claude Code")),
         },
@@ -167,29 +180,33 @@ pub fn plan(client: Client, transport: &Transport, root: &Path, home: &Path) -> 
             note: None,
         },
         (Client::Codex, transport) => {
+            // Codex waits 60 s for a tool call unless told otherwise: shorter than a test run.
             let table = match transport {
                 Transport::Stdio { binary, root } => format!(
-                    "[mcp_servers.{SERVER_NAME}]\ncommand = {}\nargs = [\"--root\", {}, \"serve\"]\n",
+                    "[mcp_servers.{SERVER_NAME}]\ncommand = {}\nargs = [\"--root\", {}, \"serve\"]\ntool_timeout_sec = {tool_timeout_secs}\n",
                     toml_string(&binary.display().to_string()),
                     toml_string(&root.display().to_string())
                 ),
                 Transport::Http { url } => format!(
-                    "[mcp_servers.{SERVER_NAME}]\nurl = {}\nbearer_token_env_var = \"{TOKEN_ENV}\"\n",
+                    "[mcp_servers.{SERVER_NAME}]\nurl = {}\nbearer_token_env_var = \"{TOKEN_ENV}\"\ntool_timeout_sec = {tool_timeout_secs}\n",
                     toml_string(url)
                 ),
             };
             Plan {
-                file: home.join(".codex/config.toml"),
+                file: root.join(".codex/config.toml"),
                 entry: Entry::Toml(table),
                 command: None,
-                note: None,
+                note: Some(
+                    "Codex reads a project's .codex/config.toml once the project is trusted (it asks on first start)"
+                        .into(),
+                ),
             }
         }
         (Client::Gemini, Transport::Stdio { .. }) => Plan {
             file: root.join(".gemini/settings.json"),
             entry: Entry::Json {
                 key: "mcpServers",
-                value: stdio(None),
+                value: stdio(Some(("timeout", (tool_timeout_secs * 1000).into()))),
             },
             command: None,
             note: None,
@@ -198,7 +215,7 @@ pub fn plan(client: Client, transport: &Transport, root: &Path, home: &Path) -> 
             file: root.join(".gemini/settings.json"),
             entry: Entry::Json {
                 key: "mcpServers",
-                value: json!({ "httpUrl": url, "headers": { "Authorization": bearer } }),
+                value: json!({ "httpUrl": url, "headers": { "Authorization": bearer }, "timeout": tool_timeout_secs * 1000 }),
             },
             command: None,
             note: Some(format!(
@@ -248,43 +265,68 @@ impl Plan {
     }
 }
 
-/// The JSON file with the entry added; None when it is already there unchanged.
+/// The JSON file with the entry added; None when it is already there unchanged. The file may
+/// be JSONC (comments, trailing commas: VS Code's and Gemini CLI's files are): it is edited in
+/// place, so everything else in it stays as the user wrote it.
 fn merge_json(
     existing: Option<&str>,
     key: &str,
     value: &Value,
     force: bool,
 ) -> Result<Option<String>> {
-    let mut doc: Map<String, Value> = match existing.map(str::trim) {
-        None | Some("") => Map::new(),
-        Some(text) => match serde_json::from_str(text) {
-            Ok(Value::Object(map)) => map,
-            Ok(_) => bail!("the file is not a JSON object; fix it by hand"),
-            Err(e) => bail!(
-                "the file is not valid JSON ({e}); fix it by hand (comments are not supported)"
-            ),
-        },
+    let Some(text) = existing.filter(|t| !t.trim().is_empty()) else {
+        let doc = json!({ key: { SERVER_NAME: value } });
+        return Ok(Some(serde_json::to_string_pretty(&doc)? + "\n"));
     };
-    let servers = doc
-        .entry(key.to_string())
-        .or_insert_with(|| Value::Object(Map::new()));
-    let Some(servers) = servers.as_object_mut() else {
+    let root = CstRootNode::parse(text, &ParseOptions::default())
+        .map_err(|e| anyhow::anyhow!("the file is not valid JSON ({e}); fix it by hand"))?;
+    let Some(doc) = root.object_value() else {
+        bail!("the file is not a JSON object; fix it by hand");
+    };
+    let Some(servers) = doc.object_value_or_create(key) else {
         bail!("`{key}` is not an object; fix it by hand");
     };
     match servers.get(SERVER_NAME) {
-        Some(current) if current == value => return Ok(None),
-        Some(current) if !force => bail!(
-            "an entry {SERVER_NAME:?} is already there and differs:\n{}\nrerun with --force to replace it",
-            serde_json::to_string_pretty(current).unwrap_or_default()
-        ),
-        _ => {}
+        Some(prop) => {
+            let current = prop.value().and_then(|v| v.to_serde_value());
+            if current.as_ref() == Some(value) {
+                return Ok(None);
+            }
+            if !force {
+                bail!(
+                    "an entry {SERVER_NAME:?} is already there and differs:\n{}\nrerun with --force to replace it",
+                    serde_json::to_string_pretty(&current).unwrap_or_default()
+                );
+            }
+            prop.set_value(cst_value(value));
+        }
+        None => {
+            servers.append(SERVER_NAME, cst_value(value));
+        }
     }
-    servers.insert(SERVER_NAME.to_string(), value.clone());
-    Ok(Some(serde_json::to_string_pretty(&doc)? + "\n"))
+    let mut out = root.to_string();
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    Ok(Some(out))
 }
 
-/// The TOML file with the table appended (the file's text and comments kept as they are);
-/// None when it is already there unchanged.
+/// A JSON value as the JSONC editor takes it.
+fn cst_value(value: &Value) -> CstInputValue {
+    match value {
+        Value::Null => CstInputValue::Null,
+        Value::Bool(b) => CstInputValue::Bool(*b),
+        Value::Number(n) => CstInputValue::Number(n.to_string()),
+        Value::String(s) => CstInputValue::String(s.clone()),
+        Value::Array(items) => CstInputValue::Array(items.iter().map(cst_value).collect()),
+        Value::Object(map) => {
+            CstInputValue::Object(map.iter().map(|(k, v)| (k.clone(), cst_value(v))).collect())
+        }
+    }
+}
+
+/// The TOML file with the table appended or, with `force`, put in the place of ours (the
+/// file's other text and comments kept as they are); None when it is already there unchanged.
 fn merge_toml(existing: Option<&str>, table: &str, force: bool) -> Result<Option<String>> {
     let text = existing.unwrap_or("");
     let parsed: toml::Table = text
@@ -292,18 +334,25 @@ fn merge_toml(existing: Option<&str>, table: &str, force: bool) -> Result<Option
         .context("the file is not valid TOML; fix it by hand")?;
     let wanted: toml::Table = table.parse().expect("our table is TOML");
     let current = parsed.get("mcp_servers").and_then(|s| s.get(SERVER_NAME));
-    let new = wanted["mcp_servers"][SERVER_NAME].clone();
+    let new = &wanted["mcp_servers"][SERVER_NAME];
     match current {
-        Some(current) if *current == new => Ok(None),
+        Some(current) if same_entry(current, new) => Ok(None),
         Some(_) if !force => bail!(
-            "a [mcp_servers.{SERVER_NAME}] table is already there and differs; edit it by hand, or rerun with --force to rewrite the file (its comments are lost)"
+            "a [mcp_servers.{SERVER_NAME}] table is already there and differs; edit it by hand, or rerun with --force to replace it"
         ),
         Some(_) => {
-            let mut parsed = parsed;
-            if let Some(servers) = parsed.get_mut("mcp_servers").and_then(|s| s.as_table_mut()) {
-                servers.insert(SERVER_NAME.to_string(), new);
-            }
-            Ok(Some(toml::to_string(&parsed)?))
+            let replaced = replace_toml_table(text, table).with_context(|| {
+                format!("[mcp_servers.{SERVER_NAME}] is not written as a table of its own; edit it by hand")
+            })?;
+            let check: toml::Table = replaced.parse().context("replacing our table")?;
+            anyhow::ensure!(
+                check
+                    .get("mcp_servers")
+                    .and_then(|s| s.get(SERVER_NAME))
+                    .is_some_and(|c| same_entry(c, new)),
+                "[mcp_servers.{SERVER_NAME}] is spread over the file; edit it by hand"
+            );
+            Ok(Some(replaced))
         }
         None => {
             let mut out = text.to_string();
@@ -317,6 +366,54 @@ fn merge_toml(existing: Option<&str>, table: &str, force: bool) -> Result<Option
             Ok(Some(out))
         }
     }
+}
+
+/// Whether the file's entry is ours as planned; sub-tables the user added (`.env`) are theirs.
+fn same_entry(current: &toml::Value, ours: &toml::Value) -> bool {
+    match (current.as_table(), ours.as_table()) {
+        (Some(current), Some(ours)) => {
+            let mut kept = current.clone();
+            kept.retain(|k, v| ours.contains_key(k) || !v.is_table());
+            kept == *ours
+        }
+        _ => current == ours,
+    }
+}
+
+/// `text` with the lines of our `[mcp_servers.smart-context]` table (its header up to the next
+/// header) replaced by `table`; sub-tables such as `.env` and everything else stay.
+fn replace_toml_table(text: &str, table: &str) -> Option<String> {
+    let is_ours = |line: &str| {
+        let header: String = line
+            .split('#')
+            .next()
+            .unwrap_or("")
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        header == format!("[mcp_servers.{SERVER_NAME}]")
+            || header == format!("[mcp_servers.\"{SERVER_NAME}\"]")
+    };
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let start = lines.iter().position(|l| is_ours(l))?;
+    let mut end = lines[start + 1..]
+        .iter()
+        .position(|l| l.trim_start().starts_with('['))
+        .map_or(lines.len(), |i| start + 1 + i);
+    // Comments right above the next header are that table's.
+    while end > start + 1 && {
+        let l = lines[end - 1].trim();
+        l.is_empty() || l.starts_with('#')
+    } {
+        end -= 1;
+    }
+    let mut out: String = lines[..start].concat();
+    out.push_str(table);
+    if end < lines.len() {
+        out.push('\n');
+    }
+    out.push_str(&lines[end..].concat());
+    Some(out)
 }
 
 fn claude_desktop_config(home: &Path) -> PathBuf {
@@ -387,13 +484,13 @@ mod tests {
             Client::Codex,
             Client::Gemini,
         ] {
-            let p = plan(client, &stdio(), root, home).unwrap();
+            let p = plan(client, &stdio(), root, home, 660).unwrap();
             assert!(
                 p.snippet().contains("/usr/local/bin/smart-context"),
                 "{client:?}"
             );
             assert!(p.snippet().contains("serve"), "{client:?}");
-            match plan(client, &http, root, home) {
+            match plan(client, &http, root, home, 660) {
                 Ok(p) => assert!(
                     p.snippet().contains("127.0.0.1:8765") && p.snippet().contains(TOKEN_ENV),
                     "{client:?}: {}",
@@ -402,11 +499,11 @@ mod tests {
                 Err(e) => assert_eq!(client, Client::ClaudeDesktop, "{e}"),
             }
         }
-        let code = plan(Client::ClaudeCode, &stdio(), root, home).unwrap();
+        let code = plan(Client::ClaudeCode, &stdio(), root, home, 660).unwrap();
         assert_eq!(
             code.command.as_deref(),
             Some(
-                "claude mcp add smart-context -- /usr/local/bin/smart-context --root '/work/my project' serve"
+                "claude mcp add --scope project smart-context -- /usr/local/bin/smart-context --root '/work/my project' serve"
             )
         );
         assert_eq!(code.file, root.join(".mcp.json"));
@@ -415,7 +512,7 @@ mod tests {
     #[test]
     fn writing_merges_keeps_other_servers_and_never_silently_overwrites() {
         let dir = tempfile::tempdir().unwrap();
-        let mut p = plan(Client::Cursor, &stdio(), dir.path(), dir.path()).unwrap();
+        let mut p = plan(Client::Cursor, &stdio(), dir.path(), dir.path(), 660).unwrap();
         p.file = dir.path().join("mcp.json");
         std::fs::write(
             &p.file,
@@ -437,6 +534,7 @@ mod tests {
             },
             dir.path(),
             dir.path(),
+            660,
         )
         .unwrap();
         let other = Plan {
@@ -448,9 +546,58 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&p.file).unwrap(), before);
         assert!(other.write(true).unwrap());
         // A file that is not JSON is never replaced.
-        std::fs::write(&p.file, "// comment\n{}").unwrap();
+        std::fs::write(&p.file, "{\"mcpServers\": [").unwrap();
         assert!(p.write(false).is_err());
-        assert_eq!(std::fs::read_to_string(&p.file).unwrap(), "// comment\n{}");
+        assert_eq!(
+            std::fs::read_to_string(&p.file).unwrap(),
+            "{\"mcpServers\": ["
+        );
+    }
+
+    #[test]
+    fn jsonc_files_are_edited_in_place_with_their_comments_and_trailing_commas() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut p = plan(Client::Vscode, &stdio(), dir.path(), dir.path(), 660).unwrap();
+        p.file = dir.path().join("mcp.json");
+        let original = "// my servers\n{\n  \"servers\": {\n    /* keep me */\n    \"other\": { \"command\": \"x\", },\n  },\n  \"inputs\": [],\n}\n";
+        std::fs::write(&p.file, original).unwrap();
+        assert!(p.write(false).unwrap());
+        let text = std::fs::read_to_string(&p.file).unwrap();
+        for kept in [
+            "// my servers",
+            "/* keep me */",
+            "\"command\": \"x\", }",
+            "\"inputs\": []",
+        ] {
+            assert!(text.contains(kept), "{kept} lost:\n{text}");
+        }
+        let root = CstRootNode::parse(&text, &ParseOptions::default()).unwrap();
+        let doc = root.object_value().unwrap().to_serde_value().unwrap();
+        assert_eq!(doc["servers"][SERVER_NAME]["type"], "stdio");
+        assert_eq!(doc["servers"]["other"]["command"], "x");
+        assert!(!p.write(false).unwrap(), "a second run changes nothing");
+        // Replacing with --force keeps the comments too.
+        let http = plan(
+            Client::Vscode,
+            &Transport::Http {
+                url: "http://127.0.0.1:9/mcp".into(),
+            },
+            dir.path(),
+            dir.path(),
+            660,
+        )
+        .unwrap();
+        let http = Plan {
+            file: p.file.clone(),
+            ..http
+        };
+        assert!(http.write(false).is_err());
+        assert!(http.write(true).unwrap());
+        let text = std::fs::read_to_string(&p.file).unwrap();
+        assert!(
+            text.contains("/* keep me */") && text.contains("127.0.0.1:9"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -464,7 +611,7 @@ mod tests {
             "ftp://x/mcp",
         ] {
             let http = Transport::Http { url: bad.into() };
-            let err = plan(Client::Cursor, &http, dir.path(), dir.path()).unwrap_err();
+            let err = plan(Client::Cursor, &http, dir.path(), dir.path(), 660).unwrap_err();
             assert!(
                 format!("{err:#}").contains("serve --http"),
                 "{bad}: {err:#}"
@@ -473,7 +620,7 @@ mod tests {
         let http = Transport::Http {
             url: "https://example.com:8765/mcp".into(),
         };
-        let p = plan(Client::Cursor, &http, dir.path(), dir.path()).unwrap();
+        let p = plan(Client::Cursor, &http, dir.path(), dir.path(), 660).unwrap();
         let Entry::Json { value, .. } = p.entry else {
             panic!("Cursor's file is JSON")
         };
@@ -486,7 +633,7 @@ mod tests {
     #[test]
     fn codex_toml_is_appended_with_its_comments_kept() {
         let dir = tempfile::tempdir().unwrap();
-        let mut p = plan(Client::Codex, &stdio(), dir.path(), dir.path()).unwrap();
+        let mut p = plan(Client::Codex, &stdio(), dir.path(), dir.path(), 660).unwrap();
         p.file = dir.path().join("config.toml");
         std::fs::write(&p.file, "# my settings\nmodel = \"o3\"\n").unwrap();
         assert!(p.write(false).unwrap());
@@ -498,5 +645,71 @@ mod tests {
             Some("/work/my project")
         );
         assert!(!p.write(false).unwrap());
+        assert_eq!(p.file, dir.path().join("config.toml"));
+        assert!(text.contains("tool_timeout_sec = 660"), "{text}");
+        // Another shape under our name: replaced with --force only, and only our table's
+        // lines change (comments and our `.env` sub-table stay).
+        let mut text = std::fs::read_to_string(&p.file).unwrap();
+        text.push_str(
+            "# after\n[mcp_servers.smart-context.env]\nRUST_LOG = \"info\"\n\n[other]\nx = 1\n",
+        );
+        std::fs::write(&p.file, &text).unwrap();
+        let http = plan(
+            Client::Codex,
+            &Transport::Http {
+                url: "http://127.0.0.1:9/mcp".into(),
+            },
+            dir.path(),
+            dir.path(),
+            660,
+        )
+        .unwrap();
+        let http = Plan {
+            file: p.file.clone(),
+            ..http
+        };
+        assert!(format!("{:#}", http.write(false).unwrap_err()).contains("--force"));
+        assert!(http.write(true).unwrap());
+        let text = std::fs::read_to_string(&p.file).unwrap();
+        assert!(
+            text.starts_with("# my settings\nmodel = \"o3\"\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("# after\n[mcp_servers.smart-context.env]"),
+            "{text}"
+        );
+        let parsed: toml::Table = text.parse().unwrap();
+        let ours = &parsed["mcp_servers"][SERVER_NAME];
+        assert_eq!(ours["url"].as_str(), Some("http://127.0.0.1:9/mcp"));
+        assert!(ours.get("command").is_none(), "{text}");
+        assert_eq!(ours["env"]["RUST_LOG"].as_str(), Some("info"));
+        assert_eq!(parsed["other"]["x"].as_integer(), Some(1));
+        assert!(!http.write(false).unwrap());
+    }
+
+    #[test]
+    fn no_stored_command_carries_the_expanded_token() {
+        let http = Transport::Http {
+            url: "http://127.0.0.1:8765/mcp".into(),
+        };
+        let p = plan(
+            Client::ClaudeCode,
+            &http,
+            Path::new("/p"),
+            Path::new("/h"),
+            660,
+        )
+        .unwrap();
+        let command = p.command.unwrap();
+        // Inside single quotes the shell leaves `${VAR}` alone; Claude Code expands it from
+        // .mcp.json (the project scope) when it connects.
+        assert!(
+            command.ends_with(&format!(
+                "--header 'Authorization: Bearer ${{{TOKEN_ENV}}}'"
+            )),
+            "{command}"
+        );
+        assert!(command.contains("--scope project"), "{command}");
     }
 }

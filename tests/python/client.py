@@ -5,10 +5,61 @@ Usage: client.py BINARY ROOT CACHE_HOME. Prints one JSON report for tests/python
 
 import asyncio
 import json
+import logging
+import os
+import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from mcp import Client, StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+
+HTTP_TOKEN = "python-sdk-token-0123456789"
+
+
+class KeptWarnings(logging.Handler):
+    """Collects what the SDK logs at WARNING and above (a failed session end is one)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+async def over_http(binary: str, root: str, cache_home: str) -> dict:
+    """One session over `serve --http`, ended by the SDK (its DELETE), with what it logged."""
+    server = subprocess.Popen(
+        [binary, "--root", root, "serve", "--http", "127.0.0.1:0", "--token", HTTP_TOKEN],
+        env={**os.environ, "XDG_CACHE_HOME": cache_home, "SMART_CONTEXT_LOG": "info"},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        url = None
+        for line in server.stderr:
+            if "listening on " in line:
+                url = line.split("listening on ", 1)[1].strip()
+                break
+        if url is None:
+            raise RuntimeError("the server exited before listening")
+        threading.Thread(target=lambda: [None for _ in server.stderr], daemon=True).start()
+        kept = KeptWarnings()
+        logging.getLogger("mcp").addHandler(kept)
+        headers = {"Authorization": f"Bearer {HTTP_TOKEN}"}
+        async with create_mcp_http_client(headers=headers) as http:
+            async with Client(streamable_http_client(url, http_client=http)) as client:
+                listed = await client.list_tools()
+        logging.getLogger("mcp").removeHandler(kept)
+        return {"tools": [t.name for t in listed.tools], "warnings": kept.messages}
+    finally:
+        server.terminate()
+        server.wait()
 
 
 async def main(binary: str, root: str, cache_home: str) -> None:
@@ -57,6 +108,7 @@ async def main(binary: str, root: str, cache_home: str) -> None:
             {"intent": "x", "edits": [{"filePath": "src/lib.rs", "targetString": "absent", "replacementString": "y"}]},
         )
         report["error"] = {"isError": bool(failed.is_error), "structured": failed.structured_content}
+    report["http"] = await over_http(binary, root, cache_home)
     print(json.dumps(report))
 
 

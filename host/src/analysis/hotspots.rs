@@ -5,7 +5,7 @@
 //! keeps a tidy project from having "hot spots" that are merely its largest.
 
 use super::Snapshot;
-use crate::index::rank::{Role, role};
+use crate::index::roles::Role;
 
 /// Below both of these a function is not a hot spot, whatever its percentiles.
 pub const MIN_BRANCHES: u32 = 8;
@@ -47,7 +47,7 @@ pub fn hot_spots(s: &Snapshot, churn: Option<&Churn>) -> Vec<HotSpot> {
         .filter(|&i| {
             let node = &g.symbols[i as usize];
             matches!(node.symbol().kind.as_str(), "function" | "method")
-                && role(&g.files[node.file as usize].path) == Role::Source
+                && s.roles.of(&g.files[node.file as usize].path) == Role::Source
         })
         .collect();
     let coupling = |i: u32| (g.callers[i as usize].len() + g.callees[i as usize].len()) as f64;

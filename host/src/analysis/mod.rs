@@ -34,9 +34,12 @@ pub struct Snapshot {
     pub symbol_percentile: Vec<f32>,
     /// Import cycles: strongly connected components of the file graph, largest first.
     pub cycles: Vec<Vec<u32>>,
+    /// The files' roles, by the conventions the graph's files show (hot spots and overviews
+    /// look at source only).
+    pub roles: crate::index::roles::Roles,
 }
 
-impl crate::index::rank::Centrality for Snapshot {
+impl crate::index::fulltext::Centrality for Snapshot {
     fn file(&self, path: &str) -> Option<f32> {
         let f = self.graph.file(path)?;
         self.file_percentile.get(f as usize).copied()
@@ -72,7 +75,7 @@ impl<F: Fn() -> Option<Arc<Snapshot>>> OnDemand<F> {
     }
 }
 
-impl<F: Fn() -> Option<Arc<Snapshot>> + Send + Sync> crate::index::rank::Centrality
+impl<F: Fn() -> Option<Arc<Snapshot>> + Send + Sync> crate::index::fulltext::Centrality
     for OnDemand<F>
 {
     fn file(&self, path: &str) -> Option<f32> {
@@ -344,6 +347,7 @@ pub fn rank_snapshot_from(graph: Graph, previous: Option<&Snapshot>) -> Snapshot
     let file_rank = rank::pagerank_from(graph.files.len(), &file_edges, file_start);
     let symbol_rank = rank::pagerank_from(graph.symbols.len(), &call_edges, symbol_start);
     Snapshot {
+        roles: crate::index::roles::Roles::from_paths(graph.files.iter().map(|f| f.path.as_str())),
         cycles: reach::cycles(&graph.file_deps),
         file_percentile: rank::percentiles(&file_rank),
         symbol_percentile: rank::percentiles(&symbol_rank),

@@ -1070,7 +1070,7 @@ mod planned {
 
 #[test]
 fn centrality_is_the_file_s_pagerank_percentile_for_the_search() {
-    use crate::index::rank::Centrality;
+    use crate::index::fulltext::Centrality;
     // core.py is imported by both others, which nothing imports.
     let s = snapshot(&[
         ("core.py", "def helper():\n    pass\n"),

@@ -6,7 +6,7 @@ use super::graph::Confidence;
 use super::hotspots::HotSpot;
 use super::reach;
 use crate::error::{HostError, HostResult, codes};
-use crate::index::rank::{Role, role};
+use crate::index::roles::Role;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 /// A definition with its place in the call graph.
@@ -262,7 +262,7 @@ pub fn overview(s: &Snapshot, hot: &[HotSpot], under: Option<&str>, limit: usize
         let path = &g.files[f as usize].path;
         prefix.is_none_or(|p| path == p || path.starts_with(&format!("{p}/")))
     };
-    let source = |f: u32| role(&g.files[f as usize].path) == Role::Source;
+    let source = |f: u32| s.roles.of(&g.files[f as usize].path) == Role::Source;
     let files: Vec<u32> = (0..g.files.len() as u32).filter(|&f| inside(f)).collect();
     let file_set: HashSet<u32> = files.iter().copied().collect();
     let symbols: Vec<u32> = files.iter().flat_map(|&f| g.symbols_of(f)).collect();
@@ -374,7 +374,7 @@ fn layers(s: &Snapshot, files: &[u32], prefix: Option<&str>, limit: usize) -> Ve
     let mut module = HashMap::new();
     for &f in files
         .iter()
-        .filter(|&&f| role(&g.files[f as usize].path) == Role::Source)
+        .filter(|&&f| s.roles.of(&g.files[f as usize].path) == Role::Source)
     {
         let m = module_of(&g.files[f as usize].path, prefix);
         let id = *ids.entry(m).or_insert_with(|| {

@@ -145,6 +145,13 @@ pub fn skipped(conn: &Connection) -> Result<HashMap<String, Skipped>> {
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// Every indexed path.
+pub fn indexed_paths(conn: &Connection) -> Result<Vec<String>> {
+    let mut stmt = conn.prepare("SELECT path FROM files")?;
+    let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
 /// Every path the catalogue accounts for: indexed or left out on purpose.
 pub fn accounted_paths(conn: &Connection) -> Result<std::collections::HashSet<String>> {
     let mut stmt =

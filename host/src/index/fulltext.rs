@@ -104,6 +104,22 @@ pub struct ChunkDoc<'a> {
     pub chunk: &'a Chunk,
 }
 
+/// How central files are in the project's graphs (PageRank percentiles, 0 to 1): the
+/// analysis layer implements it and the ranking asks it, so the index does not depend on
+/// the graphs.
+pub trait Centrality: Send + Sync {
+    /// The file's PageRank percentile over imports.
+    fn file(&self, path: &str) -> Option<f32>;
+}
+
+/// A search request carries one and derives `Debug`: what it holds is the graphs, too large
+/// to print.
+impl std::fmt::Debug for dyn Centrality {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Centrality")
+    }
+}
+
 /// What a search asks for.
 #[derive(Debug, Clone, Default)]
 pub struct SearchRequest {
@@ -120,7 +136,7 @@ pub struct SearchRequest {
     pub limit: usize,
     /// How central files are in the project's graphs, when they are built: a prior the
     /// ranking weighs beside the text's evidence.
-    pub centrality: Option<std::sync::Arc<dyn super::rank::Centrality>>,
+    pub centrality: Option<std::sync::Arc<dyn Centrality>>,
 }
 
 /// One ranked chunk.

@@ -21,6 +21,7 @@ pub mod queries;
 pub mod query_reader;
 pub mod rank;
 pub mod resolve;
+pub mod roles;
 pub mod scan;
 pub mod tokenizer;
 mod watch;
@@ -42,15 +43,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock, Weak};
 
-/// `s` cut to `max` characters, with an ellipsis when cut: previews and signatures.
-pub fn clip(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.to_string();
-    }
-    let mut out: String = s.chars().take(max).collect();
-    out.push('…');
-    out
-}
+pub use crate::text::clip;
 
 /// The index directory under the state directory.
 pub const INDEX_DIR: &str = "index";
@@ -149,6 +142,8 @@ pub struct Index {
     live_scans: AtomicUsize,
     /// Why this instance cannot write the index, when it cannot.
     read_only: RwLock<Option<String>>,
+    /// The project's test conventions as of a pass (by `passes`), learned from the catalogue.
+    roles: Mutex<Option<(u64, Arc<roles::Roles>)>>,
     /// Held for the life of the index: the exclusive lock that makes this process the writer.
     lock: Mutex<Option<File>>,
 }
@@ -207,8 +202,31 @@ impl Index {
             live_scans: AtomicUsize::new(0),
             freshness_checked: false.into(),
             read_only: RwLock::new(read_only),
+            roles: Mutex::new(None),
             lock: Mutex::new(lock),
         })
+    }
+
+    /// The roles of the project's files (source, test, changelog, generated), by the
+    /// conventions its catalogued files show; learned again after each pass.
+    pub fn roles(&self) -> Arc<roles::Roles> {
+        let passes = self.passes.load(Ordering::Acquire);
+        let mut cached = self.roles.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((at, roles)) = cached.as_ref()
+            && *at == passes
+        {
+            return roles.clone();
+        }
+        let paths = {
+            let conn = self.reader.lock().unwrap_or_else(|p| p.into_inner());
+            catalog::indexed_paths(&conn).unwrap_or_else(|err| {
+                tracing::debug!("listing paths for their roles: {err:#}");
+                Vec::new()
+            })
+        };
+        let roles = Arc::new(roles::Roles::from_paths(paths.iter().map(String::as_str)));
+        *cached = Some((passes, roles.clone()));
+        roles
     }
 
     /// The search index, when there is one.

@@ -12,6 +12,9 @@ use rusqlite::{Connection, OptionalExtension, params};
 const QUERY_LINES: usize = 4;
 /// Characters of one preview line at most.
 const LINE_CHARS: usize = 200;
+/// The code extract's format, part of what a cached one is valid for: `+i` keeps
+/// indentation past the chunk's own.
+const EXTRACT_FORMAT: &str = "+i";
 
 /// What a chunk preview is made from.
 pub struct Source<'a> {
@@ -44,6 +47,7 @@ fn extract(source: &Source, mode: Mode) -> String {
 
 /// The declaration line of a code chunk and the first doc-comment line above it, numbered.
 fn signature(body: &str, start_line: u32) -> String {
+    let base = base_indent(body);
     let mut doc: Option<String> = None;
     for (i, line) in body.lines().enumerate() {
         let t = line.trim();
@@ -51,19 +55,37 @@ fn signature(body: &str, start_line: u32) -> String {
             continue;
         }
         let number = start_line + i as u32;
+        let kept = dedent(line, base);
         if is_comment(t) {
             let text = t.trim_start_matches(['/', '*', '#', '!', ' ', '"']).trim();
             if doc.is_none() && !text.is_empty() {
-                doc = Some(numbered(number, t));
+                doc = Some(numbered(number, kept));
             }
             continue;
         }
         return match doc {
-            Some(doc) => format!("{doc}\n{}", numbered(number, t)),
-            None => numbered(number, t),
+            Some(doc) => format!("{doc}\n{}", numbered(number, kept)),
+            None => numbered(number, kept),
         };
     }
     doc.unwrap_or_default()
+}
+
+/// The indentation every non-blank line of a chunk shares (a method's, inside its class):
+/// previews drop it and keep the rest, so nesting (Python's blocks) stays visible at the
+/// least cost.
+fn base_indent(body: &str) -> usize {
+    body.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start_matches([' ', '\t']).len())
+        .min()
+        .unwrap_or(0)
+}
+
+/// `line` without the first `base` bytes of its indentation (spaces or tabs).
+fn dedent(line: &str, base: usize) -> &str {
+    let indent = line.len() - line.trim_start_matches([' ', '\t']).len();
+    &line[indent.min(base)..]
 }
 
 fn is_comment(t: &str) -> bool {
@@ -78,11 +100,13 @@ fn numbered(number: u32, line: &str) -> String {
     format!("{number}| {}", super::clip(line.trim_end(), LINE_CHARS))
 }
 
-/// The lines of `body` holding any of `needles` (lower-case), as (line number, text).
-fn query_lines(body: &str, start_line: u32, needles: &[String]) -> Vec<(u32, String)> {
+/// The lines of `body` holding any of `needles` (lower-case), as (line number, text): code
+/// keeps its indentation past the chunk's own, prose is trimmed.
+fn query_lines(body: &str, start_line: u32, needles: &[String], code: bool) -> Vec<(u32, String)> {
     if needles.is_empty() {
         return Vec::new();
     }
+    let base = if code { base_indent(body) } else { 0 };
     body.lines()
         .enumerate()
         .filter(|(_, line)| {
@@ -90,13 +114,20 @@ fn query_lines(body: &str, start_line: u32, needles: &[String]) -> Vec<(u32, Str
             !line.trim().is_empty() && needles.iter().any(|n| lower.contains(n.as_str()))
         })
         .take(QUERY_LINES)
-        .map(|(i, line)| (start_line + i as u32, line.trim().to_string()))
+        .map(|(i, line)| {
+            let text = if code {
+                dedent(line, base).trim_end()
+            } else {
+                line.trim()
+            };
+            (start_line + i as u32, text.to_string())
+        })
         .collect()
 }
 
 /// The preview of `source` for `needles` within `cap` characters, from its cached `extract`.
 pub fn render(source: &Source, extract: &str, needles: &[String], cap: usize) -> (String, bool) {
-    let found = query_lines(source.body, source.start_line, needles);
+    let found = query_lines(source.body, source.start_line, needles, source.code);
     let lines: Vec<String> = if source.code {
         // Signature and query lines in line order, each once.
         let mut numbered_lines: Vec<(u32, String)> = extract
@@ -207,9 +238,10 @@ pub fn preview(
         return Ok(None);
     };
     // A code extract is numbered: the same chunk moved down by an edit above it needs its
-    // lines numbered anew, so its first line is part of what the cached extract is valid for.
+    // lines numbered anew, so its first line is part of what the cached extract is valid for
+    // (and `EXTRACT_FORMAT`, so extracts cached in an older format are made again).
     let valid_for = match source.code {
-        true => format!("{content_hash}@{}", source.start_line),
+        true => format!("{content_hash}@{}{EXTRACT_FORMAT}", source.start_line),
         false => content_hash,
     };
     let extract = match cached {
@@ -277,6 +309,25 @@ mod tests {
     }
 
     #[test]
+    fn code_keeps_its_nesting_past_the_chunks_own_indentation() {
+        // A method inside a class: its own indentation goes, its blocks' stays.
+        let body = "    def parse(self, body):\n        \"\"\"Parse the body.\"\"\"\n        if body:\n            return self.read(body)\n        return None\n";
+        let source = Source {
+            chunk_id: "m",
+            body,
+            start_line: 40,
+            code: true,
+        };
+        let extract = extract(&source, Mode::Preview);
+        assert_eq!(extract, "40| def parse(self, body):");
+        let (text, _) = render(&source, &extract, &["read".into(), "none".into()], 500);
+        assert_eq!(
+            text,
+            "40| def parse(self, body):\n43|         return self.read(body)\n44|     return None"
+        );
+    }
+
+    #[test]
     fn code_is_signature_first_with_query_lines_numbered_in_order() {
         let extract = extract(&code(), Mode::Preview);
         assert_eq!(
@@ -286,7 +337,7 @@ mod tests {
         let (text, cut) = render(&code(), &extract, &["search_index".into()], 500);
         assert_eq!(
             text,
-            "10| /// Finds things.\n12| pub fn find(query: &str) -> Vec<Hit> {\n15| search_index(&parsed, &mut hits);"
+            "10| /// Finds things.\n12| pub fn find(query: &str) -> Vec<Hit> {\n15|     search_index(&parsed, &mut hits);"
         );
         assert!(!cut);
         // The signature line matches too: it appears once.

@@ -12,6 +12,7 @@ use super::previews;
 use super::query_reader::{self, ReadQuery};
 use super::rank;
 use super::resolve;
+use super::roles::Role;
 use super::{Freshness, Index, live};
 use crate::error::{HostError, HostResult, codes};
 use crate::workspace::ReadOptions;
@@ -188,6 +189,7 @@ impl Index {
         request: &SearchRequest,
     ) -> anyhow::Result<(Vec<Hit>, usize)> {
         let started = std::time::Instant::now();
+        let roles = self.roles();
         let pool = SearchRequest {
             limit: pool_size(request.limit),
             ..request.clone()
@@ -237,7 +239,7 @@ impl Index {
                 .map(|(path, _)| path)
                 .filter(|path| {
                     !found.iter().any(|h| &h.path == *path)
-                        && (read.about_tests || rank::role(path) == rank::Role::Source)
+                        && (read.about_tests || roles.of(path) == Role::Source)
                 })
                 .take(BROUGHT_FILES)
                 .cloned()
@@ -267,7 +269,10 @@ impl Index {
             found,
             definitions,
             &whole,
-            request.centrality.as_deref(),
+            &rank::Priors {
+                centrality: request.centrality.as_deref(),
+                roles: &roles,
+            },
             request.limit,
             &mut in_files,
         );

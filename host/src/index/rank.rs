@@ -5,8 +5,9 @@
 //! generated files after the code they describe unless the query is about them, and on every
 //! hit the few signals that put it there (`why`).
 
-use super::fulltext::Hit;
+use super::fulltext::{Centrality, Hit};
 use super::query_reader::{self, ReadQuery};
+use super::roles::{Role, Roles};
 use std::collections::{HashMap, HashSet};
 
 /// Weight of a file's 2nd and 3rd best chunks against its best: more evidence in one file
@@ -51,102 +52,11 @@ const CENTRAL_SAID: f32 = 0.95;
 /// Query words listed in a `why`.
 const WHY_WORDS: usize = 4;
 
-/// How central files are in the project's graphs (PageRank percentiles, 0 to 1): the
-/// analysis layer implements it and the ranking asks it, so the index does not depend on
-/// the graphs.
-pub trait Centrality: Send + Sync {
-    /// The file's PageRank percentile over imports.
-    fn file(&self, path: &str) -> Option<f32>;
-}
-
-/// A search request carries one and derives `Debug`: what it holds is the graphs, too large
-/// to print.
-impl std::fmt::Debug for dyn Centrality {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Centrality")
-    }
-}
-
-/// Where a chunk sits, by convention: what the ranking demotes and says so.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    Source,
-    Test,
-    Changelog,
-    Generated,
-}
-
-/// The role of a path by common naming conventions (no project's own names).
-pub fn role(path: &str) -> Role {
-    let lower = path.to_lowercase();
-    let parts: Vec<&str> = lower.split('/').collect();
-    let file = parts.last().copied().unwrap_or("");
-    let stem = file.split('.').next().unwrap_or(file);
-    let dirs = &parts[..parts.len().saturating_sub(1)];
-    let dir_is = |names: &[&str]| dirs.iter().any(|d| names.contains(d));
-    if dir_is(&[
-        "vendor",
-        "vendored",
-        "third_party",
-        "thirdparty",
-        "node_modules",
-        "_vendor",
-    ]) || file.ends_with(".min.js")
-        || file.ends_with(".min.css")
-        || file.ends_with("_pb2.py")
-        || file.ends_with(".pb.go")
-        || file.contains(".generated.")
-        || file.ends_with(".lock")
-        || file == "package-lock.json"
-    {
-        return Role::Generated;
-    }
-    if matches!(
-        stem,
-        "changelog"
-            | "changes"
-            | "history"
-            | "news"
-            | "release-notes"
-            | "releasenotes"
-            | "whatsnew"
-    ) || dir_is(&[
-        "releases",
-        "release-notes",
-        "release_notes",
-        "changelog",
-        "changelogs",
-        "whatsnew",
-        "whats_new",
-        "prev_whats_new",
-        "prev_api_changes",
-        "news",
-    ]) {
-        return Role::Changelog;
-    }
-    if dir_is(&[
-        "test",
-        "tests",
-        "testing",
-        "__tests__",
-        "spec",
-        "specs",
-        "test_utils",
-    ]) || dirs
-        .iter()
-        .any(|d| d.ends_with("_tests") || d.ends_with("_test") || d.starts_with("tests_"))
-        || stem.starts_with("test_")
-        || stem.ends_with("_test")
-        || stem.ends_with("_tests")
-        || stem == "conftest"
-        || stem == "tests"
-        || file.contains(".test.")
-        || file.contains(".spec.")
-        || (stem.ends_with("Test") || stem.ends_with("Tests")) && file.ends_with(".java")
-    {
-        return Role::Test;
-    }
-    Role::Source
+/// What the project says about its files beside a text's evidence: how central each is (when
+/// the graphs are built) and the role it plays (source, test, changelog, generated).
+pub struct Priors<'a> {
+    pub centrality: Option<&'a dyn Centrality>,
+    pub roles: &'a Roles,
 }
 
 /// One candidate chunk and what speaks for it.
@@ -195,10 +105,11 @@ pub fn rank(
     found: Vec<Hit>,
     definitions: Vec<Hit>,
     whole: &HashMap<String, f32>,
-    centrality: Option<&dyn Centrality>,
+    priors: &Priors,
     limit: usize,
     in_files: &mut dyn FnMut(&[String]) -> Vec<Hit>,
 ) -> Vec<Hit> {
+    let (centrality, roles) = (priors.centrality, priors.roles);
     let names: Vec<&str> = read.code_names();
     let plain: Vec<&str> = read.plain_names();
     // How many files define each name: a name declared everywhere (`get`, `__init__`)
@@ -327,8 +238,7 @@ pub fn rank(
                     .push(format!("central: top {top:.0}% of files by imports"));
             }
         }
-        let role = role(path);
-        let demote = match role {
+        let demote = match roles.of(path) {
             Role::Source => None,
             Role::Test if read.about_tests => None,
             Role::Test => Some("test file, ranked after source"),
@@ -729,21 +639,6 @@ mod tests {
     }
 
     #[test]
-    fn roles_follow_conventions() {
-        assert_eq!(role("tests/forms/test_fields.py"), Role::Test);
-        assert_eq!(role("pkg/utils_test.go"), Role::Test);
-        assert_eq!(role("web/app.spec.ts"), Role::Test);
-        assert_eq!(role("js_tests/qunit/qunit.js"), Role::Test);
-        assert_eq!(role("integration_test/client.py"), Role::Test);
-        assert_eq!(role("latest_news/feed.py"), Role::Source);
-        assert_eq!(role("docs/releases/4.1.txt"), Role::Changelog);
-        assert_eq!(role("CHANGELOG.md"), Role::Changelog);
-        assert_eq!(role("static/app.min.js"), Role::Generated);
-        assert_eq!(role("src/testament.py"), Role::Source);
-        assert_eq!(role("django/db/models/query.py"), Role::Source);
-    }
-
-    #[test]
     fn one_item_per_file_first_and_docstrings_fold_into_their_code() {
         let read = query_reader::read("ceiling rounding of decimals");
         let found = vec![
@@ -895,7 +790,7 @@ mod tests {
             found,
             Vec::new(),
             &HashMap::new(),
-            None,
+            &no_priors(),
             3,
             &mut in_files,
         );
@@ -912,6 +807,15 @@ mod tests {
         );
         let alone = ranked(&read, out.clone(), None, 3);
         assert_eq!(alone.len(), 3);
+    }
+
+    /// Neither centrality nor learned test roots.
+    fn no_priors() -> Priors<'static> {
+        static ROLES: std::sync::LazyLock<Roles> = std::sync::LazyLock::new(Roles::default);
+        Priors {
+            centrality: None,
+            roles: &ROLES,
+        }
     }
 
     /// No definitions beyond what the search found.
@@ -931,7 +835,10 @@ mod tests {
             found,
             Vec::new(),
             &HashMap::new(),
-            centrality,
+            &Priors {
+                centrality,
+                roles: &Roles::default(),
+            },
             limit,
             &mut none,
         )
@@ -1093,7 +1000,15 @@ mod tests {
         let whole: HashMap<String, f32> = [("y.py".to_string(), 9.0), ("x.py".to_string(), 1.0)]
             .into_iter()
             .collect();
-        let out = rank(&read, found.clone(), Vec::new(), &whole, None, 2, &mut none);
+        let out = rank(
+            &read,
+            found.clone(),
+            Vec::new(),
+            &whole,
+            &no_priors(),
+            2,
+            &mut none,
+        );
         assert_eq!(out[0].path, "y.py");
         assert!(
             out[0]
@@ -1144,7 +1059,15 @@ mod tests {
             1.0,
             "",
         )];
-        let out = rank(&read, found, defs, &HashMap::new(), None, 10, &mut none);
+        let out = rank(
+            &read,
+            found,
+            defs,
+            &HashMap::new(),
+            &no_priors(),
+            10,
+            &mut none,
+        );
         assert_eq!(out[0].path, "pkg/linear/ridge.py");
         assert!(
             out[0]

@@ -73,7 +73,9 @@ pub async fn serve(
         Arc::new(LocalSessionManager::default()),
         config,
     );
-    let app = axum::Router::new().nest_service(ENDPOINT, service);
+    let app = axum::Router::new()
+        .nest_service(ENDPOINT, service)
+        .layer(axum::middleware::from_fn(session_end_answers_no_content));
     let app = match options.token {
         Some(token) => {
             let token: Arc<str> = token.into();
@@ -135,6 +137,18 @@ pub async fn serve(
         });
     }
     Ok(())
+}
+
+/// rmcp answers a session's DELETE with 202 Accepted; the MCP Python SDK takes anything but
+/// 200 and 204 as a failed session end (and logs it on every one), and the TypeScript SDK
+/// accepts any 2xx: a session ended says 204 No Content.
+async fn session_end_answers_no_content(request: Request, next: Next) -> Response {
+    let delete = request.method() == axum::http::Method::DELETE;
+    let response = next.run(request).await;
+    if delete && response.status() == StatusCode::ACCEPTED {
+        return StatusCode::NO_CONTENT.into_response();
+    }
+    response
 }
 
 async fn require_bearer(token: &str, request: Request, next: Next) -> Response {

@@ -181,14 +181,10 @@ pub const FAILURE_SCHEMA: &str = r#"{
   "required": ["success", "code", "message"],
   "properties": {
     "success": { "const": false },
-    "code": { "type": "string", "description": "Stable error code, e.g. NO_MATCH, FILE_NOT_FOUND" },
+    "code": { "type": "string" },
     "message": { "type": "string" },
-    "suggestion": { "type": "string", "description": "The next step to try" },
-    "details": {
-      "type": "object",
-      "additionalProperties": true,
-      "description": "Code-specific data, e.g. NO_MATCH candidates"
-    }
+    "suggestion": { "type": "string" },
+    "details": { "type": "object", "additionalProperties": true }
   }
 }"#;
 

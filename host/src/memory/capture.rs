@@ -5,7 +5,6 @@
 
 use super::privacy;
 use crate::error::HostError;
-use crate::runtime::ToolOutput;
 use serde_json::Value;
 
 /// Keys whose string values name files, in arguments and results alike.
@@ -54,7 +53,7 @@ pub fn worth_keeping(tool: &str, args_json: &str) -> bool {
 }
 
 /// The digest of `tool` called with `args_json` and answering `outcome`.
-pub fn digest(tool: &str, args_json: &str, outcome: Result<&ToolOutput, &HostError>) -> ToolDigest {
+pub fn digest(tool: &str, args_json: &str, outcome: Result<&Value, &HostError>) -> ToolDigest {
     let args: Value = serde_json::from_str(args_json).unwrap_or(Value::Null);
     let mut files = Vec::new();
     collect(&args, PATH_KEYS, &mut files, MAX_FILES);
@@ -70,10 +69,10 @@ pub fn digest(tool: &str, args_json: &str, outcome: Result<&ToolOutput, &HostErr
             } else {
                 MAX_FILES
             };
-            collect(&output.structured, PATH_KEYS, &mut result_files, cap);
-            collect(&output.structured, SYMBOL_KEYS, &mut symbols, MAX_SYMBOLS);
-            tx_id = find_string(&output.structured, "transactionId");
-            result_status(&output.structured)
+            collect(output, PATH_KEYS, &mut result_files, cap);
+            collect(output, SYMBOL_KEYS, &mut symbols, MAX_SYMBOLS);
+            tx_id = find_string(output, "transactionId");
+            result_status(output)
         }
         Err(err) => format!("error {}: {}", err.code, first_line(&err.message, 200)),
     };
@@ -274,22 +273,15 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn output(structured: Value) -> ToolOutput {
-        ToolOutput {
-            structured,
-            text: String::new(),
-        }
-    }
-
     #[test]
     fn an_explore_call_keeps_its_query_counts_and_files() {
-        let out = output(json!({
+        let out = json!({
             "success": true, "status": "ok",
             "data": {"docs": [], "code": [
                 {"filePath": "src/cache.rs", "title": "Cache.get"},
                 {"filePath": "src/ttl.rs", "symbol": "expire"}
             ]}
-        }));
+        });
         let d = digest(
             "explore",
             r#"{"query":"why does the cache expire"}"#,
@@ -308,7 +300,7 @@ mod tests {
     fn an_edit_keeps_its_transaction_and_cuts_long_text() {
         let long = "x".repeat(5_000);
         let args = json!({"edits": [{"filePath": "a.py", "oldText": "a", "newText": long}]});
-        let out = output(json!({"success": true, "transactionId": "tx-1", "files": ["a.py"]}));
+        let out = json!({"success": true, "transactionId": "tx-1", "files": ["a.py"]});
         let d = digest("change", &args.to_string(), Ok(&out));
         assert_eq!(d.tx_id.as_deref(), Some("tx-1"));
         assert!(d.content.contains("(5000 chars)") && d.content.len() < 1_000);
@@ -330,14 +322,14 @@ mod tests {
         let d = digest(
             "explore",
             &json!({"query": format!("why is {token} refused")}).to_string(),
-            Ok(&output(json!({"status": "ok"}))),
+            Ok(&json!({"status": "ok"})),
         );
         assert!(!d.content.contains(&token) && !d.summary.contains(&token));
 
         let d = digest(
             "write",
             &json!({"path": ".env", "content": "API_KEY=hunter2hunter2"}).to_string(),
-            Ok(&output(json!({"status": "ok"}))),
+            Ok(&json!({"status": "ok"})),
         );
         assert!(!d.content.contains("hunter2"), "{}", d.content);
         assert_eq!(d.files, vec![".env"]);

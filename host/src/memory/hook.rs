@@ -13,7 +13,6 @@
 //! tool's output is never stored: only the digest [`super::capture`] makes of it.
 
 use super::capture;
-use crate::runtime::ToolOutput;
 use crate::store::memory::EventRow;
 use crate::store::now_ms;
 use serde_json::Value;
@@ -186,13 +185,10 @@ fn tool_row(
     input: &Value,
     response: Value,
 ) -> EventRow {
-    let output = ToolOutput {
-        structured: if response.is_object() {
-            response
-        } else {
-            serde_json::json!({})
-        },
-        text: String::new(),
+    let output = if response.is_object() {
+        response
+    } else {
+        serde_json::json!({})
     };
     let digest = capture::digest(tool, &input.to_string(), Ok(&output));
     let mut event = row("tool", digest.content, Some(tool.to_string()));
@@ -303,7 +299,7 @@ pub fn record(
         }
     }
     let key = crate::store::JournalKey::load_or_create(data_dir)?;
-    let db = root.join(crate::app::STATE_DIR).join("state.db");
+    let db = root.join(crate::store::STATE_DIR).join("state.db");
     let memory = super::Memory::open(&db, key, super::MemorySettings::from_env())?;
     if !memory.enabled() {
         return Ok(0);
@@ -319,7 +315,7 @@ pub fn record(
 fn served_root(start: &Path) -> Option<PathBuf> {
     let start = start.canonicalize().ok()?;
     start.ancestors().find_map(|dir| {
-        let state = dir.join(crate::app::STATE_DIR);
+        let state = dir.join(crate::store::STATE_DIR);
         let plain =
             |p: &Path| std::fs::symlink_metadata(p).is_ok_and(|m| !m.file_type().is_symlink());
         let db = state.join("state.db");

@@ -320,7 +320,7 @@ impl Memory {
         &self,
         tool: &str,
         args_json: &str,
-        outcome: Result<&crate::runtime::ToolOutput, &HostError>,
+        outcome: Result<&serde_json::Value, &HostError>,
     ) {
         if !self.settings.enabled || !capture::worth_keeping(tool, args_json) {
             return;
@@ -531,7 +531,7 @@ impl Memory {
             .iter()
             .enumerate()
             .filter(|(_, e)| passes(e, filter))
-            .map(|(rank, e)| (weights.score(&event_terms(e)), rank, e))
+            .map(|(rank, e)| (weights.score(&event_terms(e)) * kind_weight(e), rank, e))
             .filter(|(score, _, _)| *score >= min_score)
             .collect();
         // Best score first; among equals the full-text rank (bm25: denser, shorter), then newer.
@@ -540,19 +540,55 @@ impl Memory {
                 .then(a.1.cmp(&b.1))
                 .then(b.2.seq.cmp(&a.2.seq))
         });
-        let total_matches = scored.len() as u32;
-        let items = scored
-            .into_iter()
-            .take(top_k.max(1) as usize)
-            .map(|(score, _, e)| IndexItem {
-                id: event_id(e.seq),
-                summary: e.summary.clone(),
-                score: (score * 1000.0).round() / 1000.0,
-                kind: e.kind.clone(),
-                timestamp_ms: e.created_ms,
-                session_id: e.session_id.clone(),
-            })
+        let folded = fold_repeats(scored);
+        let total_matches = folded.len() as u32;
+        let mut picked: Vec<(f64, &EventRow, usize)> =
+            folded.into_iter().take(top_k.max(1) as usize).collect();
+        // The edits a note explains follow it (found by the files the note names), when the
+        // search did not bring them: the decision and what carried it out, together.
+        let notes: Vec<(usize, f64, i64, Vec<String>)> = picked
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, e, _))| e.kind == "insight" && !e.files.is_empty())
+            .map(|(at, (score, e, _))| (at, *score, e.seq, e.files.clone()))
             .collect();
+        let mut explained: Vec<(usize, f64, EventRow)> = Vec::new();
+        if !notes.is_empty() {
+            let store = self.shared.store();
+            for (at, score, seq, files) in notes {
+                let touching = store.memory_touching(&files, seq, EXPLAINED_EDITS * 4)?;
+                let edits = store.memory_events(&touching)?;
+                let mut edits: Vec<EventRow> = edits
+                    .into_iter()
+                    .filter(|e| e.tx_id.is_some() && passes(e, filter))
+                    .filter(|e| !picked.iter().any(|(_, p, _)| p.seq == e.seq))
+                    .filter(|e| !explained.iter().any(|(_, _, x)| x.seq == e.seq))
+                    .collect();
+                edits.sort_by_key(|e| std::cmp::Reverse(e.seq));
+                for edit in edits.into_iter().take(EXPLAINED_EDITS as usize) {
+                    explained.push((at, score * EXPLAINED, edit));
+                }
+            }
+        }
+        let item = |score: f64, e: &EventRow, repeats: usize| IndexItem {
+            id: event_id(e.seq),
+            summary: match repeats {
+                0 => e.summary.clone(),
+                n => format!("{} (and {n} like it)", e.summary),
+            },
+            score: (score * 1000.0).round() / 1000.0,
+            kind: e.kind.clone(),
+            timestamp_ms: e.created_ms,
+            session_id: e.session_id.clone(),
+        };
+        let mut items = Vec::new();
+        for (at, (score, e, repeats)) in picked.drain(..).enumerate() {
+            items.push(item(score, e, repeats));
+            for (_, score, edit) in explained.iter().filter(|(from, _, _)| *from == at) {
+                items.push(item(*score, edit, 0));
+            }
+        }
+        items.truncate(top_k.max(1) as usize);
         Ok(SearchOutcome {
             items,
             total_matches,
@@ -827,6 +863,57 @@ impl Weights {
         let coverage = score(&self.known, &held);
         coverage * (1.0 - UNKNOWN_PENALTY * self.unknown_share)
     }
+}
+
+/// What an event of its kind is worth to a recall, as a factor of how much of the question
+/// it holds: the agent's own notes most, then the edits that landed and the user's asks;
+/// the server's record of reads and searches least (they are many, and alike), so a score
+/// of 1.00 is a note that holds the whole question.
+fn kind_weight(row: &EventRow) -> f64 {
+    match row.kind.as_str() {
+        "insight" => 1.0,
+        "tool" if row.tx_id.is_some() => 0.95,
+        "prompt" => 0.9,
+        "response" => 0.85,
+        _ => 0.8,
+    }
+}
+
+/// Edits shown after a note that explains them, at most.
+const EXPLAINED_EDITS: u32 = 3;
+/// An explained edit's score, as a share of its note's: under it by more than the spec's
+/// clear-winner gap (0.1), so a note and the edits it explains still open the note in full
+/// (whose details list them as related).
+const EXPLAINED: f64 = 0.85;
+/// Events of one kind whose summaries share this much of their words are one recollection.
+const ALIKE: f64 = 0.8;
+
+/// The scored events with near-duplicates folded into the first (best) of them: same kind
+/// and tool, summaries sharing most of their words (the same search run again, the same
+/// prompt asked twice). Each kept event comes with how many it stands for.
+fn fold_repeats(scored: Vec<(f64, usize, &EventRow)>) -> Vec<(f64, &EventRow, usize)> {
+    let mut kept: Vec<(f64, &EventRow, usize, std::collections::HashSet<String>)> = Vec::new();
+    for (score, _, e) in scored {
+        let words: std::collections::HashSet<String> =
+            terms::terms(&e.summary).into_iter().collect();
+        let twin = kept.iter_mut().find(|(_, k, _, kw)| {
+            k.kind == e.kind && k.tool == e.tool && alike(kw, &words) >= ALIKE
+        });
+        match twin {
+            Some(twin) => twin.2 += 1,
+            None => kept.push((score, e, 0, words)),
+        }
+    }
+    kept.into_iter().map(|(s, e, n, _)| (s, e, n)).collect()
+}
+
+/// Jaccard similarity of two word sets (0 for two empty ones: nothing says they are alike).
+fn alike(a: &std::collections::HashSet<String>, b: &std::collections::HashSet<String>) -> f64 {
+    let union = a.union(b).count();
+    if union == 0 {
+        return 0.0;
+    }
+    a.intersection(b).count() as f64 / union as f64
 }
 
 /// How much a question's terms no event holds lower every score: half of their share.

@@ -35,11 +35,15 @@ fn tool_calls_are_captured_behind_the_answer_and_found_again() {
         structured: json!({"status": "ok", "data": {"code": [{"filePath": "src/cache.rs"}]}}),
         text: String::new(),
     };
-    memory.record_call("explore", r#"{"query":"cache expiry policy"}"#, Ok(&out));
+    memory.record_call(
+        "explore",
+        r#"{"query":"cache expiry policy"}"#,
+        Ok(&out.structured),
+    );
     memory.record_call(
         "manage",
         r#"{"command":"remember","content":"x"}"#,
-        Ok(&out),
+        Ok(&out.structured),
     );
     memory.flush();
     let found = memory
@@ -53,7 +57,8 @@ fn tool_calls_are_captured_behind_the_answer_and_found_again() {
     let item = &found.items[0];
     assert_eq!(item.kind, "tool");
     assert_eq!(item.session_id, memory.session_id());
-    assert_eq!(item.score, 1.0);
+    // The whole question, in the server's record of a search: worth less than a note.
+    assert_eq!(item.score, 0.8);
     assert!(
         item.summary.starts_with("explore \"cache expiry policy\""),
         "{}",
@@ -62,6 +67,65 @@ fn tool_calls_are_captured_behind_the_answer_and_found_again() {
     let detail = &memory.details(std::slice::from_ref(&item.id)).unwrap()[0];
     assert_eq!(detail.files, vec!["src/cache.rs"]);
     assert_eq!(detail.tools, vec!["explore"]);
+}
+
+#[test]
+fn recall_puts_notes_and_the_edits_they_explain_first_and_folds_repeats() {
+    let dir = tempfile::tempdir().unwrap();
+    let memory = open(dir.path());
+    let mut rows = Vec::new();
+    // The same search, run five times: one recollection.
+    for _ in 0..5 {
+        let mut r = row("s1", "tool", "explore \"slugify unicode\" -> ok", &[]);
+        r.tool = Some("explore".into());
+        rows.push(r);
+    }
+    // The edit that fixed it: its text does not say why.
+    let mut edit = row(
+        "s1",
+        "tool",
+        "change applied 1 edit",
+        &["django/utils/text.py"],
+    );
+    edit.tool = Some("change".into());
+    edit.tx_id = Some("tx_1".into());
+    rows.push(edit);
+    rows.push(row(
+        "s1",
+        "insight",
+        "slugify dropped unicode letters: allow_unicode now keeps them (fixed in text.py)",
+        &["django/utils/text.py"],
+    ));
+    for i in 0..30 {
+        rows.push(row(
+            "s0",
+            "tool",
+            &format!("explore \"module {i}\" -> ok"),
+            &[],
+        ));
+    }
+    memory.insert_rows(rows).unwrap();
+    let found = memory
+        .search("slugify unicode", 10, 0.0, &SearchFilter::default())
+        .unwrap();
+    let kinds: Vec<(&str, f64)> = found
+        .items
+        .iter()
+        .map(|i| (i.kind.as_str(), i.score))
+        .collect();
+    assert_eq!(kinds[0], ("insight", 1.0), "{:?}", found.items);
+    assert_eq!(
+        found.items[1].id, "mem_6",
+        "the edit the note explains follows it"
+    );
+    assert!(found.items[1].score < 1.0 && found.items[1].score > found.items[2].score);
+    assert_eq!(found.items.len(), 3, "{:?}", found.items);
+    assert!(
+        found.items[2].summary.ends_with("(and 4 like it)"),
+        "{}",
+        found.items[2].summary
+    );
+    assert_eq!(found.total_matches, 2, "the note and one folded search");
 }
 
 #[test]

@@ -355,9 +355,11 @@ impl Runtime {
         }))
         .unwrap_or_else(|panic| Err(panicked(name, args_json, panic.as_ref())));
         if !matches!(&outcome, Err(e) if e.code == codes::UNKNOWN_TOOL) {
-            self.services
-                .memory
-                .record_call(name, args_json, outcome.as_ref());
+            self.services.memory.record_call(
+                name,
+                args_json,
+                outcome.as_ref().map(|o| &o.structured),
+            );
         }
         outcome
     }

@@ -10,6 +10,10 @@ pub mod provenance;
 
 pub use journal_key::JournalKey;
 
+/// The host's state directory under the root (the state database, the search index, the
+/// journal), where every layer that keeps state finds it.
+pub const STATE_DIR: &str = ".smart-context";
+
 use anyhow::{Context, Result};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::{Path, PathBuf};

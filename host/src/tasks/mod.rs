@@ -8,6 +8,7 @@
 pub mod confine;
 pub mod control;
 pub mod isolation;
+pub mod junit;
 mod summary;
 
 pub use control::Control;
@@ -353,6 +354,7 @@ mod tests {
             max_output_bytes: 1 << 16,
             env: Vec::new(),
             confine: false,
+            junit_xml: Vec::new(),
         }
     }
 

@@ -1,6 +1,11 @@
-//! Passed / failed / ignored counts and the first failing tests, read from the result lines of
-//! cargo test, pytest, unittest (and Django's runner, which prints the same), jest/vitest
-//! (npm test) and go test.
+//! Passed / failed / ignored counts and the first failing tests, each with the file and line
+//! it failed at when the output says, read from the result lines of cargo test, pytest,
+//! unittest (and Django's runner, which prints the same), jest, vitest, mocha and go test.
+//! JUnit XML reports (`[test] junit_xml`) are read by [`junit`](super::junit) instead.
+
+use regex::Regex;
+use std::collections::HashMap;
+use std::sync::LazyLock;
 
 /// Failing tests named in a summary.
 const MAX_FAILURES: usize = 10;
@@ -18,12 +23,16 @@ impl Summary {
         let mut s = Summary::default();
         let mut go_pass = 0;
         let mut unittest = Unittest::default();
+        let mut places = Places::default();
+        let mut mocha_failing = false;
         let lines: Vec<&str> = output.lines().collect();
         for (at, raw) in lines.iter().enumerate() {
             let line = raw.trim();
-            if unittest.read(line, &lines[at + 1..], &mut s) {
+            let after = &lines[at + 1..];
+            if unittest.read(line, after, &mut s) {
                 continue;
             }
+            places.read(line);
             // cargo: "test result: ok. 12 passed; 1 failed; 2 ignored; ..."
             if let Some(rest) = line.strip_prefix("test result:") {
                 s.passed += count(rest, "passed");
@@ -45,18 +54,47 @@ impl Summary {
                 s.ignored += count(line, "skipped");
             } else if let Some(name) = line.strip_prefix("FAILED ").filter(|n| !n.starts_with('('))
             {
-                s.fail(name.split(" - ").next().unwrap_or(name));
+                let id = name.split(" - ").next().unwrap_or(name);
+                s.fail_at(id, places.pytest(id));
             // jest / vitest: "Tests:       1 failed, 5 passed, 6 total" / "Tests  1 failed | 5 passed (6)"
             } else if line.starts_with("Tests:") || line.starts_with("Tests ") {
                 s.passed += count(line, "passed");
                 s.failed += count(line, "failed");
                 s.ignored += count(line, "skipped") + count(line, "todo");
             } else if let Some(name) = line.strip_prefix("● ").filter(|n| n.contains(" › ")) {
-                s.fail(name);
-            // go: "--- FAIL: TestX (0.00s)" / "--- PASS: TestY (0.00s)"
+                s.fail_at(
+                    name,
+                    first_frame(after, |l| l.trim_start().starts_with("● ")),
+                );
+            // vitest: " FAIL  src/a.test.ts > suite > name", its place on a "❯ file:line:col" line
+            } else if let Some(name) = line
+                .strip_prefix("FAIL ")
+                .map(str::trim)
+                .filter(|n| n.contains(" > "))
+            {
+                s.fail_at(
+                    name,
+                    first_frame(after, |l| l.trim_start().starts_with("FAIL ")),
+                );
+            // mocha: "5 passing (12ms)", "1 failing", "2 pending", then "1) suite\n   name:" blocks
+            } else if let Some(n) = counted(line, "passing") {
+                s.passed += n;
+            } else if let Some(n) = counted(line, "failing") {
+                s.failed += n;
+                mocha_failing = true;
+            } else if let Some(n) = counted(line, "pending") {
+                s.ignored += n;
+            } else if mocha_failing && let Some(name) = mocha_failure(line, after) {
+                let place = first_frame(after, |l| MOCHA_FAILURE.is_match(l.trim()));
+                s.fail_at(&name, place);
+            // go: "--- FAIL: TestX (0.00s)" then "    x_test.go:12: message" / "--- PASS: TestY (0.00s)"
             } else if let Some(name) = line.strip_prefix("--- FAIL: ") {
                 s.failed += 1;
-                s.fail(name.split(" (").next().unwrap_or(name));
+                let place = after
+                    .iter()
+                    .take_while(|l| !l.trim_start().starts_with("--- "))
+                    .find_map(|l| GO_PLACE.captures(l).map(|c| format!("{}:{}", &c[1], &c[2])));
+                s.fail_at(name.split(" (").next().unwrap_or(name), place);
             } else if line.starts_with("--- PASS: ") {
                 go_pass += 1;
             } else if line.starts_with("--- SKIP: ") {
@@ -64,10 +102,34 @@ impl Summary {
             }
         }
         s.passed += go_pass;
+        // cargo prints where each test panicked after the list of results.
+        for failure in &mut s.failures {
+            if let Some(place) = places.panics.get(failure.as_str()) {
+                *failure = format!("{failure} ({place})");
+            }
+        }
         s
     }
 
-    fn fail(&mut self, name: &str) {
+    /// Another report's counts and failures added to these (a directory of JUnit reports).
+    pub fn add(&mut self, other: Summary) {
+        self.passed += other.passed;
+        self.failed += other.failed;
+        self.ignored += other.ignored;
+        for name in &other.failures {
+            self.fail(name);
+        }
+    }
+
+    /// `name`, with where it failed when that is known.
+    fn fail_at(&mut self, name: &str, place: Option<String>) {
+        match place {
+            Some(place) => self.fail(&format!("{} ({place})", name.trim())),
+            None => self.fail(name),
+        }
+    }
+
+    pub(super) fn fail(&mut self, name: &str) {
         let name = name.trim().to_string();
         if self.failures.len() < MAX_FAILURES && !self.failures.contains(&name) {
             self.failures.push(name);
@@ -160,6 +222,96 @@ fn failure_name(header: &str, after: &[&str]) -> String {
     }
 }
 
+/// Where failures happened, as the output goes: cargo's panic lines, pytest's sections.
+#[derive(Default)]
+struct Places {
+    /// cargo: `thread 'a::b' panicked at src/x.rs:12:5:`, by test name.
+    panics: HashMap<String, String>,
+    /// pytest: the first `file:line: ` of each `____ name ____` section, by that name.
+    sections: HashMap<String, String>,
+    section: Option<String>,
+}
+
+static CARGO_PANIC: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^thread '([^']+)' panicked at ([^:\s]+):(\d+):").unwrap());
+static PYTEST_SECTION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^_{3,} (.+?) _{3,}$").unwrap());
+static PYTEST_PLACE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^([^\s:]+\.py):(\d+):(?:\s|$)").unwrap());
+static GO_PLACE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s+([^\s:]+\.go):(\d+):").unwrap());
+/// A stack frame or code pointer of JavaScript: `at f (src/a.test.js:12:5)`, `❯ src/a.ts:3:9`.
+static JS_FRAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:\(|❯ |at )((?:[A-Za-z]:)?[^\s():]+\.(?:[cm]?[jt]sx?)):(\d+):\d+").unwrap()
+});
+static MOCHA_FAILURE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\d+\) \S").unwrap());
+
+impl Places {
+    fn read(&mut self, line: &str) {
+        if let Some(c) = CARGO_PANIC.captures(line) {
+            self.panics
+                .insert(c[1].to_string(), format!("{}:{}", &c[2], &c[3]));
+        } else if let Some(c) = PYTEST_SECTION.captures(line) {
+            self.section = Some(c[1].to_string());
+        } else if let Some(c) = PYTEST_PLACE.captures(line)
+            && let Some(section) = self.section.take()
+        {
+            // The section's first place is the test's own frame.
+            self.sections
+                .entry(section)
+                .or_insert_with(|| format!("{}:{}", &c[1], &c[2]));
+        }
+    }
+
+    /// The place of pytest's `tests/t.py::TestX::test_b[1]`, from its section `TestX.test_b[1]`.
+    fn pytest(&self, id: &str) -> Option<String> {
+        let (_, name) = id.split_once("::")?;
+        self.sections.get(&name.replace("::", ".")).cloned()
+    }
+}
+
+/// The first JavaScript frame outside node_modules in the lines after a failure's header,
+/// up to the next header (`stop`).
+fn first_frame(after: &[&str], stop: impl Fn(&str) -> bool) -> Option<String> {
+    after
+        .iter()
+        .take_while(|l| !stop(l))
+        .flat_map(|l| JS_FRAME.captures_iter(l))
+        .find(|c| !c[1].contains("node_modules") && !c[1].starts_with("node:"))
+        .map(|c| format!("{}:{}", &c[1], &c[2]))
+}
+
+/// mocha's "N passing (12ms)" / "N failing" / "N pending", as N.
+fn counted(line: &str, word: &str) -> Option<u32> {
+    let (n, rest) = line.split_once(' ')?;
+    let rest = rest.trim_start();
+    (rest == word || rest.starts_with(&format!("{word} ("))).then_some(())?;
+    n.parse().ok()
+}
+
+/// A mocha failure block: `1) suite` then its titles, indented, up to the one ending in `:`
+/// (`does a thing:`), as "suite does a thing".
+fn mocha_failure(line: &str, after: &[&str]) -> Option<String> {
+    if !MOCHA_FAILURE.is_match(line) {
+        return None;
+    }
+    let first = line.split_once(") ")?.1.trim();
+    let mut titles = vec![first.trim_end_matches(':').to_string()];
+    if !first.ends_with(':') {
+        for l in after.iter().take(8) {
+            let t = l.trim();
+            if t.is_empty() {
+                break;
+            }
+            titles.push(t.trim_end_matches(':').to_string());
+            if t.ends_with(':') {
+                break;
+            }
+        }
+    }
+    Some(titles.join(" "))
+}
+
 /// The number right before `word` ("12 passed"), summed over occurrences.
 fn count(text: &str, word: &str) -> u32 {
     let tokens: Vec<&str> = text
@@ -234,6 +386,48 @@ mod tests {
                 "utils_tests.test_text.TestUtilsText.test_wrap (/src/tests/utils_tests/test_text.py:30)",
             ]
         );
+    }
+
+    #[test]
+    fn failures_carry_their_file_and_line() {
+        // cargo: where each test panicked, printed after the results.
+        let s = Summary::parse(
+            "test a::c ... FAILED\n\nfailures:\n\n---- a::c stdout ----\nthread 'a::c' panicked at src/lib.rs:12:5:\nassertion failed\n\ntest result: FAILED. 1 passed; 1 failed; 0 ignored\n",
+        );
+        assert_eq!(s.failures, ["a::c (src/lib.rs:12)"]);
+        // pytest: the test's own frame in its section, class methods and parameters too.
+        let s = Summary::parse(
+            "__________________ TestX.test_b[1] __________________\n\n    def test_b(self, n):\n>       helper(n)\n\ntests/t.py:9: \n_ _ _\n\n    def helper(n):\n>       assert n == 2\nE       assert 1 == 2\n\ntests/util.py:3: AssertionError\n=========================== short test summary info ============================\nFAILED tests/t.py::TestX::test_b[1] - assert 1 == 2\n1 failed, 2 passed in 0.05s\n",
+        );
+        assert_eq!(s.failures, ["tests/t.py::TestX::test_b[1] (tests/t.py:9)"]);
+        // go: the message line under the failure.
+        let s = Summary::parse(
+            "=== RUN   TestB\n    b_test.go:12: got 1, want 2\n--- FAIL: TestB (0.01s)\n    b_test.go:12: got 1, want 2\nFAIL\n",
+        );
+        assert_eq!(s.failures, ["TestB (b_test.go:12)"]);
+        // jest: the first frame that is not a dependency's.
+        let s = Summary::parse(
+            "  ● math › adds\n\n    expect(received).toBe(expected)\n\n      at Object.toBe (node_modules/expect/build/index.js:3:1)\n      at Object.<anonymous> (src/math.test.js:7:17)\n\nTests:       1 failed, 3 passed, 4 total\n",
+        );
+        assert_eq!((s.passed, s.failed), (3, 1));
+        assert_eq!(s.failures, ["math › adds (src/math.test.js:7)"]);
+        // vitest: the FAIL line and its ❯ pointer.
+        let s = Summary::parse(
+            " FAIL  src/a.test.ts > suite > adds\nAssertionError: expected 1 to be 2\n ❯ src/a.test.ts:5:13\n\n Tests  1 failed | 2 passed (3)\n",
+        );
+        assert_eq!((s.passed, s.failed), (2, 1));
+        assert_eq!(
+            s.failures,
+            ["src/a.test.ts > suite > adds (src/a.test.ts:5)"]
+        );
+    }
+
+    #[test]
+    fn mocha_counts_and_failures() {
+        let out = "\n  math\n    ✓ adds\n    1) subtracts\n\n\n  3 passing (9ms)\n  1 failing\n  2 pending\n\n  1) math\n       subtracts:\n\n      AssertionError [ERR_ASSERTION]: 1 == 2\n      at Context.<anonymous> (test/math.js:12:14)\n      at process.processImmediate (node:internal/timers:476:21)\n";
+        let s = Summary::parse(out);
+        assert_eq!((s.passed, s.failed, s.ignored), (3, 1, 2));
+        assert_eq!(s.failures, ["math subtracts (test/math.js:12)"]);
     }
 
     #[test]

@@ -210,7 +210,7 @@ impl Transactions<'_> {
                     "path": f.path,
                     "expected": from.as_deref().map(view_hash),
                     "actual": current.as_ref().map(|(b, _)| view_hash(b)),
-                    "diff": crate::index::clip(&diff, DIFF_CHARS),
+                    "diff": crate::text::clip(&diff, DIFF_CHARS),
                 })));
             }
             files.push(FileRecord {

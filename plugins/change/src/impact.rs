@@ -402,22 +402,12 @@ pub fn breaking_change_risk(risk_level: &str, hot_spots: usize) -> &'static str 
     }
 }
 
-/// Test files by the usual conventions of Rust, Python, JS/TS, Go and Java.
+/// Whether the project holds `path` as a test, by the host's one authority on file roles
+/// (the project's own conventions: Django's `django/test/` package is source).
 pub fn is_test(path: &str) -> bool {
-    let lower = path.to_ascii_lowercase();
-    let name = lower.rsplit('/').next().unwrap_or(&lower);
-    let stem = name.split('.').next().unwrap_or(name);
-    lower.starts_with("tests/")
-        || lower.starts_with("test/")
-        || lower.contains("/tests/")
-        || lower.contains("/test/")
-        || lower.contains("__tests__/")
-        || stem.starts_with("test_")
-        || stem.ends_with("_test")
-        || stem.ends_with("_tests")
-        || name.contains(".test.")
-        || name.contains(".spec.")
-        || (stem.ends_with("test") && name.ends_with(".java"))
+    index::file_roles(&[path.to_string()])
+        .first()
+        .is_some_and(|role| role == "test")
 }
 
 #[cfg(test)]
@@ -449,22 +439,5 @@ mod tests {
         assert_eq!(breaking_change_risk("low", 3), "medium");
         assert_eq!(breaking_change_risk("medium", 0), "low");
         assert_eq!(breaking_change_risk("low", 0), "none");
-    }
-
-    #[test]
-    fn test_files_are_recognized() {
-        for t in [
-            "tests/api.rs",
-            "src/foo_test.go",
-            "pkg/test_util.py",
-            "web/a.spec.ts",
-            "src/__tests__/x.js",
-            "src/FooTest.java",
-        ] {
-            assert!(is_test(t), "{t}");
-        }
-        for t in ["src/lib.rs", "src/contest.py", "latest/a.rs"] {
-            assert!(!is_test(t), "{t}");
-        }
     }
 }

@@ -21,7 +21,6 @@ wit_bindgen::generate!({
 });
 
 use args::ChangeArgs;
-use exports::smart_context::plugin::tool::{Guest, ToolOutput, ToolSpec};
 use impact::ImpactReport;
 use matching::mode_name;
 use plan::Planned;
@@ -115,45 +114,32 @@ struct Plan {
     steps: Vec<Step>,
 }
 
-struct Change;
-
 /// What the tool is, declared in the component too (see sdk::spec): the host lists it
 /// before compiling it.
 const SPEC: sdk::spec::Tool = sdk::spec::Tool {
     name: "change",
     title: "Change: safe edits",
-    description: "Replace text in files safely, as one atomic transaction. Each edit's \
-            targetString must identify one place: matched exact, then ignoring whitespace \
-            drift, then at another indentation (the replacement is re-indented), then fuzzy \
-            (whitespace-only by default); lineRange / beforeContext / afterContext pick one \
-            of several. NO_MATCH lists the nearest lines, MULTIPLE_MATCHES every location. \
-            The replacement is literal ($ and \\ included); line endings, BOM, final newline \
-            and tab/space indentation of the file are kept. options.dryRun defaults to true: \
-            a unified diff, the impact (importers, changed symbols, tests) and the apply \
-            call in guidance. dryRun=false writes all files or none and is undoable with \
-            manage command=undo.",
+    description: "Replace text in files as one atomic transaction. Each edit's \
+            targetString must identify one place (matched exactly, then tolerating \
+            whitespace and indentation, then fuzzy); lineRange / beforeContext / \
+            afterContext pick one of several. options.dryRun defaults to true: a diff, the \
+            impact and the apply call in guidance. dryRun=false writes all files or none \
+            (manage command=undo reverts it).",
     input_schema: INPUT_SCHEMA,
     output_schema: Some(OUTPUT_SCHEMA),
     read_only: false,
     destructive: true,
     idempotent: false,
 };
-sdk::declare_tool!(SPEC);
+sdk::export_tool!(SPEC, call);
 
-impl Guest for Change {
-    fn describe() -> ToolSpec {
-        sdk::tool_spec!(SPEC => ToolSpec)
-    }
-
-    fn call(args_json: String) -> Result<ToolOutput, Error> {
-        let args: ChangeArgs = sdk::parse_args(&args_json)?;
+/// The call: the edits planned (and applied unless a dry run), failures with their recovery.
+fn call(args_json: &str) -> ToolResult<(String, String)> {
+    sdk::answer(args_json, |args: ChangeArgs| {
         let response = change(&args).map_err(|e| with_recovery(e, &args))?;
         let text = render(&response);
-        Ok(ToolOutput {
-            structured_json: sdk::to_json(&response)?,
-            text,
-        })
-    }
+        Ok((response, text))
+    })
 }
 
 fn change(args: &ChangeArgs) -> ToolResult<ChangeResponse> {
@@ -589,31 +575,31 @@ fn render(r: &ChangeResponse) -> String {
 const INPUT_SCHEMA: &str = r#"{
   "type": "object",
   "properties": {
-    "intent": { "type": "string", "description": "What the change is for, in words; recorded in history." },
-    "targetFiles": { "type": "array", "items": { "type": "string" }, "description": "The file edits apply to when they name none (exactly one)." },
+    "intent": { "type": "string", "description": "What the change is for (kept in history)." },
+    "targetFiles": { "type": "array", "items": { "type": "string" }, "description": "The one file for edits without filePath." },
     "edits": {
       "type": "array",
       "items": {
         "type": "object",
         "properties": {
           "filePath": { "type": "string" },
-          "targetString": { "type": "string", "description": "The text to replace, quoted from the file; must identify one place (empty only to fill an empty file)." },
-          "replacementString": { "type": "string", "description": "Literal replacement text." },
-          "lineRange": { "description": "Where the target is (1-based, inclusive): {start, end}, [start, end] or \"start-end\". Picks one of several occurrences; a stale range (up to 100 lines off) still picks the only occurrence, or one clearly nearer than the next, and says so (LINE_HINT_CORRECTED).",
+          "targetString": { "type": "string", "description": "Text to replace, quoted from the file (empty only for an empty file)." },
+          "replacementString": { "type": "string", "description": "Literal text ($ and \\ are not special)." },
+          "lineRange": { "description": "1-based, inclusive (or \"start-end\"); picks one of several matches, even if slightly stale.",
             "anyOf": [
               { "type": "object", "properties": { "start": { "type": "integer", "minimum": 1 }, "end": { "type": "integer", "minimum": 1 } }, "required": ["start", "end"] },
               { "type": "array", "items": { "type": "integer", "minimum": 1 }, "minItems": 2, "maxItems": 2 },
               { "type": "string" }
             ] },
-          "beforeContext": { "type": "string", "description": "Text that must appear within the 10 lines before the match." },
-          "afterContext": { "type": "string", "description": "Text that must appear within the 10 lines after the match." },
-          "expectedHash": { "type": "string", "description": "BLAKE3 of the file the edit was written against (explore's contentHash, or the dry run's plan hash); a changed file fails with HASH_MISMATCH." },
+          "beforeContext": { "type": "string", "description": "Text in the 10 lines before the match." },
+          "afterContext": { "type": "string", "description": "Text in the 10 lines after the match." },
+          "expectedHash": { "type": "string", "description": "Hash the file had when the edit was written (explore's contentHash or the dry run's plan hash); else HASH_MISMATCH." },
           "fuzzy": {
             "type": "object",
             "properties": {
               "enabled": { "type": "boolean", "default": true },
               "maxDistance": { "type": "integer", "minimum": 0, "maximum": 64, "default": 5 },
-              "whitespaceOnly": { "type": "boolean", "default": true, "description": "Only tolerate differences in whitespace." }
+              "whitespaceOnly": { "type": "boolean", "default": true }
             }
           }
         },
@@ -626,8 +612,8 @@ const INPUT_SCHEMA: &str = r#"{
         "dryRun": { "type": "boolean", "default": true },
         "includeImpact": { "type": "boolean", "default": true },
         "autoRollback": { "type": "boolean", "default": true },
-        "batchMode": { "type": "boolean", "default": false, "description": "Dry run: report every failing edit instead of stopping at the first." },
-        "allowSyntaxErrors": { "type": "boolean", "default": false, "description": "Write edits that leave a file with a syntax error it did not have (SYNTAX_ERROR otherwise); for deliberate multi-step work. The impact report lists the errors and rates the risk high." }
+        "batchMode": { "type": "boolean", "default": false, "description": "Dry run: report every failing edit." },
+        "allowSyntaxErrors": { "type": "boolean", "default": false, "description": "Allow edits that introduce a syntax error (else SYNTAX_ERROR)." }
       }
     }
   },
@@ -636,29 +622,10 @@ const INPUT_SCHEMA: &str = r#"{
 
 const OUTPUT_SCHEMA: &str = r#"{
   "type": "object",
-  "required": ["success", "dryRun", "plan", "rollbackAvailable", "guidance"],
   "properties": {
     "success": { "type": "boolean" },
     "dryRun": { "type": "boolean" },
-    "plan": {
-      "type": "object",
-      "properties": {
-        "steps": {
-          "type": "array",
-          "items": {
-            "type": "object",
-            "properties": {
-              "action": { "type": "string", "enum": ["create", "modify", "delete"] },
-              "file": { "type": "string" },
-              "description": { "type": "string" },
-              "diff": { "type": "string" },
-              "hash": { "type": "string" },
-              "lineEndings": { "type": "string" }
-            }
-          }
-        }
-      }
-    },
+    "plan": { "type": "object" },
     "matches": { "type": "array" },
     "correctedWith": { "type": "string", "enum": ["whitespace", "structural", "fuzzy", "lineRange"] },
     "failedEdits": { "type": "array" },
@@ -669,5 +636,3 @@ const OUTPUT_SCHEMA: &str = r#"{
     "guidance": { "type": "object" }
   }
 }"#;
-
-export!(Change);

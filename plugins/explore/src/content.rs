@@ -4,8 +4,9 @@
 
 use crate::args::{ExploreArgs, Route};
 use crate::envelope::{Budget, Group, Item, ItemKind, Range, Response, Status};
+use crate::meta::Meta;
 use crate::read;
-use crate::session::{Meta, Session};
+use crate::session::Session;
 use crate::show::{Rendered, base, take};
 use crate::smart_context::plugin::index::{self, SectionMode, SectionRequest, SectionSelector};
 use sdk::{ToolError, ToolResult, codes};

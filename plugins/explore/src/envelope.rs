@@ -88,6 +88,10 @@ impl Item {
 
 #[derive(Debug, Default, Serialize)]
 pub struct Data {
+    /// The group the query is about (its best hit scores higher), shown first in the text;
+    /// absent when there is one group or none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first: Option<Group>,
     pub docs: Vec<Item>,
     pub code: Vec<Item>,
     /// Session memory, when the call asked for it (`include.memory`, `memory.ids`).
@@ -270,7 +274,11 @@ impl Response {
                 out.push_str(&format!("\nmore content: cursor.content = {c}"));
             }
         }
-        for (group, items) in [("docs", &self.data.docs), ("code", &self.data.code)] {
+        let mut groups = [("docs", &self.data.docs), ("code", &self.data.code)];
+        if self.data.first == Some(Group::Code) {
+            groups.reverse();
+        }
+        for (group, items) in groups {
             if items.is_empty() {
                 continue;
             }

@@ -6,7 +6,7 @@
 use crate::args::{ExploreArgs, Kinds, PACK_DEPTH};
 use crate::envelope::{Group, ItemKind};
 use crate::key::PackKey;
-use crate::session::Meta;
+use crate::meta::Meta;
 use crate::smart_context::plugin::index::{self, ChunkHit, SearchOptions};
 use crate::smart_context::plugin::store::{EvidenceSettings, PackItem};
 use crate::smart_context::plugin::types::LineRange;

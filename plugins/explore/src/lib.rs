@@ -12,6 +12,7 @@ mod envelope;
 mod find;
 mod key;
 mod memory;
+mod meta;
 mod page;
 mod read;
 mod session;
@@ -23,52 +24,37 @@ wit_bindgen::generate!({
     world: "pillar",
 });
 
-use exports::smart_context::plugin::tool::{Guest, ToolOutput, ToolSpec};
 use smart_context::plugin::log;
 use smart_context::plugin::types::Error;
 
 sdk::impl_error_conversions!(Error);
-
-struct Explore;
 
 /// What the tool is, declared in the component too (see sdk::spec): the host lists it
 /// before compiling it.
 const SPEC: sdk::spec::Tool = sdk::spec::Tool {
     name: "explore",
     title: "Explore: find and read",
-    description: "Find and read code and documents in one call, previews first. \
-            `query` searches the workspace: documents and code come back in separate \
-            groups as ranked previews (code signature-first with line numbers). `paths` \
-            reads files (code as its skeleton, documents as their section outline), \
-            directories (newest files first) or one document section (`section`). \
-            view=full returns whole files within limits.maxBytes/maxChars, else status \
-            blocked. Every answer belongs to a pack: pass its `packId` back with \
-            `cursor.items` for the next page or `cursor.content` for the rest of a cut \
-            item; items already shown come back by reference. Sensitive files (.env, keys) \
-            and binaries need allowSensitive/allowBinary; globs need allowGlobs.",
+    description: "Find and read code and documents. `query` searches (documents and code \
+            in separate groups, ranked previews); `paths` reads files (code as its \
+            skeleton, documents as their section outline), directories, a document \
+            `section` or line `regions`. Each answer has a packId: pass it back with \
+            `cursor` to page on. Sensitive files (.env, keys), binaries and globs \
+            (src/**/*.rs) need allowSensitive, allowBinary, allowGlobs.",
     input_schema: include_str!("schema/input.json"),
     output_schema: Some(include_str!("schema/output.json")),
     read_only: true,
     destructive: false,
     idempotent: true,
 };
-sdk::declare_tool!(SPEC);
+sdk::export_tool!(SPEC, call);
 
-impl Guest for Explore {
-    fn describe() -> ToolSpec {
-        sdk::tool_spec!(SPEC => ToolSpec)
-    }
-
-    fn call(args_json: String) -> Result<ToolOutput, Error> {
-        let response = match sdk::parse_args::<args::ExploreArgs>(&args_json) {
-            Ok(args) => run(args),
-            Err(err) => envelope::Response::invalid_args(err.message),
-        };
-        Ok(ToolOutput {
-            structured_json: sdk::to_json(&response)?,
-            text: response.render(),
-        })
-    }
+/// The call: every outcome, invalid arguments too, is an envelope (statuses, not errors).
+fn call(args_json: &str) -> sdk::ToolResult<(String, String)> {
+    let response = match sdk::parse_args::<args::ExploreArgs>(args_json) {
+        Ok(args) => run(args),
+        Err(err) => envelope::Response::invalid_args(err.message),
+    };
+    Ok((sdk::to_json(&response)?, response.render()))
 }
 
 fn run(args: args::ExploreArgs) -> envelope::Response {
@@ -109,5 +95,3 @@ fn run(args: args::ExploreArgs) -> envelope::Response {
 pub(crate) fn log_warn(message: &str) {
     log::log(log::Level::Warn, message);
 }
-
-export!(Explore);

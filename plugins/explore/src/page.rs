@@ -7,8 +7,9 @@ use crate::args::{ExploreArgs, Route, View};
 use crate::content::{self, Content};
 use crate::envelope::{Budget, Group, Next, PackMeta, Response};
 use crate::key::{self, Position};
+use crate::meta::Meta;
 use crate::read;
-use crate::session::{Meta, Session};
+use crate::session::Session;
 use crate::show::{Rendered, base, reference, take};
 use crate::smart_context::plugin::store;
 use crate::stale::refresh_stale;
@@ -77,21 +78,29 @@ pub fn render(args: &ExploreArgs, mut session: Session, clock: &Clock) -> Respon
         return continuation(args, session, rank, offset, full, items_token, budget);
     }
 
-    let groups = [Group::Docs, Group::Code];
+    let lead = lead_group(&session);
+    let groups = match lead {
+        Group::Code => [Group::Code, Group::Docs],
+        Group::Docs => [Group::Docs, Group::Code],
+    };
     let mut page: Vec<(Group, Vec<usize>)> = Vec::new();
+    // Counts and positions are kept per group (docs, code), whichever is shown first.
     let mut totals = [0usize; 2];
-    for (g, group) in groups.iter().enumerate() {
+    for group in groups {
         let members: Vec<usize> = (0..session.pack.items.len())
-            .filter(|&i| Meta::of(&session.pack.items[i]).group == *group)
+            .filter(|&i| Meta::of(&session.pack.items[i]).group == group)
             .collect();
-        totals[g] = members.len();
-        let from = if g == 0 { at.0 } else { at.1 };
+        totals[slot(group)] = members.len();
+        let from = [at.0, at.1][slot(group)];
         let window = members
             .into_iter()
             .skip(from)
             .take(args.max_results())
             .collect();
-        page.push((*group, window));
+        page.push((group, window));
+    }
+    if totals.iter().all(|&n| n > 0) {
+        response.data.first = Some(lead);
     }
 
     let page_len: usize = page.iter().map(|(_, w)| w.len()).sum();
@@ -111,8 +120,8 @@ pub fn render(args: &ExploreArgs, mut session: Session, clock: &Clock) -> Respon
     let mut content_cursor = None;
     let mut attached = 0u32;
     let mut references = 0;
-    // Each group gets its share of maxChars (by its items on the page); what documents leave
-    // unspent goes to code, so asking for many results never empties the code group.
+    // Each group gets its share of maxChars (by its items on the page); what the first group
+    // leaves unspent goes to the second, so asking for many results never empties either.
     let later: usize = page.get(1).map_or(0, |(_, w)| w.len());
     if later > 0 && page_len > later {
         budget.withhold(args.max_chars() * later / page_len);
@@ -121,6 +130,7 @@ pub fn render(args: &ExploreArgs, mut session: Session, clock: &Clock) -> Respon
         if g > 0 {
             budget.release();
         }
+        let g = slot(*group);
         for &idx in window {
             if clock.expired() {
                 response.degrade("timeout");
@@ -240,6 +250,32 @@ pub fn render(args: &ExploreArgs, mut session: Session, clock: &Clock) -> Respon
         ));
     }
     response
+}
+
+/// The index of a group in per-group counts and cursors.
+fn slot(group: Group) -> usize {
+    match group {
+        Group::Docs => 0,
+        Group::Code => 1,
+    }
+}
+
+/// The group the query is about: the one whose best item scores higher (search hits carry
+/// their scores); code on a tie or without scores (reads), as coding agents mostly want it.
+fn lead_group(session: &Session) -> Group {
+    let mut best = [f64::NEG_INFINITY; 2];
+    for item in &session.pack.items {
+        let meta = Meta::of(item);
+        if let Some(score) = meta.score {
+            let b = &mut best[slot(meta.group)];
+            *b = b.max(score);
+        }
+    }
+    if best[0] > best[1] {
+        Group::Docs
+    } else {
+        Group::Code
+    }
 }
 
 /// Whether item `idx` is shown as content rather than preview: the file of view=full, the

@@ -9,7 +9,7 @@ use crate::document_text;
 use crate::envelope::{Group, ItemKind};
 use crate::find::kind_name;
 use crate::key::{Lines, PackKey};
-use crate::session::Meta;
+use crate::meta::Meta;
 use crate::smart_context::plugin::index::{
     self, SectionMode, SectionRequest, SectionSelector as WitSelector,
 };

@@ -2,7 +2,7 @@
 //! shown, and text taken within the budget with the reason it was cut.
 
 use crate::envelope::{Budget, Item, Range, Response};
-use crate::session::Meta;
+use crate::meta::Meta;
 use crate::smart_context::plugin::store::PackItem;
 
 /// What a rendered item holds and where its text was cut, if it was.

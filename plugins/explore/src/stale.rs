@@ -4,7 +4,8 @@
 
 use crate::args::{ExploreArgs, Route};
 use crate::find;
-use crate::session::{Meta, Session};
+use crate::meta::Meta;
+use crate::session::Session;
 use crate::smart_context::plugin::workspace::{self, ReadOptions};
 use std::collections::HashMap;
 

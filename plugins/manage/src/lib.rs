@@ -11,7 +11,6 @@ wit_bindgen::generate!({
     world: "editing-pillar",
 });
 
-use exports::smart_context::plugin::tool::{Guest, ToolOutput, ToolSpec};
 use sdk::guidance::{Action, Guidance, ToolCall, Warning, recoveries_for};
 use sdk::{ToolError, ToolResult, codes};
 use serde::Deserialize;
@@ -68,39 +67,27 @@ enum Scope {
     Full,
 }
 
-struct Manage;
-
 /// What the tool is, declared in the component too (see sdk::spec): the host lists it
 /// before compiling it.
 const SPEC: sdk::spec::Tool = sdk::spec::Tool {
     name: "manage",
     title: "Manage: status, undo/redo, history, rebuild, test",
-    description: "Project state and change control. command=status: index counts and \
-            state, pending and recent transactions, plugins. command=undo / redo: revert or \
-            re-apply a transaction (target = its id; default the latest), byte-exact; \
-            refused with HASH_MISMATCH and a diff if a file changed since. command=history: \
-            transactions newest first (limit, offset). command=rebuild: bring the index up to \
-            date (scope incremental, or full to reread everything). command=test: run the \
-            test command the operator configured, summarized as passed/failed counts and the \
-            first failures. command=remember: keep a note in the session memory (content, \
-            optional files and tags): a decision, a finding, what failed; explore finds it \
-            again with include.memory. command=forget: drop memory events by ids, sessionId, \
-            olderThanDays, or all.",
+    description: "Project state and change control, by command: status; undo / redo a \
+            transaction, byte-exact (HASH_MISMATCH if a file changed since); history; \
+            rebuild the index; test (runs the configured test command: pass/fail counts, \
+            first failures); remember a note for later sessions (explore finds it with \
+            include.memory); forget memory events.",
     input_schema: INPUT_SCHEMA,
     output_schema: Some(OUTPUT_SCHEMA),
     read_only: false,
     destructive: true,
     idempotent: false,
 };
-sdk::declare_tool!(SPEC);
+sdk::export_tool!(SPEC, call);
 
-impl Guest for Manage {
-    fn describe() -> ToolSpec {
-        sdk::tool_spec!(SPEC => ToolSpec)
-    }
-
-    fn call(args_json: String) -> Result<ToolOutput, Error> {
-        let args: ManageArgs = sdk::parse_args(&args_json)?;
+/// The call: the command run, its result in the envelope every manage answer has.
+fn call(args_json: &str) -> ToolResult<(String, String)> {
+    sdk::answer(args_json, |args: ManageArgs| {
         let (result, text, guidance) = run(&args)?;
         let response = json!({
             "success": true,
@@ -109,11 +96,8 @@ impl Guest for Manage {
             "projectState": project_state(),
             "guidance": guidance,
         });
-        Ok(ToolOutput {
-            structured_json: sdk::to_json(&response)?,
-            text,
-        })
-    }
+        Ok((response, text))
+    })
 }
 
 type Outcome = (Value, String, Guidance);
@@ -424,37 +408,27 @@ const INPUT_SCHEMA: &str = r#"{
   "properties": {
     "command": { "type": "string", "enum": ["status", "undo", "redo", "rebuild", "test", "history", "remember", "forget"] },
     "scope": { "type": "string", "enum": ["file", "transaction", "project", "incremental", "full"], "description": "rebuild: incremental (default) or full; undo/redo: transaction." },
-    "target": { "type": "string", "description": "Transaction id for undo/redo (default: the latest)." },
-    "limit": { "type": "integer", "minimum": 1, "maximum": 200, "description": "History entries per page (default 20)." },
-    "offset": { "type": "integer", "minimum": 0, "description": "History entries to skip (nextOffset of the previous page)." },
-    "content": { "type": "string", "description": "remember: the note (text inside <private>...</private> is not kept)." },
+    "target": { "type": "string", "description": "undo/redo: transaction id (default the latest)." },
+    "limit": { "type": "integer", "minimum": 1, "maximum": 200, "description": "history: entries per page (default 20)." },
+    "offset": { "type": "integer", "minimum": 0, "description": "history: the previous page's nextOffset." },
+    "content": { "type": "string", "description": "remember: the note (<private>...</private> is not kept)." },
     "files": { "type": "array", "items": { "type": "string" }, "description": "remember: files the note is about." },
-    "tags": { "type": "array", "items": { "type": "string" }, "description": "remember: labels (decision, failure, ...)." },
+    "tags": { "type": "array", "items": { "type": "string" }, "description": "remember: labels." },
     "ids": { "type": "array", "items": { "type": "string" }, "description": "forget: memory ids (mem_12)." },
-    "sessionId": { "type": "string", "description": "forget: every event of this session." },
+    "sessionId": { "type": "string", "description": "forget: that session's events." },
     "olderThanDays": { "type": "number", "minimum": 0, "description": "forget: events older than this." },
-    "all": { "type": "boolean", "description": "forget: everything in memory." }
+    "all": { "type": "boolean", "description": "forget: everything." }
   },
   "required": ["command"]
 }"#;
 
 const OUTPUT_SCHEMA: &str = r#"{
   "type": "object",
-  "required": ["success", "command", "result", "projectState", "guidance"],
   "properties": {
     "success": { "type": "boolean" },
     "command": { "type": "string" },
     "result": { "type": "object" },
-    "projectState": {
-      "type": "object",
-      "properties": {
-        "indexStatus": { "type": "string", "enum": ["fresh", "stale", "rebuilding"] },
-        "pendingTransactions": { "type": "integer" },
-        "lastModified": { "anyOf": [{ "type": "string" }, { "type": "null" }] }
-      }
-    },
+    "projectState": { "type": "object" },
     "guidance": { "type": "object" }
   }
 }"#;
-
-export!(Manage);

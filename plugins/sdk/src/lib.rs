@@ -57,6 +57,21 @@ pub fn qualified_name(name: &str, container: Option<&str>) -> String {
     }
 }
 
+/// A tool call's common path: the arguments parsed strictly into `A` ([`parse_args`]), `run`
+/// on them, and its structured response serialized beside its text rendering, as
+/// [`export_tool!`] sends them.
+pub fn answer<A, R>(
+    args_json: &str,
+    run: impl FnOnce(A) -> ToolResult<(R, String)>,
+) -> ToolResult<(String, String)>
+where
+    A: DeserializeOwned,
+    R: Serialize,
+{
+    let (response, text) = run(parse_args(args_json)?)?;
+    Ok((to_json(&response)?, text))
+}
+
 /// Serializes a structured result; failure here is a plugin bug, reported as INTERNAL.
 pub fn to_json<T: Serialize>(value: &T) -> ToolResult<String> {
     serde_json::to_string(value)

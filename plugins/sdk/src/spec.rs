@@ -196,6 +196,41 @@ macro_rules! declare_tool {
     };
 }
 
+/// Exports a tool component from its [`Tool`] constant and its call function: declares the
+/// description ([`declare_tool!`]), answers `describe` with it, and `call` with
+/// `call(args_json) -> ToolResult<(structured_json, text)>` (errors cross as the WIT error).
+/// [`answer`](crate::answer) is what most call functions are made of. The plugin generates
+/// its bindings (`wit_bindgen::generate!`) with a world exporting `tool`.
+#[macro_export]
+macro_rules! export_tool {
+    ($spec:ident, $call:ident) => {
+        $crate::declare_tool!($spec);
+
+        mod __tool_component {
+            use super::exports::smart_context::plugin::tool::{Guest, ToolOutput, ToolSpec};
+            use super::smart_context::plugin::types as wit;
+
+            struct Component;
+
+            impl Guest for Component {
+                fn describe() -> ToolSpec {
+                    $crate::tool_spec!(super::$spec => ToolSpec)
+                }
+
+                fn call(args_json: String) -> Result<ToolOutput, wit::Error> {
+                    let (structured_json, text) = super::$call(&args_json)?;
+                    Ok(ToolOutput {
+                        structured_json,
+                        text,
+                    })
+                }
+            }
+
+            super::export!(Component with_types_in super);
+        }
+    };
+}
+
 /// The plugin's generated WIT `tool-spec` (named by the second argument) from a [`Tool`]
 /// constant: what `describe` returns, the same description [`declare_tool!`] declares.
 #[macro_export]

@@ -13,7 +13,6 @@ mod page;
 mod report;
 mod target;
 
-use exports::smart_context::plugin::tool::{Guest, ToolOutput, ToolSpec};
 use page::{Cursor, Page};
 use sdk::guidance::{Guidance, ToolCall};
 use sdk::{ToolResult, codes};
@@ -302,43 +301,34 @@ impl UnderstandResponse {
     }
 }
 
-struct Understand;
-
 /// What the tool is, declared in the component too (see sdk::spec): the host lists it
 /// before compiling it.
 const SPEC: sdk::spec::Tool = sdk::spec::Tool {
     name: "understand",
     title: "Understand: structure, relationships and role of code",
-    description: "Say what you want to understand in `goal` (a definition, a file, a \
-            directory, or \"architecture of the project\"); the target is resolved from the words \
-            (or pinned with `path` / `symbol`). Answers with the structure (outline, skeleton), \
-            the call graph (callers and callees with how each call resolved), dependencies and \
-            impact radius, PageRank, hot spots, the role and insights, a Mermaid diagram, and the \
-            next calls to make. Project scope gives layers, entry points, core modules and cycles.",
+    description: "Explain a definition, file, directory or the project's architecture, \
+            named in `goal` (or pinned with `path` / `symbol`): outline and skeleton, \
+            callers and callees, dependencies and impact radius, PageRank and hot spots, \
+            role and insights, a Mermaid diagram, and the next calls; project scope adds \
+            layers, entry points, core modules and cycles.",
     input_schema: INPUT_SCHEMA,
     output_schema: Some(OUTPUT_SCHEMA),
     read_only: true,
     destructive: false,
     idempotent: true,
 };
-sdk::declare_tool!(SPEC);
+sdk::export_tool!(SPEC, call);
 
-impl Guest for Understand {
-    fn describe() -> ToolSpec {
-        sdk::tool_spec!(SPEC => ToolSpec)
-    }
-
-    fn call(args_json: String) -> Result<ToolOutput, Error> {
-        let args: UnderstandArgs = sdk::parse_args(&args_json)?;
+/// The call: the analysis, or NOT_INDEXED while the index cannot answer yet.
+fn call(args_json: &str) -> ToolResult<(String, String)> {
+    sdk::answer(args_json, |args: UnderstandArgs| {
         let response = understand(&args).map_err(|err| {
             let status = index::index_status();
             err.unless_indexing(&status.state, status.pending)
         })?;
-        Ok(ToolOutput {
-            structured_json: sdk::to_json(&response)?,
-            text: render(&response),
-        })
-    }
+        let text = render(&response);
+        Ok((response, text))
+    })
 }
 
 /// What the analysis should include, how far it should go, and which page of the lists.
@@ -1279,11 +1269,11 @@ fn reason_words(code: &str) -> String {
 const INPUT_SCHEMA: &str = r#"{
   "type": "object",
   "properties": {
-    "goal": { "type": "string", "description": "What to understand, in words: a definition, a file, a directory, or the project's architecture. Required unless path, symbol or cursor is given." },
-    "path": { "type": "string", "description": "Pins the target: a file or directory relative to the workspace root." },
-    "symbol": { "type": "string", "description": "Pins a definition: `name` or `Container.name` (in `path` when given)." },
-    "scope": { "type": "string", "enum": ["symbol", "file", "module", "project"], "description": "Widen or narrow the resolved target (default: what the goal names)." },
-    "depth": { "type": "string", "enum": ["shallow", "standard", "deep"], "default": "standard", "description": "Call-graph depth 1, 2 or 3 and list sizes 5, 10 or 25; a top-5% PageRank target expands to depth 3." },
+    "goal": { "type": "string", "description": "What to understand, in words; required unless path, symbol or cursor is given." },
+    "path": { "type": "string", "description": "File or directory, relative to the workspace root." },
+    "symbol": { "type": "string", "description": "`name` or `Container.name` (in `path` when given)." },
+    "scope": { "type": "string", "enum": ["symbol", "file", "module", "project"] },
+    "depth": { "type": "string", "enum": ["shallow", "standard", "deep"], "default": "standard", "description": "Call-graph depth 1, 2 or 3; list sizes 5, 10 or 25." },
     "include": {
       "type": "object",
       "additionalProperties": false,
@@ -1298,78 +1288,38 @@ const INPUT_SCHEMA: &str = r#"{
       "type": "object",
       "additionalProperties": false,
       "properties": {
-        "maxChars": { "type": "integer", "minimum": 1000, "default": 12000, "description": "Cap on the structured answer; lists shrink to fit and the answer says so." }
+        "maxChars": { "type": "integer", "minimum": 1000, "default": 12000, "description": "Cap on the answer; lists shrink to fit." }
       }
     },
-    "cursor": { "type": "string", "description": "next.cursor of an earlier answer: the following items of its lists, same target (pass it alone, or with goal and limits)." }
+    "cursor": { "type": "string", "description": "next.cursor of an earlier answer, passed alone: the next items of its lists." }
   }
 }"#;
 
 const OUTPUT_SCHEMA: &str = r#"{
   "type": "object",
-  "required": ["success", "summary", "scope", "target", "skeleton", "symbols", "dependencies", "hotSpots", "pageRankScores", "impactRadius", "report", "insights", "guidance", "internalToolsUsed", "degraded", "reasons"],
   "properties": {
     "success": { "type": "boolean" },
     "summary": { "type": "string" },
     "scope": { "type": "string", "enum": ["symbol", "file", "module", "project"] },
-    "target": {
-      "type": "object",
-      "required": ["kind", "how", "alternatives"],
-      "properties": {
-        "kind": { "type": "string", "enum": ["symbol", "file", "module", "project"] },
-        "path": { "type": "string" },
-        "symbol": { "type": "string" },
-        "how": { "type": "string" },
-        "alternatives": { "type": "array", "items": { "type": "string" } }
-      }
-    },
+    "target": { "type": "object" },
     "path": { "type": "string" },
-    "outline": {
-      "type": "array",
-      "items": {
-        "type": "object",
-        "required": ["name", "kind", "startLine", "endLine"],
-        "properties": {
-          "name": { "type": "string" },
-          "kind": { "type": "string" },
-          "container": { "type": "string" },
-          "startLine": { "type": "integer" },
-          "endLine": { "type": "integer" },
-          "signature": { "type": "string" }
-        }
-      }
-    },
+    "outline": { "type": "array" },
     "facts": { "type": "object" },
     "overview": { "type": "object" },
     "skeleton": { "type": "string" },
-    "symbols": { "type": "array", "items": { "type": "object" } },
+    "symbols": { "type": "array" },
     "callGraph": { "type": "object" },
-    "dependencies": { "type": "array", "items": { "type": "object" } },
-    "hotSpots": { "type": "array", "items": { "type": "object" } },
-    "pageRankScores": { "type": "object", "additionalProperties": { "type": "number" } },
+    "dependencies": { "type": "array" },
+    "hotSpots": { "type": "array" },
+    "pageRankScores": { "type": "object" },
     "impactRadius": { "type": "integer" },
-    "report": {
-      "type": "object",
-      "required": ["summary", "architecturalRole", "complexity", "risks", "recommendations"],
-      "properties": {
-        "architecturalRole": { "type": "string", "enum": ["core", "utility", "integration", "peripheral"] }
-      }
-    },
-    "insights": { "type": "array", "items": { "type": "object" } },
+    "report": { "type": "object" },
+    "insights": { "type": "array" },
     "visualization": { "type": "string" },
     "guidance": { "type": "object" },
-    "internalToolsUsed": { "type": "array", "items": { "type": "string" } },
-    "next": {
-      "type": "object",
-      "required": ["cursor", "call"],
-      "properties": {
-        "cursor": { "type": "string" },
-        "call": { "type": "object" }
-      }
-    },
+    "internalToolsUsed": { "type": "array" },
+    "next": { "type": "object" },
     "degraded": { "type": "boolean" },
-    "reasons": { "type": "array", "items": { "type": "string" } }
+    "reasons": { "type": "array" }
   }
 }"#;
-
-export!(Understand);

@@ -4,6 +4,7 @@
 //! own in `.smart-context/templates/`. An existing file is refused unless `overwrite` is asked
 //! for; sensitive paths are refused by the host.
 
+mod layout;
 mod templates;
 
 wit_bindgen::generate!({
@@ -11,7 +12,6 @@ wit_bindgen::generate!({
     world: "editing-pillar",
 });
 
-use exports::smart_context::plugin::tool::{Guest, ToolOutput, ToolSpec};
 use sdk::guidance::{Action, Guidance, ToolCall};
 use sdk::{ToolError, ToolResult, codes};
 use serde::{Deserialize, Serialize};
@@ -74,35 +74,25 @@ struct WriteResponse {
     guidance: Guidance,
 }
 
-struct Write;
-
 /// What the tool is, declared in the component too (see sdk::spec): the host lists it
 /// before compiling it.
 const SPEC: sdk::spec::Tool = sdk::spec::Tool {
     name: "write",
     title: "Write: create files and scaffolds",
     description: "Create files (parent directories too) as one undoable transaction: \
-            targetPath + content, or files: [{targetPath, content}], or a template with \
-            variables. Built-in templates: test (variables.source: a .rs/.py/.ts/.go file; \
-            one failing stub per public function, at the language's usual test path), adr \
-            (title; next number under docs/adr/), readme-section (heading, body; appended to \
-            README.md or targetPath). Project templates: .smart-context/templates/<name>.*, \
-            {{var}} placeholders. Existing files are refused unless overwrite=true.",
+            targetPath + content, files: [{targetPath, content}], or a `template` filled \
+            from `variables`. Existing files are refused unless overwrite=true.",
     input_schema: INPUT_SCHEMA,
     output_schema: Some(OUTPUT_SCHEMA),
     read_only: false,
     destructive: true,
     idempotent: false,
 };
-sdk::declare_tool!(SPEC);
+sdk::export_tool!(SPEC, call);
 
-impl Guest for Write {
-    fn describe() -> ToolSpec {
-        sdk::tool_spec!(SPEC => ToolSpec)
-    }
-
-    fn call(args_json: String) -> Result<ToolOutput, Error> {
-        let args: WriteArgs = sdk::parse_args(&args_json)?;
+/// The call: `write` on the arguments, and its text (each file written and how to undo).
+fn call(args_json: &str) -> ToolResult<(String, String)> {
+    sdk::answer(args_json, |args: WriteArgs| {
         let response = write(&args)?;
         let mut text: Vec<String> = response
             .created_files
@@ -116,11 +106,8 @@ impl Guest for Write {
             "transaction {} (undo with manage command=undo)",
             response.transaction_id
         ));
-        Ok(ToolOutput {
-            structured_json: sdk::to_json(&response)?,
-            text: text.join("\n"),
-        })
-    }
+        Ok((response, text.join("\n")))
+    })
 }
 
 fn write(args: &WriteArgs) -> ToolResult<WriteResponse> {
@@ -287,12 +274,40 @@ fn render_template(name: &str, args: &WriteArgs) -> ToolResult<Rendered> {
                 .suggest("test templates cover .rs, .py, .ts/.js and .go sources")
             })?;
         let info = source_info(lang, source)?;
-        return Ok(Rendered {
-            path: args
-                .target_path
+        // The project's own tests decide where and how (see layout); a target path given
+        // by the caller decides where.
+        let learned = layout::learn(lang, source, |p| read_text(p).ok().flatten());
+        let style = learned.python.as_ref();
+        if args.target_path.is_none()
+            && let Some(existing) = &learned.existing
+        {
+            let text = read_text(existing)?.unwrap_or_default();
+            let content =
+                templates::appended_stubs(lang, &info, &text, style).ok_or_else(|| {
+                    ToolError::new(
+                        codes::ALREADY_EXISTS,
+                        format!("{existing} already tests every public function of {source}"),
+                    )
+                    .suggest(format!("add cases to {existing} with change"))
+                    .details(json!({ "path": existing }))
+                })?;
+            return Ok(Rendered {
+                path: existing.clone(),
+                content,
+                append: true,
+            });
+        }
+        let path = args.target_path.clone().unwrap_or_else(|| match lang {
+            // Elsewhere a new test imports its source by a relative path, or sits beside it.
+            Lang::Python => learned
+                .place
                 .clone()
                 .unwrap_or_else(|| templates::test_path(lang, source)),
-            content: templates::test_file(lang, &info),
+            _ => templates::test_path(lang, source),
+        });
+        return Ok(Rendered {
+            path,
+            content: templates::test_file(lang, &info, style),
             append: false,
         });
     }
@@ -519,47 +534,31 @@ fn today() -> String {
 const INPUT_SCHEMA: &str = r#"{
   "type": "object",
   "properties": {
-    "intent": { "type": "string", "description": "What the file is for, in words; recorded in history." },
-    "targetPath": { "type": "string", "description": "The file to create, relative to the workspace root (templates have a default)." },
-    "content": { "type": "string", "description": "The file's text." },
+    "intent": { "type": "string", "description": "What the file is for (kept in history)." },
+    "targetPath": { "type": "string", "description": "Relative to the workspace root (templates have a default)." },
+    "content": { "type": "string" },
     "files": {
       "type": "array",
-      "description": "Several files in one transaction.",
       "items": {
         "type": "object",
         "properties": { "targetPath": { "type": "string" }, "content": { "type": "string" } },
         "required": ["targetPath", "content"]
       }
     },
-    "template": { "type": "string", "description": "test | rust-test | python-test | typescript-test | go-test | adr | readme-section | a project template name (.smart-context/templates/)." },
-    "variables": { "type": "object", "additionalProperties": { "type": "string" }, "description": "Template variables: source (test), title/status/context/decision/consequences (adr), heading/body/level (readme-section), or a project template's {{names}}." },
-    "overwrite": { "type": "boolean", "default": false, "description": "Replace an existing file." }
+    "template": { "type": "string", "description": "test (failing stubs for the public functions of variables.source; or rust-test, python-test, typescript-test, go-test) | adr (next number in docs/adr/) | readme-section (appended to README.md or targetPath) | a project template (.smart-context/templates/<name>.*)." },
+    "variables": { "type": "object", "additionalProperties": { "type": "string" }, "description": "test: source (a .rs/.py/.ts/.go file). adr: title, status, context, decision, consequences. readme-section: heading, body, level. Project template: its {{names}}." },
+    "overwrite": { "type": "boolean", "default": false }
   },
   "required": ["intent"]
 }"#;
 
 const OUTPUT_SCHEMA: &str = r#"{
   "type": "object",
-  "required": ["success", "createdFiles", "transactionId", "guidance"],
   "properties": {
     "success": { "type": "boolean" },
-    "createdFiles": {
-      "type": "array",
-      "items": {
-        "type": "object",
-        "required": ["path", "description"],
-        "properties": {
-          "path": { "type": "string" },
-          "description": { "type": "string" },
-          "bytes": { "type": "integer" },
-          "action": { "type": "string", "enum": ["created", "replaced", "appended"] }
-        }
-      }
-    },
+    "createdFiles": { "type": "array" },
     "transactionId": { "type": "string" },
     "template": { "type": "string" },
     "guidance": { "type": "object" }
   }
 }"#;
-
-export!(Write);

@@ -2,6 +2,7 @@
 //! Go, an ADR, a README section) and the project's own in `.smart-context/templates/`, whose
 //! `{{name}}` placeholders are filled from the call's variables.
 
+use crate::layout::PyStyle;
 use std::collections::BTreeMap;
 
 /// Where project templates live.
@@ -101,8 +102,8 @@ pub fn test_path(lang: Lang, source: &str) -> String {
 }
 
 /// A test file for `source`: one failing stub per public function, so nothing passes until
-/// it is written.
-pub fn test_file(lang: Lang, src: &SourceInfo) -> String {
+/// it is written. Python follows `style` (the project's unittest base class, or pytest).
+pub fn test_file(lang: Lang, src: &SourceInfo, style: Option<&PyStyle>) -> String {
     let (dir, stem, _) = split_path(&src.path);
     let fns = if src.functions.is_empty() {
         vec![stem.to_string()]
@@ -127,6 +128,39 @@ pub fn test_file(lang: Lang, src: &SourceInfo) -> String {
             for f in &fns {
                 out.push_str(&format!(
                     "\n#[test]\nfn {}_works() {{\n    // Call `{f}` with a known input and assert on what it returns.\n    panic!(\"write this test of {f}\");\n}}\n",
+                    snake(f)
+                ));
+            }
+            out
+        }
+        Lang::Python if matches!(style, Some(PyStyle::Unittest { .. })) => {
+            let Some(PyStyle::Unittest { base, import }) = style else {
+                unreachable!("matched above")
+            };
+            let module = python_module(&src.path);
+            let mut out = format!("\"\"\"Tests for {}.\"\"\"\n\n", src.path);
+            out.push_str(import.as_deref().unwrap_or("import unittest"));
+            out.push_str("\n\n");
+            if !src.functions.is_empty() {
+                out.push_str(&format!(
+                    "from {module} import {}\n",
+                    src.functions.join(", ")
+                ));
+            } else {
+                out.push_str(&format!("import {module}\n"));
+            }
+            let base = if import.is_some() {
+                base.clone()
+            } else {
+                "unittest.TestCase".to_string()
+            };
+            out.push_str(&format!("\n\nclass {}Tests({base}):\n", camel(stem)));
+            for (i, f) in fns.iter().enumerate() {
+                if i > 0 {
+                    out.push('\n');
+                }
+                out.push_str(&format!(
+                    "    def test_{}(self):\n        # Call {f} with a known input and assert on what it returns.\n        self.fail(\"write this test\")\n",
                     snake(f)
                 ));
             }
@@ -191,6 +225,93 @@ pub fn test_file(lang: Lang, src: &SourceInfo) -> String {
             out
         }
     }
+}
+
+/// Failing stubs for the functions of `src` that `existing` (the text of the test file the
+/// project already has for it) does not mention yet, appended to it in its style; None when
+/// it mentions every one. Stubs call nothing (the file's imports stay as they are): each
+/// fails, saying which function it is for.
+pub fn appended_stubs(
+    lang: Lang,
+    src: &SourceInfo,
+    existing: &str,
+    style: Option<&PyStyle>,
+) -> Option<String> {
+    let (_, stem, _) = split_path(&src.path);
+    let missing: Vec<&String> = src
+        .functions
+        .iter()
+        .filter(|f| {
+            !existing.contains(&format!("{f}("))
+                && !existing.contains(&format!("test_{}", snake(f)))
+        })
+        .collect();
+    if missing.is_empty() {
+        return None;
+    }
+    let mut out = existing.trim_end().to_string();
+    out.push('\n');
+    match lang {
+        Lang::Python => {
+            let module = python_module(&src.path);
+            match style {
+                Some(PyStyle::Unittest { base, .. }) => {
+                    out.push_str(&format!("\n\nclass {}StubTests({base}):\n", camel(stem)));
+                    for (i, f) in missing.iter().enumerate() {
+                        if i > 0 {
+                            out.push('\n');
+                        }
+                        out.push_str(&format!(
+                            "    def test_{}(self):\n        from {module} import {f}  # noqa: F401\n\n        # Call {f} with a known input and assert on what it returns.\n        self.fail(\"write this test of {f}\")\n",
+                            snake(f)
+                        ));
+                    }
+                }
+                _ => {
+                    for f in missing {
+                        out.push_str(&format!(
+                            "\n\ndef test_{}():\n    from {module} import {f}  # noqa: F401\n\n    # Call {f} with a known input and assert on what it returns.\n    raise AssertionError(\"write this test of {f}\")\n",
+                            snake(f)
+                        ));
+                    }
+                }
+            }
+        }
+        Lang::Rust => {
+            for f in missing {
+                out.push_str(&format!(
+                    "\n#[test]\nfn {}_works() {{\n    // Call `{f}` with a known input and assert on what it returns.\n    panic!(\"write this test of {f}\");\n}}\n",
+                    snake(f)
+                ));
+            }
+        }
+        Lang::TypeScript => {
+            out.push_str(&format!("\ndescribe(\"{stem} (stubs)\", () => {{\n"));
+            for f in missing {
+                out.push_str(&format!(
+                    "  it(\"{f}\", () => {{\n    // Call {f} with a known input and expect what it returns.\n    throw new Error(\"write this test of {f}\");\n  }});\n"
+                ));
+            }
+            out.push_str("});\n");
+        }
+        Lang::Go => {
+            for f in missing {
+                out.push_str(&format!(
+                    "\nfunc Test{}(t *testing.T) {{\n\t// Call {f} with a known input and check what it returns.\n\tt.Fatal(\"write this test of {f}\")\n}}\n",
+                    upper_first(f)
+                ));
+            }
+        }
+    }
+    Some(out)
+}
+
+/// `text_utils` -> `TextUtils`: a Python class name from a module's.
+fn camel(stem: &str) -> String {
+    stem.split(['_', '-'])
+        .map(upper_first)
+        .collect::<Vec<_>>()
+        .join("")
 }
 
 /// `src/a/b.rs` -> `a::b`; `src/lib.rs` -> ``; `src/a/mod.rs` -> `a`.
@@ -380,6 +501,7 @@ mod tests {
         let rust = test_file(
             Lang::Rust,
             &src("src/parser/lexer.rs", &["tokenize"], Some("my_crate")),
+            None,
         );
         assert!(
             rust.contains("use my_crate::parser::lexer::{tokenize};"),
@@ -396,6 +518,7 @@ mod tests {
         let py = test_file(
             Lang::Python,
             &src("src/pkg/util.py", &["parse", "dump"], None),
+            None,
         );
         assert!(py.contains("from pkg.util import parse, dump") && py.contains("def test_dump():"));
         assert_eq!(
@@ -405,6 +528,7 @@ mod tests {
         let ts = test_file(
             Lang::TypeScript,
             &src("web/src/api.ts", &["fetchUser"], Some("vitest")),
+            None,
         );
         assert!(
             ts.contains("from \"vitest\"") && ts.contains("import { fetchUser } from \"./api\"")
@@ -413,8 +537,55 @@ mod tests {
             test_path(Lang::Go, "pkg/store/db.go"),
             "pkg/store/db_test.go"
         );
-        let go = test_file(Lang::Go, &src("pkg/store/db.go", &["open"], Some("store")));
+        let go = test_file(
+            Lang::Go,
+            &src("pkg/store/db.go", &["open"], Some("store")),
+            None,
+        );
         assert!(go.starts_with("package store\n") && go.contains("func TestOpen(t *testing.T)"));
+    }
+
+    #[test]
+    fn python_tests_follow_the_projects_style_and_stubs_append_to_its_file() {
+        let src = SourceInfo {
+            path: "django/utils/text.py".into(),
+            functions: vec!["slugify".into(), "wrap".into()],
+            context: None,
+        };
+        let style = PyStyle::Unittest {
+            base: "SimpleTestCase".into(),
+            import: Some("from django.test import SimpleTestCase".into()),
+        };
+        let new = test_file(Lang::Python, &src, Some(&style));
+        assert!(
+            new.contains("from django.test import SimpleTestCase\n"),
+            "{new}"
+        );
+        assert!(
+            new.contains("from django.utils.text import slugify, wrap\n"),
+            "{new}"
+        );
+        assert!(new.contains("class TextTests(SimpleTestCase):\n    def test_slugify(self):"));
+        assert!(new.contains("self.fail(\"write this test\")") && !new.contains("pytest"));
+        // The project's file tests slugify already: only wrap gets a stub, in a class of
+        // the same base, after what is there.
+        let existing = "from django.test import SimpleTestCase\nfrom django.utils import text\n\n\nclass TestUtilsText(SimpleTestCase):\n    def test_slugify(self):\n        self.assertEqual(text.slugify(\"a b\"), \"a-b\")\n";
+        let appended = appended_stubs(Lang::Python, &src, existing, Some(&style)).unwrap();
+        assert!(appended.starts_with(existing), "{appended}");
+        let added = &appended[existing.len()..];
+        assert!(
+            added.contains("class TextStubTests(SimpleTestCase):"),
+            "{added}"
+        );
+        assert!(added.contains("def test_wrap(self):") && !added.contains("test_slugify"));
+        let all = SourceInfo {
+            functions: vec!["slugify".into()],
+            ..src
+        };
+        assert_eq!(
+            appended_stubs(Lang::Python, &all, existing, Some(&style)),
+            None
+        );
     }
 
     #[test]
