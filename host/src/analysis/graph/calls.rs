@@ -1,0 +1,307 @@
+//! Resolving a file's call sites to the definitions they can mean, most certain first (see the parent module), each edge with how it resolved.
+
+use super::*;
+
+impl Graph {
+    pub(super) fn resolve_calls(
+        &self,
+        file: u32,
+        facts: &FileFacts,
+        imports: &[(u32, u32)],
+        bindings: &[HashMap<&str, Vec<u32>>],
+        out: &mut Vec<CallEdge>,
+    ) -> usize {
+        let mut unresolved = 0;
+        // The imported modules' top-level callables by name, gathered once for the file.
+        let mut imported: Vec<u32> = imports.iter().map(|&(_, f)| f).collect();
+        imported.sort_unstable();
+        imported.dedup();
+        let mut members: HashMap<&str, Vec<u32>> = HashMap::new();
+        for s in imported.iter().flat_map(|&f| self.symbols_of(f)) {
+            let sym = self.symbols[s as usize].symbol();
+            if sym.container.is_none() && CALLABLE.contains(&sym.kind.as_str()) {
+                members.entry(sym.name.as_str()).or_default().push(s);
+            }
+        }
+        let innermost = self.innermost_by_line(file);
+        let scope = Scope::new(file, facts, imports, &members, bindings);
+        for (name, receiver, line) in &facts.calls {
+            let Some(caller) = innermost.get(*line as usize).copied().flatten() else {
+                unresolved += 1;
+                continue;
+            };
+            let (targets, confidence) = self.callee(&scope, caller, name, receiver);
+            unresolved += usize::from(targets.is_empty());
+            for to in targets {
+                out.push(CallEdge {
+                    from: caller,
+                    to,
+                    line: *line,
+                    confidence,
+                });
+            }
+        }
+        unresolved
+    }
+
+    /// The definitions a call of `name` through `receiver` (empty for a plain call) from
+    /// `caller` means, and how sure that is.
+    pub(super) fn callee(
+        &self,
+        scope: &Scope,
+        caller: u32,
+        name: &str,
+        receiver: &str,
+    ) -> (Vec<u32>, Confidence) {
+        let callable =
+            |s: &u32| CALLABLE.contains(&self.symbols[*s as usize].symbol().kind.as_str());
+        let sym = |s: u32| self.symbols[s as usize].symbol();
+        let caller_sym = sym(caller);
+        // A method's class, or the class (impl, ...) the caller itself is.
+        let own = caller_sym.container.as_deref();
+        let in_own = |s: &u32| {
+            let c = sym(*s).container.as_deref();
+            c.is_some() && (c == own || c == Some(caller_sym.name.as_str()))
+        };
+        let local: Vec<u32> = self
+            .defined_in(scope.file, name)
+            .into_iter()
+            .filter(callable)
+            .collect();
+        // A bare `f()` reaches a method only where a class's own methods are in scope without
+        // `self.` / `this.` (Java, C++); elsewhere it means a function.
+        let implicit_this = matches!(scope.facts.language.as_deref(), Some("java" | "cpp"));
+        let bare_reaches = |s: &u32| implicit_this || sym(*s).kind != "method";
+        let few = |v: Vec<u32>| (!v.is_empty() && v.len() <= MAX_NAME_ONLY).then_some(v);
+        let named = |keep: &dyn Fn(&u32) -> bool| -> Vec<u32> {
+            self.named(name)
+                .iter()
+                .copied()
+                .filter(|s| callable(s) && keep(s))
+                .collect()
+        };
+        if receiver.is_empty() {
+            let bound: Vec<u32> = scope.bound(name).into_iter().filter(callable).collect();
+            if !bound.is_empty() {
+                return (bound, Confidence::Import);
+            }
+            let local: Vec<u32> = local.into_iter().filter(bare_reaches).collect();
+            if !local.is_empty() {
+                let same: Vec<u32> = local.iter().copied().filter(in_own).collect();
+                if !same.is_empty() {
+                    return (same, Confidence::Container);
+                }
+                return (local, Confidence::File);
+            }
+            let members = scope.members.get(name).cloned().unwrap_or_default();
+            if let Some(m) = few(members) {
+                return (m, Confidence::Module);
+            }
+            return (
+                few(named(&bare_reaches)).unwrap_or_default(),
+                Confidence::Name,
+            );
+        }
+        if SELF.contains(&receiver) {
+            let same: Vec<u32> = local.iter().copied().filter(in_own).collect();
+            if !same.is_empty() {
+                return (same, Confidence::Container);
+            }
+            // Inherited, most likely: a method of that name elsewhere, when there are few.
+            let methods = named(&|s| sym(*s).container.is_some());
+            return (few(methods).unwrap_or_default(), Confidence::Name);
+        }
+        // Through a module the file imports under the receiver's first name, or by its path.
+        let head = receiver.split(['.', ':']).next().unwrap_or(receiver);
+        let mut modules = scope.module_files(head);
+        // `from pkg import mod` resolves both pkg and pkg/mod on its line: the file named
+        // like the receiver is the one meant.
+        let named_like: Vec<u32> = modules
+            .iter()
+            .copied()
+            .filter(|&f| {
+                resolve::file_keys(&self.files[f as usize].path)
+                    .iter()
+                    .any(|k| k == head)
+            })
+            .collect();
+        if !named_like.is_empty() {
+            modules = named_like;
+        }
+        if modules.is_empty() && receiver.contains("::") {
+            let importer = &self.files[scope.file as usize].path;
+            modules = self.files_named(scope.facts.language.as_deref(), importer, receiver);
+        }
+        let through: Vec<u32> = modules
+            .iter()
+            .flat_map(|&f| self.defined_in(f, name))
+            .filter(callable)
+            .collect();
+        // `Type.f()` through an imported type is that type's `f`; `module.f()` a top-level
+        // `f`; a method of another class of that module is neither.
+        let last = last_segment(receiver);
+        let of_type: Vec<u32> = through
+            .iter()
+            .copied()
+            .filter(|s| sym(*s).container.as_deref() == Some(last))
+            .collect();
+        if !of_type.is_empty() {
+            return (of_type, Confidence::Import);
+        }
+        let top: Vec<u32> = through
+            .iter()
+            .copied()
+            .filter(|s| sym(*s).container.is_none())
+            .collect();
+        if !top.is_empty() {
+            return (top, Confidence::Import);
+        }
+        // A type named like the receiver's last name (`Foo::new`, `Config.load`).
+        let typed: Vec<u32> = named(&|s| sym(*s).container.as_deref() == Some(last));
+        if !typed.is_empty() {
+            let here: Vec<u32> = typed
+                .iter()
+                .copied()
+                .filter(|s| self.symbols[*s as usize].file == scope.file)
+                .collect();
+            return (
+                if here.is_empty() { typed } else { here },
+                Confidence::Container,
+            );
+        }
+        // Some object: a method of that name, when there are few.
+        let methods = named(&|s| sym(*s).container.is_some());
+        (few(methods).unwrap_or_default(), Confidence::Name)
+    }
+
+    /// The files a module path written in `importer` may name, by the index's conventions:
+    /// the last segment names the file, or (`use a::file::Item`) an earlier one does.
+    pub(super) fn files_named(
+        &self,
+        language: Option<&str>,
+        importer: &str,
+        name: &str,
+    ) -> Vec<u32> {
+        let candidates = resolve::candidates(language, importer, name);
+        if candidates.is_empty() {
+            return Vec::new();
+        }
+        tried_keys(name)
+            .filter_map(|key| self.keys.get(&key))
+            .flatten()
+            .copied()
+            .filter(|&f| resolve::matches(&self.files[f as usize].path, &candidates))
+            .collect()
+    }
+}
+
+/// What one file's calls are resolved against.
+pub(super) struct Scope<'a, 'f> {
+    pub(super) file: u32,
+    pub(super) facts: &'a FileFacts,
+    /// Top-level callables of the files it imports, by name.
+    pub(super) members: &'a HashMap<&'a str, Vec<u32>>,
+    /// Every file's direct import bindings.
+    pub(super) bindings: &'a [HashMap<&'f str, Vec<u32>>],
+    /// Import lines by the last segment of the module path they name, and by the whole.
+    pub(super) by_last: HashMap<&'a str, Vec<u32>>,
+    pub(super) by_whole: HashMap<&'a str, Vec<u32>>,
+    /// `import a as b` forms by local name: (original name, line).
+    pub(super) aliased: HashMap<&'a str, Vec<(&'a str, u32)>>,
+    /// Import line to the files it resolved to.
+    pub(super) files_on: HashMap<u32, Vec<u32>>,
+}
+
+impl<'a, 'f> Scope<'a, 'f> {
+    /// What one file's calls are resolved against, gathered once for all of them.
+    fn new(
+        file: u32,
+        facts: &'a FileFacts,
+        imports: &[(u32, u32)],
+        members: &'a HashMap<&'a str, Vec<u32>>,
+        bindings: &'a [HashMap<&'f str, Vec<u32>>],
+    ) -> Self {
+        let mut scope = Scope {
+            file,
+            facts,
+            members,
+            bindings,
+            by_last: HashMap::new(),
+            by_whole: HashMap::new(),
+            aliased: HashMap::new(),
+            files_on: HashMap::new(),
+        };
+        for (m, line) in &facts.imports {
+            scope
+                .by_last
+                .entry(last_segment(m))
+                .or_default()
+                .push(*line);
+            scope.by_whole.entry(m.as_str()).or_default().push(*line);
+        }
+        for (original, local, line) in &facts.aliases {
+            scope
+                .aliased
+                .entry(local.as_str())
+                .or_default()
+                .push((original.as_str(), *line));
+        }
+        for &(line, f) in imports {
+            scope.files_on.entry(line).or_default().push(f);
+        }
+        scope
+    }
+
+    fn files_on(&self, line: u32) -> &[u32] {
+        self.files_on.get(&line).map_or(&[], Vec::as_slice)
+    }
+
+    /// The files an import binds to `name` in this file (`import os.path`, `from pkg import
+    /// mod`, `import x as name`, `use a::b`): the files resolved on those import lines.
+    fn module_files(&self, name: &str) -> Vec<u32> {
+        let lines = [self.by_last.get(name), self.by_whole.get(name)]
+            .into_iter()
+            .flatten()
+            .flatten()
+            .copied()
+            .chain(
+                self.aliased
+                    .get(name)
+                    .into_iter()
+                    .flatten()
+                    .map(|(_, line)| *line),
+            );
+        let mut out: Vec<u32> = lines
+            .flat_map(|line| self.files_on(line).iter().copied())
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The definitions an import binds `name` to in this file: directly, or through one
+    /// re-export (`from pkg import N` where pkg itself imports N from a submodule).
+    fn bound(&self, name: &str) -> Vec<u32> {
+        if let Some(direct) = self.bindings[self.file as usize].get(name) {
+            return direct.clone();
+        }
+        let imported_as = self
+            .by_last
+            .get(name)
+            .into_iter()
+            .flatten()
+            .map(|line| (name, *line))
+            .chain(self.aliased.get(name).into_iter().flatten().copied());
+        let mut out = Vec::new();
+        for (original, line) in imported_as {
+            for &f in self.files_on(line) {
+                if let Some(defs) = self.bindings[f as usize].get(original) {
+                    out.extend(defs.iter().copied());
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}

@@ -1,0 +1,429 @@
+//! Keeping the graph current: after a change only the files whose edges could have moved are resolved again (by what their facts, and the definitions they can see, changed); the rest carry their edges over.
+
+use super::*;
+
+impl Graph {
+    /// The graphs of `facts` (every code file, in catalogue order), resolving again only
+    /// the files whose edges can differ from `previous`'s: the changed, added and removed
+    /// files, the files importing them (and one hop further, for re-exports), the files
+    /// whose imports may name an added or removed file, and the files calling a name a
+    /// changed file defines or defined. Every other file's edges are carried over.
+    pub fn update(previous: Option<&Graph>, facts: &[Arc<FileFacts>]) -> Graph {
+        let mut g = Graph::nodes(facts);
+        let n = facts.len();
+        // Each file's position in `previous` when its content is unchanged.
+        let kept: Vec<Option<u32>> = facts
+            .iter()
+            .map(|f| {
+                let p = previous?;
+                p.file(&f.path)
+                    .filter(|&o| p.files[o as usize].hash == f.hash)
+            })
+            .collect();
+        let plan = match previous {
+            Some(p) => p.plan(&g, facts, &kept),
+            None => Plan {
+                dirty: vec![true; n],
+                moved: HashMap::new(),
+            },
+        };
+        let mut dirty = plan.dirty.clone();
+        // Old file positions to new ones, for carrying edges over.
+        let moved: Vec<Option<u32>> = previous.map_or_else(Vec::new, |p| {
+            p.files.iter().map(|f| g.file(&f.path)).collect()
+        });
+        let mut each: Vec<Vec<Option<u32>>> = Vec::with_capacity(n);
+        for (i, f) in facts.iter().enumerate() {
+            let carried = match (previous, kept[i]) {
+                (Some(p), Some(o)) if !dirty[i] => p.links[o as usize]
+                    .iter()
+                    .map(|t| match t {
+                        Some(t) => moved[*t as usize].map(Some),
+                        None => Some(None),
+                    })
+                    .collect::<Option<Vec<_>>>(),
+                _ => None,
+            };
+            // An import that named a removed file: resolve the file again.
+            dirty[i] |= carried.is_none();
+            each.push(carried.unwrap_or_else(|| resolve_imports(&g, i as u32, f)));
+        }
+        let resolved: Vec<Vec<(u32, u32)>> = facts
+            .iter()
+            .zip(&each)
+            .map(|(f, files)| {
+                f.imports
+                    .iter()
+                    .zip(files)
+                    .filter_map(|((_, line), file)| file.map(|file| (*line, file)))
+                    .collect()
+            })
+            .collect();
+        for (i, lines) in resolved.iter().enumerate() {
+            for &(line, to) in lines {
+                if to != i as u32 {
+                    g.imports.push(ImportEdge {
+                        from: i as u32,
+                        to,
+                        line,
+                    });
+                }
+            }
+        }
+        g.imports.sort_by_key(|e| (e.from, e.to, e.line));
+        g.imports.dedup_by_key(|e| (e.from, e.to));
+        // Calls: carried over where the file and every file its edges land in are unchanged,
+        // else resolved with the names each file binds by import (one re-export hop).
+        let mut calls = Vec::new();
+        let mut carried_from = vec![false; n];
+        if let Some(p) = previous {
+            for i in 0..n {
+                if let (false, Some(o)) = (dirty[i], kept[i])
+                    && let Some(edges) = p.carry_calls(&g, o, i as u32, &moved, &kept, &plan)
+                {
+                    calls.extend(edges);
+                    g.unresolved[i] = p.unresolved[o as usize];
+                    carried_from[i] = true;
+                }
+            }
+        }
+        // The bindings a resolved file reads: its own and its imports' (the re-export hop).
+        let mut wanted = vec![false; n];
+        for i in (0..n).filter(|&i| !carried_from[i]) {
+            wanted[i] = true;
+            for &(_, f) in &resolved[i] {
+                wanted[f as usize] = true;
+            }
+        }
+        let bindings: Vec<HashMap<&str, Vec<u32>>> = (0..n)
+            .map(|i| {
+                if wanted[i] {
+                    direct_bindings(&g, &facts[i], &each[i], &resolved[i])
+                } else {
+                    HashMap::new()
+                }
+            })
+            .collect();
+        for i in (0..n).filter(|&i| !carried_from[i]) {
+            let mut own = Vec::new();
+            let missed = g.resolve_calls(i as u32, &facts[i], &resolved[i], &bindings, &mut own);
+            g.unresolved[i] = missed as u32;
+            calls.extend(own);
+        }
+        drop(bindings);
+        g.unresolved_calls = g.unresolved.iter().map(|&u| u as usize).sum();
+        g.resolved_again = carried_from.iter().filter(|c| !**c).count();
+        calls.sort_by_key(|e: &CallEdge| (e.from, e.to, e.confidence, e.line));
+        calls.dedup_by_key(|e| (e.from, e.to));
+        g.calls = calls;
+        g.links = each;
+        g.facts = facts.to_vec();
+        g.index_adjacency();
+        g
+    }
+
+    /// Which files of the next graph (`next`, with its `facts`; `kept` their unchanged
+    /// positions in `self`) must be resolved again, and where the unchanged definitions of
+    /// the changed files went, so that edges into them carry over.
+    ///
+    /// Resolving a file's calls reads its own facts, which paths exist (its imports and
+    /// `a::b` paths), and otherwise only definitions and import bindings *by name*: the
+    /// names it calls, imports and aliases. So a change is described by the names whose
+    /// definitions differ (by kind and container, the attributes resolution reads) and the
+    /// names a changed file's imports bind differently, and a file is resolved again when
+    /// it is changed, names a path that appeared or went, or uses one of those names.
+    pub(super) fn plan(
+        &self,
+        next: &Graph,
+        facts: &[Arc<FileFacts>],
+        kept: &[Option<u32>],
+    ) -> Plan {
+        let mut dirty: Vec<bool> = kept.iter().map(Option::is_none).collect();
+        let mut names: HashSet<&str> = HashSet::new();
+        let mut moved: HashMap<u32, Vec<Option<u32>>> = HashMap::new();
+        let removed: Vec<u32> = (0..self.files.len() as u32)
+            .filter(|&o| next.file(&self.files[o as usize].path).is_none())
+            .collect();
+        for &o in &removed {
+            names.extend(
+                self.symbols_of(o)
+                    .map(|s| self.symbols[s as usize].symbol().name.as_str()),
+            );
+        }
+        // Paths that appeared or went: an import (or an `a::b::f()` path) may name them now.
+        let mut keys: HashSet<String> = removed
+            .iter()
+            .flat_map(|&o| resolve::file_keys(&self.files[o as usize].path))
+            .collect();
+        for (i, f) in facts.iter().enumerate().filter(|(i, _)| kept[*i].is_none()) {
+            match self.file(&f.path) {
+                None => {
+                    keys.extend(resolve::file_keys(&f.path));
+                    names.extend(f.symbols.iter().map(|s| s.name.as_str()));
+                }
+                Some(o) => {
+                    let (changed, map) = self.compare_definitions(o, next, i as u32);
+                    names.extend(changed);
+                    moved.insert(o, map);
+                    let before = &self.facts[o as usize];
+                    if !same_imports(before, f) {
+                        names.extend(import_names(before));
+                        names.extend(import_names(f));
+                    }
+                }
+            }
+        }
+        // A file whose imports may resolve elsewhere now binds anything it imports anew.
+        for (i, f) in facts.iter().enumerate() {
+            let names_a_path = !keys.is_empty()
+                && (f
+                    .imports
+                    .iter()
+                    .any(|(m, _)| tried_keys(m).any(|k| keys.contains(&k)))
+                    || f.calls.iter().any(|(_, r, _)| {
+                        r.contains("::") && tried_keys(r).any(|k| keys.contains(&k))
+                    }));
+            if names_a_path {
+                dirty[i] = true;
+                names.extend(used_names(f));
+            }
+        }
+        // One re-export hop: `from y import n as l` binds `l` to whatever `n` now means.
+        let aliased: Vec<&str> = facts
+            .iter()
+            .flat_map(|f| &f.aliases)
+            .filter(|(original, _, _)| names.contains(original.as_str()))
+            .map(|(_, local, _)| local.as_str())
+            .collect();
+        names.extend(aliased);
+        if !names.is_empty() {
+            for (i, f) in facts.iter().enumerate() {
+                dirty[i] = dirty[i] || used_names(f).any(|n| names.contains(n));
+            }
+        }
+        Plan { dirty, moved }
+    }
+
+    /// Old file `old` against its new version `new` in `next`: the names whose definitions
+    /// differ in kind or container or number, and, per old definition, its new position in
+    /// the file when its name is not among those.
+    pub(super) fn compare_definitions<'a>(
+        &'a self,
+        old: u32,
+        next: &'a Graph,
+        new: u32,
+    ) -> (Vec<&'a str>, Vec<Option<u32>>) {
+        type Key<'k> = (&'k str, &'k str, Option<&'k str>);
+        let key = |s: &'a Symbol| -> Key<'a> {
+            (s.name.as_str(), s.kind.as_str(), s.container.as_deref())
+        };
+        let mut after: HashMap<Key, Vec<u32>> = HashMap::new();
+        for (local, s) in next.symbols_of(new).enumerate() {
+            after
+                .entry(key(next.symbols[s as usize].symbol()))
+                .or_default()
+                .push(local as u32);
+        }
+        let mut before: HashMap<Key, Vec<u32>> = HashMap::new();
+        for (local, s) in self.symbols_of(old).enumerate() {
+            before
+                .entry(key(self.symbols[s as usize].symbol()))
+                .or_default()
+                .push(local as u32);
+        }
+        let mut map = vec![None; self.files[old as usize].symbol_count as usize];
+        let mut changed: Vec<&str> = Vec::new();
+        for (k, locals) in &before {
+            match after.get(k) {
+                Some(now) if now.len() == locals.len() => {
+                    for (o, n) in locals.iter().zip(now) {
+                        map[*o as usize] = Some(*n);
+                    }
+                }
+                _ => changed.push(k.0),
+            }
+        }
+        changed.extend(
+            after
+                .keys()
+                .filter(|k| !before.contains_key(*k))
+                .map(|k| k.0),
+        );
+        // A name with any differing definition is resolved again wherever it is used.
+        let changed_set: HashSet<&str> = changed.iter().copied().collect();
+        for (local, s) in self.symbols_of(old).enumerate() {
+            if changed_set.contains(self.symbols[s as usize].symbol().name.as_str()) {
+                map[local] = None;
+            }
+        }
+        (changed, map)
+    }
+
+    /// `self`'s call edges out of its file `old`, moved to that file's position `new` in
+    /// `next`; none when one lands in a definition that changed or went (`moved` maps old
+    /// file positions to new, `kept` new ones to unchanged old ones, `plan` the unchanged
+    /// definitions of changed files).
+    pub(super) fn carry_calls(
+        &self,
+        next: &Graph,
+        old: u32,
+        new: u32,
+        moved: &[Option<u32>],
+        kept: &[Option<u32>],
+        plan: &Plan,
+    ) -> Option<Vec<CallEdge>> {
+        let range = self.symbols_of(old);
+        let from_base = next.files[new as usize].first_symbol;
+        let first = self.calls.partition_point(|e| e.from < range.start);
+        let last = self.calls.partition_point(|e| e.from < range.end);
+        self.calls[first..last]
+            .iter()
+            .map(|e| {
+                let target = self.symbols[e.to as usize].file;
+                let to_file = moved[target as usize]?;
+                let local = e.to - self.files[target as usize].first_symbol;
+                let local = if kept[to_file as usize] == Some(target) {
+                    local
+                } else {
+                    (*plan.moved.get(&target)?.get(local as usize)?)?
+                };
+                Some(CallEdge {
+                    from: from_base + (e.from - range.start),
+                    to: next.files[to_file as usize].first_symbol + local,
+                    ..*e
+                })
+            })
+            .collect()
+    }
+}
+
+/// What an update resolves again, and where the unchanged definitions of changed files went
+/// (old file position to, per old definition, its new position within the file).
+pub(super) struct Plan {
+    pub(super) dirty: Vec<bool>,
+    pub(super) moved: HashMap<u32, Vec<Option<u32>>>,
+}
+
+/// Every name a file's resolution looks up elsewhere: the names it calls, the last names of
+/// the paths it imports, and both names of its aliases.
+pub(super) fn used_names(f: &FileFacts) -> impl Iterator<Item = &str> {
+    f.calls
+        .iter()
+        .map(|(name, _, _)| name.as_str())
+        .chain(import_names(f))
+}
+
+/// The names a file's imports may bind: the last names of the paths it imports and both
+/// names of its aliases.
+pub(super) fn import_names(f: &FileFacts) -> impl Iterator<Item = &str> {
+    f.imports.iter().map(|(m, _)| last_segment(m)).chain(
+        f.aliases
+            .iter()
+            .flat_map(|(name, local, _)| [name.as_str(), local.as_str()]),
+    )
+}
+
+/// The same imports and aliases, lines aside: the file binds the same names to the same
+/// modules.
+pub(super) fn same_imports(a: &FileFacts, b: &FileFacts) -> bool {
+    fn imports(f: &FileFacts) -> Vec<&str> {
+        let mut v: Vec<&str> = f.imports.iter().map(|(m, _)| m.as_str()).collect();
+        v.sort_unstable();
+        v
+    }
+    fn aliases(f: &FileFacts) -> Vec<(&str, &str)> {
+        let mut v: Vec<(&str, &str)> = f
+            .aliases
+            .iter()
+            .map(|(n, l, _)| (n.as_str(), l.as_str()))
+            .collect();
+        v.sort_unstable();
+        v
+    }
+    imports(a) == imports(b) && aliases(a) == aliases(b)
+}
+
+/// The indexed file each import of `facts` names, in order (none where it names no file).
+/// The shortest matching path wins, as the index's own resolution does.
+pub(super) fn resolve_imports(g: &Graph, file: u32, facts: &FileFacts) -> Vec<Option<u32>> {
+    let importer = &g.files[file as usize].path;
+    facts
+        .imports
+        .iter()
+        .map(|(name, _)| {
+            g.files_named(facts.language.as_deref(), importer, name)
+                .into_iter()
+                .min_by_key(|&f| (g.files[f as usize].path.len(), f))
+        })
+        .collect()
+}
+
+/// The names `facts`' imports bind to definitions: `from m import N` and `use m::N` bind N to
+/// m's definition of N; `import a as b` forms bind b. Each name is looked up in the file its
+/// own import resolved to (`each`, aligned with `facts.imports`): in `from pkg import f, mod`
+/// the line also resolves to pkg/mod, whose own `f` is not the one imported.
+pub(super) fn direct_bindings<'f>(
+    g: &Graph,
+    facts: &'f FileFacts,
+    each: &[Option<u32>],
+    resolved: &[(u32, u32)],
+) -> HashMap<&'f str, Vec<u32>> {
+    let mut out: HashMap<&str, Vec<u32>> = HashMap::new();
+    let mut bind = |local: &'f str, name: &str, files: &[u32]| {
+        let defs: Vec<u32> = files
+            .iter()
+            .flat_map(|&f| g.defined_in(f, name))
+            .filter(|s| g.symbols[*s as usize].symbol().container.is_none())
+            .collect();
+        if !defs.is_empty() {
+            out.entry(local).or_default().extend(defs);
+        }
+    };
+    // An imported name's file: its own when it is a module, else its parent's on that line
+    // (`from x.y import z` records x.y and x.y.z).
+    let file_of = |i: usize| -> Option<u32> {
+        each[i].or_else(|| {
+            let (name, line) = &facts.imports[i];
+            facts
+                .imports
+                .iter()
+                .zip(each)
+                .filter(|((parent, l), f)| {
+                    // starts_with first: it makes parent.len() a char boundary of name.
+                    l == line
+                        && f.is_some()
+                        && name.len() > parent.len()
+                        && name.starts_with(parent.as_str())
+                        && (parent.ends_with(['.', ':', '/'])
+                            || name[parent.len()..].starts_with(['.', ':', '/']))
+                })
+                .max_by_key(|((parent, _), _)| parent.len())
+                .and_then(|(_, f)| *f)
+        })
+    };
+    for (i, (name, _)) in facts.imports.iter().enumerate() {
+        let last = last_segment(name);
+        bind(last, last, file_of(i).as_slice());
+    }
+    for (name, local, line) in &facts.aliases {
+        // The import of that line naming the definition, else whatever the line resolved to.
+        let own: Vec<u32> = facts
+            .imports
+            .iter()
+            .enumerate()
+            .filter(|(_, (imported, l))| l == line && last_segment(imported) == name)
+            .filter_map(|(i, _)| file_of(i))
+            .collect();
+        let files: Vec<u32> = if own.is_empty() {
+            resolved
+                .iter()
+                .filter(|(l, _)| l == line)
+                .map(|(_, f)| *f)
+                .collect()
+        } else {
+            own
+        };
+        bind(local.as_str(), name.as_str(), &files);
+    }
+    out
+}
