@@ -545,7 +545,7 @@ const INPUT_SCHEMA: &str = r#"{
         "required": ["targetPath", "content"]
       }
     },
-    "template": { "type": "string", "description": "test (failing stubs for the public functions of variables.source; or rust-test, python-test, typescript-test, go-test) | adr (next number in docs/adr/) | readme-section (appended to README.md or targetPath) | a project template (.smart-context/templates/<name>.*)." },
+    "template": { "type": "string", "description": "test (failing stubs for the public functions of variables.source, following the project's tests: appended to its test file if it has one; or rust-test, python-test, typescript-test, go-test) | adr (next number in docs/adr/) | readme-section (appended to README.md or targetPath) | a project template (.smart-context/templates/<name>.*)." },
     "variables": { "type": "object", "additionalProperties": { "type": "string" }, "description": "test: source (a .rs/.py/.ts/.go file). adr: title, status, context, decision, consequences. readme-section: heading, body, level. Project template: its {{names}}." },
     "overwrite": { "type": "boolean", "default": false }
   },
