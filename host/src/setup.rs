@@ -206,7 +206,7 @@ pub fn plan(
             file: root.join(".gemini/settings.json"),
             entry: Entry::Json {
                 key: "mcpServers",
-                value: stdio(Some(("timeout", (tool_timeout_secs * 1000).into()))),
+                value: stdio(Some(("timeout", tool_timeout_secs.saturating_mul(1000).into()))),
             },
             command: None,
             note: None,
@@ -215,7 +215,7 @@ pub fn plan(
             file: root.join(".gemini/settings.json"),
             entry: Entry::Json {
                 key: "mcpServers",
-                value: json!({ "httpUrl": url, "headers": { "Authorization": bearer }, "timeout": tool_timeout_secs * 1000 }),
+                value: json!({ "httpUrl": url, "headers": { "Authorization": bearer }, "timeout": tool_timeout_secs.saturating_mul(1000) }),
             },
             command: None,
             note: Some(format!(
@@ -278,7 +278,7 @@ fn merge_json(
         let doc = json!({ key: { SERVER_NAME: value } });
         return Ok(Some(serde_json::to_string_pretty(&doc)? + "\n"));
     };
-    let root = CstRootNode::parse(text, &ParseOptions::default())
+    let root = CstRootNode::parse(text, &jsonc_options())
         .map_err(|e| anyhow::anyhow!("the file is not valid JSON ({e}); fix it by hand"))?;
     let Some(doc) = root.object_value() else {
         bail!("the file is not a JSON object; fix it by hand");
@@ -311,6 +311,24 @@ fn merge_json(
     Ok(Some(out))
 }
 
+/// JSON with what the clients' JSONC adds (comments, trailing commas) and nothing more: a file
+/// with JSON5's extras (single quotes, missing commas, hex numbers) is broken for most clients,
+/// so it is refused rather than edited.
+fn jsonc_options() -> ParseOptions {
+    ParseOptions {
+        allow_comments: true,
+        allow_trailing_commas: true,
+        allow_loose_object_property_names: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    }
+}
+
 /// A JSON value as the JSONC editor takes it.
 fn cst_value(value: &Value) -> CstInputValue {
     match value {
@@ -340,17 +358,28 @@ fn merge_toml(existing: Option<&str>, table: &str, force: bool) -> Result<Option
         Some(_) if !force => bail!(
             "a [mcp_servers.{SERVER_NAME}] table is already there and differs; edit it by hand, or rerun with --force to replace it"
         ),
-        Some(_) => {
+        Some(current) => {
+            // The user's sub-tables under our entry (`env`, inline or not) must survive.
+            let theirs: Vec<String> = current
+                .as_table()
+                .map(|t| {
+                    t.iter()
+                        .filter(|(k, v)| v.is_table() && new.get(k.as_str()).is_none())
+                        .map(|(k, _)| k.clone())
+                        .collect()
+                })
+                .unwrap_or_default();
             let replaced = replace_toml_table(text, table).with_context(|| {
                 format!("[mcp_servers.{SERVER_NAME}] is not written as a table of its own; edit it by hand")
             })?;
             let check: toml::Table = replaced.parse().context("replacing our table")?;
+            let entry = check.get("mcp_servers").and_then(|s| s.get(SERVER_NAME));
             anyhow::ensure!(
-                check
-                    .get("mcp_servers")
-                    .and_then(|s| s.get(SERVER_NAME))
-                    .is_some_and(|c| same_entry(c, new)),
-                "[mcp_servers.{SERVER_NAME}] is spread over the file; edit it by hand"
+                entry.is_some_and(|c| same_entry(c, new))
+                    && theirs
+                        .iter()
+                        .all(|k| entry.and_then(|c| c.get(k.as_str())) == current.get(k.as_str())),
+                "[mcp_servers.{SERVER_NAME}] is spread over the file or holds settings of yours inline; edit it by hand"
             );
             Ok(Some(replaced))
         }
@@ -571,7 +600,7 @@ mod tests {
         ] {
             assert!(text.contains(kept), "{kept} lost:\n{text}");
         }
-        let root = CstRootNode::parse(&text, &ParseOptions::default()).unwrap();
+        let root = CstRootNode::parse(&text, &jsonc_options()).unwrap();
         let doc = root.object_value().unwrap().to_serde_value().unwrap();
         assert_eq!(doc["servers"][SERVER_NAME]["type"], "stdio");
         assert_eq!(doc["servers"]["other"]["command"], "x");
@@ -686,6 +715,24 @@ mod tests {
         assert_eq!(ours["env"]["RUST_LOG"].as_str(), Some("info"));
         assert_eq!(parsed["other"]["x"].as_integer(), Some(1));
         assert!(!http.write(false).unwrap());
+        // Settings of the user's inline in our table: --force refuses rather than drop them.
+        let inline = "[mcp_servers.smart-context]\ncommand = \"x\"\nenv = { RUST_LOG = \"debug\" }\n";
+        std::fs::write(&p.file, inline).unwrap();
+        let err = http.write(true).unwrap_err();
+        assert!(format!("{err:#}").contains("edit it by hand"), "{err:#}");
+        assert_eq!(std::fs::read_to_string(&p.file).unwrap(), inline);
+    }
+
+    #[test]
+    fn json5_extras_are_refused_not_edited() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut p = plan(Client::Cursor, &stdio(), dir.path(), dir.path(), 660).unwrap();
+        p.file = dir.path().join("mcp.json");
+        for broken in ["{'mcpServers': {}}", "{\"a\": 1 \"b\": 2}", "{\"a\": 0x10}"] {
+            std::fs::write(&p.file, broken).unwrap();
+            assert!(p.write(false).is_err(), "{broken}");
+            assert_eq!(std::fs::read_to_string(&p.file).unwrap(), broken);
+        }
     }
 
     #[test]

@@ -142,8 +142,10 @@ pub struct Index {
     live_scans: AtomicUsize,
     /// Why this instance cannot write the index, when it cannot.
     read_only: RwLock<Option<String>>,
-    /// The project's test conventions as of a pass (by `passes`), learned from the catalogue.
-    roles: Mutex<Option<(u64, Arc<roles::Roles>)>>,
+    /// The project's test conventions, learned from the catalogue as of a pass: by this
+    /// process's passes and the last one the catalogue records (another process's, when this
+    /// one only reads).
+    roles: Mutex<Option<((u64, Option<u64>), Arc<roles::Roles>)>>,
     /// Held for the life of the index: the exclusive lock that makes this process the writer.
     lock: Mutex<Option<File>>,
 }
@@ -210,22 +212,22 @@ impl Index {
     /// The roles of the project's files (source, test, changelog, generated), by the
     /// conventions its catalogued files show; learned again after each pass.
     pub fn roles(&self) -> Arc<roles::Roles> {
-        let passes = self.passes.load(Ordering::Acquire);
+        let conn = self.reader.lock().unwrap_or_else(|p| p.into_inner());
+        let recorded = catalog::last_pass(&conn).ok().flatten().map(|(ms, _)| ms);
+        let at = (self.passes.load(Ordering::Acquire), recorded);
         let mut cached = self.roles.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((at, roles)) = cached.as_ref()
-            && *at == passes
+        if let Some((learned, roles)) = cached.as_ref()
+            && *learned == at
         {
             return roles.clone();
         }
-        let paths = {
-            let conn = self.reader.lock().unwrap_or_else(|p| p.into_inner());
-            catalog::indexed_paths(&conn).unwrap_or_else(|err| {
-                tracing::debug!("listing paths for their roles: {err:#}");
-                Vec::new()
-            })
-        };
+        let paths = catalog::indexed_paths(&conn).unwrap_or_else(|err| {
+            tracing::debug!("listing paths for their roles: {err:#}");
+            Vec::new()
+        });
+        drop(conn);
         let roles = Arc::new(roles::Roles::from_paths(paths.iter().map(String::as_str)));
-        *cached = Some((passes, roles.clone()));
+        *cached = Some((at, roles.clone()));
         roles
     }
 

@@ -6,10 +6,11 @@
 //! Tests are recognised by the project's conventions, not by a word in a path alone: a file
 //! named as a test (`test_x.py`, `x_test.go`, `x.spec.ts`, `XTest.java`, `conftest.py`) is
 //! one; a file in a directory named like a test directory (`tests`, `test`, `spec`,
-//! `x_tests`, ...) is one when that directory is a test root: at the top of the project
-//! (`tests/`, `test/`: cargo's and mocha's place, whatever the files are named), named only
-//! tests ever use (`__tests__`, `testdata`, `__snapshots__`), or holding files named as tests
-//! somewhere below. So Django's `django/test/` package (the test framework, no `test_*.py`
+//! `x_tests`, ...) is one when that directory is a test root: at the top of the project or of
+//! one of its packages (`tests/`, `test/`: cargo's and mocha's place, whatever the files are
+//! named; a package is a directory with a manifest), Maven's and Gradle's `src/test`, named
+//! only tests ever use (`__tests__`, `testdata`, `__snapshots__`), or holding files named as
+//! tests somewhere below. So Django's `django/test/` package (the test framework, no `test_*.py`
 //! in it) is source, while its top-level `tests/` (fixtures and templates too) is tests.
 
 use std::collections::HashSet;
@@ -80,31 +81,51 @@ const TEST_ONLY_DIRS: &[&str] = &[
     "test_data",
 ];
 
+/// Files that make their directory the top of a package (a workspace member, a monorepo's
+/// package): a test directory right under one is that package's tests.
+const MANIFESTS: &[&str] = &[
+    "package.json",
+    "cargo.toml",
+    "pyproject.toml",
+    "setup.py",
+    "go.mod",
+    "pom.xml",
+    "build.gradle",
+    "build.gradle.kts",
+    "gemfile",
+];
+
 /// The project's test roots, learned from its files (see the module docs).
 #[derive(Debug, Clone, Default)]
 pub struct Roles {
     /// Directories named like test directories with files named as tests below them.
     roots: HashSet<String>,
+    /// Directories holding a package manifest.
+    packages: HashSet<String>,
 }
 
 impl Roles {
     /// The conventions of a project with these files (every path, relative to the root).
     pub fn from_paths<'a>(paths: impl IntoIterator<Item = &'a str>) -> Self {
         let mut roots = HashSet::new();
+        let mut packages = HashSet::new();
         for path in paths {
+            let lower = path.to_lowercase();
+            let parts: Vec<&str> = lower.split('/').collect();
+            let (file, dirs) = parts.split_last().unwrap_or((&"", &[]));
+            if MANIFESTS.contains(file) && !dirs.is_empty() {
+                packages.insert(dirs.join("/"));
+            }
             if !named_as_test(path.rsplit('/').next().unwrap_or(path)) {
                 continue;
             }
-            let lower = path.to_lowercase();
-            let parts: Vec<&str> = lower.split('/').collect();
-            let dirs = &parts[..parts.len() - 1];
             for (i, dir) in dirs.iter().enumerate() {
                 if test_dir_name(dir) {
                     roots.insert(dirs[..=i].join("/"));
                 }
             }
         }
-        Roles { roots }
+        Roles { roots, packages }
     }
 
     /// The role of `path` (relative to the root).
@@ -137,6 +158,9 @@ impl Roles {
                 && (i == 0
                     || TEST_ONLY_DIRS.contains(dir)
                     || rust && *dir == "tests"
+                    // Maven's and Gradle's layout: src/test beside src/main.
+                    || *dir == "test" && dirs[i - 1] == "src"
+                    || self.packages.contains(&dirs[..i].join("/"))
                     || self.roots.contains(&dirs[..=i].join("/")))
         });
         if in_root { Role::Test } else { Role::Source }
@@ -145,8 +169,11 @@ impl Roles {
 
 /// A file name (as written) that says "test" by a language's convention.
 fn named_as_test(name: &str) -> bool {
-    let java = name.split('.').next().unwrap_or(name);
-    if name.ends_with(".java") && (java.ends_with("Test") || java.ends_with("Tests")) {
+    // JVM languages: FooTest, FooTests, FooSpec (Spock, ScalaTest).
+    let (class, ext) = name.rsplit_once('.').unwrap_or((name, ""));
+    if matches!(ext, "java" | "kt" | "scala" | "groovy")
+        && ["Test", "Tests", "Spec"].iter().any(|s| class.ends_with(s))
+    {
         return true;
     }
     let file = name.to_lowercase();
@@ -154,6 +181,7 @@ fn named_as_test(name: &str) -> bool {
     stem.starts_with("test_")
         || stem.ends_with("_test")
         || stem.ends_with("_tests")
+        || stem.ends_with("_spec")
         || stem == "conftest"
         || stem == "tests"
         || file.contains(".test.")
@@ -195,6 +223,9 @@ mod tests {
             ("docs/_build/html/index.html", Role::Generated),
             ("src/testament.py", Role::Source),
             ("src/Latest.java", Role::Source),
+            ("src/test/kotlin/FooTest.kt", Role::Test),
+            ("app/src/test/resources/data.json", Role::Test),
+            ("spec/models/user_spec.rb", Role::Test),
             ("django/db/models/query.py", Role::Source),
         ] {
             assert_eq!(roles.of(path), role, "{path}");
@@ -219,6 +250,11 @@ mod tests {
         assert_eq!(roles.of("tests/templates/base.html"), Role::Test);
         assert_eq!(roles.of("lib/pkg/tests/helpers.py"), Role::Test);
         assert_eq!(roles.of("src/test/resources/data.xml"), Role::Test);
+        // A package's own test directory (a monorepo's `packages/x/test/`), whatever its files
+        // are named, as mocha has them.
+        let monorepo = Roles::from_paths(["packages/api/package.json", "packages/api/test/routes.js"]);
+        assert_eq!(monorepo.of("packages/api/test/routes.js"), Role::Test);
+        assert_eq!(monorepo.of("packages/api/lib/test/helpers.js"), Role::Source);
         // Without the project's files, a nested `test` directory is not enough.
         assert_eq!(
             Roles::default().of("lib/pkg/tests/helpers.py"),

@@ -552,21 +552,29 @@ impl Memory {
             .filter(|(_, (_, e, _))| e.kind == "insight" && !e.files.is_empty())
             .map(|(at, (score, e, _))| (at, *score, e.seq, e.files.clone()))
             .collect();
+        // They fill free places only: an edit never pushes out a result that scored higher,
+        // and none goes under min_score.
+        let mut room = (top_k.max(1) as usize).saturating_sub(picked.len());
         let mut explained: Vec<(usize, f64, EventRow)> = Vec::new();
-        if !notes.is_empty() {
+        if !notes.is_empty() && room > 0 {
             let store = self.shared.store();
             for (at, score, seq, files) in notes {
-                let touching = store.memory_touching(&files, seq, EXPLAINED_EDITS * 4)?;
+                let score = score * EXPLAINED;
+                if score < min_score || room == 0 {
+                    continue;
+                }
+                let touching = store.memory_edits_touching(&files, seq, EXPLAINED_EDITS * 4)?;
                 let edits = store.memory_events(&touching)?;
                 let mut edits: Vec<EventRow> = edits
                     .into_iter()
-                    .filter(|e| e.tx_id.is_some() && passes(e, filter))
+                    .filter(|e| passes(e, filter))
                     .filter(|e| !picked.iter().any(|(_, p, _)| p.seq == e.seq))
                     .filter(|e| !explained.iter().any(|(_, _, x)| x.seq == e.seq))
                     .collect();
                 edits.sort_by_key(|e| std::cmp::Reverse(e.seq));
-                for edit in edits.into_iter().take(EXPLAINED_EDITS as usize) {
-                    explained.push((at, score * EXPLAINED, edit));
+                for edit in edits.into_iter().take((EXPLAINED_EDITS as usize).min(room)) {
+                    explained.push((at, score, edit));
+                    room -= 1;
                 }
             }
         }
@@ -588,7 +596,6 @@ impl Memory {
                 items.push(item(*score, edit, 0));
             }
         }
-        items.truncate(top_k.max(1) as usize);
         Ok(SearchOutcome {
             items,
             total_matches,
@@ -890,14 +897,19 @@ const ALIKE: f64 = 0.8;
 
 /// The scored events with near-duplicates folded into the first (best) of them: same kind
 /// and tool, summaries sharing most of their words (the same search run again, the same
-/// prompt asked twice). Each kept event comes with how many it stands for.
+/// prompt asked twice), never edits. Each kept event comes with how many it stands for.
 fn fold_repeats(scored: Vec<(f64, usize, &EventRow)>) -> Vec<(f64, &EventRow, usize)> {
     let mut kept: Vec<(f64, &EventRow, usize, std::collections::HashSet<String>)> = Vec::new();
     for (score, _, e) in scored {
         let words: std::collections::HashSet<String> =
             terms::terms(&e.summary).into_iter().collect();
+        // Edits never fold: each has its own transaction, which undo needs.
         let twin = kept.iter_mut().find(|(_, k, _, kw)| {
-            k.kind == e.kind && k.tool == e.tool && alike(kw, &words) >= ALIKE
+            k.kind == e.kind
+                && k.tool == e.tool
+                && k.tx_id.is_none()
+                && e.tx_id.is_none()
+                && alike(kw, &words) >= ALIKE
         });
         match twin {
             Some(twin) => twin.2 += 1,

@@ -248,6 +248,34 @@ impl Store {
         Ok(seqs)
     }
 
+    /// Edits (events with a transaction) that touched one of `files`, newest first (at most
+    /// `limit`).
+    pub fn memory_edits_touching(
+        &self,
+        files: &[String],
+        except: i64,
+        limit: u32,
+    ) -> Result<Vec<i64>> {
+        if files.is_empty() {
+            return Ok(Vec::new());
+        }
+        let marks = vec!["?"; files.len()].join(",");
+        let sql = format!(
+            "SELECT DISTINCT f.seq FROM memory_files f JOIN memory_events e ON e.seq = f.seq \
+             WHERE f.path IN ({marks}) AND f.seq != ? AND e.tx_id IS NOT NULL \
+             ORDER BY f.seq DESC LIMIT ?"
+        );
+        let mut values: Vec<rusqlite::types::Value> =
+            files.iter().map(|f| f.clone().into()).collect();
+        values.push(except.into());
+        values.push((limit as i64).into());
+        let mut stmt = self.conn.prepare(&sql)?;
+        let seqs = stmt
+            .query_map(params_from_iter(values), |r| r.get(0))?
+            .collect::<rusqlite::Result<Vec<i64>>>()?;
+        Ok(seqs)
+    }
+
     /// Deletes the events `filter` selects, with their files and terms; how many went.
     pub fn forget_events(&mut self, filter: &ForgetFilter) -> Result<u64> {
         let mut clauses = Vec::new();

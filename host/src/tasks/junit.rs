@@ -15,7 +15,8 @@ const MAX_REPORT_BYTES: u64 = 16 << 20;
 const MAX_REPORTS: usize = 500;
 
 /// The summary of the reports under `paths` written since `since_ms`, or None when there is
-/// none (the console's summary stands then).
+/// none (the console's summary stands then). Use [`with_console_places`] to keep the places
+/// the console named for failures the reports do not place.
 pub fn summarize(ws: &Workspace, paths: &[String], since_ms: u64) -> Option<Summary> {
     let mut files = Vec::new();
     for path in paths {
@@ -27,6 +28,7 @@ pub fn summarize(ws: &Workspace, paths: &[String], since_ms: u64) -> Option<Summ
                     entries
                         .into_iter()
                         .filter(|e| e.kind == EntryKind::File && e.path.ends_with(".xml"))
+                        .filter(|e| e.modified_ms >= since_ms)
                         .take(MAX_REPORTS),
                 );
             }
@@ -50,6 +52,26 @@ pub fn summarize(ws: &Workspace, paths: &[String], since_ms: u64) -> Option<Summ
         }
     }
     total
+}
+
+/// `reports` with each failure the reports did not place (pytest's default `xunit2` reports
+/// carry no file or line) given the place the console's summary found for the same test.
+pub fn with_console_places(mut reports: Summary, console: &Summary) -> Summary {
+    for failure in &mut reports.failures {
+        if failure.ends_with(')') {
+            continue;
+        }
+        let method = failure.rsplit('.').next().unwrap_or(failure).to_string();
+        let placed = console.failures.iter().find_map(|c| {
+            let (name, place) = c.rsplit_once(" (")?;
+            let tail = name.rsplit(['.', ':', ' ']).next()?;
+            (tail == method).then(|| place.trim_end_matches(')').to_string())
+        });
+        if let Some(place) = placed {
+            *failure = format!("{failure} ({place})");
+        }
+    }
+    reports
 }
 
 /// One report's counts and failing tests.
@@ -124,7 +146,7 @@ impl Case {
         };
         let line = attr(e, "line")
             .and_then(|l| l.parse::<u32>().ok())
-            .map(|l| l + u32::from(zero_based));
+            .map(|l| l.saturating_add(u32::from(zero_based)));
         let place = attr(e, "file").map(|file| match line {
             Some(line) => format!("{file}:{line}"),
             None => file,
@@ -197,6 +219,16 @@ mod tests {
             s.failures,
             ["com.x.FooTest.subtracts (src/test/java/com/x/FooTest.java:30)"]
         );
+    }
+
+    #[test]
+    fn unplaced_report_failures_take_the_consoles_places() {
+        let reports = parse(br#"<testsuite name="pytest"><testcase classname="tests.test_t.TestX" name="test_b"><failure/></testcase></testsuite>"#).unwrap();
+        let console = Summary::parse(
+            "_____ TestX.test_b _____\n\ntests/test_t.py:9: AssertionError\nFAILED tests/test_t.py::TestX::test_b - assert 1 == 2\n1 failed in 0.1s\n",
+        );
+        let merged = with_console_places(reports, &console);
+        assert_eq!(merged.failures, ["tests.test_t.TestX.test_b (tests/test_t.py:9)"]);
     }
 
     #[test]

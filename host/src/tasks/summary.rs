@@ -90,11 +90,8 @@ impl Summary {
             // go: "--- FAIL: TestX (0.00s)" then "    x_test.go:12: message" / "--- PASS: TestY (0.00s)"
             } else if let Some(name) = line.strip_prefix("--- FAIL: ") {
                 s.failed += 1;
-                let place = after
-                    .iter()
-                    .take_while(|l| !l.trim_start().starts_with("--- "))
-                    .find_map(|l| GO_PLACE.captures(l).map(|c| format!("{}:{}", &c[1], &c[2])));
-                s.fail_at(name.split(" (").next().unwrap_or(name), place);
+                let name = name.split(" (").next().unwrap_or(name);
+                s.fail_at(name, go_place(name, &lines[..at], after));
             } else if line.starts_with("--- PASS: ") {
                 go_pass += 1;
             } else if line.starts_with("--- SKIP: ") {
@@ -281,6 +278,27 @@ fn first_frame(after: &[&str], stop: impl Fn(&str) -> bool) -> Option<String> {
         .map(|c| format!("{}:{}", &c[1], &c[2]))
 }
 
+/// Where go's test `name` failed: its messages follow `--- FAIL` (plain `go test`), or come
+/// before it, after its `=== RUN` line (`go test -v`); never another test's.
+fn go_place(name: &str, before: &[&str], after: &[&str]) -> Option<String> {
+    let place = |l: &&str| GO_PLACE.captures(l).map(|c| format!("{}:{}", &c[1], &c[2]));
+    let following = after
+        .iter()
+        .take_while(|l| {
+            let t = l.trim_start();
+            !t.starts_with("--- ") && !t.starts_with("=== ")
+        })
+        .find_map(place);
+    following.or_else(|| {
+        let run = format!("=== RUN   {name}");
+        let from = before.iter().rposition(|l| l.trim_end() == run)?;
+        before[from + 1..]
+            .iter()
+            .take_while(|l| !l.trim_start().starts_with("=== "))
+            .find_map(place)
+    })
+}
+
 /// mocha's "N passing (12ms)" / "N failing" / "N pending", as N.
 fn counted(line: &str, word: &str) -> Option<u32> {
     let (n, rest) = line.split_once(' ')?;
@@ -405,6 +423,12 @@ mod tests {
             "=== RUN   TestB\n    b_test.go:12: got 1, want 2\n--- FAIL: TestB (0.01s)\n    b_test.go:12: got 1, want 2\nFAIL\n",
         );
         assert_eq!(s.failures, ["TestB (b_test.go:12)"]);
+        // go test -v: a failing test's messages come before its verdict; the next test's
+        // lines are never taken for its place.
+        let s = Summary::parse(
+            "=== RUN   TestA\n    a_test.go:7: boom\n--- FAIL: TestA (0.00s)\n=== RUN   TestB\n    b_test.go:20: log\n--- PASS: TestB (0.00s)\nFAIL\n",
+        );
+        assert_eq!(s.failures, ["TestA (a_test.go:7)"]);
         // jest: the first frame that is not a dependency's.
         let s = Summary::parse(
             "  ● math › adds\n\n    expect(received).toBe(expected)\n\n      at Object.toBe (node_modules/expect/build/index.js:3:1)\n      at Object.<anonymous> (src/math.test.js:7:17)\n\nTests:       1 failed, 3 passed, 4 total\n",

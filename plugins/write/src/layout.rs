@@ -103,10 +103,23 @@ pub fn learn(lang: Lang, source: &str, read: impl Fn(&str) -> Option<String>) ->
     let source_stem = stem(name);
     let files = test_files(lang);
     let wanted = names(lang, source_stem);
-    // A test file named for this source; the closest to it when there are several.
+    // A test file named for this source that is about it: beside it (Go's rule: the same
+    // package), or sharing a directory name with it (`tests/utils_tests/test_text.py` for
+    // `django/utils/text.py`), or naming its module; the closest when there are several.
+    let module = crate::templates::module_name(lang, source);
+    let about = |f: &String| -> bool {
+        let (test_dir, _) = split(f);
+        if lang == Lang::Go {
+            return test_dir == dir;
+        }
+        test_dir == dir
+            || shared_parts(f, source) >= 2
+            || read(f).is_some_and(|text| mentions_word(&text, &module))
+    };
     let existing = files
         .iter()
         .filter(|f| wanted.iter().any(|w| split(f).1 == w))
+        .filter(|f| about(f))
         .max_by_key(|f| (shared_parts(f, source), std::cmp::Reverse(f.len())))
         .cloned();
     let place = match (&existing, lang) {
@@ -154,7 +167,14 @@ pub fn learn(lang: Lang, source: &str, read: impl Fn(&str) -> Option<String>) ->
         }
     };
     let python = (lang == Lang::Python).then(|| {
-        let near = place.as_deref().or(existing.as_deref()).map(|p| split(p).0);
+        // Stubs appended to a file take that file's style only (another file's base class
+        // may not be imported there); pytest functions run in any test file.
+        if let Some(existing) = &existing {
+            return read(existing)
+                .and_then(|text| python_style(&text))
+                .unwrap_or(PyStyle::Pytest);
+        }
+        let near = place.as_deref().map(|p| split(p).0);
         let mut samples: Vec<&String> = existing.iter().collect();
         samples.extend(files.iter().filter(|f| Some(split(f).0) == near));
         samples.extend(files.iter());
@@ -169,18 +189,11 @@ pub fn learn(lang: Lang, source: &str, read: impl Fn(&str) -> Option<String>) ->
                 votes.push(style);
             }
         }
-        // The existing file's style when there is one, else the most common.
+        // The most common among the files read.
         votes
             .iter()
             .max_by_key(|v| votes.iter().filter(|w| w == v).count())
             .cloned()
-            .map(|most| {
-                if existing.is_some() {
-                    votes[0].clone()
-                } else {
-                    most
-                }
-            })
             .unwrap_or(PyStyle::Pytest)
     });
     Layout {
@@ -226,6 +239,20 @@ pub fn python_style(text: &str) -> Option<PyStyle> {
     pytest.then_some(PyStyle::Pytest)
 }
 
+/// Whether `text` holds `word` as a whole word (not inside a longer identifier; dots are part
+/// of a dotted word).
+pub fn mentions_word(text: &str, word: &str) -> bool {
+    if word.is_empty() {
+        return false;
+    }
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(word).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        !before.is_some_and(|c| ident(c) || c == '.') && !after.is_some_and(ident)
+    })
+}
+
 /// Whether an import line binds `name` (`from x import A, B as C` binds A and C).
 fn imports_name(line: &str, name: &str) -> bool {
     let names = match line.split_once(" import ") {
@@ -266,6 +293,15 @@ mod tests {
             Some(PyStyle::Pytest)
         );
         assert_eq!(python_style("x = 1\n"), None);
+    }
+
+    #[test]
+    fn words_are_whole() {
+        assert!(mentions_word("from pkg.text import slugify", "pkg.text"));
+        assert!(!mentions_word("from otherpkg.text import x", "pkg.text"));
+        assert!(mentions_word("x = parse(y)", "parse"));
+        assert!(!mentions_word("x = parse_date(y)", "parse"));
+        assert!(!mentions_word("budget(1)", "get"));
     }
 
     #[test]

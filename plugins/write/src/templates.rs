@@ -238,12 +238,16 @@ pub fn appended_stubs(
     style: Option<&PyStyle>,
 ) -> Option<String> {
     let (_, stem, _) = split_path(&src.path);
+    // A function is tested when the file calls it or names a test after it (whole words:
+    // `test_parse` is not `test_parse_date`).
     let missing: Vec<&String> = src
         .functions
         .iter()
         .filter(|f| {
-            !existing.contains(&format!("{f}("))
-                && !existing.contains(&format!("test_{}", snake(f)))
+            let called = existing
+                .match_indices(&format!("{f}("))
+                .any(|(at, _)| !existing[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_'));
+            !called && !crate::layout::mentions_word(existing, &format!("test_{}", snake(f)))
         })
         .collect();
     if missing.is_empty() {
@@ -256,7 +260,16 @@ pub fn appended_stubs(
             let module = python_module(&src.path);
             match style {
                 Some(PyStyle::Unittest { base, .. }) => {
-                    out.push_str(&format!("\n\nclass {}StubTests({base}):\n", camel(stem)));
+                    // A name no class of the file has yet (a second append would otherwise
+                    // rebind the first one's, and its tests would no longer run).
+                    let class = (1..)
+                        .map(|n| match n {
+                            1 => format!("{}StubTests", camel(stem)),
+                            n => format!("{}StubTests{n}", camel(stem)),
+                        })
+                        .find(|c| !crate::layout::mentions_word(existing, &format!("class {c}")))
+                        .unwrap_or_default();
+                    out.push_str(&format!("\n\nclass {class}({base}):\n"));
                     for (i, f) in missing.iter().enumerate() {
                         if i > 0 {
                             out.push('\n');
@@ -304,6 +317,16 @@ pub fn appended_stubs(
         }
     }
     Some(out)
+}
+
+/// How code of `lang` names the module at `path` in an import (`pkg.utils.text`, `./api`'s
+/// `api`, the crate path), for telling whether a test file is about it.
+pub fn module_name(lang: Lang, path: &str) -> String {
+    match lang {
+        Lang::Python => python_module(path),
+        Lang::Rust => rust_module(path),
+        Lang::TypeScript | Lang::Go => split_path(path).1.to_string(),
+    }
 }
 
 /// `text_utils` -> `TextUtils`: a Python class name from a module's.
@@ -580,12 +603,29 @@ mod tests {
         assert!(added.contains("def test_wrap(self):") && !added.contains("test_slugify"));
         let all = SourceInfo {
             functions: vec!["slugify".into()],
-            ..src
+            ..src.clone()
         };
         assert_eq!(
             appended_stubs(Lang::Python, &all, existing, Some(&style)),
             None
         );
+        // Appending again names its class anew; a test of parse_date is not one of parse.
+        let more = SourceInfo {
+            functions: vec!["slugify".into(), "wrap".into(), "parse".into()],
+            ..src
+        };
+        let twice = appended_stubs(
+            Lang::Python,
+            &more,
+            &format!("{appended}\n\ndef test_parse_date():\n    pass\n"),
+            Some(&style),
+        )
+        .unwrap();
+        assert!(
+            twice.contains("class TextStubTests2(SimpleTestCase):\n    def test_parse(self):"),
+            "{twice}"
+        );
+        assert!(!twice[appended.len()..].contains("def test_wrap"), "{twice}");
     }
 
     #[test]

@@ -71,7 +71,7 @@ impl tasks::Host for HostState {
         self.excuse(started.elapsed().as_millis() as u64);
         let mut run = result.map_err(to_wit)?;
         if let Some(summary) = reports {
-            run.summary = summary;
+            run.summary = crate::tasks::junit::with_console_places(summary, &run.summary);
         }
         Ok(tasks::TestReport {
             command: run.command,
