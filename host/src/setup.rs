@@ -206,7 +206,10 @@ pub fn plan(
             file: root.join(".gemini/settings.json"),
             entry: Entry::Json {
                 key: "mcpServers",
-                value: stdio(Some(("timeout", tool_timeout_secs.saturating_mul(1000).into()))),
+                value: stdio(Some((
+                    "timeout",
+                    tool_timeout_secs.saturating_mul(1000).into(),
+                ))),
             },
             command: None,
             note: None,
@@ -716,7 +719,8 @@ mod tests {
         assert_eq!(parsed["other"]["x"].as_integer(), Some(1));
         assert!(!http.write(false).unwrap());
         // Settings of the user's inline in our table: --force refuses rather than drop them.
-        let inline = "[mcp_servers.smart-context]\ncommand = \"x\"\nenv = { RUST_LOG = \"debug\" }\n";
+        let inline =
+            "[mcp_servers.smart-context]\ncommand = \"x\"\nenv = { RUST_LOG = \"debug\" }\n";
         std::fs::write(&p.file, inline).unwrap();
         let err = http.write(true).unwrap_err();
         assert!(format!("{err:#}").contains("edit it by hand"), "{err:#}");

@@ -104,6 +104,9 @@ pub struct IndexStatus {
     pub message: Option<String>,
 }
 
+/// When file roles were learned: this process's passes, and the catalogue's last recorded pass.
+type LearnedAt = (u64, Option<u64>);
+
 pub struct Index {
     ws: Workspace,
     settings: IndexSettings,
@@ -145,7 +148,7 @@ pub struct Index {
     /// The project's test conventions, learned from the catalogue as of a pass: by this
     /// process's passes and the last one the catalogue records (another process's, when this
     /// one only reads).
-    roles: Mutex<Option<((u64, Option<u64>), Arc<roles::Roles>)>>,
+    roles: Mutex<Option<(LearnedAt, Arc<roles::Roles>)>>,
     /// Held for the life of the index: the exclusive lock that makes this process the writer.
     lock: Mutex<Option<File>>,
 }

@@ -252,9 +252,13 @@ mod tests {
         assert_eq!(roles.of("src/test/resources/data.xml"), Role::Test);
         // A package's own test directory (a monorepo's `packages/x/test/`), whatever its files
         // are named, as mocha has them.
-        let monorepo = Roles::from_paths(["packages/api/package.json", "packages/api/test/routes.js"]);
+        let monorepo =
+            Roles::from_paths(["packages/api/package.json", "packages/api/test/routes.js"]);
         assert_eq!(monorepo.of("packages/api/test/routes.js"), Role::Test);
-        assert_eq!(monorepo.of("packages/api/lib/test/helpers.js"), Role::Source);
+        assert_eq!(
+            monorepo.of("packages/api/lib/test/helpers.js"),
+            Role::Source
+        );
         // Without the project's files, a nested `test` directory is not enough.
         assert_eq!(
             Roles::default().of("lib/pkg/tests/helpers.py"),

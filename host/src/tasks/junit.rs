@@ -228,7 +228,10 @@ mod tests {
             "_____ TestX.test_b _____\n\ntests/test_t.py:9: AssertionError\nFAILED tests/test_t.py::TestX::test_b - assert 1 == 2\n1 failed in 0.1s\n",
         );
         let merged = with_console_places(reports, &console);
-        assert_eq!(merged.failures, ["tests.test_t.TestX.test_b (tests/test_t.py:9)"]);
+        assert_eq!(
+            merged.failures,
+            ["tests.test_t.TestX.test_b (tests/test_t.py:9)"]
+        );
     }
 
     #[test]

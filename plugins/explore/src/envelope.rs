@@ -88,8 +88,8 @@ impl Item {
 
 #[derive(Debug, Default, Serialize)]
 pub struct Data {
-    /// The group the query is about (its best hit scores higher), shown first in the text;
-    /// absent when there is one group or none.
+    /// The group the query is about (the group of the best hit when both are ranked in one
+    /// search), shown first in the text; absent when there is one group or none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first: Option<Group>,
     pub docs: Vec<Item>,

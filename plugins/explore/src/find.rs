@@ -90,7 +90,50 @@ pub fn collect(
             items.push(item(hit, group, rank, key.role()));
         }
     }
+    mark_lead(&mut items, key, args);
     Ok((items, reasons))
+}
+
+/// Marks the items of the group the query is about: when both groups found something, the
+/// group of the best hit of one search over both (each group's own scores are relative to
+/// its best, so they cannot tell).
+fn mark_lead(items: &mut [PackItem], key: &PackKey, args: &ExploreArgs) {
+    let groups = |g: Group| items.iter().any(|i| Meta::of(i).group == g);
+    if !groups(Group::Docs) || !groups(Group::Code) {
+        return;
+    }
+    let mut exclude = Vec::new();
+    if !key.kinds.logs {
+        exclude.push(LOG.to_string());
+    }
+    if !key.kinds.comments {
+        exclude.push(COMMENT.to_string());
+    }
+    let options = SearchOptions {
+        kinds: Vec::new(),
+        exclude_kinds: exclude,
+        languages: Vec::new(),
+        path_prefix: key.paths.first().cloned().filter(|_| key.paths.len() == 1),
+        max_results: 1,
+        preview_chars: 0,
+    };
+    let Some(best) = index::search(args.query().unwrap_or(&key.query), &options)
+        .ok()
+        .and_then(|r| r.hits.into_iter().next())
+    else {
+        return;
+    };
+    let lead = match best.kind.as_str() {
+        CODE | COMMENT => Group::Code,
+        _ => Group::Docs,
+    };
+    for item in items.iter_mut() {
+        let mut meta = Meta::of(item);
+        if meta.group == lead {
+            meta.lead = true;
+            item.meta_json = meta.json();
+        }
+    }
 }
 
 /// A search hit as a pack item.
@@ -121,6 +164,7 @@ pub fn item(hit: ChunkHit, group: Group, rank: u32, role: &str) -> PackItem {
         why: hit.why.clone(),
         asked: Vec::new(),
         total_lines: None,
+        lead: false,
     };
     PackItem {
         role: role.to_string(),

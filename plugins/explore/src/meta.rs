@@ -35,6 +35,10 @@ pub struct Meta {
     pub asked: Vec<(u32, u32)>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total_lines: Option<u32>,
+    /// A search hit of the group the query is about (the group of the best hit when both
+    /// groups are ranked together): that group is shown first.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lead: bool,
 }
 
 impl Meta {
@@ -50,6 +54,7 @@ impl Meta {
             why: Vec::new(),
             asked: Vec::new(),
             total_lines: None,
+            lead: false,
         })
     }
 

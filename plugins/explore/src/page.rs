@@ -260,22 +260,16 @@ fn slot(group: Group) -> usize {
     }
 }
 
-/// The group the query is about: the one whose best item scores higher (search hits carry
-/// their scores); code on a tie or without scores (reads), as coding agents mostly want it.
+/// The group the query is about, as the search marked it (see `find::mark_lead`); code when
+/// none is marked (one group, or a read), as coding agents mostly want it.
 fn lead_group(session: &Session) -> Group {
-    let mut best = [f64::NEG_INFINITY; 2];
-    for item in &session.pack.items {
-        let meta = Meta::of(item);
-        if let Some(score) = meta.score {
-            let b = &mut best[slot(meta.group)];
-            *b = b.max(score);
-        }
-    }
-    if best[0] > best[1] {
-        Group::Docs
-    } else {
-        Group::Code
-    }
+    session
+        .pack
+        .items
+        .iter()
+        .map(Meta::of)
+        .find(|m| m.lead)
+        .map_or(Group::Code, |m| m.group)
 }
 
 /// Whether item `idx` is shown as content rather than preview: the file of view=full, the

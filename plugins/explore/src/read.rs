@@ -347,6 +347,7 @@ fn path_item(
         why: Vec::new(),
         asked: Vec::new(),
         total_lines: None,
+        lead: false,
     };
     let prefix = if kind == ItemKind::Directory {
         "dir"

@@ -244,9 +244,9 @@ pub fn appended_stubs(
         .functions
         .iter()
         .filter(|f| {
-            let called = existing
-                .match_indices(&format!("{f}("))
-                .any(|(at, _)| !existing[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_'));
+            let called = existing.match_indices(&format!("{f}(")).any(|(at, _)| {
+                !existing[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_')
+            });
             !called && !crate::layout::mentions_word(existing, &format!("test_{}", snake(f)))
         })
         .collect();
@@ -625,7 +625,10 @@ mod tests {
             twice.contains("class TextStubTests2(SimpleTestCase):\n    def test_parse(self):"),
             "{twice}"
         );
-        assert!(!twice[appended.len()..].contains("def test_wrap"), "{twice}");
+        assert!(
+            !twice[appended.len()..].contains("def test_wrap"),
+            "{twice}"
+        );
     }
 
     #[test]
