@@ -79,10 +79,10 @@ async fn explore_and_understand_answer_from_the_index() {
     assert_eq!(hit["filePath"], "src/shapes.py", "{found}");
     assert_eq!(hit["title"], "Circle::area");
     assert_eq!(hit["range"], json!({ "startLine": 4, "endLine": 5 }));
-    // Signature first, then the line holding the query, numbered.
+    // Signature first, then the line holding the query, numbered, nested as in the method.
     assert_eq!(
         hit["preview"],
-        "4| def area(self):\n5| return compute_area(self.r)"
+        "4| def area(self):\n5|     return compute_area(self.r)"
     );
 
     let outline = structured(
