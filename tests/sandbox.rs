@@ -1,6 +1,7 @@
 //! The sandbox, end to end: paths cannot leave the root, policy files cannot be written, a
 //! plugin that loops or allocates without bound is stopped while the server keeps answering,
-//! and a component importing more than its world or its grants is refused at load.
+//! and a component importing more than its world or its grants is refused at load; WASI
+//! files, environment and network a toolchain imports answer errors, never access.
 
 mod common;
 
@@ -278,7 +279,7 @@ fn components_importing_beyond_world_or_grants_are_refused_at_load() {
         .map(|p| p["name"].as_str().unwrap())
         .collect();
     assert_eq!(loaded[..BUILTIN_PLUGINS.len()], BUILTIN_PLUGINS);
-    assert_eq!(loaded[BUILTIN_PLUGINS.len()..], ["hog", "stall"]);
+    assert_eq!(loaded[BUILTIN_PLUGINS.len()..], ["hog", "probe", "stall"]);
     for plugin in report["plugins"].as_array().unwrap() {
         assert_eq!(plugin["sha256"].as_str().unwrap().len(), 64);
         assert!(["compiled", "cached"].contains(&plugin["load"].as_str().unwrap()));
@@ -312,6 +313,44 @@ fn components_importing_beyond_world_or_grants_are_refused_at_load() {
         "{}",
         reason("spin")
     );
+}
+
+/// A toolchain's default output imports WASI filesystem and sockets (Rust's std does): it
+/// loads, and every file, environment and network attempt through WASI fails.
+#[tokio::test]
+async fn wasi_files_environment_and_network_answer_errors_not_access() {
+    let fx = Fixture::new().with_sandbox_config("[plugin.probe]\ngrants = []\nenabled = true\n");
+    fx.write("secret.txt", "inside the root, but not through WASI");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let client = connect(&fx).await;
+    let result = call(&client, "probe__probe", json!({ "port": port })).await;
+    let report = structured(&result);
+    for attempt in [
+        "readRootDir",
+        "readPasswd",
+        "readRelative",
+        "write",
+        "writeTmp",
+        "env",
+        "connect",
+        "lookup",
+    ] {
+        let got = report[attempt]
+            .as_str()
+            .unwrap_or_else(|| panic!("{report}"));
+        assert!(got.starts_with("err: "), "{attempt} got through: {report}");
+    }
+    // The working directory is WASI's default, not the server's (nothing of the host leaks).
+    assert_eq!(report["cwd"], "ok: '/'", "{report}");
+    assert!(
+        matches!(listener.accept(), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock),
+        "no connection reached the listener"
+    );
+    assert!(fx.read("probe-wrote.txt").is_none());
+    assert!(!std::path::Path::new("/tmp/smart-context-probe-wrote").exists());
+    client.cancel().await.unwrap();
 }
 
 #[test]

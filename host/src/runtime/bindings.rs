@@ -72,7 +72,7 @@ impl HostState {
             may_read_sensitive: false,
             control: crate::tasks::Control::new(),
             ticks_left: 0,
-            wasi: WasiCtx::builder().build(),
+            wasi: deny_all_wasi(),
             table: ResourceTable::new(),
         }
     }
@@ -82,6 +82,19 @@ impl HostState {
         self.logged += 1;
         self.logged <= MAX_LOG_MESSAGES
     }
+}
+
+/// WASI that grants nothing: no preopened directory (so no file), no environment or
+/// arguments, closed stdin and discarded output, and no network (TCP, UDP and name lookups
+/// off, every address refused). A toolchain's default output links against it and gets
+/// errors; the host's own interfaces are a plugin's only way to the workspace.
+fn deny_all_wasi() -> WasiCtx {
+    WasiCtx::builder()
+        .allow_tcp(false)
+        .allow_udp(false)
+        .allow_ip_name_lookup(false)
+        .socket_addr_check(|_, _| Box::pin(async { false }))
+        .build()
 }
 
 impl WasiView for HostState {

@@ -236,8 +236,11 @@ pub fn classify(
     Ok((world, imported))
 }
 
-/// Refuses imports the host never provides: WASI filesystem and sockets, other packages, other
-/// contract versions.
+/// Refuses imports the host never provides: other packages, other contract versions. WASI is
+/// linked to a context that grants nothing (no preopened directory, no network, no
+/// environment, no inherited stdio: see `bindings`), so the filesystem and sockets a
+/// toolchain's default output imports load and answer errors; files reach a plugin only
+/// through the host's `workspace` interface.
 fn check_import(name: &str) -> Result<Option<Interface>, String> {
     if let Some(rest) = name.strip_prefix(PACKAGE) {
         let (interface, version) = rest.split_once('@').unwrap_or((rest, ""));
@@ -256,9 +259,9 @@ fn check_import(name: &str) -> Result<Option<Interface>, String> {
     if let Some(rest) = name.strip_prefix("wasi:") {
         let package = rest.split('/').next().unwrap_or("");
         return match package {
-            "cli" | "io" | "random" | "clocks" => Ok(None),
+            "cli" | "io" | "random" | "clocks" | "filesystem" | "sockets" => Ok(None),
             _ => Err(format!(
-                "imports {name}; plugins get no filesystem or network through WASI, only the host's interfaces"
+                "imports {name}; the host links WASI's cli, io, random, clocks, filesystem and sockets (granting no files or network), not {package}"
             )),
         };
     }
@@ -316,9 +319,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn wasi_filesystem_and_sockets_are_refused() {
-        assert!(check_import("wasi:filesystem/preopens@0.2.6").is_err());
-        assert!(check_import("wasi:sockets/tcp@0.2.6").is_err());
+    fn wasi_filesystem_and_sockets_link_to_nothing_and_others_are_refused() {
+        assert_eq!(check_import("wasi:filesystem/preopens@0.2.6"), Ok(None));
+        assert_eq!(check_import("wasi:sockets/tcp@0.2.6"), Ok(None));
+        assert!(check_import("wasi:http/outgoing-handler@0.2.6").is_err());
         assert_eq!(check_import("wasi:cli/stderr@0.2.6"), Ok(None));
         assert_eq!(check_import("smart-context:plugin/types@0.2.0"), Ok(None));
         assert_eq!(
