@@ -353,6 +353,56 @@ async fn wasi_files_environment_and_network_answer_errors_not_access() {
     client.cancel().await.unwrap();
 }
 
+/// `plugin pin` prints the entry that loads a component as it is; a component no entry could
+/// load is refused with the reason, before anything is compiled.
+#[test]
+fn plugin_pin_prints_the_entry_that_loads_the_component() {
+    let fx = Fixture::new();
+    let peek = std::path::Path::new(common::TEST_PLUGINS).join("peek.wasm");
+    let out = fx
+        .command(&["plugin", "pin", peek.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let entry = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        entry.contains("grants = [\"workspace\"]\nenabled = true"),
+        "{entry}"
+    );
+    // The printed entry, with the directory it names, loads the plugin.
+    let dir = entry
+        .split("plugin_dirs = ")
+        .nth(1)
+        .and_then(|rest| rest.lines().next())
+        .unwrap()
+        .to_string();
+    fx.operator_config(&format!("plugin_dirs = {dir}\n\n{entry}"));
+    let listed = fx.command(&["plugins", "--json"]).output().unwrap();
+    let report: Value = serde_json::from_slice(&listed.stdout).unwrap();
+    let loaded = report["plugins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "peek")
+        .unwrap_or_else(|| panic!("peek not loaded: {report}"));
+    assert_eq!(loaded["grants"], json!(["workspace"]), "{loaded}");
+    let sneaky = std::path::Path::new(common::TEST_PLUGINS).join("sneaky.wasm");
+    let out = fx
+        .command(&["plugin", "pin", sneaky.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("format-parser world does not allow"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 #[test]
 fn a_pinned_hash_that_does_not_match_refuses_the_plugin() {
     let fx = Fixture::new()

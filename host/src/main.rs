@@ -62,6 +62,11 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Work on a plugin component: `plugin pin FILE` prints the config entry that loads it.
+    Plugin {
+        #[command(subcommand)]
+        action: PluginCommand,
+    },
     /// Show root, plugins, store and index as JSON.
     Status,
     /// Internal: run ARGV confined by Landlock to writing beneath the --write directories
@@ -127,6 +132,18 @@ enum MemoryCommand {
     },
 }
 
+/// A plugin author's and an operator's tools for one component.
+#[derive(Subcommand)]
+enum PluginCommand {
+    /// Print the smart-context.toml entry that loads FILE as it is: its sha256 pinned (any
+    /// other build is refused), the grants its imports need, `enabled` for a tool. Checked
+    /// as a load checks it (world, imports); nothing is compiled or run.
+    Pin {
+        /// The component (`NAME.wasm`; NAME is what the config calls it).
+        file: PathBuf,
+    },
+}
+
 include!(concat!(env!("OUT_DIR"), "/embedded_plugins.rs"));
 
 fn main() -> ExitCode {
@@ -182,6 +199,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
     }
     if let Command::Memory { action } = &cli.command {
         return run_memory(&cli.root, action);
+    }
+    if let Command::Plugin {
+        action: PluginCommand::Pin { file },
+    } = &cli.command
+    {
+        let entry = smart_context::runtime::plugins::pin_entry(file)
+            .map_err(|e| anyhow::anyhow!("{} cannot be loaded: {e}", file.display()))?;
+        emit(entry.trim_end())?;
+        return Ok(ExitCode::SUCCESS);
     }
     if let Command::Trust = cli.command {
         let (path, hash) = smart_context::config::trust(&cli.root)?;
@@ -376,6 +402,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Trust
         | Command::Confine { .. }
         | Command::Setup { .. }
+        | Command::Plugin { .. }
         | Command::Memory { .. } => {
             unreachable!("handled before the host opens")
         }

@@ -268,6 +268,38 @@ fn check_import(name: &str) -> Result<Option<Interface>, String> {
     Err(format!("imports {name}, which this host does not provide"))
 }
 
+/// The config entry that loads the component at `path` as it is: its name, its hash pinned,
+/// the grants its imports need, and `enabled` for a tool (a parser serves its extensions once
+/// loaded). Checked as a load would check it (world and imports), nothing compiled.
+pub fn pin_entry(path: &std::path::Path) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+    let header = super::header::read(&bytes)?;
+    let (world, imports) = classify(&header.imports, &header.exports)?;
+    let name = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .ok_or_else(|| format!("{} has no file name to load it by", path.display()))?;
+    let grants: Vec<String> = imports.iter().map(|i| format!("{:?}", i.name())).collect();
+    // Config paths are relative to the config file: the directory is given absolute.
+    let dir = path
+        .canonicalize()
+        .ok()
+        .and_then(|p| p.parent().map(|d| d.display().to_string()))
+        .unwrap_or_else(|| ".".into());
+    let mut entry = format!(
+        "# {} ({} world); its directory goes in plugin_dirs: plugin_dirs = [{:?}]\n[plugin.{name}]\nsha256 = \"{}\"\ngrants = [{}]\n",
+        path.display(),
+        world.name(),
+        dir,
+        crate::config::sha256_hex(&bytes),
+        grants.join(", ")
+    );
+    if world != World::FormatParser {
+        entry.push_str("enabled = true\n");
+    }
+    Ok(entry)
+}
+
 /// Checks the imports against the operator's grants.
 pub fn check_grants(
     imports: &BTreeSet<Interface>,
