@@ -495,6 +495,17 @@ fn check_url(url: &str) -> Result<()> {
 mod tests {
     use super::*;
 
+    /// `client`'s HTTP plan, writing to `file`.
+    fn http_plan(client: Client, file: &Path) -> Plan {
+        let http = Transport::Http {
+            url: "http://127.0.0.1:9/mcp".into(),
+        };
+        Plan {
+            file: file.to_path_buf(),
+            ..plan(client, &http, Path::new("/p"), Path::new("/h"), 660).unwrap()
+        }
+    }
+
     fn stdio() -> Transport {
         Transport::Stdio {
             binary: "/usr/local/bin/smart-context".into(),
@@ -609,20 +620,7 @@ mod tests {
         assert_eq!(doc["servers"]["other"]["command"], "x");
         assert!(!p.write(false).unwrap(), "a second run changes nothing");
         // Replacing with --force keeps the comments too.
-        let http = plan(
-            Client::Vscode,
-            &Transport::Http {
-                url: "http://127.0.0.1:9/mcp".into(),
-            },
-            dir.path(),
-            dir.path(),
-            660,
-        )
-        .unwrap();
-        let http = Plan {
-            file: p.file.clone(),
-            ..http
-        };
+        let http = http_plan(Client::Vscode, &p.file);
         assert!(http.write(false).is_err());
         assert!(http.write(true).unwrap());
         let text = std::fs::read_to_string(&p.file).unwrap();
@@ -686,20 +684,7 @@ mod tests {
             "# after\n[mcp_servers.smart-context.env]\nRUST_LOG = \"info\"\n\n[other]\nx = 1\n",
         );
         std::fs::write(&p.file, &text).unwrap();
-        let http = plan(
-            Client::Codex,
-            &Transport::Http {
-                url: "http://127.0.0.1:9/mcp".into(),
-            },
-            dir.path(),
-            dir.path(),
-            660,
-        )
-        .unwrap();
-        let http = Plan {
-            file: p.file.clone(),
-            ..http
-        };
+        let http = http_plan(Client::Codex, &p.file);
         assert!(format!("{:#}", http.write(false).unwrap_err()).contains("--force"));
         assert!(http.write(true).unwrap());
         let text = std::fs::read_to_string(&p.file).unwrap();

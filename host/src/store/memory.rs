@@ -229,23 +229,7 @@ impl Store {
 
     /// Other events that touched one of `files`, newest first (at most `limit`).
     pub fn memory_touching(&self, files: &[String], except: i64, limit: u32) -> Result<Vec<i64>> {
-        if files.is_empty() {
-            return Ok(Vec::new());
-        }
-        let marks = vec!["?"; files.len()].join(",");
-        let sql = format!(
-            "SELECT DISTINCT seq FROM memory_files WHERE path IN ({marks}) AND seq != ? \
-             ORDER BY seq DESC LIMIT ?"
-        );
-        let mut values: Vec<rusqlite::types::Value> =
-            files.iter().map(|f| f.clone().into()).collect();
-        values.push(except.into());
-        values.push((limit as i64).into());
-        let mut stmt = self.conn.prepare(&sql)?;
-        let seqs = stmt
-            .query_map(params_from_iter(values), |r| r.get(0))?
-            .collect::<rusqlite::Result<Vec<i64>>>()?;
-        Ok(seqs)
+        self.touching(files, except, limit, false)
     }
 
     /// Edits (events with a transaction) that touched one of `files`, newest first (at most
@@ -256,14 +240,28 @@ impl Store {
         except: i64,
         limit: u32,
     ) -> Result<Vec<i64>> {
+        self.touching(files, except, limit, true)
+    }
+
+    fn touching(
+        &self,
+        files: &[String],
+        except: i64,
+        limit: u32,
+        edits_only: bool,
+    ) -> Result<Vec<i64>> {
         if files.is_empty() {
             return Ok(Vec::new());
         }
         let marks = vec!["?"; files.len()].join(",");
+        let edits = if edits_only {
+            "AND e.tx_id IS NOT NULL"
+        } else {
+            ""
+        };
         let sql = format!(
             "SELECT DISTINCT f.seq FROM memory_files f JOIN memory_events e ON e.seq = f.seq \
-             WHERE f.path IN ({marks}) AND f.seq != ? AND e.tx_id IS NOT NULL \
-             ORDER BY f.seq DESC LIMIT ?"
+             WHERE f.path IN ({marks}) AND f.seq != ? {edits} ORDER BY f.seq DESC LIMIT ?"
         );
         let mut values: Vec<rusqlite::types::Value> =
             files.iter().map(|f| f.clone().into()).collect();

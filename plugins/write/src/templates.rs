@@ -141,14 +141,7 @@ pub fn test_file(lang: Lang, src: &SourceInfo, style: Option<&PyStyle>) -> Strin
             let mut out = format!("\"\"\"Tests for {}.\"\"\"\n\n", src.path);
             out.push_str(import.as_deref().unwrap_or("import unittest"));
             out.push_str("\n\n");
-            if !src.functions.is_empty() {
-                out.push_str(&format!(
-                    "from {module} import {}\n",
-                    src.functions.join(", ")
-                ));
-            } else {
-                out.push_str(&format!("import {module}\n"));
-            }
+            out.push_str(&python_import(&module, &src.functions));
             let base = if import.is_some() {
                 base.clone()
             } else {
@@ -169,14 +162,7 @@ pub fn test_file(lang: Lang, src: &SourceInfo, style: Option<&PyStyle>) -> Strin
         Lang::Python => {
             let module = python_module(&src.path);
             let mut out = format!("\"\"\"Tests for {}.\"\"\"\n\nimport pytest\n\n", src.path);
-            if !src.functions.is_empty() {
-                out.push_str(&format!(
-                    "from {module} import {}\n",
-                    src.functions.join(", ")
-                ));
-            } else {
-                out.push_str(&format!("import {module}\n"));
-            }
+            out.push_str(&python_import(&module, &src.functions));
             for f in &fns {
                 out.push_str(&format!(
                     "\n\ndef test_{}():\n    # Call {f} with a known input and assert on what it returns.\n    pytest.fail(\"write this test\")\n",
@@ -326,6 +312,15 @@ pub fn module_name(lang: Lang, path: &str) -> String {
         Lang::Python => python_module(path),
         Lang::Rust => rust_module(path),
         Lang::TypeScript | Lang::Go => split_path(path).1.to_string(),
+    }
+}
+
+/// The line importing a Python source's public functions (or the module, when it has none).
+fn python_import(module: &str, functions: &[String]) -> String {
+    if functions.is_empty() {
+        format!("import {module}\n")
+    } else {
+        format!("from {module} import {}\n", functions.join(", "))
     }
 }
 
