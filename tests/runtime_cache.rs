@@ -1,5 +1,6 @@
-//! The compiled-component cache: a second load comes from the cache, and a corrupt, tampered
-//! or mismatched entry is recompiled rather than loaded.
+//! The compiled-component cache: a second load comes from the cache, a corrupt, tampered or
+//! mismatched entry is recompiled rather than loaded, and a component the engine refuses is
+//! refused again without compiling until the limits change.
 
 use smart_context::config::Limits;
 use smart_context::runtime::cache::{ComponentCache, Origin};
@@ -23,7 +24,7 @@ fn artifact(dir: &std::path::Path, ext: &str) -> PathBuf {
 fn cache_hits_and_refuses_damaged_entries() {
     let engine = engine::build(&Limits::default()).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let cache = ComponentCache::open(dir.path(), &engine);
+    let cache = ComponentCache::open(dir.path(), &engine, &Limits::default());
     let wasm = markdown_wasm();
     let load = || {
         cache
@@ -71,6 +72,44 @@ fn cache_hits_and_refuses_damaged_entries() {
     assert_eq!(load(), Origin::Cached);
 }
 
+#[test]
+fn a_refused_compilation_is_remembered_under_the_limits_it_met() {
+    let tight = Limits {
+        core_instances_per_component: 1,
+        ..Limits::default()
+    };
+    let engine = engine::build(&tight).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let cache = ComponentCache::open(dir.path(), &engine, &tight);
+    let wasm = markdown_wasm();
+    let first = cache
+        .load_or_compile(&engine, &wasm, "markdown-test")
+        .map(|_| ())
+        .expect_err("over the limit")
+        .to_string();
+    assert!(
+        first.contains("core module instances")
+            && first.contains("core_instances_per_component")
+            && !first.contains("remembered"),
+        "{first}"
+    );
+    assert!(artifact(dir.path(), "refused").is_file());
+    // The same bytes under the same limits: refused from memory, nothing compiled.
+    let again = cache
+        .load_or_compile(&engine, &wasm, "markdown-test")
+        .map(|_| ())
+        .expect_err("refused again")
+        .to_string();
+    assert!(again.contains("remembered"), "{again}");
+    // Raised limits try afresh.
+    let engine = engine::build(&Limits::default()).unwrap();
+    let cache = ComponentCache::open(dir.path(), &engine, &Limits::default());
+    let (_, origin) = cache
+        .load_or_compile(&engine, &wasm, "markdown-test")
+        .unwrap();
+    assert_eq!(origin, Origin::Compiled);
+}
+
 #[cfg(unix)]
 #[test]
 fn a_cache_directory_writable_by_others_is_made_owner_only() {
@@ -80,7 +119,7 @@ fn a_cache_directory_writable_by_others_is_made_owner_only() {
     let cache_dir = dir.path().join("cache");
     std::fs::create_dir(&cache_dir).unwrap();
     std::fs::set_permissions(&cache_dir, std::fs::Permissions::from_mode(0o777)).unwrap();
-    let _cache = ComponentCache::open(&cache_dir, &engine);
+    let _cache = ComponentCache::open(&cache_dir, &engine, &Limits::default());
     let mode = std::fs::metadata(&cache_dir).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o700);
 }

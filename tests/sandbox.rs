@@ -1,7 +1,8 @@
 //! The sandbox, end to end: paths cannot leave the root, policy files cannot be written, a
 //! plugin that loops or allocates without bound is stopped while the server keeps answering,
-//! and a component importing more than its world or its grants is refused at load; WASI
-//! files, environment and network a toolchain imports answer errors, never access.
+//! a component importing more than its world is refused at load and what it imports beyond
+//! its grants answers ACCESS_DENIED; WASI files, environment and network a toolchain imports
+//! answer errors, never access; `plugin check` runs one component alone.
 
 mod common;
 
@@ -260,9 +261,9 @@ async fn runaway_plugins_are_stopped_while_the_server_keeps_answering() {
 }
 
 #[test]
-fn components_importing_beyond_world_or_grants_are_refused_at_load() {
-    // spin imports the workspace but is granted nothing; sneaky is a parser that imports the
-    // workspace, which no grant can allow.
+fn components_importing_beyond_their_world_are_refused_and_beyond_their_grants_denied() {
+    // spin imports the workspace but is granted nothing: it loads, denied the workspace;
+    // sneaky is a parser that imports the workspace, which no grant can allow.
     let fx =
         Fixture::new().with_sandbox_config("[plugin.sneaky]\ngrants = [\"log\", \"workspace\"]\n");
     let output = fx.command(&["plugins", "--json"]).output().unwrap();
@@ -279,7 +280,21 @@ fn components_importing_beyond_world_or_grants_are_refused_at_load() {
         .map(|p| p["name"].as_str().unwrap())
         .collect();
     assert_eq!(loaded[..BUILTIN_PLUGINS.len()], BUILTIN_PLUGINS);
-    assert_eq!(loaded[BUILTIN_PLUGINS.len()..], ["hog", "probe", "stall"]);
+    assert_eq!(
+        loaded[BUILTIN_PLUGINS.len()..],
+        ["hog", "lines", "peek", "probe", "spin", "stall"]
+    );
+    let spin = report["plugins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "spin")
+        .unwrap();
+    assert_eq!(
+        (&spin["grants"], &spin["denied"]),
+        (&json!([]), &json!(["workspace"])),
+        "{spin}"
+    );
     for plugin in report["plugins"].as_array().unwrap() {
         assert_eq!(plugin["sha256"].as_str().unwrap().len(), 64);
         assert!(["compiled", "cached"].contains(&plugin["load"].as_str().unwrap()));
@@ -308,11 +323,7 @@ fn components_importing_beyond_world_or_grants_are_refused_at_load() {
         "{}",
         reason("sneaky")
     );
-    assert!(
-        reason("spin").contains("without a grant") && reason("spin").contains("\"workspace\""),
-        "{}",
-        reason("spin")
-    );
+    assert_eq!(report["rejected"].as_array().unwrap().len(), 1, "{report}");
 }
 
 /// A toolchain's default output imports WASI filesystem and sockets (Rust's std does): it
@@ -341,6 +352,14 @@ async fn wasi_files_environment_and_network_answer_errors_not_access() {
             .as_str()
             .unwrap_or_else(|| panic!("{report}"));
         assert!(got.starts_with("err: "), "{attempt} got through: {report}");
+    }
+    // The host interfaces it imports without a grant answer ACCESS_DENIED, naming the grant.
+    for attempt in ["workspaceRead", "memorySearch"] {
+        let got = report[attempt].as_str().unwrap();
+        assert!(
+            got.starts_with("err: ACCESS_DENIED: probe called") && got.contains("grant"),
+            "{attempt}: {report}"
+        );
     }
     // The working directory is WASI's default, not the server's (nothing of the host leaks).
     assert_eq!(report["cwd"], "ok: '/'", "{report}");
@@ -401,6 +420,75 @@ fn plugin_pin_prints_the_entry_that_loads_the_component() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// `plugin check` runs a component alone, granted what it imports: a parser on a file, a
+/// tool with arguments; a component no grant could load is refused with the reason.
+#[test]
+fn plugin_check_runs_one_component_alone_and_reports() {
+    let fx = Fixture::new();
+    let plugin = |name: &str| {
+        std::path::Path::new(common::TEST_PLUGINS)
+            .join(format!("{name}.wasm"))
+            .to_str()
+            .unwrap()
+            .to_string()
+    };
+    let check = |args: &[&str]| {
+        let out = fx.command(args).output().unwrap();
+        let report: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
+        (out.status.success(), report)
+    };
+    fx.write("notes.lines", "first idea\n\nsecond idea\n");
+    let input = fx.path().join("notes.lines");
+    let lines = plugin("lines");
+    let (ok, report) = check(&[
+        "plugin",
+        "check",
+        &lines,
+        "--input",
+        input.to_str().unwrap(),
+    ]);
+    assert!(ok, "{report}");
+    assert_eq!(report["world"], "format-parser");
+    assert_eq!(report["grantsNeeded"], json!(["log"]));
+    assert_eq!(report["describe"]["extensions"], json!(["lines"]));
+    assert_eq!(report["call"]["document"]["sections"], 2, "{report}");
+    assert!(report["call"]["peakMemoryBytes"].as_u64().unwrap() > 0);
+
+    // A tool is called with its arguments, on the root, granted what it imports.
+    let probe = plugin("probe");
+    let (ok, report) = check(&["plugin", "check", &probe, "--args", "{\"port\": 9}"]);
+    assert!(ok, "{report}");
+    assert_eq!(report["describe"]["tool"], "probe__probe");
+    assert!(
+        report["call"]["result"]["memorySearch"]
+            .as_str()
+            .unwrap()
+            .starts_with("ok: "),
+        "granted what it imports: {report}"
+    );
+    assert!(
+        report["call"]["result"]["readPasswd"]
+            .as_str()
+            .unwrap()
+            .starts_with("err: "),
+        "{report}"
+    );
+
+    let sneaky = plugin("sneaky");
+    let (ok, report) = check(&["plugin", "check", &sneaky]);
+    assert!(!ok);
+    assert!(
+        report["refused"]
+            .as_str()
+            .unwrap()
+            .contains("format-parser world does not allow"),
+        "{report}"
+    );
+    // Nothing of the check stays in the root.
+    assert!(!fx.path().join(".smart-context").exists());
 }
 
 #[test]

@@ -29,10 +29,16 @@ pub struct OpenOptions {
     /// Keeps the state (store, index) here instead of `<root>/.smart-context`: how commands
     /// that only look (`plugins`) avoid creating a state directory in the current directory.
     pub state_dir: Option<PathBuf>,
+    /// Load this plugin (a directory, the name of its `NAME.wasm`, its grants) and no other
+    /// third-party one: `plugin check`.
+    pub only_plugin: Option<(PathBuf, String, Vec<String>)>,
 }
 
 pub fn open(options: &OpenOptions) -> Result<Arc<Runtime>> {
-    let config = Config::load(&options.root, options.config.as_deref())?;
+    let mut config = Config::load(&options.root, options.config.as_deref())?;
+    if let Some((dir, name, grants)) = &options.only_plugin {
+        config.only_plugin(dir.clone(), name, grants.clone());
+    }
     for notice in &config.notices {
         tracing::warn!("config: {notice}");
     }
@@ -271,7 +277,7 @@ pub(crate) mod tests {
             builtin_plugins: None,
             embedded_plugins: &[],
             data_dir: Some(home.join("data")),
-            state_dir: None,
+            ..OpenOptions::default()
         }
     }
 

@@ -67,6 +67,14 @@ pub struct Limits {
     pub max_result_bytes: u64,
     /// Plugin instances alive at once (the pooling allocator's slots).
     pub max_instances: u32,
+    /// Core module instances one component may create: a toolchain's runtime is several
+    /// modules linked together (componentize-py's default output has 16, with `--stub-wasi`
+    /// 38).
+    pub core_instances_per_component: u32,
+    /// Linear memories one component may define.
+    pub memories_per_component: u32,
+    /// Tables one component may define.
+    pub tables_per_component: u32,
 }
 
 impl Default for Limits {
@@ -76,6 +84,9 @@ impl Default for Limits {
             timeout_ms: 30_000,
             max_result_bytes: 16 << 20,
             max_instances: 64,
+            core_instances_per_component: 64,
+            memories_per_component: 8,
+            tables_per_component: 32,
         }
     }
 }
@@ -299,6 +310,21 @@ impl Config {
                     .push(format!("{}: [index] ignored ({err})", path.display())),
             }
         }
+    }
+
+    /// Loads `component_dir`'s plugin `name` instead of the operator's third-party plugins,
+    /// granted `grants` and exposed: how `plugin check` runs one component alone under the
+    /// operator's limits.
+    pub fn only_plugin(&mut self, component_dir: PathBuf, name: &str, grants: Vec<String>) {
+        self.plugin_dirs = vec![component_dir];
+        self.plugin = BTreeMap::from([(
+            name.to_string(),
+            PluginPolicy {
+                grants,
+                enabled: true,
+                sha256: None,
+            },
+        )]);
     }
 
     /// Extra plugin directories, relative ones resolved against the config file's directory.

@@ -8,6 +8,7 @@
 
 pub mod analysis;
 pub mod app;
+pub mod authoring;
 pub mod config;
 pub mod error;
 pub mod index;

@@ -142,6 +142,19 @@ enum PluginCommand {
         /// The component (`NAME.wasm`; NAME is what the config calls it).
         file: PathBuf,
     },
+    /// Run FILE alone as the server would (the operator's limits, WASI that grants nothing,
+    /// granted what it imports) and print a JSON report: its imports, the grants they need,
+    /// compile and call timings, and the result of parsing --input or calling with --args.
+    /// Exits non-zero when it is refused or its call fails.
+    Check {
+        file: PathBuf,
+        /// A file for a parser to parse.
+        #[arg(long, value_name = "FILE", conflicts_with = "args")]
+        input: Option<PathBuf>,
+        /// Arguments for a tool (JSON, @FILE, or - for stdin); the root is the one it works on.
+        #[arg(long, value_name = "JSON")]
+        args: Option<String>,
+    },
 }
 
 include!(concat!(env!("OUT_DIR"), "/embedded_plugins.rs"));
@@ -224,11 +237,30 @@ fn run(cli: Cli) -> Result<ExitCode> {
         embedded_plugins: EMBEDDED_PLUGINS,
         data_dir: None,
         state_dir: None,
+        only_plugin: None,
     };
     // Commands that only look leave no state behind in a root that has none: `plugins`
     // always, `call` when its arguments or tool name are wrong.
     let no_state_yet = !cli.root.join(app::STATE_DIR).exists();
     let scratch = scratch_dir()?;
+    if let Command::Plugin {
+        action: PluginCommand::Check { file, input, args },
+    } = &cli.command
+    {
+        let request = smart_context::authoring::check::CheckRequest {
+            component: file.clone(),
+            input: input.clone(),
+            args: args.as_deref().map(read_args).transpose()?,
+        };
+        let (report, ok) =
+            smart_context::authoring::check::check(&options, scratch.path(), &request)?;
+        emit(&serde_json::to_string_pretty(&report)?)?;
+        return Ok(if ok {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        });
+    }
     let mut call_args = String::new();
     if let Command::Call { tool, args } = &cli.command {
         call_args = read_args(args)?;

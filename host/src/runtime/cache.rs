@@ -3,7 +3,13 @@
 //! truncated, tampered or mismatched entry fails the check (or wasmtime's own header check)
 //! and is recompiled, never loaded. The directory is created owner-only (0700); one that is
 //! group- or world-writable is not trusted, and everything is compiled afresh.
+//!
+//! A component the engine refuses to compile (over a pooling limit, a feature the host does
+//! not run) is remembered too, with the reason, keyed by the same hashes and the operator's
+//! limits: the next start refuses it in microseconds instead of compiling for seconds again,
+//! and raising a limit or changing the component tries afresh.
 
+use crate::config::Limits;
 use anyhow::{Context, Result};
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -20,25 +26,27 @@ pub enum Origin {
 pub struct ComponentCache {
     dir: Option<PathBuf>,
     engine_key: String,
+    /// The limits a compilation was refused under.
+    limits_key: String,
 }
 
 impl ComponentCache {
     /// A cache in `dir`, or a pass-through one (always compiling) when the directory cannot be
     /// created or is writable by others.
-    pub fn open(dir: &Path, engine: &Engine) -> Self {
+    pub fn open(dir: &Path, engine: &Engine, limits: &Limits) -> Self {
         let engine_key = engine_key(engine);
-        match prepare_dir(dir) {
-            Ok(()) => Self {
-                dir: Some(dir.to_path_buf()),
-                engine_key,
-            },
+        let limits_key = short_hash(&format!("{limits:?}"));
+        let dir = match prepare_dir(dir) {
+            Ok(()) => Some(dir.to_path_buf()),
             Err(err) => {
                 tracing::warn!("component cache disabled ({}): {err:#}", dir.display());
-                Self {
-                    dir: None,
-                    engine_key,
-                }
+                None
             }
+        };
+        Self {
+            dir,
+            engine_key,
+            limits_key,
         }
     }
 
@@ -48,18 +56,58 @@ impl ComponentCache {
         wasm: &[u8],
         sha256: &str,
     ) -> Result<(Component, Origin)> {
-        if let Some(component) = self.load(engine, sha256) {
-            return Ok((component, Origin::Cached));
+        match self.load(engine, sha256) {
+            Loaded::Hit(component) => return Ok((component, Origin::Cached)),
+            Loaded::Refused(reason) => {
+                let reason = format!("compiling component: {}", explain_refusal(&reason));
+                self.remember_refusal(sha256, &reason);
+                anyhow::bail!(reason);
+            }
+            Loaded::Miss => {}
         }
-        let component = Component::new(engine, wasm)
-            .map_err(anyhow::Error::from)
-            .context("compiling component")?;
+        if let Some(reason) = self.refusal(sha256) {
+            anyhow::bail!(
+                "{reason} (remembered from an earlier start: this build is not compiled again)"
+            );
+        }
+        let component = match Component::new(engine, wasm) {
+            Ok(component) => component,
+            Err(err) => {
+                let reason = format!(
+                    "compiling component: {}",
+                    explain_refusal(&format!("{err:#}"))
+                );
+                self.remember_refusal(sha256, &reason);
+                anyhow::bail!(reason);
+            }
+        };
         if let Some(dir) = &self.dir
             && let Err(err) = self.store(dir, sha256, &component)
         {
             tracing::warn!("caching compiled component failed: {err:#}");
         }
         Ok((component, Origin::Compiled))
+    }
+
+    fn refusal_path(&self, sha256: &str) -> Option<PathBuf> {
+        let dir = self.dir.as_ref()?;
+        Some(dir.join(format!(
+            "{sha256}-{}-{}.refused",
+            self.engine_key, self.limits_key
+        )))
+    }
+
+    fn refusal(&self, sha256: &str) -> Option<String> {
+        let text = std::fs::read_to_string(self.refusal_path(sha256)?).ok()?;
+        Some(text.trim().to_string()).filter(|t| !t.is_empty())
+    }
+
+    fn remember_refusal(&self, sha256: &str, reason: &str) {
+        if let Some(path) = self.refusal_path(sha256)
+            && let Err(err) = write_atomic(&path, reason.as_bytes())
+        {
+            tracing::warn!("remembering a refused component failed: {err:#}");
+        }
     }
 
     fn paths(&self, dir: &Path, sha256: &str) -> (PathBuf, PathBuf) {
@@ -70,28 +118,36 @@ impl ComponentCache {
         )
     }
 
-    fn load(&self, engine: &Engine, sha256: &str) -> Option<Component> {
-        let dir = self.dir.as_ref()?;
+    fn load(&self, engine: &Engine, sha256: &str) -> Loaded {
+        let Some(dir) = self.dir.as_ref() else {
+            return Loaded::Miss;
+        };
         let (artifact, checksum) = self.paths(dir, sha256);
-        let bytes = std::fs::read(&artifact).ok()?;
-        let expected = std::fs::read_to_string(&checksum).ok()?;
+        let (Ok(bytes), Ok(expected)) =
+            (std::fs::read(&artifact), std::fs::read_to_string(&checksum))
+        else {
+            return Loaded::Miss;
+        };
         if blake3::hash(&bytes).to_hex().as_str() != expected.trim() {
             tracing::warn!(
                 "cached artifact {} fails its checksum; recompiling",
                 artifact.display()
             );
-            return None;
+            return Loaded::Miss;
         }
         // SAFETY: the bytes are exactly what this host serialized (checksum above, owner-only
         // directory), and wasmtime verifies the engine configuration in the artifact header.
         match unsafe { Component::deserialize(engine, &bytes) } {
-            Ok(component) => Some(component),
+            Ok(component) => Loaded::Hit(component),
+            // The artifact is sound but over the operator's limits: compiling it again would
+            // end the same way.
+            Err(err) if is_over_limits(&format!("{err:#}")) => Loaded::Refused(format!("{err:#}")),
             Err(err) => {
                 tracing::warn!(
                     "cached artifact {} rejected ({err}); recompiling",
                     artifact.display()
                 );
-                None
+                Loaded::Miss
             }
         }
     }
@@ -111,6 +167,38 @@ fn engine_key(engine: &Engine) -> String {
     engine.precompile_compatibility_hash().hash(&mut hasher);
     env!("CARGO_PKG_VERSION").hash(&mut hasher);
     format!("{:016x}", hasher.finish())
+}
+
+fn short_hash(text: &str) -> String {
+    blake3::hash(text.as_bytes()).to_hex()[..16].to_string()
+}
+
+fn is_over_limits(error: &str) -> bool {
+    error.contains("pooling allocator") || error.contains("exceeds the configured maximum")
+}
+
+/// What looking in the cache found.
+enum Loaded {
+    Hit(Component),
+    Miss,
+    /// The cached artifact is over the engine's limits.
+    Refused(String),
+}
+
+/// What the engine said, and what avoids it: the limit the operator can raise, or the
+/// toolchain flag that leaves the feature out.
+pub fn explain_refusal(error: &str) -> String {
+    if error.contains("component model async") {
+        return format!(
+            "{error}; the component uses the component model's async ABI, which this host does not run: build it without (jco's QuickJS backend: --backend-qjs-disable-async; componentize-py and jco's default StarlingMonkey backend do not need it)"
+        );
+    }
+    if is_over_limits(error) {
+        return format!(
+            "{error}; the operator can raise it under [limits]: core_instances_per_component, memories_per_component, tables_per_component"
+        );
+    }
+    error.to_string()
 }
 
 fn prepare_dir(dir: &Path) -> Result<()> {

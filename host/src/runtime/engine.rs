@@ -14,14 +14,19 @@ pub const EPOCH_TICK: Duration = Duration::from_millis(10);
 
 pub fn build(limits: &Limits) -> Result<Engine> {
     let instances = limits.max_instances.max(2);
+    let cores = limits.core_instances_per_component.max(1);
+    let memories = limits.memories_per_component.max(1);
+    let tables = limits.tables_per_component.max(1);
     let mut pool = PoolingAllocationConfig::new();
+    // The totals leave room for every slot to hold a small component and for a few of the
+    // largest at once: a slot reserves address space, not memory, until it is used.
     pool.total_component_instances(instances)
-        .total_core_instances(instances * 8)
-        .total_memories(instances * 4)
-        .total_tables(instances * 8)
-        .max_core_instances_per_component(16)
-        .max_memories_per_component(4)
-        .max_tables_per_component(8)
+        .total_core_instances((instances * 16).max(cores))
+        .total_memories((instances * 4).max(memories))
+        .total_tables((instances * 8).max(tables))
+        .max_core_instances_per_component(cores)
+        .max_memories_per_component(memories)
+        .max_tables_per_component(tables)
         .max_memory_size(memory_cap_bytes(limits));
     let mut config = Config::new();
     config

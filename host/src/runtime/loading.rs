@@ -7,7 +7,7 @@
 
 use super::bindings::HostState;
 use super::bindings::parser::FormatParserPre;
-use super::bindings::pillar::{self, EditingPillarPre};
+use super::bindings::pillar::EditingPillarPre;
 use super::cache::{ComponentCache, Origin};
 use super::header::{self, Declared as DeclaredSpec, ParserDeclared};
 use super::plugins::{self, Candidate, Interface, Source, World};
@@ -19,7 +19,6 @@ use std::collections::BTreeSet;
 use std::sync::OnceLock;
 use std::time::Instant;
 use wasmtime::Engine;
-use wasmtime::component::{HasSelf, Linker};
 
 /// Largest title + description a tool may declare.
 const MAX_SPEC_TEXT_BYTES: usize = 16 * 1024;
@@ -52,7 +51,9 @@ pub(super) struct Plugin {
     /// Granted [`plugins::SENSITIVE_GRANT`].
     pub reads_sensitive: bool,
     pub world: World,
-    imports: BTreeSet<Interface>,
+    /// The host interfaces it imports and was granted: linked for real. What it imports
+    /// without a grant answers ACCESS_DENIED (see `linking`).
+    granted: BTreeSet<Interface>,
     bytes: Cow<'static, [u8]>,
     /// Compiled once: by the first call that needs it, or the background thread.
     pub compiled: OnceLock<Result<Compiled, String>>,
@@ -82,7 +83,20 @@ pub(super) fn declare(
         Source::Builtin(_) | Source::Embedded(_) => world.interfaces(),
         Source::Directory(_) => plugins::parse_grants(policy.map_or(&[][..], |p| &p.grants[..]))?,
     };
-    plugins::check_grants(&imports, &grants)?;
+    let granted: BTreeSet<Interface> = imports.intersection(&grants).copied().collect();
+    let denied: BTreeSet<Interface> = imports.difference(&grants).copied().collect();
+    if !denied.is_empty() {
+        tracing::info!(
+            plugin = %candidate.name,
+            "imports {} without a grant: its calls there answer ACCESS_DENIED",
+            plugins::names(&denied)
+        );
+    }
+    // A pillar that may not edit is a read-only pillar, whatever its toolchain imported.
+    let world = match world {
+        World::EditingPillar if !granted.contains(&Interface::Edits) => World::Pillar,
+        world => world,
+    };
     let reads_sensitive = match &candidate.source {
         Source::Builtin(_) | Source::Embedded(_) => candidate.name == "explore",
         Source::Directory(_) => {
@@ -98,6 +112,7 @@ pub(super) fn declare(
             .map(|g| g.name().to_string())
             .chain(reads_sensitive.then(|| plugins::SENSITIVE_GRANT.to_string()))
             .collect(),
+        denied: denied.iter().map(|g| g.name().to_string()).collect(),
         source: candidate.source.describe(),
         load: String::new(),
         load_ms: 0.0,
@@ -114,7 +129,7 @@ pub(super) fn declare(
         },
         reads_sensitive,
         world,
-        imports,
+        granted,
         bytes,
         compiled: OnceLock::new(),
     };
@@ -201,7 +216,8 @@ fn compile(
     let (component, origin) = cache
         .load_or_compile(engine, &plugin.bytes, &plugin.info.sha256)
         .map_err(|e| format!("{e:#}"))?;
-    let linker = linker(engine, &plugin.imports).map_err(|e| format!("linking: {e:#}"))?;
+    let linker = super::linking::linker(engine, &component, name, &plugin.granted)
+        .map_err(|e| format!("linking: {e:#}"))?;
     let pre = linker
         .instantiate_pre(&component)
         .map_err(|e| format!("linking: {e:#}"))?;
@@ -256,29 +272,6 @@ fn parser_declared(plugin: &str, spec: ParserDeclared) -> Declared {
         signatures: spec.signatures,
         text_fallback: spec.text_fallback,
     }
-}
-
-/// A linker with WASI (over an empty context) and exactly the host interfaces `imports` names.
-fn linker(engine: &Engine, imports: &BTreeSet<Interface>) -> wasmtime::Result<Linker<HostState>> {
-    use pillar::smart_context::plugin as wit;
-    let mut linker = Linker::new(engine);
-    wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
-    wit::types::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?;
-    for interface in imports {
-        match interface {
-            Interface::Log => wit::log::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
-            Interface::Workspace => {
-                wit::workspace::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?
-            }
-            Interface::Index => wit::index::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
-            Interface::Status => wit::status::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
-            Interface::Store => wit::store::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
-            Interface::Memory => wit::memory::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
-            Interface::Edits => wit::edits::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
-            Interface::Tasks => wit::tasks::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
-        }
-    }
-    Ok(linker)
 }
 
 /// The hints clients use to auto-approve calls follow from the world, not from the plugin's

@@ -8,6 +8,7 @@ pub mod cache;
 pub mod engine;
 pub mod header;
 mod host_functions;
+mod linking;
 mod loading;
 mod memory_functions;
 pub mod plugins;
@@ -43,6 +44,9 @@ pub struct PluginInfo {
     pub world: String,
     pub sha256: String,
     pub grants: Vec<String>,
+    /// Host interfaces it imports without a grant: its calls there answer ACCESS_DENIED.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub denied: Vec<String>,
     pub source: String,
     /// "compiled" or "cached".
     pub load: String,
@@ -143,7 +147,7 @@ impl Runtime {
         let limits = config.limits.clone();
         let engine = engine::build(&limits)?;
         let ticker = engine::EpochTicker::start(&engine);
-        let cache = ComponentCache::open(&config.cache_dir(), &engine);
+        let cache = ComponentCache::open(&config.cache_dir(), &engine, &config.limits);
         let mut plugins: Vec<Plugin> = Vec::new();
         let mut rejected = Vec::new();
         for candidate in plugins::discover(builtins, &config.plugin_dirs()) {
@@ -487,6 +491,27 @@ impl Runtime {
         match self.registry.route(path, head) {
             Some((index, _)) => self.run_parser(index, path, bytes),
             None => (Err(no_parser(path)), 0),
+        }
+    }
+
+    /// Parses `bytes` with the parser plugin named `plugin`, whatever the registry would
+    /// choose, and its peak memory: `plugin check` runs a parser on a file of its author's.
+    pub fn parse_with(
+        &self,
+        plugin: &str,
+        path: &str,
+        bytes: &[u8],
+    ) -> (HostResult<Document>, usize) {
+        let Some(plugin) = self.plugins.iter().find(|p| p.info.name == plugin) else {
+            return (Err(no_parser(path)), 0);
+        };
+        match self.compiled(plugin) {
+            Ok(Compiled {
+                ready: Ready::Parser(pre),
+                ..
+            }) => self.run_parser_once(plugin, pre, path, bytes),
+            Ok(_) => (Err(no_parser(path)), 0),
+            Err(err) => (Err(err), 0),
         }
     }
 

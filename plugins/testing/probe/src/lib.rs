@@ -2,7 +2,8 @@
 //! WASI filesystem and sockets (Rust's std does for `std::fs` and `std::net`), that tries
 //! them: files outside and inside the root, writing, the environment, a TCP connection to the
 //! port in its arguments and a name lookup. The host links WASI to a context that grants
-//! nothing, so each attempt must fail; the answer says how each one went.
+//! nothing, so each attempt must fail; the answer says how each one went. It also calls the
+//! host's workspace and memory, which a test grants it none of: both answer ACCESS_DENIED.
 
 wit_bindgen::generate!({
     path: "../../../wit",
@@ -22,6 +23,11 @@ fn outcome<T: std::fmt::Debug, E: std::fmt::Display>(r: Result<T, E>) -> String 
         Ok(v) => format!("ok: {v:?}").replace('"', "'"),
         Err(e) => format!("err: {e}").replace('"', "'"),
     }
+}
+
+/// A host call's outcome: `ok: ...`, or `err: CODE: message`.
+fn host_outcome<T: std::fmt::Debug>(r: Result<T, Error>) -> String {
+    outcome(r.map_err(|e| format!("{}: {}", e.code, e.message)))
 }
 
 impl Guest for Probe {
@@ -92,6 +98,37 @@ impl Guest for Probe {
             (
                 "lookup",
                 outcome(("localhost", port).to_socket_addrs().map(|a| a.count())),
+            ),
+            (
+                "workspaceRead",
+                host_outcome(
+                    smart_context::plugin::workspace::read(
+                        "secret.txt",
+                        smart_context::plugin::workspace::ReadOptions {
+                            max_bytes: 1 << 20,
+                            allow_sensitive: false,
+                            allow_binary: false,
+                            allow_truncate: false,
+                        },
+                    )
+                    .map(|f| f.bytes.len()),
+                ),
+            ),
+            (
+                "memorySearch",
+                host_outcome(
+                    smart_context::plugin::memory::search(
+                        "anything",
+                        &smart_context::plugin::memory::SearchOptions {
+                            top_k: 1,
+                            min_score: 0.0,
+                            kinds: Vec::new(),
+                            session_id: None,
+                            since_ms: None,
+                        },
+                    )
+                    .map(|r| r.items.len()),
+                ),
             ),
         ];
         let fields: Vec<String> = attempts
