@@ -142,6 +142,17 @@ enum PluginCommand {
         /// The component (`NAME.wasm`; NAME is what the config calls it).
         file: PathBuf,
     },
+    /// Write a buildable plugin project into ./NAME (or --dir): the contract, a working
+    /// example for the world, the language's helpers, build.sh and a README with the commands
+    /// that check, pin and load it.
+    New {
+        language: smart_context::authoring::scaffold::Language,
+        world: smart_context::authoring::scaffold::WorldChoice,
+        name: String,
+        /// Where to write it (default: ./NAME).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
     /// Run FILE alone as the server would (the operator's limits, WASI that grants nothing,
     /// granted what it imports) and print a JSON report: its imports, the grants they need,
     /// compile and call timings, and the result of parsing --input or calling with --args.
@@ -242,6 +253,27 @@ fn run(cli: Cli) -> Result<ExitCode> {
     // Commands that only look leave no state behind in a root that has none: `plugins`
     // always, `call` when its arguments or tool name are wrong.
     let no_state_yet = !cli.root.join(app::STATE_DIR).exists();
+    if let Command::Plugin {
+        action:
+            PluginCommand::New {
+                language,
+                world,
+                name,
+                dir,
+            },
+    } = &cli.command
+    {
+        let dir = dir.clone().unwrap_or_else(|| PathBuf::from(name));
+        let written =
+            smart_context::authoring::scaffold::scaffold(*language, (*world).into(), name, &dir)?;
+        emit(&format!(
+            "wrote {} files to {}; next: cd {} && ./build.sh (see README.md)",
+            written.len(),
+            dir.display(),
+            dir.display()
+        ))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let scratch = scratch_dir()?;
     if let Command::Plugin {
         action: PluginCommand::Check { file, input, args },

@@ -2,3 +2,4 @@
 //! limits) and `plugin new` (a buildable project for each language's component toolchain).
 
 pub mod check;
+pub mod scaffold;

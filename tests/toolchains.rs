@@ -1,0 +1,228 @@
+//! Plugins as their authors make them: `plugin new` writes a project, the language's standard
+//! component toolchain from its registry builds it with its default output (componentize-py
+//! from PyPI, componentize-js from npm, Rust's wasm32-wasip2), and the built binary loads it,
+//! sandboxed: a Python parser's files are indexed and found through explore, a JavaScript
+//! tool that imports its whole world runs over MCP with the one grant it uses (the rest answer
+//! ACCESS_DENIED), and a Rust parser passes `plugin check`.
+
+mod common;
+
+use common::{Fixture, call, connect, envelope, structured};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The toolchains pinned in tests/toolchains/, installed once per target dir by the script
+/// .ci/run also calls (one test installs while the others wait).
+fn toolchains() -> PathBuf {
+    static INSTALL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one_at_a_time = INSTALL.lock().unwrap_or_else(|p| p.into_inner());
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("toolchains");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/plugin-toolchains.sh");
+    let status = Command::new("bash")
+        .arg(&script)
+        .arg(&dir)
+        .status()
+        .expect("bash");
+    assert!(status.success(), "{} failed", script.display());
+    dir
+}
+
+/// `smart-context plugin new LANGUAGE WORLD NAME` in `parent`, then the project's build.sh
+/// with the toolchains on PATH; the built component.
+fn scaffold_and_build(
+    fx: &Fixture,
+    parent: &Path,
+    language: &str,
+    world: &str,
+    name: &str,
+) -> PathBuf {
+    let toolchains = toolchains();
+    let dir = parent.join(name);
+    let out = fx
+        .command(&["plugin", "new", language, world, name, "--dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if language == "js" {
+        std::os::unix::fs::symlink(toolchains.join("js/node_modules"), dir.join("node_modules"))
+            .unwrap();
+    }
+    let path = format!(
+        "{}:{}:{}",
+        toolchains.join("py/bin").display(),
+        toolchains.join("js/node_modules/.bin").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = Command::new(dir.join("build.sh"))
+        .env("PATH", path)
+        // The Rust project reuses the dependencies the host's own plugins were built with.
+        .env(
+            "CARGO_TARGET_DIR",
+            PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("scaffold-target"),
+        )
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{name}: build.sh failed\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let wasm = dir.join(format!("{name}.wasm"));
+    assert!(wasm.is_file(), "{name}: no {}", wasm.display());
+    wasm
+}
+
+/// The config entry `plugin pin` prints for a component (its hash pinned, the grants its
+/// imports need).
+fn pin(fx: &Fixture, wasm: &Path) -> String {
+    let out = fx.command(&["plugin", "pin"]).arg(wasm).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[tokio::test]
+async fn a_python_parser_and_a_javascript_tool_from_the_registries_serve_over_mcp() {
+    let fx = Fixture::new();
+    let built = tempfile::tempdir().unwrap();
+    let notes = scaffold_and_build(&fx, built.path(), "python", "format-parser", "notes");
+    let finder = scaffold_and_build(&fx, built.path(), "js", "pillar", "finder");
+    let plugins = built.path().join("plugins");
+    std::fs::create_dir(&plugins).unwrap();
+    for wasm in [&notes, &finder] {
+        std::fs::copy(wasm, plugins.join(wasm.file_name().unwrap())).unwrap();
+    }
+    // The parser as pinned; the tool imports every interface of its world (componentize-js
+    // does) and is granted only the workspace it reads.
+    let notes_entry = pin(&fx, &plugins.join("notes.wasm"));
+    assert!(notes_entry.contains("grants = [\"log\"]"), "{notes_entry}");
+    let finder_entry = pin(&fx, &plugins.join("finder.wasm"));
+    assert!(finder_entry.contains("\"memory\""), "{finder_entry}");
+    let finder_entry = finder_entry
+        .lines()
+        .map(|l| {
+            if l.starts_with("grants") {
+                "grants = [\"workspace\"]"
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    fx.operator_config(&format!(
+        "plugin_dirs = [{:?}]\n\n{notes_entry}\n\n{finder_entry}\n",
+        plugins
+    ));
+    fx.write(
+        "meetings/monday.notes",
+        "# Budget\nthe okapi enclosure needs a new roof\n\n# Staffing\ntwo keepers start in May\n",
+    );
+    fx.write(
+        "src/todo.rs",
+        "fn main() {\n    // TODO: feed the okapi\n}\n",
+    );
+
+    let listed = fx.command(&["plugins", "--json"]).output().unwrap();
+    let report: Value = serde_json::from_slice(&listed.stdout).unwrap();
+    assert_eq!(report["rejected"], json!([]), "{report}");
+    let finder_info = report["plugins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "finder")
+        .unwrap();
+    assert_eq!(finder_info["grants"], json!(["workspace"]));
+    assert_eq!(
+        finder_info["denied"],
+        json!(["log", "index", "status", "store", "memory"]),
+        "{finder_info}"
+    );
+
+    let client = connect(&fx).await;
+    // The Python parser's sections are indexed and found by what they say.
+    let found = envelope(
+        &call(
+            &client,
+            "explore",
+            json!({ "query": "okapi enclosure roof" }),
+        )
+        .await,
+    );
+    let docs = found["data"]["docs"].as_array().unwrap();
+    assert!(
+        docs.iter().any(|d| d["filePath"] == "meetings/monday.notes"
+            && d["preview"].as_str().unwrap().contains("okapi enclosure")),
+        "{found}"
+    );
+    let outline = envelope(
+        &call(
+            &client,
+            "explore",
+            json!({ "paths": ["meetings/monday.notes"] }),
+        )
+        .await,
+    );
+    let preview = outline["data"]["docs"][0]["preview"].as_str().unwrap();
+    assert!(
+        preview.contains("Budget") && preview.contains("Staffing"),
+        "{outline}"
+    );
+
+    // The JavaScript tool, over MCP, reads the workspace through its one grant.
+    let result = call(&client, "finder__finder", json!({ "word": "TODO" })).await;
+    let answer = structured(&result);
+    assert_eq!(
+        answer["matches"],
+        json!([{ "path": "src/todo.rs", "line": 2, "text": "// TODO: feed the okapi" }]),
+        "{answer}"
+    );
+    // Bad arguments come back as the tool's own error, code and suggestion.
+    let result = call(&client, "finder__finder", json!({})).await;
+    assert_eq!(result.is_error, Some(true));
+    let error = result.structured_content.unwrap();
+    assert_eq!(error["code"], "INVALID_ARGS", "{error}");
+    client.cancel().await.unwrap();
+}
+
+#[test]
+fn a_rust_parser_from_plugin_new_passes_plugin_check() {
+    let fx = Fixture::new();
+    let built = tempfile::tempdir().unwrap();
+    let wasm = scaffold_and_build(&fx, built.path(), "rust", "format-parser", "recipes");
+    fx.write(
+        "pancakes.recipes",
+        "Pancakes\nflour, milk, eggs\n\nMethod\nwhisk and fry\n",
+    );
+    let out = fx
+        .command(&["plugin", "check"])
+        .arg(&wasm)
+        .arg("--input")
+        .arg(fx.path().join("pancakes.recipes"))
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
+    assert!(out.status.success(), "{report}");
+    // The template logs nothing, so it needs no grant at all.
+    assert_eq!(report["grantsNeeded"], json!([]));
+    assert_eq!(
+        report["call"]["document"]["headings"],
+        json!(["Pancakes", "Method"]),
+        "{report}"
+    );
+}
