@@ -491,6 +491,77 @@ fn plugin_check_runs_one_component_alone_and_reports() {
     assert!(!fx.path().join(".smart-context").exists());
 }
 
+/// With `[audit] path` set, every plugin call leaves one JSON line: the plugin and its hash,
+/// the grants it used, the paths it read and wrote, and how it ended.
+#[tokio::test]
+async fn the_audit_log_records_each_plugin_call() {
+    let fx = Fixture::new().with_sandbox_config("[plugin.lines]\ngrants = [\"log\"]\n");
+    let log = fx.operator_config_path().with_file_name("audit.jsonl");
+    let config = fx.read_operator_config().unwrap();
+    fx.operator_config(&format!("{config}\n[audit]\npath = \"audit.jsonl\"\n"));
+    fx.write("notes.lines", "first idea\n");
+    let client = connect(&fx).await;
+    let read = envelope(&call(&client, "explore", json!({ "paths": ["src/lib.rs"] })).await);
+    assert_eq!(read["success"], true);
+    let written = envelope(
+        &call(
+            &client,
+            "write",
+            json!({ "intent": "add a note", "targetPath": "docs/new.md", "content": "# New\n" }),
+        )
+        .await,
+    );
+    assert_eq!(written["success"], true, "{written}");
+    let refused = call(&client, "explore", json!({ "paths": ["../outside"] })).await;
+    assert_eq!(envelope(&refused)["success"], false);
+    client.cancel().await.unwrap();
+
+    let lines: Vec<Value> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let find = |plugin: &str, pred: &dyn Fn(&Value) -> bool| -> Value {
+        lines
+            .iter()
+            .find(|l| l["plugin"] == plugin && pred(l))
+            .unwrap_or_else(|| panic!("no {plugin} line: {lines:#?}"))
+            .clone()
+    };
+    let explore = find("explore", &|l| l["read"] == json!(["src/lib.rs"]));
+    assert_eq!(explore["call"], "tool");
+    assert_eq!(explore["outcome"], "ok");
+    assert_eq!(explore["sha256"].as_str().unwrap().len(), 64);
+    assert!(
+        explore["grantsUsed"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("workspace")),
+        "{explore}"
+    );
+    let write = find("write", &|l| l["wrote"] == json!(["docs/new.md"]));
+    assert!(
+        write["grantsUsed"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("edits"))
+    );
+    // The third-party parser ran on its file while indexing, and logged.
+    let parse = find("lines", &|l| l["target"] == "notes.lines");
+    assert_eq!(
+        (&parse["call"], &parse["grantsUsed"]),
+        (&json!("parse"), &json!(["log"]))
+    );
+    // A refused call is on record too, with its code.
+    find("explore", &|l| l["outcome"] != "ok");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&log).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+    }
+}
+
 #[test]
 fn a_pinned_hash_that_does_not_match_refuses_the_plugin() {
     let fx = Fixture::new()

@@ -38,6 +38,8 @@ pub struct Config {
     pub test: TestSettings,
     #[serde(default)]
     pub workspace: WorkspaceSettings,
+    #[serde(default)]
+    pub audit: AuditSettings,
     /// Where the file was read from, for resolving relative paths.
     #[serde(skip)]
     pub source: Option<PathBuf>,
@@ -103,6 +105,14 @@ pub struct PluginPolicy {
     pub enabled: bool,
     /// Refuse the plugin unless its SHA-256 is this (hex).
     pub sha256: Option<String>,
+}
+
+/// The audit log: one JSON line per plugin call (see `runtime::audit`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuditSettings {
+    /// The file the lines are appended to, relative to the config file; none: no log.
+    pub path: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -325,6 +335,17 @@ impl Config {
                 sha256: None,
             },
         )]);
+    }
+
+    /// The audit log's file, a relative one resolved against the config file's directory.
+    pub fn audit_path(&self) -> Option<PathBuf> {
+        let path = self.audit.path.as_ref()?;
+        let base = self
+            .source
+            .as_deref()
+            .and_then(Path::parent)
+            .unwrap_or(Path::new("."));
+        Some(base.join(path))
     }
 
     /// Extra plugin directories, relative ones resolved against the config file's directory.

@@ -52,6 +52,8 @@ pub struct HostState {
     /// Epoch ticks of the deadline not yet handed out: the deadline is given in short slices
     /// so a cancelled call is noticed within one slice.
     pub(super) ticks_left: u64,
+    /// What the call did, for the audit log (None while the log is off).
+    pub(super) trail: Option<super::audit::Trail>,
     wasi: WasiCtx,
     table: ResourceTable,
 }
@@ -72,8 +74,31 @@ impl HostState {
             may_read_sensitive: false,
             control: crate::tasks::Control::new(),
             ticks_left: 0,
+            trail: None,
             wasi: deny_all_wasi(),
             table: ResourceTable::new(),
+        }
+    }
+
+    /// Notes, for the audit log, that the call reached a host interface.
+    pub fn used(&mut self, interface: super::plugins::Interface) -> &mut Self {
+        if let Some(trail) = &mut self.trail {
+            trail.used.insert(interface);
+        }
+        self
+    }
+
+    /// Notes, for the audit log, a path the call read through the workspace.
+    pub fn read_path(&mut self, path: &str) {
+        if let Some(trail) = &mut self.trail {
+            trail.read(path);
+        }
+    }
+
+    /// Notes, for the audit log, a path the call wrote through edits.
+    pub fn wrote_path(&mut self, path: &str) {
+        if let Some(trail) = &mut self.trail {
+            trail.wrote(path);
         }
     }
 

@@ -21,21 +21,35 @@ pub(super) fn linker(
     plugin: &str,
     granted: &BTreeSet<Interface>,
 ) -> wasmtime::Result<Linker<HostState>> {
-    let mut linker = Linker::new(engine);
+    let mut linker: Linker<HostState> = Linker::new(engine);
     wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
     wit::types::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?;
+    // Each interface's getter notes its use, for the audit log.
     for interface in granted {
+        use Interface as I;
         match interface {
-            Interface::Log => wit::log::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
-            Interface::Workspace => {
-                wit::workspace::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?
+            I::Log => wit::log::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s.used(I::Log))?,
+            I::Workspace => wit::workspace::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| {
+                s.used(I::Workspace)
+            })?,
+            I::Index => {
+                wit::index::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s.used(I::Index))?
             }
-            Interface::Index => wit::index::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
-            Interface::Status => wit::status::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
-            Interface::Store => wit::store::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
-            Interface::Memory => wit::memory::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
-            Interface::Edits => wit::edits::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
-            Interface::Tasks => wit::tasks::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?,
+            I::Status => {
+                wit::status::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s.used(I::Status))?
+            }
+            I::Store => {
+                wit::store::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s.used(I::Store))?
+            }
+            I::Memory => {
+                wit::memory::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s.used(I::Memory))?
+            }
+            I::Edits => {
+                wit::edits::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s.used(I::Edits))?
+            }
+            I::Tasks => {
+                wit::tasks::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s.used(I::Tasks))?
+            }
         }
     }
     deny_ungranted(&mut linker, engine, component, plugin, granted)?;

@@ -3,6 +3,7 @@
 //! with a memory cap, an epoch deadline and a cap on the result's size. A plugin that traps,
 //! loops or allocates without bound costs its own call and nothing else.
 
+pub mod audit;
 pub mod bindings;
 pub mod cache;
 pub mod engine;
@@ -126,6 +127,8 @@ pub struct Runtime {
     rejected: Vec<Rejected>,
     limits: Limits,
     cache: Arc<ComponentCache>,
+    /// One line per plugin call, when the operator asked for it.
+    audit: audit::AuditLog,
     /// Tells the background compile to stop: the runtime is gone.
     stop: Arc<std::sync::atomic::AtomicBool>,
     _ticker: engine::EpochTicker,
@@ -146,6 +149,11 @@ impl Runtime {
         let config = &services.config;
         let limits = config.limits.clone();
         let engine = engine::build(&limits)?;
+        // An operator who asked for an audit log gets one, or no server.
+        let audit = match config.audit_path() {
+            Some(path) => audit::AuditLog::open(&path)?,
+            None => audit::AuditLog::off(),
+        };
         let ticker = engine::EpochTicker::start(&engine);
         let cache = ComponentCache::open(&config.cache_dir(), &engine, &config.limits);
         let mut plugins: Vec<Plugin> = Vec::new();
@@ -185,6 +193,7 @@ impl Runtime {
             rejected,
             limits,
             cache: Arc::new(cache),
+            audit,
             stop: Default::default(),
             _ticker: ticker,
         });
@@ -386,14 +395,31 @@ impl Runtime {
         let mut store = self.store(&plugin.info.name);
         store.data_mut().may_read_sensitive = plugin.reads_sensitive && agent_opted_in(args_json);
         store.data_mut().control = control.clone();
+        let outcome = self.finish_tool(name, pre, &mut store, args_json, started);
+        let answer = outcome.as_ref().map(|o| Some(&o.structured));
+        self.audit_call(plugin, "tool", name, &mut store, answer, started);
+        outcome
+    }
+
+    /// Runs a tool's call in `store` and checks its answer: within the deadline, within the
+    /// result cap, a JSON object.
+    fn finish_tool(
+        &self,
+        name: &str,
+        pre: &bindings::pillar::EditingPillarPre<HostState>,
+        store: &mut Store<HostState>,
+        args_json: &str,
+        started: Instant,
+    ) -> HostResult<ToolOutput> {
+        let plugin = store.data().plugin.clone();
         let result = pre
-            .instantiate(&mut store)
-            .map_err(|e| instantiate_failure(&plugin.info.name, e))
+            .instantiate(&mut *store)
+            .map_err(|e| instantiate_failure(&plugin, e))
             .and_then(|instance| {
                 instance
                     .smart_context_plugin_tool()
-                    .call_call(&mut store, args_json)
-                    .map_err(|e| call_failure(&plugin.info.name, e, &store, self.limits.timeout_ms))
+                    .call_call(&mut *store, args_json)
+                    .map_err(|e| call_failure(&plugin, e, store, self.limits.timeout_ms))
             });
         // Host functions run outside the epoch's reach: a call whose wall time went past the
         // deadline (beyond the excused long jobs) never answers success.
@@ -440,6 +466,36 @@ impl Runtime {
             structured,
             text: output.text,
         }))
+    }
+
+    /// Appends the audit line of a finished call (when the log is on).
+    fn audit_call(
+        &self,
+        plugin: &Plugin,
+        call: &str,
+        target: &str,
+        store: &mut Store<HostState>,
+        answer: Result<Option<&serde_json::Value>, &HostError>,
+        started: Instant,
+    ) {
+        let Some(trail) = store.data_mut().trail.take() else {
+            return;
+        };
+        let (outcome, message) = audit::outcome(&answer);
+        self.audit.record(&audit::Entry {
+            ts_ms: crate::store::now_ms(),
+            plugin: &plugin.info.name,
+            sha256: &plugin.info.sha256,
+            call,
+            target,
+            grants_used: audit::grant_names(&trail.used),
+            read: &trail.read,
+            wrote: &trail.wrote,
+            paths_dropped: trail.dropped,
+            outcome,
+            message,
+            ms: started.elapsed().as_millis() as u64,
+        });
     }
 
     /// Reads `path` and parses it with the parser its extension or signature selects.
@@ -552,7 +608,11 @@ impl Runtime {
         path: &str,
         bytes: &[u8],
     ) -> (HostResult<Document>, usize) {
+        let started = Instant::now();
         let mut store = new_store(&self.engine, None, &plugin.info.name, &self.limits);
+        if self.audit.is_on() {
+            store.data_mut().trail = Some(audit::Trail::default());
+        }
         let result = pre
             .instantiate(&mut store)
             .map_err(|e| instantiate_failure(&plugin.info.name, e))
@@ -563,6 +623,8 @@ impl Runtime {
                     .map_err(|e| call_failure(&plugin.info.name, e, &store, self.limits.timeout_ms))
             })
             .and_then(|r| r.map_err(from_wit));
+        let answer = result.as_ref().map(|_| None);
+        self.audit_call(plugin, "parse", path, &mut store, answer, started);
         (result, store.data().limiter.peak)
     }
 
@@ -573,7 +635,11 @@ impl Runtime {
 
     /// A store for one call: fresh state, memory limiter, and the call's deadline.
     fn store(self: &Arc<Self>, plugin: &str) -> Store<HostState> {
-        new_store(&self.engine, Some(self.clone()), plugin, &self.limits)
+        let mut store = new_store(&self.engine, Some(self.clone()), plugin, &self.limits);
+        if self.audit.is_on() {
+            store.data_mut().trail = Some(audit::Trail::default());
+        }
+        store
     }
 }
 

@@ -25,7 +25,11 @@ impl edits::Host for HostState {
             .map_err(to_wit)?;
         tracing::info!(plugin = &*self.plugin, transaction = %receipt.transaction_id, "applied: {}", tx.intent);
         refresh_index(services);
-        Ok(receipt_to_wit(receipt))
+        let receipt = receipt_to_wit(receipt);
+        for file in &receipt.files {
+            self.wrote_path(&file.path);
+        }
+        Ok(receipt)
     }
 
     fn undo(&mut self, id: Option<String>) -> Result<edits::Receipt, types::Error> {
@@ -36,7 +40,11 @@ impl edits::Host for HostState {
             .map_err(to_wit)?;
         tracing::info!(plugin = &*self.plugin, transaction = %receipt.transaction_id, "undo applied");
         refresh_index(services);
-        Ok(receipt_to_wit(receipt))
+        let receipt = receipt_to_wit(receipt);
+        for file in &receipt.files {
+            self.wrote_path(&file.path);
+        }
+        Ok(receipt)
     }
 
     fn redo(&mut self, id: Option<String>) -> Result<edits::Receipt, types::Error> {
@@ -47,7 +55,11 @@ impl edits::Host for HostState {
             .map_err(to_wit)?;
         tracing::info!(plugin = &*self.plugin, transaction = %receipt.transaction_id, "redo applied");
         refresh_index(services);
-        Ok(receipt_to_wit(receipt))
+        let receipt = receipt_to_wit(receipt);
+        for file in &receipt.files {
+            self.wrote_path(&file.path);
+        }
+        Ok(receipt)
     }
 
     fn history(&mut self, limit: u32, offset: u32) -> edits::HistoryPage {

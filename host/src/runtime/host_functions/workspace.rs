@@ -7,6 +7,7 @@ use crate::workspace::{self as ws};
 
 impl workspace::Host for HostState {
     fn stat(&mut self, path: String) -> Result<workspace::Entry, types::Error> {
+        self.read_path(&path);
         let services = self.services()?;
         services.workspace.stat(&path).map(entry).map_err(to_wit)
     }
@@ -16,6 +17,7 @@ impl workspace::Host for HostState {
         path: String,
         options: workspace::ReadOptions,
     ) -> Result<workspace::FileContent, types::Error> {
+        self.read_path(&path);
         let services = self.services()?;
         let options = ws::ReadOptions {
             max_bytes: options.max_bytes,
@@ -38,6 +40,7 @@ impl workspace::Host for HostState {
         path: String,
         options: workspace::WalkOptions,
     ) -> Result<workspace::WalkResult, types::Error> {
+        self.read_path(&path);
         let services = self.services()?;
         let (files, truncated) = services
             .workspace
@@ -55,6 +58,7 @@ impl workspace::Host for HostState {
     }
 
     fn list_dir(&mut self, path: String) -> Result<Vec<workspace::Entry>, types::Error> {
+        self.read_path(&path);
         let services = self.services()?;
         Ok(services
             .workspace
