@@ -1,9 +1,10 @@
 //! Plugins as their authors make them: `plugin new` writes a project, the language's standard
 //! component toolchain from its registry builds it with its default output (componentize-py
-//! from PyPI, componentize-js from npm, Rust's wasm32-wasip2), and the built binary loads it,
-//! sandboxed: a Python parser's files are indexed and found through explore, a JavaScript
-//! tool that imports its whole world runs over MCP with the one grant it uses (the rest answer
-//! ACCESS_DENIED), and a Rust parser passes `plugin check`.
+//! from PyPI, componentize-js and jco from npm, clang and wasi-libc from Debian, Rust's
+//! wasm32-wasip2), and the built binary loads it, sandboxed: Python and C parsers' files are
+//! indexed and found through explore, a JavaScript tool that imports its whole world runs
+//! over MCP with the one grant it uses (the rest answer ACCESS_DENIED), and a Rust parser
+//! passes `plugin check`.
 
 mod common;
 
@@ -49,7 +50,7 @@ fn scaffold_and_build(
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    if language == "js" {
+    if language == "js" || language == "c" {
         std::os::unix::fs::symlink(toolchains.join("js/node_modules"), dir.join("node_modules"))
             .unwrap();
     }
@@ -97,14 +98,15 @@ fn pin(fx: &Fixture, wasm: &Path) -> String {
 }
 
 #[tokio::test]
-async fn a_python_parser_and_a_javascript_tool_from_the_registries_serve_over_mcp() {
+async fn python_and_c_parsers_and_a_javascript_tool_from_the_registries_serve_over_mcp() {
     let fx = Fixture::new();
     let built = tempfile::tempdir().unwrap();
     let notes = scaffold_and_build(&fx, built.path(), "python", "format-parser", "notes");
     let finder = scaffold_and_build(&fx, built.path(), "js", "pillar", "finder");
+    let cards = scaffold_and_build(&fx, built.path(), "c", "format-parser", "cards");
     let plugins = built.path().join("plugins");
     std::fs::create_dir(&plugins).unwrap();
-    for wasm in [&notes, &finder] {
+    for wasm in [&notes, &finder, &cards] {
         std::fs::copy(wasm, plugins.join(wasm.file_name().unwrap())).unwrap();
     }
     // The parser as pinned; the tool imports every interface of its world (componentize-js
@@ -124,10 +126,17 @@ async fn a_python_parser_and_a_javascript_tool_from_the_registries_serve_over_mc
         })
         .collect::<Vec<_>>()
         .join("\n");
+    // The C parser imports nothing of the host's: no grant at all.
+    let cards_entry = pin(&fx, &plugins.join("cards.wasm"));
+    assert!(cards_entry.contains("grants = []"), "{cards_entry}");
     fx.operator_config(&format!(
-        "plugin_dirs = [{:?}]\n\n{notes_entry}\n\n{finder_entry}\n",
+        "plugin_dirs = [{:?}]\n\n{notes_entry}\n\n{finder_entry}\n\n{cards_entry}\n",
         plugins
     ));
+    fx.write(
+        "deck/birds.cards",
+        "# Heron\nwades in shallow water\n\n# Kestrel\nhovers over the verge\n",
+    );
     fx.write(
         "meetings/monday.notes",
         "# Budget\nthe okapi enclosure needs a new roof\n\n# Staffing\ntwo keepers start in May\n",
@@ -181,6 +190,18 @@ async fn a_python_parser_and_a_javascript_tool_from_the_registries_serve_over_mc
     assert!(
         preview.contains("Budget") && preview.contains("Staffing"),
         "{outline}"
+    );
+
+    // So are the C parser's.
+    let found = envelope(&call(&client, "explore", json!({ "query": "kestrel hovers" })).await);
+    let docs = found["data"]["docs"].as_array().unwrap();
+    assert!(
+        docs.iter().any(|d| d["filePath"] == "deck/birds.cards"
+            && d["preview"]
+                .as_str()
+                .unwrap()
+                .contains("hovers over the verge")),
+        "{found}"
     );
 
     // The JavaScript tool, over MCP, reads the workspace through its one grant.

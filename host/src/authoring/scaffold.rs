@@ -1,6 +1,7 @@
 //! `smart-context plugin new LANGUAGE WORLD NAME`: a buildable plugin project in `./NAME`,
 //! for the standard component toolchain of each language: Rust (cargo, wasm32-wasip2),
-//! Python (componentize-py), JavaScript (componentize-js). Each project carries the contract
+//! Python (componentize-py), JavaScript (componentize-js), C (clang and wasi-libc, with jco
+//! to make the component; format parsers only). Each project carries the contract
 //! (`wit/plugin.wit`, the one this host speaks), a working example (a parser that makes a
 //! section of each block of lines; a tool that finds the lines holding a word), the
 //! language's helpers, a `build.sh` and a README with the commands that check, pin and load
@@ -16,6 +17,7 @@ const WIT: &str = include_str!("../../../wit/plugin.wit");
 pub const WIT_BINDGEN: &str = "0.61";
 pub const COMPONENTIZE_JS: &str = "0.23.0";
 pub const COMPONENTIZE_PY: &str = "0.25.1";
+pub const JCO: &str = "1.35.0";
 
 /// A language with a standard component toolchain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -24,6 +26,8 @@ pub enum Language {
     Python,
     /// JavaScript (TypeScript compiles to it).
     Js,
+    /// C, for format parsers: clang with wasi-libc, made a component by jco.
+    C,
 }
 
 /// The worlds an author can start from.
@@ -57,6 +61,11 @@ pub fn scaffold(language: Language, world: World, name: &str, dir: &Path) -> Res
             "{name:?} cannot name a plugin: use 1-48 lower-case letters, digits and '-', starting with a letter (it names the file NAME.wasm, the config entry [plugin.NAME] and the tool NAME__TOOL)"
         );
     }
+    if language == Language::C && world != World::FormatParser {
+        bail!(
+            "the C template is a format parser (C's header carries that world only); write a tool in rust, python or js"
+        );
+    }
     if dir.exists() && std::fs::read_dir(dir)?.next().is_some() {
         bail!(
             "{} exists and is not empty; choose another name or directory",
@@ -66,6 +75,12 @@ pub fn scaffold(language: Language, world: World, name: &str, dir: &Path) -> Res
     let files = files(language, world);
     let crate_name = name.replace('-', "_");
     let tool = crate_name.clone();
+    let contract = if language == Language::C {
+        // jco's embed takes no world name: the project's contract holds its one world.
+        single_world(WIT, world.name())
+    } else {
+        WIT.to_string()
+    };
     let fill = |text: &str| {
         text.replace("{{name}}", name)
             .replace("{{crate}}", &crate_name)
@@ -73,13 +88,13 @@ pub fn scaffold(language: Language, world: World, name: &str, dir: &Path) -> Res
             .replace("{{world}}", world.name())
             .replace("{{wit_bindgen}}", WIT_BINDGEN)
             .replace("{{componentize_js}}", COMPONENTIZE_JS)
+            .replace("{{jco}}", JCO)
     };
     let mut written = Vec::new();
-    for (path, text) in files
-        .iter()
-        .map(|(p, t)| (*p, fill(t)))
-        .chain([("README.md", readme(language, world, name))])
-    {
+    for (path, text) in files.iter().map(|(p, t)| (*p, fill(t))).chain([
+        ("wit/plugin.wit", contract),
+        ("README.md", readme(language, world, name)),
+    ]) {
         let target = dir.join(path);
         std::fs::create_dir_all(target.parent().unwrap_or(dir))?;
         std::fs::write(&target, text)?;
@@ -96,7 +111,7 @@ pub fn scaffold(language: Language, world: World, name: &str, dir: &Path) -> Res
 /// (path in the project, template) for a language and world.
 fn files(language: Language, world: World) -> Vec<(&'static str, &'static str)> {
     let parser = world == World::FormatParser;
-    let mut files = vec![("wit/plugin.wit", WIT)];
+    let mut files = Vec::new();
     match language {
         Language::Rust => {
             files.push(("Cargo.toml", include_str!("templates/rust/Cargo.toml")));
@@ -141,8 +156,47 @@ fn files(language: Language, world: World) -> Vec<(&'static str, &'static str)> 
             files.push(("package.json", include_str!("templates/js/package.json")));
             files.push(("build.sh", include_str!("templates/js/build.sh")));
         }
+        Language::C => {
+            files.push(("parser.c", include_str!("templates/c/parser.c")));
+            files.push((
+                "smart_context_parser.h",
+                include_str!("../../../sdk/c/smart_context_parser.h"),
+            ));
+            files.push(("package.json", include_str!("templates/c/package.json")));
+            files.push(("build.sh", include_str!("templates/c/build.sh")));
+        }
     }
     files
+}
+
+/// The contract with every world but `keep` left out (their doc comments with them).
+fn single_world(wit: &str, keep: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    let mut docs: Vec<&str> = Vec::new();
+    let mut skipping = false;
+    for line in wit.lines() {
+        if skipping {
+            skipping = !line.starts_with('}');
+            continue;
+        }
+        if line.starts_with("///") {
+            docs.push(line);
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("world ")
+            && rest.split_whitespace().next() != Some(keep)
+        {
+            docs.clear();
+            skipping = true;
+            continue;
+        }
+        out.append(&mut docs);
+        out.push(line);
+    }
+    out.append(&mut docs);
+    let mut text = out.join("\n");
+    text.push('\n');
+    text
 }
 
 fn readme(language: Language, world: World, name: &str) -> String {
@@ -158,6 +212,11 @@ fn readme(language: Language, world: World, name: &str) -> String {
         Language::Js => (
             "componentize-js (StarlingMonkey)",
             "npm install   # once: componentize-js, pinned in package.json".to_string(),
+        ),
+        Language::C => (
+            "clang and wasi-libc, made a component by jco",
+            "sudo apt install clang lld wasi-libc   # Debian; and npm install, once, for jco"
+                .to_string(),
         ),
     };
     let run = if world.is_tool() {
@@ -213,6 +272,19 @@ mod tests {
             "{app}"
         );
         assert!(written.iter().any(|p| p.ends_with("wit/plugin.wit")));
+        // C's contract holds its one world, whole.
+        scaffold(
+            Language::C,
+            World::FormatParser,
+            "ini",
+            &dir.path().join("c"),
+        )
+        .unwrap();
+        let wit = std::fs::read_to_string(dir.path().join("c/wit/plugin.wit")).unwrap();
+        let worlds: Vec<&str> = wit.lines().filter(|l| l.starts_with("world ")).collect();
+        assert_eq!(worlds, ["world format-parser {"]);
+        assert!(wit.contains("interface parser {") && wit.contains("import log;"));
+        assert!(scaffold(Language::C, World::Pillar, "tool", &dir.path().join("t")).is_err());
         // A project is never written over another.
         assert!(
             scaffold(
