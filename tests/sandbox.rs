@@ -282,7 +282,7 @@ fn components_importing_beyond_their_world_are_refused_and_beyond_their_grants_d
     assert_eq!(loaded[..BUILTIN_PLUGINS.len()], BUILTIN_PLUGINS);
     assert_eq!(
         loaded[BUILTIN_PLUGINS.len()..],
-        ["hog", "lines", "peek", "probe", "spin", "stall"]
+        ["hog", "legacy", "lines", "peek", "probe", "spin", "stall"]
     );
     let spin = report["plugins"]
         .as_array()
@@ -560,6 +560,55 @@ async fn the_audit_log_records_each_plugin_call() {
         let mode = std::fs::metadata(&log).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600);
     }
+}
+
+/// `plugin wit` prints the contract the binary speaks, whole or one world of it.
+#[test]
+fn plugin_wit_prints_the_contract_this_binary_speaks() {
+    let fx = Fixture::new();
+    let out = fx.command(&["plugin", "wit"]).output().unwrap();
+    assert!(out.status.success());
+    let wit = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../wit/plugin.wit"),
+    )
+    .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().trim_end(),
+        wit.trim_end()
+    );
+    let out = fx
+        .command(&["plugin", "wit", "--world", "format-parser"])
+        .output()
+        .unwrap();
+    let one = String::from_utf8(out.stdout).unwrap();
+    let worlds: Vec<&str> = one.lines().filter(|l| l.starts_with("world ")).collect();
+    assert_eq!(worlds, ["world format-parser {"]);
+    assert!(one.contains("package smart-context:plugin@0.2.1;"));
+}
+
+/// A component built for contract 0.2.0 as first published (before the additions of 0.2.1)
+/// loads on this host and its calls are answered: within 0.2 the contract only grows.
+#[test]
+fn a_component_built_for_an_older_0_2_contract_loads_and_works() {
+    let fx = Fixture::new();
+    let legacy = std::path::Path::new(common::TEST_PLUGINS).join("legacy.wasm");
+    let out = fx
+        .command(&["plugin", "check", legacy.to_str().unwrap(), "--args", "{}"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
+    assert!(out.status.success(), "{report}");
+    assert!(
+        report["imports"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("smart-context:plugin/index@0.2.0")),
+        "{report}"
+    );
+    let result = &report["call"]["result"];
+    assert_eq!(result["bytes"], common::LIB_RS.len(), "{report}");
+    assert!(result["hits"].as_u64().unwrap() >= 1, "{report}");
 }
 
 #[test]

@@ -153,6 +153,12 @@ enum PluginCommand {
         #[arg(long)]
         dir: Option<PathBuf>,
     },
+    /// Print the contract this binary speaks (wit/plugin.wit, smart-context:plugin@VERSION), for
+    /// a toolchain's --wit; --world keeps that world only (for tools that take no world name).
+    Wit {
+        #[arg(long)]
+        world: Option<smart_context::authoring::scaffold::WorldChoice>,
+    },
     /// Run FILE alone as the server would (the operator's limits, WASI that grants nothing,
     /// granted what it imports) and print a JSON report: its imports, the grants they need,
     /// compile and call timings, and the result of parsing --input or calling with --args.
@@ -272,6 +278,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
             dir.display(),
             dir.display()
         ))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Command::Plugin {
+        action: PluginCommand::Wit { world },
+    } = &cli.command
+    {
+        use smart_context::authoring::scaffold;
+        let text = match world {
+            Some(world) => scaffold::single_world(
+                scaffold::WIT,
+                smart_context::runtime::plugins::World::from(*world).name(),
+            ),
+            None => scaffold::WIT.to_string(),
+        };
+        emit(text.trim_end())?;
         return Ok(ExitCode::SUCCESS);
     }
     let scratch = scratch_dir()?;

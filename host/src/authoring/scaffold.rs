@@ -11,8 +11,8 @@ use crate::runtime::plugins::World;
 use anyhow::{Result, bail};
 use std::path::{Path, PathBuf};
 
-/// The contract the host speaks, copied into every project.
-const WIT: &str = include_str!("../../../wit/plugin.wit");
+/// The contract the host speaks, copied into every project and printed by `plugin wit`.
+pub const WIT: &str = include_str!("../../../wit/plugin.wit");
 /// The versions the templates pin: what CI builds them with.
 pub const WIT_BINDGEN: &str = "0.61";
 pub const COMPONENTIZE_JS: &str = "0.23.0";
@@ -89,6 +89,7 @@ pub fn scaffold(language: Language, world: World, name: &str, dir: &Path) -> Res
             .replace("{{wit_bindgen}}", WIT_BINDGEN)
             .replace("{{componentize_js}}", COMPONENTIZE_JS)
             .replace("{{jco}}", JCO)
+            .replace("{{contract}}", crate::runtime::plugins::CONTRACT_VERSION)
     };
     let mut written = Vec::new();
     for (path, text) in files.iter().map(|(p, t)| (*p, fill(t))).chain([
@@ -170,7 +171,7 @@ fn files(language: Language, world: World) -> Vec<(&'static str, &'static str)> 
 }
 
 /// The contract with every world but `keep` left out (their doc comments with them).
-fn single_world(wit: &str, keep: &str) -> String {
+pub fn single_world(wit: &str, keep: &str) -> String {
     let mut out: Vec<&str> = Vec::new();
     let mut docs: Vec<&str> = Vec::new();
     let mut skipping = false;

@@ -165,7 +165,7 @@ fn trap_other_wasi(
 /// ever made.
 struct Unlinked;
 
-/// The host interface an import name refers to (`smart-context:plugin/memory@0.2.0`).
+/// The host interface an import name refers to (`smart-context:plugin/memory@0.2.1`).
 fn host_interface(import: &str) -> Option<Interface> {
     let rest = import.strip_prefix(PACKAGE)?;
     Interface::parse(rest.split('@').next()?)

@@ -54,6 +54,8 @@ pub(super) struct Plugin {
     /// The host interfaces it imports and was granted: linked for real. What it imports
     /// without a grant answers ACCESS_DENIED (see `linking`).
     granted: BTreeSet<Interface>,
+    /// Built for a newer 0.2 contract than the host's: what a failed link is explained by.
+    newer_contract: Option<String>,
     bytes: Cow<'static, [u8]>,
     /// Compiled once: by the first call that needs it, or the background thread.
     pub compiled: OnceLock<Result<Compiled, String>>,
@@ -130,6 +132,9 @@ pub(super) fn declare(
         reads_sensitive,
         world,
         granted,
+        newer_contract: plugins::newer_contract(
+            &[header.imports.as_slice(), header.exports.as_slice()].concat(),
+        ),
         bytes,
         compiled: OnceLock::new(),
     };
@@ -216,11 +221,16 @@ fn compile(
     let (component, origin) = cache
         .load_or_compile(engine, &plugin.bytes, &plugin.info.sha256)
         .map_err(|e| format!("{e:#}"))?;
-    let linker = super::linking::linker(engine, &component, name, &plugin.granted)
-        .map_err(|e| format!("linking: {e:#}"))?;
-    let pre = linker
-        .instantiate_pre(&component)
-        .map_err(|e| format!("linking: {e:#}"))?;
+    let link_error = |e: wasmtime::Error| match &plugin.newer_contract {
+        Some(version) => format!(
+            "linking: {e:#}; it was built for contract {version}, newer than this host's {}: upgrade smart-context, or build it against this host's wit/plugin.wit",
+            plugins::CONTRACT_VERSION
+        ),
+        None => format!("linking: {e:#}"),
+    };
+    let linker =
+        super::linking::linker(engine, &component, name, &plugin.granted).map_err(link_error)?;
+    let pre = linker.instantiate_pre(&component).map_err(link_error)?;
     let mut store = new_store(engine, None, name, limits);
     let (ready, described) = if plugin.world.is_tool() {
         let pre = EditingPillarPre::new(pre).map_err(|e| format!("{e:#}"))?;

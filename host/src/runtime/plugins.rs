@@ -7,8 +7,31 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-/// The contract version this host speaks.
-pub const CONTRACT_VERSION: &str = "0.2.0";
+/// The contract version this host speaks. Within 0.2 the contract only grows, so the host
+/// loads a component built for any 0.2 version (see [`compatible`]).
+pub const CONTRACT_VERSION: &str = "0.2.1";
+
+/// A component built for `version` may load on this host: the same 0.2 series. One built for
+/// an older 0.2 imports a subset of what the host has; one built for a newer 0.2 links when it
+/// imports nothing the host lacks (the link says which function is missing when it does).
+pub fn compatible(version: &str) -> bool {
+    version
+        .strip_prefix("0.2.")
+        .is_some_and(|patch| !patch.is_empty() && patch.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// The newest contract version among a component's imports and exports, when it is newer
+/// than the host's: what a failed link is explained by.
+pub fn newer_contract(names: &[String]) -> Option<String> {
+    let patch = |v: &str| v.strip_prefix("0.2.").and_then(|p| p.parse::<u32>().ok());
+    let host = patch(CONTRACT_VERSION)?;
+    names
+        .iter()
+        .filter_map(|n| n.strip_prefix(PACKAGE)?.split_once('@').map(|(_, v)| v))
+        .filter(|v| patch(v).is_some_and(|p| p > host))
+        .max_by_key(|v| patch(v))
+        .map(str::to_string)
+}
 pub(super) const PACKAGE: &str = "smart-context:plugin/";
 
 /// A host interface a plugin can import (the `types` interface carries no functions and is
@@ -245,9 +268,9 @@ pub fn classify(
 fn check_import(name: &str) -> Result<Option<Interface>, String> {
     if let Some(rest) = name.strip_prefix(PACKAGE) {
         let (interface, version) = rest.split_once('@').unwrap_or((rest, ""));
-        if version != CONTRACT_VERSION {
+        if !compatible(version) {
             return Err(format!(
-                "imports {name}: built for contract {version:?}, this host speaks {CONTRACT_VERSION}"
+                "imports {name}: built for contract {version:?}, this host speaks {CONTRACT_VERSION} and loads components built for 0.2.x"
             ));
         }
         if interface == "types" {
@@ -314,7 +337,10 @@ pub fn parse_grants(names: &[String]) -> Result<BTreeSet<Interface>, String> {
 pub const SENSITIVE_GRANT: &str = "sensitive";
 
 fn is_ours(export: &str, interface: &str) -> bool {
-    export == format!("{PACKAGE}{interface}@{CONTRACT_VERSION}")
+    export
+        .strip_prefix(PACKAGE)
+        .and_then(|rest| rest.split_once('@'))
+        .is_some_and(|(name, version)| name == interface && compatible(version))
 }
 
 pub fn names(set: &BTreeSet<Interface>) -> String {
@@ -332,12 +358,29 @@ mod tests {
         assert_eq!(check_import("wasi:http/outgoing-handler@0.2.6"), Ok(None));
         assert_eq!(check_import("wasi:cli/stderr@0.2.6"), Ok(None));
         assert_eq!(check_import("smart-context:plugin/types@0.2.0"), Ok(None));
+        assert_eq!(check_import("smart-context:plugin/types@0.2.1"), Ok(None));
+        assert!(check_import("smart-context:plugin/types@0.3.0").is_err());
+        assert!(check_import("smart-context:plugin/types@0.2.x").is_err());
         assert_eq!(
             check_import("smart-context:plugin/edits@0.2.0"),
             Ok(Some(Interface::Edits))
         );
         assert!(check_import("smart-context:plugin/edits@0.1.0").is_err());
         assert!(check_import("evil:net/socket").is_err());
+    }
+
+    #[test]
+    fn the_0_2_series_is_one_contract() {
+        assert!(compatible("0.2.0") && compatible("0.2.1") && compatible("0.2.17"));
+        assert!(!compatible("0.3.0") && !compatible("0.2") && !compatible("1.2.1"));
+        assert!(is_ours("smart-context:plugin/tool@0.2.0", "tool"));
+        assert!(!is_ours("smart-context:plugin/tool@0.1.0", "tool"));
+        let names = [
+            "smart-context:plugin/log@0.2.0".to_string(),
+            "smart-context:plugin/index@0.2.9".to_string(),
+        ];
+        assert_eq!(newer_contract(&names).as_deref(), Some("0.2.9"));
+        assert_eq!(newer_contract(&names[..1]), None);
     }
 
     #[test]

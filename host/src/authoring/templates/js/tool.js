@@ -3,7 +3,7 @@
 // (the only way a plugin reaches files). Replace `call` with your tool; grant only the
 // interfaces it uses (the others answer ACCESS_DENIED).
 
-import { read, walk } from "smart-context:plugin/workspace@0.2.0";
+import { read, walk } from "smart-context:plugin/workspace@{{contract}}";
 import { args, fail, output, readOptions } from "./smart-context-plugin.js";
 
 const inputSchema = {
