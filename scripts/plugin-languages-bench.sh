@@ -6,7 +6,8 @@
 #
 #   bash scripts/plugin-languages-bench.sh [BIN]      (BIN: target/release/smart-context)
 #
-# Needs the toolchains of scripts/plugin-toolchains.sh and Rust's wasm32-wasip2 target.
+# Needs the toolchains of scripts/plugin-toolchains.sh, Rust's wasm32-wasip2 target, and
+# Debian's clang lld wasi-libc libclang-rt-dev-wasm32 for C.
 # Prints a Markdown table for docs/plugins.md.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -37,10 +38,10 @@ builtin="$work/md-builtin.wasm"
 cp "$repo/target/plugins/wasm32-wasip2/release/markdown.wasm" "$builtin"
 printf '%s\n' "$text" > "$work/notes.md"
 builtin_ms="$(call_ms "$builtin" "$work/notes.md")"
-for language in rust python js; do
+for language in rust python js c; do
   name="bench-$language"
   (cd "$work" && "$bin" plugin new "$language" format-parser "$name" > /dev/null)
-  [ "$language" = js ] && ln -s "$tools/js/node_modules" "$work/$name/node_modules"
+  case $language in js|c) ln -s "$tools/js/node_modules" "$work/$name/node_modules" ;; esac
   start=$(now_ms)
   "$work/$name/build.sh" > /dev/null 2>&1
   build_s=$(awk -v ms=$(( $(now_ms) - start )) 'BEGIN { printf "%.1f", ms / 1000 }')
@@ -50,6 +51,6 @@ for language in rust python js; do
   printf '%s\n' "$text" > "$input"
   first=$("$bin" --root "$root" plugin check "$wasm" | python3 -c 'import json,sys; print(round(json.load(sys.stdin)["load"]["ms"]))')
   cached=$("$bin" --root "$root" plugin check "$wasm" | python3 -c 'import json,sys; print(round(json.load(sys.stdin)["load"]["ms"]))')
-  toolchain=$(case $language in rust) echo "cargo, wasm32-wasip2" ;; python) echo "componentize-py $(componentize-py --version | cut -d' ' -f2)" ;; js) echo "componentize-js 0.23.0 (StarlingMonkey)" ;; esac)
+  toolchain=$(case $language in rust) echo "cargo, wasm32-wasip2" ;; python) echo "componentize-py $(componentize-py --version | cut -d' ' -f2)" ;; js) echo "componentize-js 0.23.0 (StarlingMonkey)" ;; c) echo "clang $(clang -dumpversion), wasi-libc, jco 1.35" ;; esac)
   echo "| $language | $toolchain | $build_s | $size | $first | $cached | $(call_ms "$wasm" "$input") | $builtin_ms |"
 done

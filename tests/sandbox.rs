@@ -462,6 +462,11 @@ fn plugin_check_runs_one_component_alone_and_reports() {
     let (ok, report) = check(&["plugin", "check", &probe, "--args", "{\"port\": 9}"]);
     assert!(ok, "{report}");
     assert_eq!(report["describe"]["tool"], "probe__probe");
+    assert_eq!(
+        report["granted"],
+        json!(["workspace", "memory"]),
+        "{report}"
+    );
     assert!(
         report["call"]["result"]["memorySearch"]
             .as_str()
@@ -495,9 +500,23 @@ fn plugin_check_runs_one_component_alone_and_reports() {
 /// the grants it used, the paths it read and wrote, and how it ended.
 #[tokio::test]
 async fn the_audit_log_records_each_plugin_call() {
-    let fx = Fixture::new().with_sandbox_config("[plugin.lines]\ngrants = [\"log\"]\n");
+    let fx = Fixture::new().with_sandbox_config(
+        "[plugin.lines]\ngrants = [\"log\"]\n\n[plugin.probe]\ngrants = []\nenabled = true\n",
+    );
     let log = fx.operator_config_path().with_file_name("audit.jsonl");
     let config = fx.read_operator_config().unwrap();
+    // A log inside the root is refused: a plugin granted edits could rewrite it.
+    fx.operator_config(&format!(
+        "{config}\n[audit]\npath = {:?}\n",
+        fx.path().join("logs/audit.jsonl")
+    ));
+    let out = fx.command(&["plugins"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("inside the workspace"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     fx.operator_config(&format!("{config}\n[audit]\npath = \"audit.jsonl\"\n"));
     fx.write("notes.lines", "first idea\n");
     let client = connect(&fx).await;
@@ -514,6 +533,7 @@ async fn the_audit_log_records_each_plugin_call() {
     assert_eq!(written["success"], true, "{written}");
     let refused = call(&client, "explore", json!({ "paths": ["../outside"] })).await;
     assert_eq!(envelope(&refused)["success"], false);
+    call(&client, "probe__probe", json!({ "port": 9 })).await;
     client.cancel().await.unwrap();
 
     let lines: Vec<Value> = std::fs::read_to_string(&log)
@@ -554,6 +574,13 @@ async fn the_audit_log_records_each_plugin_call() {
     );
     // A refused call is on record too, with its code.
     find("explore", &|l| l["outcome"] != "ok");
+    // So is what a plugin tried without a grant.
+    let probe = find("probe", &|_| true);
+    assert_eq!(
+        probe["denied"],
+        json!(["workspace.read", "memory.search"]),
+        "{probe}"
+    );
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;

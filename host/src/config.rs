@@ -70,7 +70,7 @@ pub struct Limits {
     /// Plugin instances alive at once (the pooling allocator's slots).
     pub max_instances: u32,
     /// Core module instances one component may create: a toolchain's runtime is several
-    /// modules linked together (componentize-py's default output has 16, with `--stub-wasi`
+    /// modules linked together (componentize-py's default output has 14, with `--stub-wasi`
     /// 38).
     pub core_instances_per_component: u32,
     /// Linear memories one component may define.
@@ -243,7 +243,15 @@ impl Config {
             .and_then(|f| f.take(MAX_CONFIG_BYTES).read_to_end(&mut bytes))
             .with_context(|| format!("reading {}", repo.display()))?;
         match trust_state(&repo, &bytes, user_dir) {
-            Trust::Trusted => return Self::parse(&repo, &bytes),
+            Trust::Trusted => {
+                let mut trusted = Self::parse(&repo, &bytes)?;
+                // The operator's audit log stays on whatever a trusted root file says, unless
+                // that file names its own.
+                if trusted.audit.path.is_none() {
+                    trusted.audit.path = config.audit_path();
+                }
+                return Ok(trusted);
+            }
             Trust::Changed => config.notices.push(format!(
                 "{} changed since it was trusted; only its [index] settings apply until you run `smart-context --root {} trust` again",
                 repo.display(),

@@ -160,7 +160,7 @@ enum PluginCommand {
         world: Option<smart_context::authoring::scaffold::WorldChoice>,
     },
     /// Run FILE alone as the server would (the operator's limits, WASI that grants nothing,
-    /// granted what it imports) and print a JSON report: its imports, the grants they need,
+    /// granted what it imports but edits and tasks) and print a JSON report: its imports, the grants they need,
     /// compile and call timings, and the result of parsing --input or calling with --args.
     /// Exits non-zero when it is refused or its call fails.
     Check {
@@ -171,6 +171,10 @@ enum PluginCommand {
         /// Arguments for a tool (JSON, @FILE, or - for stdin); the root is the one it works on.
         #[arg(long, value_name = "JSON")]
         args: Option<String>,
+        /// Grant what a check leaves out by default: edits (it may change the root's files)
+        /// or tasks (it may run the configured test command). Repeatable.
+        #[arg(long = "grant", value_name = "GRANT")]
+        grants: Vec<String>,
     },
 }
 
@@ -297,13 +301,20 @@ fn run(cli: Cli) -> Result<ExitCode> {
     }
     let scratch = scratch_dir()?;
     if let Command::Plugin {
-        action: PluginCommand::Check { file, input, args },
+        action:
+            PluginCommand::Check {
+                file,
+                input,
+                args,
+                grants,
+            },
     } = &cli.command
     {
         let request = smart_context::authoring::check::CheckRequest {
             component: file.clone(),
             input: input.clone(),
             args: args.as_deref().map(read_args).transpose()?,
+            grants: grants.clone(),
         };
         let (report, ok) =
             smart_context::authoring::check::check(&options, scratch.path(), &request)?;

@@ -15,7 +15,9 @@
  *   npx jco new embedded.wasm --wasi-reactor -o NAME.wasm
  *
  * Every call runs in a fresh instance that is dropped afterwards: allocate with malloc and
- * never free; the host copies the answer out before the instance goes.
+ * never free; the host copies the answer out before the instance goes. sc_parse's `doc` and
+ * `err` share one result: fill `doc` and return true, or fill `err` and return false, never
+ * both. Include this header in one translation unit only (it defines the exports).
  */
 #ifndef SMART_CONTEXT_PARSER_H
 #define SMART_CONTEXT_PARSER_H

@@ -1,11 +1,14 @@
 //! `smart-context plugin check FILE`: one component run alone, as the server would run it
 //! (the operator's limits, WASI that grants nothing, the host's interfaces), granted what it
-//! imports, with no other third-party plugin beside it. The report says what it imports, the
+//! imports that only reads (`edits` and `tasks` only when asked for with `--grant`: a check
+//! must not change the project or run its commands unasked), with no other third-party
+//! plugin beside it. The report says what it imports, the
 //! grants that needs, how long compiling and describing took, and the result of one call (a
 //! parse of `--input`, or a tool call with `--args`) or why it failed, so an author tests a
 //! plugin without a client or a harness of their own.
 
 use crate::app::{self, OpenOptions};
+use crate::runtime::plugins::Interface;
 use crate::runtime::{header, plugins};
 use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
@@ -20,6 +23,13 @@ pub struct CheckRequest {
     pub input: Option<PathBuf>,
     /// JSON arguments for a tool's call.
     pub args: Option<String>,
+    /// Grants beyond the read-only ones it imports (`edits`, `tasks`).
+    pub grants: Vec<String>,
+}
+
+/// What a check grants without being asked: everything but changing files and running jobs.
+fn granted_by_default(interface: Interface) -> bool {
+    !matches!(interface, Interface::Edits | Interface::Tasks)
 }
 
 /// The report, and whether everything asked for worked.
@@ -46,9 +56,16 @@ pub fn check(base: &OpenOptions, scratch: &Path, request: &CheckRequest) -> Resu
         Ok(found) => found,
         Err(reason) => return Ok((refused(report, reason), false)),
     };
-    let grants: Vec<String> = imports.iter().map(|i| i.name().to_string()).collect();
+    let needed: Vec<String> = imports.iter().map(|i| i.name().to_string()).collect();
+    let extra = plugins::parse_grants(&request.grants).map_err(anyhow::Error::msg)?;
+    let grants: Vec<String> = imports
+        .iter()
+        .filter(|i| granted_by_default(**i) || extra.contains(i))
+        .map(|i| i.name().to_string())
+        .collect();
     report["world"] = json!(world.name());
-    report["grantsNeeded"] = json!(grants);
+    report["grantsNeeded"] = json!(needed);
+    report["granted"] = json!(grants);
     if world.is_tool() && request.input.is_some() {
         bail!("{name} is a tool: give it --args JSON, not --input");
     }
@@ -79,7 +96,8 @@ pub fn check(base: &OpenOptions, scratch: &Path, request: &CheckRequest) -> Resu
     else {
         bail!("{name} did not load, and no reason was given");
     };
-    report["load"] = json!({ "origin": info.load, "ms": info.load_ms });
+    report["load"] = json!({ "origin": info.load, "ms": (info.load_ms * 10.0).round() / 10.0 });
+    report["denied"] = json!(info.denied);
     let mut ok = true;
     if let Some(tool) = info.tool.as_deref() {
         if let Some(described) = runtime.tools().into_iter().find(|t| t.name == tool) {

@@ -216,7 +216,7 @@ fn readme(language: Language, world: World, name: &str) -> String {
         ),
         Language::C => (
             "clang and wasi-libc, made a component by jco",
-            "sudo apt install clang lld wasi-libc   # Debian; and npm install, once, for jco"
+            "sudo apt install clang lld wasi-libc libclang-rt-dev-wasm32   # Debian; and npm install, once, for jco"
                 .to_string(),
         ),
     };

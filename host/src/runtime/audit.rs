@@ -23,6 +23,8 @@ pub struct Trail {
     pub used: BTreeSet<Interface>,
     pub read: Vec<String>,
     pub wrote: Vec<String>,
+    /// Host functions it called without the grant (`memory.search`).
+    pub denied: Vec<String>,
     /// Paths beyond [`MAX_PATHS`], counted.
     pub dropped: usize,
 }
@@ -34,6 +36,10 @@ impl Trail {
 
     pub fn wrote(&mut self, path: &str) {
         Self::push(&mut self.wrote, &mut self.dropped, path);
+    }
+
+    pub fn denied(&mut self, function: &str) {
+        Self::push(&mut self.denied, &mut self.dropped, function);
     }
 
     fn push(list: &mut Vec<String>, dropped: &mut usize, path: &str) {
@@ -62,6 +68,9 @@ pub struct Entry<'a> {
     pub grants_used: Vec<&'static str>,
     pub read: &'a [String],
     pub wrote: &'a [String],
+    /// Host functions it called without the grant.
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    pub denied: &'a [String],
     #[serde(skip_serializing_if = "is_zero")]
     pub paths_dropped: usize,
     /// `ok`, or the error's code.
@@ -85,12 +94,27 @@ impl AuditLog {
         Self { file: None }
     }
 
-    /// Opens (creating, owner-only) `path` for appending.
-    pub fn open(path: &Path) -> anyhow::Result<Self> {
+    /// Opens (creating, owner-only) `path` for appending. A path inside the workspace `root`
+    /// is refused: a plugin granted `edits` could rewrite the record of what it did.
+    pub fn open(path: &Path, root: &Path) -> anyhow::Result<Self> {
         use anyhow::Context;
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent)
                 .with_context(|| format!("creating {}", parent.display()))?;
+        }
+        let resolved = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."))
+            .canonicalize()
+            .with_context(|| format!("resolving {}", path.display()))?;
+        let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+        if resolved.starts_with(&root) {
+            anyhow::bail!(
+                "the audit log {} is inside the workspace {}, where a plugin granted edits could rewrite it; set [audit] path outside the root",
+                path.display(),
+                root.display()
+            );
         }
         let mut options = std::fs::OpenOptions::new();
         options.create(true).append(true);
@@ -99,6 +123,16 @@ impl AuditLog {
         let file = options
             .open(path)
             .with_context(|| format!("opening the audit log {}", path.display()))?;
+        // A log that existed before, readable by others, is made owner-only too.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = file.metadata()?.permissions().mode();
+            if mode & 0o077 != 0 {
+                file.set_permissions(std::fs::Permissions::from_mode(0o600))
+                    .with_context(|| format!("making {} owner-only", path.display()))?;
+            }
+        }
         Ok(Self {
             file: Some(Mutex::new(file)),
         })

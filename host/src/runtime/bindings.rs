@@ -88,6 +88,13 @@ impl HostState {
         self
     }
 
+    /// Notes, for the audit log, a host function the call was denied.
+    pub fn denied_call(&mut self, function: &str) {
+        if let Some(trail) = &mut self.trail {
+            trail.denied(function);
+        }
+    }
+
     /// Notes, for the audit log, a path the call read through the workspace.
     pub fn read_path(&mut self, path: &str) {
         if let Some(trail) = &mut self.trail {

@@ -73,11 +73,12 @@ impl ComponentCache {
         let component = match Component::new(engine, wasm) {
             Ok(component) => component,
             Err(err) => {
-                let reason = format!(
-                    "compiling component: {}",
-                    explain_refusal(&format!("{err:#}"))
-                );
-                self.remember_refusal(sha256, &reason);
+                let error = format!("{err:#}");
+                let reason = format!("compiling component: {}", explain_refusal(&error));
+                // Only what the same bytes meet again: not running out of memory, say.
+                if is_deterministic(&error) {
+                    self.remember_refusal(sha256, &reason);
+                }
                 anyhow::bail!(reason);
             }
         };
@@ -173,6 +174,15 @@ fn short_hash(text: &str) -> String {
     blake3::hash(text.as_bytes()).to_hex()[..16].to_string()
 }
 
+/// A refusal the same component meets again under the same engine and limits: over a limit,
+/// a feature the engine does not run, bytes that do not validate.
+fn is_deterministic(error: &str) -> bool {
+    is_over_limits(error)
+        || error.contains("component model async")
+        || error.contains("failed to parse WebAssembly")
+        || error.contains("WebAssembly translation error")
+}
+
 fn is_over_limits(error: &str) -> bool {
     error.contains("pooling allocator") || error.contains("exceeds the configured maximum")
 }
@@ -205,8 +215,18 @@ fn prepare_dir(dir: &Path) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     #[cfg(unix)]
     {
-        use std::os::unix::fs::PermissionsExt;
-        let meta = std::fs::metadata(dir)?;
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        // Compiled code is loaded from here: a directory another user made (a shared /tmp
+        // fallback created first by someone else) or a link to one is not ours to trust.
+        let meta = std::fs::symlink_metadata(dir)?;
+        if meta.file_type().is_symlink() {
+            anyhow::bail!("it is a symbolic link");
+        }
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        let me = unsafe { libc::geteuid() };
+        if meta.uid() != me {
+            anyhow::bail!("it belongs to another user (uid {})", meta.uid());
+        }
         if meta.permissions().mode() & 0o022 != 0 {
             std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
                 .context("directory is writable by others and cannot be made owner-only")?;
@@ -216,7 +236,10 @@ fn prepare_dir(dir: &Path) -> Result<()> {
 }
 
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
+    // A name of its own per write: two threads storing one artifact never share a temp file.
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = path.with_extension(format!("tmp-{}-{n}", std::process::id()));
     std::fs::write(&tmp, bytes)?;
     std::fs::rename(&tmp, path)?;
     Ok(())

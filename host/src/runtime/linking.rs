@@ -59,7 +59,9 @@ pub(super) fn linker(
 
 /// Links each function of each host interface `component` imports without a grant to a stub:
 /// a function that can answer an error answers `ACCESS_DENIED` naming the grant; one that
-/// cannot (`log`, `status`) traps with the same sentence, failing the call.
+/// returns nothing (`log.log`) does nothing; one that must return a value (`status.status`)
+/// fails the call with [`DeniedCall`], which the runtime reports as `ACCESS_DENIED` too. Each
+/// attempt is noted for the audit log.
 fn deny_ungranted(
     linker: &mut Linker<HostState>,
     engine: &Engine,
@@ -83,28 +85,67 @@ fn deny_ungranted(
             let ComponentItem::ComponentFunc(func) = item.ty else {
                 continue;
             };
-            let answers_error = func.results().len() == 1
-                && func.results().next().is_some_and(|t| is_error_result(&t));
-            let message = format!(
-                "{plugin} called {}.{function} without the {:?} grant",
-                interface.name(),
-                interface.name()
-            );
-            let suggestion = format!(
-                "the operator grants it with grants = [\"{}\"] under [plugin.{plugin}] in smart-context.toml",
-                interface.name()
-            );
-            stubs.func_new(function, move |_, _, _, results| {
-                if !answers_error {
-                    wasmtime::bail!("{message}; {suggestion}");
+            let answers = match func.results().len() {
+                0 => Answer::Nothing,
+                1 if func.results().next().is_some_and(|t| is_error_result(&t)) => Answer::Error,
+                _ => Answer::Value,
+            };
+            let what = format!("{}.{function}", interface.name());
+            let denied = DeniedCall {
+                message: format!(
+                    "{plugin} called {what} without the {:?} grant",
+                    interface.name()
+                ),
+                suggestion: format!(
+                    "the operator grants it with grants = [\"{}\"] under [plugin.{plugin}] in smart-context.toml",
+                    interface.name()
+                ),
+            };
+            stubs.func_new(function, move |mut store, _, _, results| {
+                store.data_mut().denied_call(&what);
+                match answers {
+                    Answer::Nothing => Ok(()),
+                    Answer::Error => {
+                        results[0] = Val::Result(Err(Some(Box::new(access_denied(
+                            &denied.message,
+                            &denied.suggestion,
+                        )))));
+                        Ok(())
+                    }
+                    Answer::Value => Err(wasmtime::Error::new(denied.clone())),
                 }
-                results[0] = Val::Result(Err(Some(Box::new(access_denied(&message, &suggestion)))));
-                Ok(())
             })?;
         }
     }
     Ok(())
 }
+
+/// What a denied function gives back.
+#[derive(Clone, Copy)]
+enum Answer {
+    /// It returns nothing: the call is dropped.
+    Nothing,
+    /// It returns `result<_, error>`: ACCESS_DENIED.
+    Error,
+    /// It must return a value: the plugin's call fails with [`DeniedCall`].
+    Value,
+}
+
+/// A plugin called a host function it was not granted that has no error to answer with: its
+/// call fails, reported as ACCESS_DENIED with this message and suggestion.
+#[derive(Debug, Clone)]
+pub struct DeniedCall {
+    pub message: String,
+    pub suggestion: String,
+}
+
+impl std::fmt::Display for DeniedCall {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}; {}", self.message, self.suggestion)
+    }
+}
+
+impl std::error::Error for DeniedCall {}
 
 /// The WASI packages wasmtime-wasi links (over the context that grants nothing).
 const LINKED_WASI: [&str; 6] = ["cli", "io", "random", "clocks", "filesystem", "sockets"];

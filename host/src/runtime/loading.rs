@@ -85,8 +85,20 @@ pub(super) fn declare(
         Source::Builtin(_) | Source::Embedded(_) => world.interfaces(),
         Source::Directory(_) => plugins::parse_grants(policy.map_or(&[][..], |p| &p.grants[..]))?,
     };
-    let granted: BTreeSet<Interface> = imports.intersection(&grants).copied().collect();
-    let denied: BTreeSet<Interface> = imports.difference(&grants).copied().collect();
+    // A pillar that may not edit is a read-only pillar, whatever its toolchain imported: it
+    // gets no `tasks` either (a read-only tool clients may approve without asking runs no
+    // command), so its world's interfaces bound what it is granted.
+    let world = match world {
+        World::EditingPillar if !grants.contains(&Interface::Edits) => World::Pillar,
+        world => world,
+    };
+    let allowed = world.interfaces();
+    let granted: BTreeSet<Interface> = imports
+        .iter()
+        .filter(|i| grants.contains(i) && allowed.contains(i))
+        .copied()
+        .collect();
+    let denied: BTreeSet<Interface> = imports.difference(&granted).copied().collect();
     if !denied.is_empty() {
         tracing::info!(
             plugin = %candidate.name,
@@ -94,11 +106,6 @@ pub(super) fn declare(
             plugins::names(&denied)
         );
     }
-    // A pillar that may not edit is a read-only pillar, whatever its toolchain imported.
-    let world = match world {
-        World::EditingPillar if !granted.contains(&Interface::Edits) => World::Pillar,
-        world => world,
-    };
     let reads_sensitive = match &candidate.source {
         Source::Builtin(_) | Source::Embedded(_) => candidate.name == "explore",
         Source::Directory(_) => {
@@ -111,6 +118,7 @@ pub(super) fn declare(
         sha256,
         grants: grants
             .iter()
+            .filter(|g| allowed.contains(g))
             .map(|g| g.name().to_string())
             .chain(reads_sensitive.then(|| plugins::SENSITIVE_GRANT.to_string()))
             .collect(),

@@ -151,7 +151,7 @@ impl Runtime {
         let engine = engine::build(&limits)?;
         // An operator who asked for an audit log gets one, or no server.
         let audit = match config.audit_path() {
-            Some(path) => audit::AuditLog::open(&path)?,
+            Some(path) => audit::AuditLog::open(&path, services.workspace.root())?,
             None => audit::AuditLog::off(),
         };
         let ticker = engine::EpochTicker::start(&engine);
@@ -491,6 +491,7 @@ impl Runtime {
             grants_used: audit::grant_names(&trail.used),
             read: &trail.read,
             wrote: &trail.wrote,
+            denied: &trail.denied,
             paths_dropped: trail.dropped,
             outcome,
             message,
@@ -861,6 +862,10 @@ fn call_failure(
             format!("{plugin} ran past its {timeout_ms} ms deadline and was stopped"),
         )
         .suggest("narrow the request; the operator can raise limits.timeout_ms");
+    }
+    if let Some(denied) = err.downcast_ref::<linking::DeniedCall>() {
+        return HostError::new(codes::ACCESS_DENIED, denied.message.clone())
+            .suggest(denied.suggestion.clone());
     }
     HostError::new(codes::PLUGIN_TRAPPED, format!("{plugin} trapped: {err:#}"))
         .suggest("this is a bug in the plugin; other tools are unaffected")

@@ -70,6 +70,7 @@ impl index::Host for HostState {
         mode: index::SectionMode,
         max_chars: u32,
     ) -> Result<Vec<index::ChunkHit>, types::Error> {
+        self.read_path(&path);
         let services = self.services()?;
         let (_, hits) = services.index.file_chunks(&path).map_err(to_wit)?;
         let mode = section_mode(mode);
@@ -86,6 +87,7 @@ impl index::Host for HostState {
     }
 
     fn symbols(&mut self, path: String) -> Result<index::FileSymbols, types::Error> {
+        self.read_path(&path);
         let services = self.services()?;
         let (path, language, symbols, lines) =
             services.index.symbols_fast(&path).map_err(to_wit)?;
@@ -165,6 +167,7 @@ impl index::Host for HostState {
     }
 
     fn skeleton(&mut self, path: String) -> Result<index::FileSkeleton, types::Error> {
+        self.read_path(&path);
         let services = self.services()?;
         let (path, language, text, definitions, lines) =
             services.index.skeleton(&path).map_err(to_wit)?;
@@ -178,6 +181,7 @@ impl index::Host for HostState {
     }
 
     fn doc_toc(&mut self, path: String) -> Result<index::DocumentToc, types::Error> {
+        self.read_path(&path);
         let parsed = self.parsing(|services| services.index.document(&path))?;
         let (path, doc) = parsed.map_err(to_wit)?;
         Ok(index::DocumentToc {
@@ -205,6 +209,7 @@ impl index::Host for HostState {
         selector: index::SectionSelector,
         request: index::SectionRequest,
     ) -> Result<index::SectionView, types::Error> {
+        self.read_path(&path);
         let selector = match selector {
             index::SectionSelector::Id(id) => SectionSelector::Id(id),
             index::SectionSelector::HeadingPath(p) => SectionSelector::HeadingPath(p),
@@ -463,6 +468,7 @@ impl index::Host for HostState {
     }
 
     fn parse_document(&mut self, path: String) -> Result<types::Document, types::Error> {
+        self.read_path(&path);
         let runtime = self.runtime.clone().ok_or_else(|| {
             to_wit(HostError::new(
                 codes::INTERNAL,

@@ -1,5 +1,5 @@
 #!/usr/bin/env sh
-# Builds {{name}}.wasm: clang with wasi-libc (Debian: apt install clang lld wasi-libc), then
+# Builds {{name}}.wasm: clang with wasi-libc (Debian: apt install clang lld wasi-libc libclang-rt-dev-wasm32), then
 # jco (npm) to embed the contract and make the core module a component.
 set -eu
 cd "$(dirname "$0")"
