@@ -29,15 +29,18 @@ fn toolchains() -> PathBuf {
     dir
 }
 
-/// `smart-context plugin new LANGUAGE WORLD NAME` in `parent`, then the project's build.sh
-/// with the toolchains on PATH; the built component.
-fn scaffold_and_build(
-    fx: &Fixture,
-    parent: &Path,
-    language: &str,
-    world: &str,
-    name: &str,
-) -> PathBuf {
+/// PATH with the toolchains first.
+fn toolchain_path(toolchains: &Path) -> String {
+    format!(
+        "{}:{}:{}",
+        toolchains.join("py/bin").display(),
+        toolchains.join("js/node_modules/.bin").display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+/// `smart-context plugin new LANGUAGE WORLD NAME` in `parent`; the project's directory.
+fn scaffold(fx: &Fixture, parent: &Path, language: &str, world: &str, name: &str) -> PathBuf {
     let toolchains = toolchains();
     let dir = parent.join(name);
     let out = fx
@@ -54,14 +57,20 @@ fn scaffold_and_build(
         std::os::unix::fs::symlink(toolchains.join("js/node_modules"), dir.join("node_modules"))
             .unwrap();
     }
-    let path = format!(
-        "{}:{}:{}",
-        toolchains.join("py/bin").display(),
-        toolchains.join("js/node_modules/.bin").display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    dir
+}
+
+/// [`scaffold`], then the project's build.sh with the toolchains on PATH; the built component.
+fn scaffold_and_build(
+    fx: &Fixture,
+    parent: &Path,
+    language: &str,
+    world: &str,
+    name: &str,
+) -> PathBuf {
+    let dir = scaffold(fx, parent, language, world, name);
     let out = Command::new(dir.join("build.sh"))
-        .env("PATH", path)
+        .env("PATH", toolchain_path(&toolchains()))
         // The Rust project reuses the dependencies the host's own plugins were built with.
         .env(
             "CARGO_TARGET_DIR",
@@ -244,6 +253,64 @@ fn a_rust_parser_from_plugin_new_passes_plugin_check() {
     assert_eq!(
         report["call"]["document"]["headings"],
         json!(["Pancakes", "Method"]),
+        "{report}"
+    );
+}
+
+/// jco's QuickJS backend uses the component model's async ABI by default: the host refuses it
+/// with the flag that avoids it, once (a second check is refused from memory), and the same
+/// parser built with that flag loads and parses.
+#[test]
+fn quickjs_components_are_refused_with_the_flag_that_makes_them_load() {
+    let fx = Fixture::new();
+    let built = tempfile::tempdir().unwrap();
+    let dir = scaffold(&fx, built.path(), "js", "format-parser", "quick");
+    let jco = |extra: &[&str], out: &str| {
+        let status = Command::new("jco")
+            .args(["componentize", "app.js", "--wit"])
+            .arg(dir.join("wit"))
+            .args(["-n", "format-parser", "--backend", "qjs"])
+            .args(extra)
+            .args(["-o", out])
+            .current_dir(&dir)
+            .env("PATH", toolchain_path(&toolchains()))
+            .status()
+            .unwrap();
+        assert!(status.success(), "jco componentize {extra:?}");
+        dir.join(out)
+    };
+    let check = |wasm: &Path, input: Option<&Path>| {
+        let mut command = fx.command(&["plugin", "check"]);
+        command.arg(wasm);
+        if let Some(input) = input {
+            command.arg("--input").arg(input);
+        }
+        let out = command.output().unwrap();
+        let report: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
+        (out.status.success(), report)
+    };
+    let asynchronous = jco(&[], "quick.wasm");
+    let (ok, report) = check(&asynchronous, None);
+    let refused = report["refused"].as_str().unwrap_or_default().to_string();
+    assert!(
+        !ok && refused.contains("--backend-qjs-disable-async"),
+        "{report}"
+    );
+    let (_, again) = check(&asynchronous, None);
+    assert!(
+        again["refused"].as_str().unwrap().contains("remembered"),
+        "{again}"
+    );
+
+    let synchronous = jco(&["--backend-qjs-disable-async"], "quick-sync.wasm");
+    let input = dir.join("menu.quick-sync");
+    std::fs::write(&input, "Starters\nsoup\n\nMains\nstew\n").unwrap();
+    let (ok, report) = check(&synchronous, Some(&input));
+    assert!(ok, "{report}");
+    assert_eq!(
+        report["call"]["document"]["headings"],
+        json!(["Starters", "Mains"]),
         "{report}"
     );
 }

@@ -62,6 +62,52 @@ export function errorCode(e) {
   return payload && typeof payload === "object" && "code" in payload ? payload.code : undefined;
 }
 
+/**
+ * The bytes as UTF-8 text, or a MALFORMED error naming `what` when they are not UTF-8. It
+ * uses the engine's TextDecoder where there is one (componentize-js) and decodes by hand where
+ * there is none (jco's QuickJS backend).
+ * @param {Uint8Array} bytes
+ * @param {string} [what]
+ * @returns {string}
+ */
+export function decodeUtf8(bytes, what = "the file") {
+  const malformed = () => fail("MALFORMED", `${what} is not UTF-8`, "save the file as UTF-8");
+  if (typeof TextDecoder !== "undefined") {
+    try {
+      return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    } catch {
+      throw malformed();
+    }
+  }
+  const chunks = [];
+  let points = [];
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i];
+    let cp;
+    let extra;
+    if (b < 0x80) [cp, extra] = [b, 0];
+    else if (b >= 0xc2 && b < 0xe0) [cp, extra] = [b & 0x1f, 1];
+    else if (b >= 0xe0 && b < 0xf0) [cp, extra] = [b & 0x0f, 2];
+    else if (b >= 0xf0 && b < 0xf5) [cp, extra] = [b & 0x07, 3];
+    else throw malformed();
+    for (let k = 1; k <= extra; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) throw malformed();
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    const overlong = (extra === 2 && cp < 0x800) || (extra === 3 && cp < 0x10000);
+    if (overlong || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff) throw malformed();
+    points.push(cp);
+    if (points.length === 4096) {
+      chunks.push(String.fromCodePoint(...points));
+      points = [];
+    }
+    i += extra + 1;
+  }
+  chunks.push(String.fromCodePoint(...points));
+  return chunks.join("");
+}
+
 /** Options for `workspace.read`: no sensitive files, no binaries, at most maxBytes. */
 export function readOptions(maxBytes = 1 << 20, allowTruncate = false) {
   return { maxBytes: BigInt(maxBytes), allowSensitive: false, allowBinary: false, allowTruncate };

@@ -3,7 +3,7 @@
 // Replace `parse` with your format's reading; the host indexes the sections and explore finds
 // them. The plugin gets no files, network or environment: only the bytes it is given.
 
-import { fail } from "./smart-context-plugin.js";
+import { decodeUtf8 } from "./smart-context-plugin.js";
 
 export const parser = {
   describe() {
@@ -11,12 +11,7 @@ export const parser = {
   },
 
   parse(bytes, path) {
-    let text;
-    try {
-      text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-    } catch {
-      throw fail("MALFORMED", `${path} is not UTF-8`, "save the file as UTF-8");
-    }
+    const text = decodeUtf8(bytes, path);
     const sections = [];
     let block = [];
     const lines = text.split(/\r?\n/);

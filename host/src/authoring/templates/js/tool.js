@@ -4,7 +4,7 @@
 // interfaces it uses (the others answer ACCESS_DENIED).
 
 import { read, walk } from "smart-context:plugin/workspace@{{contract}}";
-import { args, fail, output, readOptions } from "./smart-context-plugin.js";
+import { args, decodeUtf8, fail, output, readOptions } from "./smart-context-plugin.js";
 
 const inputSchema = {
   type: "object",
@@ -35,13 +35,13 @@ export const tool = {
     const matches = [];
     for (const entry of walked.files) {
       if (entry.sensitive) continue;
-      let content;
+      let text;
       try {
-        content = read(entry.path, readOptions(1 << 20, true));
+        text = decodeUtf8(read(entry.path, readOptions(1 << 20, true)).bytes, entry.path);
       } catch {
-        continue;
+        continue; // unreadable here (denied, binary, too large) or not UTF-8
       }
-      const lines = new TextDecoder().decode(content.bytes).split(/\r?\n/);
+      const lines = text.split(/\r?\n/);
       lines.forEach((line, index) => {
         if (line.includes(word) && matches.length < 100) {
           matches.push({ path: entry.path, line: index + 1, text: line.trim() });
