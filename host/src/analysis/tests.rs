@@ -1087,3 +1087,97 @@ fn centrality_is_the_file_s_pagerank_percentile_for_the_search() {
     assert_eq!(s.file("a.py"), Some(0.0));
     assert_eq!(s.file("missing.py"), None);
 }
+
+fn id(s: &Snapshot, label_: &str) -> u32 {
+    (0..s.graph.symbols.len() as u32)
+        .find(|&i| label(s, i) == label_)
+        .unwrap_or_else(|| panic!("no {label_}"))
+}
+
+/// (caller, callee, confidence) labels of a call view's links, in order.
+fn view_links(view: &views::CallView) -> Vec<(String, String, &'static str)> {
+    let name = |p: u32| {
+        let v = &view.symbols[p as usize];
+        match &v.container {
+            Some(c) => format!("{}:{c}.{}", v.path, v.name),
+            None => format!("{}:{}", v.path, v.name),
+        }
+    };
+    view.links
+        .iter()
+        .map(|&(from, to, _, c)| (name(from), name(to), c.as_str()))
+        .collect()
+}
+
+#[test]
+fn direct_callers_and_callees_come_before_deeper_links_and_guesses_are_not_walked() {
+    let mut callers = String::from("from app.core import target\n\n");
+    for i in 0..8 {
+        callers.push_str(&format!("def caller{i}():\n    target()\n\n"));
+    }
+    let mut outer = String::from("from app.callers import caller0\n\n");
+    for i in 0..4 {
+        outer.push_str(&format!("def outer{i}():\n    caller0()\n\n"));
+    }
+    let s = snapshot(&[
+        (
+            "app/core.py",
+            "def helper():\n    pass\n\ndef target():\n    helper()\n    mystery()\n",
+        ),
+        ("app/callers.py", &callers),
+        ("app/outer.py", &outer),
+        (
+            "app/other.py",
+            "def mystery():\n    deeper()\n\ndef deeper():\n    pass\n",
+        ),
+    ]);
+    let target = id(&s, "app/core.py:target");
+    // Eight direct callers, eight links a level further up, two direct callees: with room for
+    // six links, both direct callees are in, and nothing two steps away.
+    let view = views::call_graph(&s, &[target], 2, 6);
+    let links = view_links(&view);
+    assert!(view.truncated);
+    assert_eq!(links.len(), 6, "{links:?}");
+    let down: Vec<&str> = links
+        .iter()
+        .filter(|(from, _, _)| from == "app/core.py:target")
+        .map(|(_, to, _)| to.as_str())
+        .collect();
+    assert_eq!(
+        down,
+        ["app/core.py:helper", "app/other.py:mystery"],
+        "{links:?}"
+    );
+    assert!(
+        !links
+            .iter()
+            .any(|(from, _, _)| from.starts_with("app/outer.py")),
+        "a deeper link crowded out a direct one: {links:?}"
+    );
+    // Known resolutions come before the guess within the level.
+    assert_eq!(
+        links
+            .iter()
+            .filter(|(from, _, _)| from == "app/core.py:target")
+            .map(|l| l.2)
+            .collect::<Vec<_>>(),
+        ["file", "name"]
+    );
+
+    // With room for everything: the callers' callers are there, and the guessed callee's own
+    // callee is not (a guess is shown, never walked).
+    let view = views::call_graph(&s, &[target], 2, 100);
+    let links = view_links(&view);
+    assert!(!view.truncated, "{links:?}");
+    assert!(
+        links
+            .iter()
+            .any(|(from, _, _)| from.starts_with("app/outer.py"))
+    );
+    assert!(
+        !links
+            .iter()
+            .any(|(from, _, _)| from == "app/other.py:mystery"),
+        "{links:?}"
+    );
+}

@@ -7,7 +7,7 @@ use super::hotspots::HotSpot;
 use super::reach;
 use crate::error::{HostError, HostResult, codes};
 use crate::index::roles::Role;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
 
 /// A definition with its place in the call graph.
 #[derive(Debug, Clone, PartialEq)]
@@ -129,7 +129,12 @@ pub fn symbols_in(s: &Snapshot, path: &str, symbol: Option<&str>) -> HostResult<
 }
 
 /// Callers of `targets` up to `depth` steps up and callees up to `depth` steps down, at most
-/// `max_links` links, nearest first.
+/// `max_links` links, level by level: every direct caller and callee before any link two steps
+/// away (a target with many transitive callers must not crowd its direct callees out), and
+/// within a level the links resolved by import, container, file or module before name-only
+/// guesses. When the direct links alone are over the budget, each direction keeps at least
+/// half of it. A name-only guess is shown but never walked further: a wrong guess must not
+/// bring its own callers and callees along.
 pub fn call_graph(s: &Snapshot, targets: &[u32], depth: u32, max_links: usize) -> CallView {
     let g = &s.graph;
     let mut position: HashMap<u32, u32> = HashMap::new();
@@ -144,35 +149,58 @@ pub fn call_graph(s: &Snapshot, targets: &[u32], depth: u32, max_links: usize) -
     let mut links = Vec::new();
     let mut seen_edges: HashSet<u32> = HashSet::new();
     let mut truncated = false;
-    for upward in [true, false] {
-        let mut seen: HashSet<u32> = targets.iter().copied().collect();
-        let mut queue: VecDeque<(u32, u32)> = targets.iter().map(|&t| (t, 0)).collect();
-        'walk: while let Some((node, d)) = queue.pop_front() {
-            if d == depth {
-                continue;
+    // [upward, downward]: the definitions reached so far and the level's frontier.
+    let mut seen: [HashSet<u32>; 2] = [
+        targets.iter().copied().collect(),
+        targets.iter().copied().collect(),
+    ];
+    let mut frontier: [Vec<u32>; 2] = [targets.to_vec(), targets.to_vec()];
+    for level in 0..depth {
+        // The level's new edges per direction, known resolutions first.
+        let mut level_edges: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
+        for (dir, edges) in level_edges.iter_mut().enumerate() {
+            for &node in &frontier[dir] {
+                let out = if dir == 0 {
+                    &g.callers[node as usize]
+                } else {
+                    &g.callees[node as usize]
+                };
+                edges.extend(out.iter().copied().filter(|&e| seen_edges.insert(e)));
             }
-            let edges = if upward {
-                &g.callers[node as usize]
-            } else {
-                &g.callees[node as usize]
-            };
-            for &e in edges {
-                if !seen_edges.insert(e) {
-                    continue;
-                }
-                if links.len() == max_links {
+            edges.sort_by_key(|&e| g.calls[e as usize].confidence == Confidence::Name);
+        }
+        let room = max_links - links.len();
+        let quota = if level == 0 {
+            // Direct links: each direction keeps at least half the budget when both are over.
+            let half = room / 2;
+            let (up, down) = (level_edges[0].len(), level_edges[1].len());
+            [
+                up.min(room.saturating_sub(down.min(room - half))),
+                down.min(room.saturating_sub(up.min(half))),
+            ]
+        } else {
+            [room, room]
+        };
+        for dir in 0..2 {
+            let mut next = Vec::new();
+            for (taken, &e) in level_edges[dir].iter().enumerate() {
+                if taken == quota[dir] || links.len() == max_links {
                     truncated = true;
-                    break 'walk;
+                    break;
                 }
                 let edge = g.calls[e as usize];
-                let next = if upward { edge.from } else { edge.to };
                 let from = place(edge.from, &mut symbols);
                 let to = place(edge.to, &mut symbols);
                 links.push((from, to, edge.line, edge.confidence));
-                if seen.insert(next) {
-                    queue.push_back((next, d + 1));
+                let reached = if dir == 0 { edge.from } else { edge.to };
+                if edge.confidence != Confidence::Name && seen[dir].insert(reached) {
+                    next.push(reached);
                 }
             }
+            frontier[dir] = next;
+        }
+        if frontier.iter().all(Vec::is_empty) {
+            break;
         }
     }
     CallView {
