@@ -1181,3 +1181,24 @@ fn direct_callers_and_callees_come_before_deeper_links_and_guesses_are_not_walke
         "{links:?}"
     );
 }
+
+#[test]
+fn a_call_never_resolves_to_another_language_family_by_name() {
+    let s = snapshot(&[
+        ("py/text.py", "def clean(s):\n    return normalize(s)\n"),
+        ("py/forms.py", "def normalize(s):\n    return s\n"),
+        ("web/util.js", "function normalize(s) { return s; }\n"),
+        ("web/app.ts", "function run() { normalize('x'); }\n"),
+        ("native/lib.c", "int normalize(int x) { return x; }\n"),
+    ]);
+    // Python's name-only guess is Python's definition, not the JavaScript or C one.
+    assert_eq!(
+        callees(&s, "py/text.py:clean"),
+        pairs(&[("py/forms.py:normalize", "name")])
+    );
+    // TypeScript and JavaScript are one family.
+    assert_eq!(
+        callees(&s, "web/app.ts:run"),
+        pairs(&[("web/util.js:normalize", "name")])
+    );
+}

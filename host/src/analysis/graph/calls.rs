@@ -1,6 +1,7 @@
 //! Resolving a file's call sites to the definitions they can mean, most certain first (see the parent module), each edge with how it resolved.
 
 use super::*;
+use crate::index::code::Language;
 
 impl Graph {
     pub(super) fn resolve_calls(
@@ -53,8 +54,18 @@ impl Graph {
         name: &str,
         receiver: &str,
     ) -> (Vec<u32>, Confidence) {
-        let callable =
-            |s: &u32| CALLABLE.contains(&self.symbols[*s as usize].symbol().kind.as_str());
+        // A call means a definition of its own language family: a Python `normalize()` is
+        // never a JavaScript or C function of that name.
+        let family = scope.facts.language.as_deref().map(Language::family);
+        let callable = |s: &u32| {
+            let node = &self.symbols[*s as usize];
+            CALLABLE.contains(&node.symbol().kind.as_str())
+                && self.files[node.file as usize]
+                    .language
+                    .as_deref()
+                    .map(Language::family)
+                    == family
+        };
         let sym = |s: u32| self.symbols[s as usize].symbol();
         let caller_sym = sym(caller);
         // A method's class, or the class (impl, ...) the caller itself is.

@@ -45,6 +45,18 @@ impl Language {
         })
     }
 
+    /// The languages whose code reaches each other's definitions by name with no declared
+    /// binding in between, under one name: JavaScript and TypeScript share a module system,
+    /// C and C++ a linker. Any other pair meets only through a binding (an FFI declaration, a
+    /// native extension) the call graph does not see, so a call never resolves across it.
+    pub fn family(name: &str) -> &str {
+        match name {
+            "typescript" | "tsx" | "javascript" => "javascript",
+            "c" | "cpp" => "c",
+            other => other,
+        }
+    }
+
     /// The name reported in results and accepted by language filters.
     pub fn name(self) -> &'static str {
         match self {
