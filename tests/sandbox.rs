@@ -284,12 +284,7 @@ fn components_importing_beyond_their_world_are_refused_and_beyond_their_grants_d
         loaded[BUILTIN_PLUGINS.len()..],
         ["hog", "legacy", "lines", "peek", "probe", "spin", "stall"]
     );
-    let spin = report["plugins"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["name"] == "spin")
-        .unwrap();
+    let spin = common::listed_plugin(&report, "spin");
     assert_eq!(
         (&spin["grants"], &spin["denied"]),
         (&json!([]), &json!(["workspace"])),
@@ -402,12 +397,7 @@ fn plugin_pin_prints_the_entry_that_loads_the_component() {
     fx.operator_config(&format!("plugin_dirs = {dir}\n\n{entry}"));
     let listed = fx.command(&["plugins", "--json"]).output().unwrap();
     let report: Value = serde_json::from_slice(&listed.stdout).unwrap();
-    let loaded = report["plugins"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["name"] == "peek")
-        .unwrap_or_else(|| panic!("peek not loaded: {report}"));
+    let loaded = common::listed_plugin(&report, "peek");
     assert_eq!(loaded["grants"], json!(["workspace"]), "{loaded}");
     let sneaky = std::path::Path::new(common::TEST_PLUGINS).join("sneaky.wasm");
     let out = fx
@@ -434,12 +424,7 @@ fn plugin_check_runs_one_component_alone_and_reports() {
             .unwrap()
             .to_string()
     };
-    let check = |args: &[&str]| {
-        let out = fx.command(args).output().unwrap();
-        let report: Value = serde_json::from_slice(&out.stdout)
-            .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
-        (out.status.success(), report)
-    };
+    let check = |args: &[&str]| common::json_report(&mut fx.command(args));
     fx.write("notes.lines", "first idea\n\nsecond idea\n");
     let input = fx.path().join("notes.lines");
     let lines = plugin("lines");
@@ -619,13 +604,14 @@ fn plugin_wit_prints_the_contract_this_binary_speaks() {
 fn a_component_built_for_an_older_0_2_contract_loads_and_works() {
     let fx = Fixture::new();
     let legacy = std::path::Path::new(common::TEST_PLUGINS).join("legacy.wasm");
-    let out = fx
-        .command(&["plugin", "check", legacy.to_str().unwrap(), "--args", "{}"])
-        .output()
-        .unwrap();
-    let report: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
-    assert!(out.status.success(), "{report}");
+    let (ok, report) = common::json_report(&mut fx.command(&[
+        "plugin",
+        "check",
+        legacy.to_str().unwrap(),
+        "--args",
+        "{}",
+    ]));
+    assert!(ok, "{report}");
     assert!(
         report["imports"]
             .as_array()

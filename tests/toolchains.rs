@@ -158,12 +158,7 @@ async fn python_and_c_parsers_and_a_javascript_tool_from_the_registries_serve_ov
     let listed = fx.command(&["plugins", "--json"]).output().unwrap();
     let report: Value = serde_json::from_slice(&listed.stdout).unwrap();
     assert_eq!(report["rejected"], json!([]), "{report}");
-    let finder_info = report["plugins"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["name"] == "finder")
-        .unwrap();
+    let finder_info = common::listed_plugin(&report, "finder");
     assert_eq!(finder_info["grants"], json!(["workspace"]));
     assert_eq!(
         finder_info["denied"],
@@ -238,16 +233,13 @@ fn a_rust_parser_from_plugin_new_passes_plugin_check() {
         "pancakes.recipes",
         "Pancakes\nflour, milk, eggs\n\nMethod\nwhisk and fry\n",
     );
-    let out = fx
-        .command(&["plugin", "check"])
-        .arg(&wasm)
-        .arg("--input")
-        .arg(fx.path().join("pancakes.recipes"))
-        .output()
-        .unwrap();
-    let report: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
-    assert!(out.status.success(), "{report}");
+    let (ok, report) = common::json_report(
+        fx.command(&["plugin", "check"])
+            .arg(&wasm)
+            .arg("--input")
+            .arg(fx.path().join("pancakes.recipes")),
+    );
+    assert!(ok, "{report}");
     // The template logs nothing, so it needs no grant at all.
     assert_eq!(report["grantsNeeded"], json!([]));
     assert_eq!(
@@ -285,10 +277,7 @@ fn quickjs_components_are_refused_with_the_flag_that_makes_them_load() {
         if let Some(input) = input {
             command.arg("--input").arg(input);
         }
-        let out = command.output().unwrap();
-        let report: Value = serde_json::from_slice(&out.stdout)
-            .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
-        (out.status.success(), report)
+        common::json_report(&mut command)
     };
     let asynchronous = jco(&[], "quick.wasm");
     let (ok, report) = check(&asynchronous, None);

@@ -310,3 +310,22 @@ pub fn python_with_requirements() -> PathBuf {
     std::fs::write(&ready, wanted).unwrap();
     python
 }
+
+/// Runs a command that prints a JSON report (`plugin check`, `plugins --json`): whether it
+/// succeeded, and the report (stderr in the panic when stdout is not JSON).
+pub fn json_report(command: &mut std::process::Command) -> (bool, serde_json::Value) {
+    let out = command.output().unwrap();
+    let report = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
+    (out.status.success(), report)
+}
+
+/// The entry of plugin `name` in a `plugins --json` report.
+pub fn listed_plugin<'r>(report: &'r serde_json::Value, name: &str) -> &'r serde_json::Value {
+    report["plugins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == name)
+        .unwrap_or_else(|| panic!("{name} not loaded: {report}"))
+}

@@ -7,7 +7,7 @@
 
 use super::bindings::HostState;
 use super::bindings::pillar::smart_context::plugin as wit;
-use super::plugins::{Interface, PACKAGE};
+use super::plugins::{Interface, ours};
 use std::collections::BTreeSet;
 use wasmtime::Engine;
 use wasmtime::component::types::{ComponentItem, Type};
@@ -208,8 +208,7 @@ struct Unlinked;
 
 /// The host interface an import name refers to (`smart-context:plugin/memory@0.2.1`).
 fn host_interface(import: &str) -> Option<Interface> {
-    let rest = import.strip_prefix(PACKAGE)?;
-    Interface::parse(rest.split('@').next()?)
+    ours(import).and_then(|(interface, _)| Interface::parse(interface))
 }
 
 /// `result<_, error>` with the contract's error record.

@@ -27,12 +27,19 @@ pub fn newer_contract(names: &[String]) -> Option<String> {
     let host = patch(CONTRACT_VERSION)?;
     names
         .iter()
-        .filter_map(|n| n.strip_prefix(PACKAGE)?.split_once('@').map(|(_, v)| v))
+        .filter_map(|n| ours(n).map(|(_, v)| v))
         .filter(|v| patch(v).is_some_and(|p| p > host))
         .max_by_key(|v| patch(v))
         .map(str::to_string)
 }
-pub(super) const PACKAGE: &str = "smart-context:plugin/";
+const PACKAGE: &str = "smart-context:plugin/";
+
+/// A name of the contract's (`smart-context:plugin/log@0.2.1`) as its interface and version
+/// (`("log", "0.2.1")`); None for another package. The one place that reads those names.
+pub(super) fn ours(name: &str) -> Option<(&str, &str)> {
+    let rest = name.strip_prefix(PACKAGE)?;
+    Some(rest.split_once('@').unwrap_or((rest, "")))
+}
 
 /// A host interface a plugin can import (the `types` interface carries no functions and is
 /// always available).
@@ -266,8 +273,7 @@ pub fn classify(
 /// interface (wasi:http, which JavaScript runtimes import for `fetch`) traps when called.
 /// Files reach a plugin only through the host's `workspace` interface.
 fn check_import(name: &str) -> Result<Option<Interface>, String> {
-    if let Some(rest) = name.strip_prefix(PACKAGE) {
-        let (interface, version) = rest.split_once('@').unwrap_or((rest, ""));
+    if let Some((interface, version)) = ours(name) {
         if !compatible(version) {
             return Err(format!(
                 "imports {name}: built for contract {version:?}, this host speaks {CONTRACT_VERSION} and loads components built for 0.2.x"
@@ -337,10 +343,7 @@ pub fn parse_grants(names: &[String]) -> Result<BTreeSet<Interface>, String> {
 pub const SENSITIVE_GRANT: &str = "sensitive";
 
 fn is_ours(export: &str, interface: &str) -> bool {
-    export
-        .strip_prefix(PACKAGE)
-        .and_then(|rest| rest.split_once('@'))
-        .is_some_and(|(name, version)| name == interface && compatible(version))
+    ours(export).is_some_and(|(name, version)| name == interface && compatible(version))
 }
 
 pub fn names(set: &BTreeSet<Interface>) -> String {
