@@ -204,6 +204,12 @@ fn layered_fixture() -> Fixture {
         "pkg/cyc_b.py",
         "from pkg import cyc_a\n\ndef b():\n    cyc_a.a()\n",
     );
+    // A call on an object of unknown type: only the method's name links it.
+    fx.write(
+        "pkg/worker.py",
+        "class Worker:\n    def process(self, x):\n        return x\n",
+    );
+    fx.write("pkg/jobs.py", "def run(w):\n    return w.process(1)\n");
     fx
 }
 
@@ -302,6 +308,28 @@ async fn understand_resolves_the_goal_and_answers_with_graphs() {
             .iter()
             .any(|i| i["type"] == "dependency"),
         "{r:#}"
+    );
+
+    // A link only the name suggests is listed apart, never as a known caller.
+    let r = structured(
+        &call(
+            &client,
+            "understand",
+            json!({ "goal": "who calls it", "path": "pkg/worker.py", "symbol": "Worker.process" }),
+        )
+        .await,
+    );
+    let graph = &r["callGraph"];
+    assert_eq!(graph["callers"], json!([]), "{r:#}");
+    assert_eq!(
+        graph["possibleCallers"][0]["caller"], "pkg/jobs.py#run",
+        "{r:#}"
+    );
+    assert_eq!(graph["possibleCallers"][0]["confidence"], "name");
+    let summary = r["summary"].as_str().unwrap();
+    assert!(
+        summary.contains("called from 0 definitions (+1 possible by name only)"),
+        "{summary}"
     );
 
     // A name nothing defines: a clear error, not a guess.

@@ -6,6 +6,7 @@
 //! in the same file, a top-level definition of a module the file imports, and last a
 //! definition anywhere with that name when there are few. Each edge keeps how it resolved.
 
+mod bases;
 mod calls;
 mod update;
 
@@ -22,6 +23,9 @@ pub enum Confidence {
     Import,
     /// Defined in the caller's own container (class, impl, ...).
     Container,
+    /// A method of a base class of the caller's own (`super().m()`, or `self.m()` that the
+    /// class inherits), the base named in the class's declaration.
+    Base,
     /// Defined in the caller's file.
     File,
     /// A top-level definition of a module the caller's file imports.
@@ -35,6 +39,7 @@ impl Confidence {
         match self {
             Self::Import => "import",
             Self::Container => "container",
+            Self::Base => "base",
             Self::File => "file",
             Self::Module => "module",
             Self::Name => "name",
@@ -46,6 +51,7 @@ impl Confidence {
         match self {
             Self::Import => 0.95,
             Self::Container => 0.9,
+            Self::Base => 0.85,
             Self::File => 0.85,
             Self::Module => 0.7,
             Self::Name => 0.4,
@@ -54,7 +60,13 @@ impl Confidence {
 }
 
 /// Receivers that mean the caller's own object or type.
-const SELF: &[&str] = &["self", "this", "cls", "Self", "super"];
+const SELF: &[&str] = &["self", "this", "cls", "Self"];
+
+/// The receiver that means the caller's base class (Python's `super()` is recorded so too).
+const SUPER: &str = "super";
+
+/// Definition kinds a base class may be.
+const CLASS_LIKE: &[&str] = &["class", "struct", "interface"];
 
 /// A name defined in more places than this is too common to guess a call's target from it.
 pub const MAX_NAME_ONLY: usize = 3;
@@ -261,6 +273,21 @@ impl Graph {
                 s.start_line <= line && line <= s.end_line
             })
             .min_by_key(|&s| self.symbols[s as usize].lines())
+    }
+
+    /// Distinct definitions calling `symbol`, and called by it, by a resolution better than
+    /// the name alone: what a caller can trust (name-only guesses are counted apart).
+    pub fn known_fan(&self, symbol: u32) -> (u32, u32) {
+        let known = |edges: &[u32]| {
+            edges
+                .iter()
+                .filter(|&&e| self.calls[e as usize].confidence != Confidence::Name)
+                .count() as u32
+        };
+        (
+            known(&self.callers[symbol as usize]),
+            known(&self.callees[symbol as usize]),
+        )
     }
 
     /// `Container::name` or `name`.

@@ -50,7 +50,12 @@ pub fn hot_spots(s: &Snapshot, churn: Option<&Churn>) -> Vec<HotSpot> {
                 && s.roles.of(&g.files[node.file as usize].path) == Role::Source
         })
         .collect();
-    let coupling = |i: u32| (g.callers[i as usize].len() + g.callees[i as usize].len()) as f64;
+    // Coupling by the links the graph knows: name-only guesses would make every common
+    // method name look coupled.
+    let coupling = |i: u32| {
+        let (callers, callees) = g.known_fan(i);
+        (callers + callees) as f64
+    };
     let metric = |f: &dyn Fn(u32) -> f64| -> Vec<f32> {
         let values: Vec<f64> = functions.iter().map(|&i| f(i)).collect();
         super::rank::percentiles(&values)
@@ -98,10 +103,9 @@ pub fn hot_spots(s: &Snapshot, churn: Option<&Churn>) -> Vec<HotSpot> {
                 reasons.push(format!("call-graph PageRank {}", top(central[k])));
             }
             if coupled[k] >= NOTABLE {
+                let (callers, callees) = g.known_fan(i);
                 reasons.push(format!(
-                    "called from {} and calling {} definitions ({})",
-                    g.callers[i as usize].len(),
-                    g.callees[i as usize].len(),
+                    "called from {callers} and calling {callees} definitions ({})",
                     top(coupled[k])
                 ));
             }

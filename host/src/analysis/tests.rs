@@ -731,7 +731,21 @@ mod incremental {
             (name.clone(), name.clone()).prop_map(|(d, c)| format!(
                 "class K{d}:\n    def {d}(self):\n        self.{c}()\n        {c}()"
             )),
-            (name.clone(), name).prop_map(|(d, c)| format!("def {d}():\n    return {c}()")),
+            (name.clone(), name.clone()).prop_map(|(d, c)| format!("def {d}():\n    return {c}()")),
+            // A base class, super() and an inherited method (the base may be anywhere).
+            (name.clone(), name.clone()).prop_map(|(d, c)| format!(
+                "class K{d}(K{c}):\n    def {c}(self):\n        super().{c}()\n        self.{d}()"
+            )),
+            (module.clone(), name.clone()).prop_map(|(m, b)| format!("from pkg.{m} import K{b}")),
+            // An import that binds only inside its function.
+            (name.clone(), name.clone(), module.clone()).prop_map(|(d, c, m)| format!(
+                "def {d}(x):\n    from pkg.{m} import {c}\n    return {c}(x)"
+            )),
+            // Through the package (its __init__ may re-export), and an absolute import that
+            // names a module of the package only where no __init__ makes it one.
+            (name.clone(), name.clone())
+                .prop_map(|(d, c)| format!("import pkg\n\ndef {d}():\n    pkg.{c}()")),
+            (module, name).prop_map(|(m, c)| format!("import {m}\n\ndef main():\n    {m}.{c}()")),
         ]
     }
 
@@ -909,6 +923,73 @@ mod incremental {
             edges(&full).0.iter().any(|e| e.contains("-> pkg/z.py#n")),
             "{:?}",
             edges(&full)
+        );
+    }
+
+    /// Each pair: the files before and after, where the update must still match a fresh
+    /// build although the file whose edges move is not itself edited.
+    fn updates_match(before: &[(&str, &str)], after: &[(&str, &str)], expect: (&str, bool)) {
+        let own = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+            v.iter()
+                .map(|(p, t)| (p.to_string(), t.to_string()))
+                .collect()
+        };
+        let (old, _) = graph(&own(before));
+        let (full, facts) = graph(&own(after));
+        let updated = Graph::update(Some(&old), &facts);
+        assert_eq!(edges(&updated), edges(&full));
+        assert_eq!(
+            edges(&full).0.iter().any(|e| e.contains(expect.0)),
+            expect.1,
+            "{:?}",
+            edges(&full)
+        );
+    }
+
+    #[test]
+    fn a_package_that_appears_unbinds_absolute_imports_inside_it() {
+        let user = (
+            "pkg/b.py",
+            "import a\n\ndef main():\n    a.f()\n\ndef f():\n    pass\n",
+        );
+        let module = ("pkg/a.py", "def f():\n    pass\n");
+        // Without pkg/__init__.py, pkg is a directory on the path: `import a` is pkg/a.py.
+        updates_match(
+            &[module, user],
+            &[("pkg/__init__.py", ""), module, user],
+            ("-> pkg/a.py#f", false),
+        );
+        updates_match(
+            &[("pkg/__init__.py", ""), module, user],
+            &[module, user],
+            ("-> pkg/a.py#f", true),
+        );
+    }
+
+    #[test]
+    fn a_base_class_two_levels_up_that_changes_its_base_is_followed() {
+        let leaf = (
+            "pkg/leaf.py",
+            "from pkg.mid import Mid\n\nclass Leaf(Mid):\n    def go(self):\n        super().go()\n",
+        );
+        let mid = ("pkg/mid.py", "class Mid(Top):\n    pass\n");
+        let roots = "class One:\n    def go(self):\n        pass\n\nclass Two:\n    def go(self):\n        pass\n";
+        let root = ("pkg/roots.py", roots);
+        // Leaf's file and Mid's stay as they are; Top, two levels up, changes its base.
+        updates_match(
+            &[
+                leaf,
+                mid,
+                ("pkg/top.py", "class Top(One):\n    pass\n"),
+                root,
+            ],
+            &[
+                leaf,
+                mid,
+                ("pkg/top.py", "class Top(Two):\n    pass\n"),
+                root,
+            ],
+            ("-> pkg/roots.py#Two.go", true),
         );
     }
 
@@ -1200,5 +1281,140 @@ fn a_call_never_resolves_to_another_language_family_by_name() {
     assert_eq!(
         callees(&s, "web/app.ts:run"),
         pairs(&[("web/util.js:normalize", "name")])
+    );
+}
+
+#[test]
+fn super_and_inherited_calls_resolve_through_the_declared_bases() {
+    let s = snapshot(&[
+        (
+            "app/base.py",
+            "class Base:\n    def __init__(self):\n        pass\n\n    def run(self):\n        pass\n\n    def helper(self):\n        pass\n",
+        ),
+        (
+            "app/views.py",
+            "from app.base import Base\n\n\
+             class Mid(Base):\n    pass\n\n\
+             class View(Mid):\n    def __init__(self):\n        super().__init__()\n\n\
+             \x20   def run(self):\n        super(View, self).run()\n        self.helper()\n",
+        ),
+        // Another class's methods of the same names must not be taken.
+        (
+            "app/other.py",
+            "class Other:\n    def run(self):\n        pass\n\n    def helper(self):\n        pass\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "app/views.py:View.__init__"),
+        pairs(&[("app/base.py:Base.__init__", "base")])
+    );
+    // super().run() is the base's run, never the caller's own; self.helper() is inherited.
+    assert_eq!(
+        callees(&s, "app/views.py:View.run"),
+        pairs(&[
+            ("app/base.py:Base.helper", "base"),
+            ("app/base.py:Base.run", "base"),
+        ])
+    );
+    // Java and JavaScript `super.m()` likewise.
+    let s = snapshot(&[
+        ("src/Base.java", "class Base {\n    void start() {}\n}\n"),
+        (
+            "src/Job.java",
+            "class Job extends Base {\n    void start() {\n        super.start();\n    }\n}\n",
+        ),
+        (
+            "web/a.js",
+            "class A {\n  draw() {}\n}\nclass B extends A {\n  draw() {\n    super.draw();\n  }\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "src/Job.java:Job.start"),
+        pairs(&[("src/Base.java:Base.start", "base")])
+    );
+    assert_eq!(
+        callees(&s, "web/a.js:B.draw"),
+        pairs(&[("web/a.js:A.draw", "base")])
+    );
+}
+
+#[test]
+fn an_import_inside_a_function_binds_only_there() {
+    let s = snapshot(&[
+        ("pkg/__init__.py", ""),
+        ("pkg/fast.py", "def load():\n    pass\n"),
+        ("pkg/slow.py", "def load():\n    pass\n"),
+        (
+            "pkg/use.py",
+            "from pkg.slow import load\n\n\
+             def quick():\n    from pkg.fast import load\n    load()\n\n\
+             def normal():\n    load()\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "pkg/use.py:quick"),
+        pairs(&[("pkg/fast.py:load", "import")])
+    );
+    assert_eq!(
+        callees(&s, "pkg/use.py:normal"),
+        pairs(&[("pkg/slow.py:load", "import")])
+    );
+}
+
+#[test]
+fn an_absolute_import_never_means_a_module_inside_a_package() {
+    // `import typing as t` and `import json as _json` inside the package mean the standard
+    // library, not the package's own typing.py or json/ (those are flask.typing, flask.json).
+    let s = snapshot(&[
+        ("src/flask/__init__.py", ""),
+        ("src/flask/typing.py", "def cast(x):\n    pass\n"),
+        ("src/flask/json/__init__.py", "def dumps(x):\n    pass\n"),
+        (
+            "src/flask/app.py",
+            "import typing as t\nimport json as _json\nfrom flask import typing\n\n\
+             def go(x):\n    t.cast(x)\n    _json.dumps(x)\n    typing.cast(x)\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "src/flask/app.py:go"),
+        pairs(&[("src/flask/typing.py:cast", "import")])
+    );
+    let imports: Vec<(String, String)> = s
+        .graph
+        .imports
+        .iter()
+        .map(|e| {
+            (
+                s.graph.files[e.from as usize].path.clone(),
+                s.graph.files[e.to as usize].path.clone(),
+            )
+        })
+        .collect();
+    assert!(
+        !imports.contains(&(
+            "src/flask/app.py".into(),
+            "src/flask/json/__init__.py".into()
+        )),
+        "{imports:?}"
+    );
+}
+
+#[test]
+fn a_call_through_a_package_follows_its_re_export() {
+    // `requests.get()` where requests/__init__ re-exports get from its api module.
+    let s = snapshot(&[
+        ("requests/__init__.py", "from .api import get, post\n"),
+        (
+            "requests/api.py",
+            "def get(url):\n    pass\n\ndef post(url):\n    pass\n",
+        ),
+        (
+            "tests/test_get.py",
+            "import requests\n\ndef test_get():\n    requests.get('x')\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "tests/test_get.py:test_get"),
+        pairs(&[("requests/api.py:get", "import")])
     );
 }

@@ -21,13 +21,15 @@ pub struct SymbolView {
     pub branches: u32,
     pub rank: f64,
     pub percentile: f32,
-    /// Distinct definitions calling it, and called by it.
+    /// Distinct definitions calling it, and called by it, resolved better than by name
+    /// alone (see [`super::graph::Graph::known_fan`]).
     pub fan_in: u32,
     pub fan_out: u32,
 }
 
 pub fn symbol_view(s: &Snapshot, id: u32) -> SymbolView {
     let node = &s.graph.symbols[id as usize];
+    let (fan_in, fan_out) = s.graph.known_fan(id);
     SymbolView {
         path: s.graph.files[node.file as usize].path.clone(),
         name: node.symbol().name.clone(),
@@ -38,8 +40,8 @@ pub fn symbol_view(s: &Snapshot, id: u32) -> SymbolView {
         branches: node.symbol().branches,
         rank: s.symbol_rank[id as usize],
         percentile: s.symbol_percentile[id as usize],
-        fan_in: s.graph.callers[id as usize].len() as u32,
-        fan_out: s.graph.callees[id as usize].len() as u32,
+        fan_in,
+        fan_out,
     }
 }
 

@@ -28,8 +28,10 @@ use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDo
 
 mod stats;
 
-/// Bumped whenever the schema or tokenizer changes; a mismatch rebuilds the index.
-const FORMAT: &str = "smart-context-index-2";
+/// Bumped whenever the schema or tokenizer changes, or the code facts the catalogue stores
+/// (a mismatch rebuilds the index and reindexes the catalogue with it). 3: Python's
+/// `super()` receivers are recorded as `super`.
+const FORMAT: &str = "smart-context-index-3";
 const FORMAT_FILE: &str = "FORMAT";
 /// The writer's indexing memory, shared by its threads (tantivy wants >= 15 MB each).
 const WRITER_MEMORY: usize = 96 << 20;

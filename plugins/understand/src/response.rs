@@ -78,8 +78,15 @@ pub(crate) struct CallGraphOut {
     pub(crate) depth: u32,
     /// Qualified names of the definitions it is about.
     pub(crate) targets: Vec<String>,
+    /// Links resolved by import, container, base class, file or module: what the code does.
     pub(crate) callers: Vec<CallLinkOut>,
     pub(crate) callees: Vec<CallLinkOut>,
+    /// Links only the name suggests (one of a few definitions of that name): possible, not
+    /// known, kept apart so that the lists above can be trusted, and never walked further.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) possible_callers: Vec<CallLinkOut>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) possible_callees: Vec<CallLinkOut>,
     pub(crate) truncated: bool,
 }
 
@@ -277,6 +284,17 @@ pub(crate) fn render(r: &UnderstandResponse) -> String {
                 "\ncallee {} -> {} at {} ({})",
                 l.caller, l.callee, l.at, l.confidence
             ));
+        }
+        for (side, links) in [
+            ("caller", &g.possible_callers),
+            ("callee", &g.possible_callees),
+        ] {
+            for l in links {
+                out.push_str(&format!(
+                    "\npossible {side} {} -> {} at {} (by name only)",
+                    l.caller, l.callee, l.at
+                ));
+            }
         }
     }
     for h in &r.hot_spots {

@@ -92,8 +92,29 @@ pub(crate) fn symbol_scope(
         );
     }
     let hot = !r.hot_spots.is_empty();
+    // Name-only links of the target itself, said apart from the known ones.
+    let possible = |side: fn(&CallGraphOut) -> &Vec<CallLinkOut>, first_name: &str| {
+        r.call_graph.as_ref().map_or(0, |g| {
+            side(g)
+                .iter()
+                .filter(|l| l.caller == first_name || l.callee == first_name)
+                .count()
+        })
+    };
+    let first_name = format!("{}#{}", first.path, qualified(first));
+    let maybe = |n: usize| {
+        if n == 0 {
+            String::new()
+        } else {
+            format!(" (+{n} possible by name only)")
+        }
+    };
+    let (maybe_in, maybe_out) = (
+        maybe(possible(|g| &g.possible_callers, &first_name)),
+        maybe(possible(|g| &g.possible_callees, &first_name)),
+    );
     r.report.summary = format!(
-        "{} ({}, {}:{}-{}): called from {} definition{}, calls {}; {} branch points; call-graph PageRank top {}%{}",
+        "{} ({}, {}:{}-{}): called from {} definition{}{maybe_in}, calls {}{maybe_out}; {} branch points; call-graph PageRank top {}%{}",
         qualified(first),
         first.kind,
         path,
@@ -113,9 +134,13 @@ pub(crate) fn symbol_scope(
         ));
     }
     if callers == 0 {
-        r.report
-            .risks
-            .push("no resolved callers: an entry point, called dynamically, or unused".into());
+        r.report.risks.push(if maybe_in.is_empty() {
+            "no resolved callers: an entry point, called dynamically, or unused".into()
+        } else {
+            format!(
+                "no resolved callers{maybe_in}: check the possible ones before relying on it being unused"
+            )
+        });
     }
     if hot {
         r.report
@@ -510,33 +535,43 @@ pub(crate) fn call_graph_out(g: &index::CallGraphResult, depth: u32, page: &Page
         confidence: l.confidence.clone(),
         weight: l.weight,
     };
-    let mut callers = Vec::new();
-    let mut callees = Vec::new();
+    // [known, possible] per direction.
+    let mut callers = [Vec::new(), Vec::new()];
+    let mut callees = [Vec::new(), Vec::new()];
     // A link walked up from a target reaches it or one of its callers; the rest walk down.
+    // A name-only link is never walked, so it extends neither side.
     let mut up: std::collections::HashSet<u32> = targets.iter().copied().collect();
     for l in &g.links {
+        let possible = usize::from(l.confidence == NAME_ONLY);
         if up.contains(&l.callee) && !targets.contains(&l.caller) {
-            up.insert(l.caller);
-            callers.push(link(l));
+            if possible == 0 {
+                up.insert(l.caller);
+            }
+            callers[possible].push(link(l));
         } else {
-            callees.push(link(l));
+            callees[possible].push(link(l));
         }
     }
     let end = (page.offset + page.limit) as usize;
-    let truncated = g.truncated || callers.len() > end || callees.len() > end;
+    let truncated = g.truncated || callers.iter().chain(&callees).any(|l| l.len() > end);
     if g.truncated {
         page.note_more();
     }
-    let callers = page.take(callers);
-    let callees = page.take(callees);
+    let [callers, possible_callers] = callers.map(|l| page.take(l));
+    let [callees, possible_callees] = callees.map(|l| page.take(l));
     CallGraphOut {
         depth,
         targets: targets.iter().map(|&t| name(t)).collect(),
         callers,
         callees,
+        possible_callers,
+        possible_callees,
         truncated,
     }
 }
+
+/// The confidence of a link only the callee's name suggests.
+const NAME_ONLY: &str = "name";
 
 pub(crate) fn hot_spot_out(h: &index::HotSpot) -> HotSpotOut {
     HotSpotOut {

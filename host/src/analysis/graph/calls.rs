@@ -3,13 +3,16 @@
 use super::*;
 use crate::index::code::Language;
 
+/// How many levels of base classes a `super()` call is followed up.
+const MAX_BASE_DEPTH: usize = 3;
+
 impl Graph {
     pub(super) fn resolve_calls(
         &self,
         file: u32,
         facts: &FileFacts,
         imports: &[(u32, u32)],
-        bindings: &[HashMap<&str, Vec<u32>>],
+        bindings: &[Bindings],
         out: &mut Vec<CallEdge>,
     ) -> usize {
         let mut unresolved = 0;
@@ -25,7 +28,19 @@ impl Graph {
             }
         }
         let innermost = self.innermost_by_line(file);
-        let scope = Scope::new(file, facts, imports, &members, bindings);
+        let mut scope = Scope::new(file, facts, imports, &members, bindings);
+        // Imports inside a definition bind only there.
+        for line in facts
+            .imports
+            .iter()
+            .map(|(_, l)| *l)
+            .chain(facts.aliases.iter().map(|a| a.2))
+        {
+            if let Some(def) = innermost.get(line as usize).copied().flatten() {
+                let d = self.symbols[def as usize].symbol();
+                scope.scoped.insert(line, (d.start_line, d.end_line));
+            }
+        }
         for (name, receiver, line) in &facts.calls {
             let Some(caller) = innermost.get(*line as usize).copied().flatten() else {
                 unresolved += 1;
@@ -68,6 +83,7 @@ impl Graph {
         };
         let sym = |s: u32| self.symbols[s as usize].symbol();
         let caller_sym = sym(caller);
+        let at = (caller_sym.start_line, caller_sym.end_line);
         // A method's class, or the class (impl, ...) the caller itself is.
         let own = caller_sym.container.as_deref();
         let in_own = |s: &u32| {
@@ -92,7 +108,7 @@ impl Graph {
                 .collect()
         };
         if receiver.is_empty() {
-            let bound: Vec<u32> = scope.bound(name).into_iter().filter(callable).collect();
+            let bound: Vec<u32> = scope.bound(name, at).into_iter().filter(callable).collect();
             if !bound.is_empty() {
                 return (bound, Confidence::Import);
             }
@@ -113,18 +129,32 @@ impl Graph {
                 Confidence::Name,
             );
         }
-        if SELF.contains(&receiver) {
-            let same: Vec<u32> = local.iter().copied().filter(in_own).collect();
-            if !same.is_empty() {
-                return (same, Confidence::Container);
+        let is_super = receiver == SUPER && scope.facts.language.as_deref() != Some("rust");
+        if is_super || SELF.contains(&receiver) {
+            if !is_super {
+                let same: Vec<u32> = local.iter().copied().filter(in_own).collect();
+                if !same.is_empty() {
+                    return (same, Confidence::Container);
+                }
             }
-            // Inherited, most likely: a method of that name elsewhere, when there are few.
-            let methods = named(&|s| sym(*s).container.is_some());
+            // A base class's: the one the class declaration names, nearest first.
+            let inherited: Vec<u32> = own
+                .map(|class| self.inherited(scope, at, class, name))
+                .unwrap_or_default()
+                .into_iter()
+                .filter(callable)
+                .collect();
+            if !inherited.is_empty() {
+                return (inherited, Confidence::Base);
+            }
+            // Inherited from a class the graph cannot place: a method of that name elsewhere
+            // (not the caller's own), when there are few.
+            let methods = named(&|s| sym(*s).container.is_some() && !in_own(s));
             return (few(methods).unwrap_or_default(), Confidence::Name);
         }
         // Through a module the file imports under the receiver's first name, or by its path.
         let head = receiver.split(['.', ':']).next().unwrap_or(receiver);
-        let mut modules = scope.module_files(head);
+        let mut modules = scope.module_files(head, at);
         // `from pkg import mod` resolves both pkg and pkg/mod on its line: the file named
         // like the receiver is the one meant.
         let named_like: Vec<u32> = modules
@@ -167,6 +197,18 @@ impl Graph {
         if !top.is_empty() {
             return (top, Confidence::Import);
         }
+        // `pkg.f()` where pkg re-exports f (`from .api import f` in its `__init__`, `export
+        // { f } from`, `pub use`): the definition its own import binds.
+        if last == head {
+            let reexported: Vec<u32> = modules
+                .iter()
+                .flat_map(|&f| scope.exported(f, name))
+                .filter(callable)
+                .collect();
+            if !reexported.is_empty() {
+                return (reexported, Confidence::Import);
+            }
+        }
         // A type named like the receiver's last name (`Foo::new`, `Config.load`).
         let typed: Vec<u32> = named(&|s| sym(*s).container.as_deref() == Some(last));
         if !typed.is_empty() {
@@ -183,6 +225,98 @@ impl Graph {
         // Some object: a method of that name, when there are few.
         let methods = named(&|s| sym(*s).container.is_some());
         (few(methods).unwrap_or_default(), Confidence::Name)
+    }
+
+    /// The methods named `name` that the class `class` (of the caller's file, whose
+    /// definition spans `at`) inherits: from the first level of its bases, as its declaration
+    /// names them, that defines one, at most [`MAX_BASE_DEPTH`] levels up.
+    fn inherited(&self, scope: &Scope, at: (u32, u32), class: &str, name: &str) -> Vec<u32> {
+        let class_like =
+            |s: &u32| CLASS_LIKE.contains(&self.symbols[*s as usize].symbol().kind.as_str());
+        let mut level: Vec<u32> = self
+            .defined_in(scope.file, class)
+            .into_iter()
+            .filter(class_like)
+            .collect();
+        let mut seen: HashSet<u32> = level.iter().copied().collect();
+        for _ in 0..MAX_BASE_DEPTH {
+            let mut next = Vec::new();
+            for &c in &level {
+                let file = self.symbols[c as usize].file;
+                let language = self.files[file as usize].language.as_deref();
+                for base in bases::bases(language, &self.symbols[c as usize].symbol().signature) {
+                    next.extend(
+                        self.base_classes(scope, at, file, base)
+                            .into_iter()
+                            .filter(|b| seen.insert(*b)),
+                    );
+                }
+            }
+            let found: Vec<u32> = next
+                .iter()
+                .flat_map(|&b| {
+                    let base = self.symbols[b as usize].symbol().name.as_str();
+                    self.defined_in(self.symbols[b as usize].file, name)
+                        .into_iter()
+                        .filter(move |&m| {
+                            self.symbols[m as usize].symbol().container.as_deref() == Some(base)
+                        })
+                })
+                .collect();
+            if !found.is_empty() || next.is_empty() {
+                return found;
+            }
+            level = next;
+        }
+        Vec::new()
+    }
+
+    /// The class definitions a base named `base` in a declaration of `file` means: bound by
+    /// the caller's imports when the declaration is in the caller's file, else defined in the
+    /// declaration's own file, else the few of that name in the caller's language family.
+    fn base_classes(&self, scope: &Scope, at: (u32, u32), file: u32, base: &str) -> Vec<u32> {
+        let class_like =
+            |s: &u32| CLASS_LIKE.contains(&self.symbols[*s as usize].symbol().kind.as_str());
+        if file == scope.file {
+            let bound: Vec<u32> = scope
+                .bound(base, at)
+                .into_iter()
+                .filter(class_like)
+                .collect();
+            if !bound.is_empty() {
+                return bound;
+            }
+        }
+        let here: Vec<u32> = self
+            .defined_in(file, base)
+            .into_iter()
+            .filter(class_like)
+            .collect();
+        if !here.is_empty() {
+            return here;
+        }
+        let family = self.files[file as usize]
+            .language
+            .as_deref()
+            .map(Language::family);
+        let named: Vec<u32> = self
+            .named(base)
+            .iter()
+            .copied()
+            .filter(|s| {
+                class_like(s)
+                    && self.files[self.symbols[*s as usize].file as usize]
+                        .language
+                        .as_deref()
+                        .map(Language::family)
+                        == family
+            })
+            .collect();
+        if named.len() <= MAX_NAME_ONLY {
+            named
+        } else {
+            Vec::new()
+        }
     }
 
     /// The files a module path written in `importer` may name, by the index's conventions:
@@ -202,7 +336,27 @@ impl Graph {
             .flatten()
             .copied()
             .filter(|&f| resolve::matches(&self.files[f as usize].path, &candidates))
+            .filter(|&f| {
+                language != Some("python")
+                    || !self.inside_package(&self.files[f as usize].path, name)
+            })
             .collect()
+    }
+
+    /// Whether `path`, which a Python absolute import of `module` matched, lies inside a
+    /// package that does not start the module path: `import typing` never means
+    /// `flask/typing.py` when `flask/__init__.py` makes `flask` a package (that file is
+    /// `flask.typing`; `typing` is the standard library's).
+    fn inside_package(&self, path: &str, module: &str) -> bool {
+        if module.starts_with('.') {
+            return false;
+        }
+        let module = module.replace('.', "/");
+        let prefix = [format!("{module}.py"), format!("{module}/__init__.py")]
+            .iter()
+            .find_map(|tail| path.strip_suffix(tail.as_str()))
+            .map(|p| p.trim_end_matches('/'));
+        prefix.is_some_and(|p| !p.is_empty() && self.file(&format!("{p}/__init__.py")).is_some())
     }
 }
 
@@ -213,7 +367,7 @@ pub(super) struct Scope<'a, 'f> {
     /// Top-level callables of the files it imports, by name.
     pub(super) members: &'a HashMap<&'a str, Vec<u32>>,
     /// Every file's direct import bindings.
-    pub(super) bindings: &'a [HashMap<&'f str, Vec<u32>>],
+    pub(super) bindings: &'a [Bindings<'f>],
     /// Import lines by the last segment of the module path they name, and by the whole.
     pub(super) by_last: HashMap<&'a str, Vec<u32>>,
     pub(super) by_whole: HashMap<&'a str, Vec<u32>>,
@@ -221,6 +375,8 @@ pub(super) struct Scope<'a, 'f> {
     pub(super) aliased: HashMap<&'a str, Vec<(&'a str, u32)>>,
     /// Import line to the files it resolved to.
     pub(super) files_on: HashMap<u32, Vec<u32>>,
+    /// Import lines inside a definition, to that definition's lines: they bind only there.
+    pub(super) scoped: HashMap<u32, (u32, u32)>,
 }
 
 impl<'a, 'f> Scope<'a, 'f> {
@@ -230,7 +386,7 @@ impl<'a, 'f> Scope<'a, 'f> {
         facts: &'a FileFacts,
         imports: &[(u32, u32)],
         members: &'a HashMap<&'a str, Vec<u32>>,
-        bindings: &'a [HashMap<&'f str, Vec<u32>>],
+        bindings: &'a [Bindings<'f>],
     ) -> Self {
         let mut scope = Scope {
             file,
@@ -241,6 +397,7 @@ impl<'a, 'f> Scope<'a, 'f> {
             by_whole: HashMap::new(),
             aliased: HashMap::new(),
             files_on: HashMap::new(),
+            scoped: HashMap::new(),
         };
         for (m, line) in &facts.imports {
             scope
@@ -267,9 +424,18 @@ impl<'a, 'f> Scope<'a, 'f> {
         self.files_on.get(&line).map_or(&[], Vec::as_slice)
     }
 
+    /// Whether the import on `line` binds in a definition spanning `at`: a module-level one
+    /// does everywhere, one inside a definition only within it.
+    fn visible(&self, line: u32, at: (u32, u32)) -> bool {
+        self.scoped
+            .get(&line)
+            .is_none_or(|&(start, end)| start <= at.0 && at.1 <= end)
+    }
+
     /// The files an import binds to `name` in this file (`import os.path`, `from pkg import
-    /// mod`, `import x as name`, `use a::b`): the files resolved on those import lines.
-    fn module_files(&self, name: &str) -> Vec<u32> {
+    /// mod`, `import x as name`, `use a::b`), as seen from a definition spanning `at`: the
+    /// files resolved on those import lines.
+    fn module_files(&self, name: &str, at: (u32, u32)) -> Vec<u32> {
         let lines = [self.by_last.get(name), self.by_whole.get(name)]
             .into_iter()
             .flatten()
@@ -283,6 +449,7 @@ impl<'a, 'f> Scope<'a, 'f> {
                     .map(|(_, line)| *line),
             );
         let mut out: Vec<u32> = lines
+            .filter(|&line| self.visible(line, at))
             .flat_map(|line| self.files_on(line).iter().copied())
             .collect();
         out.sort_unstable();
@@ -290,11 +457,29 @@ impl<'a, 'f> Scope<'a, 'f> {
         out
     }
 
-    /// The definitions an import binds `name` to in this file: directly, or through one
-    /// re-export (`from pkg import N` where pkg itself imports N from a submodule).
-    fn bound(&self, name: &str) -> Vec<u32> {
-        if let Some(direct) = self.bindings[self.file as usize].get(name) {
-            return direct.clone();
+    /// The definitions an import binds `name` to in this file, as seen from a definition
+    /// spanning `at`: directly, or through one re-export (`from pkg import N` where pkg
+    /// itself imports N from a submodule).
+    fn bound(&self, name: &str, at: (u32, u32)) -> Vec<u32> {
+        let visible: Vec<&Binding> = self.bindings[self.file as usize]
+            .get(name)
+            .into_iter()
+            .flatten()
+            .filter(|b| {
+                b.scope
+                    .is_none_or(|(start, end)| start <= at.0 && at.1 <= end)
+            })
+            .collect();
+        // The innermost binding shadows the ones around it.
+        let span = |b: &Binding| b.scope.map_or(u32::MAX, |(start, end)| end - start);
+        let inner = visible.iter().map(|b| span(b)).min();
+        let direct: Vec<u32> = visible
+            .iter()
+            .filter(|b| Some(span(b)) == inner)
+            .map(|b| b.definition)
+            .collect();
+        if !direct.is_empty() {
+            return direct;
         }
         let imported_as = self
             .by_last
@@ -302,17 +487,39 @@ impl<'a, 'f> Scope<'a, 'f> {
             .into_iter()
             .flatten()
             .map(|line| (name, *line))
-            .chain(self.aliased.get(name).into_iter().flatten().copied());
+            .chain(self.aliased.get(name).into_iter().flatten().copied())
+            .filter(|&(_, line)| self.visible(line, at));
         let mut out = Vec::new();
         for (original, line) in imported_as {
             for &f in self.files_on(line) {
-                if let Some(defs) = self.bindings[f as usize].get(original) {
-                    out.extend(defs.iter().copied());
-                }
+                out.extend(self.exported(f, original));
             }
         }
         out.sort_unstable();
         out.dedup();
         out
     }
+
+    /// The definitions file `f` binds `name` to by a module-level import: what it exports
+    /// under that name without defining it.
+    fn exported(&self, f: u32, name: &str) -> Vec<u32> {
+        self.bindings[f as usize]
+            .get(name)
+            .into_iter()
+            .flatten()
+            .filter(|b| b.scope.is_none())
+            .map(|b| b.definition)
+            .collect()
+    }
+}
+
+/// One file's import bindings: local name to the definitions it is bound to.
+pub(super) type Bindings<'f> = HashMap<&'f str, Vec<Binding>>;
+
+/// A name bound to a definition by an import, and where the binding holds.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Binding {
+    pub(super) definition: u32,
+    /// The lines of the definition the import is inside; none for a module-level import.
+    pub(super) scope: Option<(u32, u32)>,
 }

@@ -95,10 +95,10 @@ impl Graph {
                 wanted[f as usize] = true;
             }
         }
-        let bindings: Vec<HashMap<&str, Vec<u32>>> = (0..n)
+        let bindings: Vec<calls::Bindings> = (0..n)
             .map(|i| {
                 if wanted[i] {
-                    direct_bindings(&g, &facts[i], &each[i], &resolved[i])
+                    direct_bindings(&g, i as u32, &facts[i], &each[i], &resolved[i])
                 } else {
                     HashMap::new()
                 }
@@ -188,6 +188,43 @@ impl Graph {
                 names.extend(used_names(f));
             }
         }
+        // A Python package appeared or went: absolute imports inside it resolve differently
+        // (`import typing` in a package never means its own typing.py).
+        let package_moved = removed
+            .iter()
+            .map(|&o| self.files[o as usize].path.as_str())
+            .chain(
+                facts
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, f)| kept[*i].is_none() && self.file(&f.path).is_none())
+                    .map(|(_, f)| f.path.as_str()),
+            )
+            .any(|p| p == "__init__.py" || p.ends_with("/__init__.py"));
+        if package_moved {
+            for (i, f) in facts.iter().enumerate() {
+                if f.language.as_deref() == Some("python") {
+                    dirty[i] = true;
+                    names.extend(used_names(f));
+                }
+            }
+        }
+        // A class whose base changed resolves `super()` differently, and so do its own
+        // subclasses: every class below a changed name is changed too.
+        if !names.is_empty() {
+            let mut subclasses: HashMap<&str, Vec<&str>> = HashMap::new();
+            for (class, base) in facts.iter().flat_map(|f| declared_bases(f)) {
+                subclasses.entry(base).or_default().push(class);
+            }
+            let mut pending: Vec<&str> = names.iter().copied().collect();
+            while let Some(n) = pending.pop() {
+                for &sub in subclasses.get(n).into_iter().flatten() {
+                    if names.insert(sub) {
+                        pending.push(sub);
+                    }
+                }
+            }
+        }
         // One re-export hop: `from y import n as l` binds `l` to whatever `n` now means.
         let aliased: Vec<&str> = facts
             .iter()
@@ -213,9 +250,18 @@ impl Graph {
         next: &'a Graph,
         new: u32,
     ) -> (Vec<&'a str>, Vec<Option<u32>>) {
-        type Key<'k> = (&'k str, &'k str, Option<&'k str>);
+        // A class's declaration names its bases: what `super()` resolves through.
+        type Key<'k> = (&'k str, &'k str, Option<&'k str>, Option<&'k str>);
         let key = |s: &'a Symbol| -> Key<'a> {
-            (s.name.as_str(), s.kind.as_str(), s.container.as_deref())
+            let declared = CLASS_LIKE
+                .contains(&s.kind.as_str())
+                .then_some(s.signature.as_str());
+            (
+                s.name.as_str(),
+                s.kind.as_str(),
+                s.container.as_deref(),
+                declared,
+            )
         };
         let mut after: HashMap<Key, Vec<u32>> = HashMap::new();
         for (local, s) in next.symbols_of(new).enumerate() {
@@ -305,12 +351,36 @@ pub(super) struct Plan {
 }
 
 /// Every name a file's resolution looks up elsewhere: the names it calls, the last names of
-/// the paths it imports, and both names of its aliases.
+/// the paths it imports, both names of its aliases, and the bases its classes declare.
 pub(super) fn used_names(f: &FileFacts) -> impl Iterator<Item = &str> {
     f.calls
         .iter()
         .map(|(name, _, _)| name.as_str())
         .chain(import_names(f))
+        .chain(declared_bases(f).map(|(_, base)| base))
+}
+
+/// (class, base) for every base a class-like definition of `f` declares.
+pub(super) fn declared_bases(f: &FileFacts) -> impl Iterator<Item = (&str, &str)> {
+    let language = f.language.as_deref();
+    f.symbols
+        .iter()
+        .filter(|s| CLASS_LIKE.contains(&s.kind.as_str()))
+        .flat_map(move |s| {
+            bases::bases(language, &s.signature)
+                .into_iter()
+                .map(move |b| (s.name.as_str(), b))
+        })
+}
+
+/// The name of the innermost definition of `f` holding `line`, if any: where an import
+/// binds.
+fn scope_of(f: &FileFacts, line: u32) -> Option<&str> {
+    f.symbols
+        .iter()
+        .filter(|s| s.start_line <= line && line <= s.end_line)
+        .min_by_key(|s| s.end_line - s.start_line)
+        .map(|s| s.name.as_str())
 }
 
 /// The names a file's imports may bind: the last names of the paths it imports and both
@@ -324,18 +394,22 @@ pub(super) fn import_names(f: &FileFacts) -> impl Iterator<Item = &str> {
 }
 
 /// The same imports and aliases, lines aside: the file binds the same names to the same
-/// modules.
+/// modules, in the same definitions (or at module level).
 pub(super) fn same_imports(a: &FileFacts, b: &FileFacts) -> bool {
-    fn imports(f: &FileFacts) -> Vec<&str> {
-        let mut v: Vec<&str> = f.imports.iter().map(|(m, _)| m.as_str()).collect();
+    fn imports(f: &FileFacts) -> Vec<(&str, Option<&str>)> {
+        let mut v: Vec<_> = f
+            .imports
+            .iter()
+            .map(|(m, line)| (m.as_str(), scope_of(f, *line)))
+            .collect();
         v.sort_unstable();
         v
     }
-    fn aliases(f: &FileFacts) -> Vec<(&str, &str)> {
-        let mut v: Vec<(&str, &str)> = f
+    fn aliases(f: &FileFacts) -> Vec<(&str, &str, Option<&str>)> {
+        let mut v: Vec<_> = f
             .aliases
             .iter()
-            .map(|(n, l, _)| (n.as_str(), l.as_str()))
+            .map(|(n, l, line)| (n.as_str(), l.as_str(), scope_of(f, *line)))
             .collect();
         v.sort_unstable();
         v
@@ -364,20 +438,24 @@ pub(super) fn resolve_imports(g: &Graph, file: u32, facts: &FileFacts) -> Vec<Op
 /// the line also resolves to pkg/mod, whose own `f` is not the one imported.
 pub(super) fn direct_bindings<'f>(
     g: &Graph,
+    file: u32,
     facts: &'f FileFacts,
     each: &[Option<u32>],
     resolved: &[(u32, u32)],
-) -> HashMap<&'f str, Vec<u32>> {
-    let mut out: HashMap<&str, Vec<u32>> = HashMap::new();
-    let mut bind = |local: &'f str, name: &str, files: &[u32]| {
-        let defs: Vec<u32> = files
+) -> calls::Bindings<'f> {
+    let mut out: calls::Bindings = HashMap::new();
+    let mut bind = |local: &'f str, name: &str, files: &[u32], line: u32| {
+        // An import inside a definition binds only there.
+        let scope = g.enclosing(file, line).map(|d| {
+            let d = g.symbols[d as usize].symbol();
+            (d.start_line, d.end_line)
+        });
+        let defs = files
             .iter()
             .flat_map(|&f| g.defined_in(f, name))
             .filter(|s| g.symbols[*s as usize].symbol().container.is_none())
-            .collect();
-        if !defs.is_empty() {
-            out.entry(local).or_default().extend(defs);
-        }
+            .map(|definition| calls::Binding { definition, scope });
+        out.entry(local).or_default().extend(defs);
     };
     // An imported name's file: its own when it is a module, else its parent's on that line
     // (`from x.y import z` records x.y and x.y.z).
@@ -401,9 +479,9 @@ pub(super) fn direct_bindings<'f>(
                 .and_then(|(_, f)| *f)
         })
     };
-    for (i, (name, _)) in facts.imports.iter().enumerate() {
+    for (i, (name, line)) in facts.imports.iter().enumerate() {
         let last = last_segment(name);
-        bind(last, last, file_of(i).as_slice());
+        bind(last, last, file_of(i).as_slice(), *line);
     }
     for (name, local, line) in &facts.aliases {
         // The import of that line naming the definition, else whatever the line resolved to.
@@ -423,7 +501,8 @@ pub(super) fn direct_bindings<'f>(
         } else {
             own
         };
-        bind(local.as_str(), name.as_str(), &files);
+        bind(local.as_str(), name.as_str(), &files, *line);
     }
+    out.retain(|_, defs| !defs.is_empty());
     out
 }

@@ -248,7 +248,12 @@ fn assign_containers(defs: &mut [(Node, Symbol)]) {
 }
 
 /// A call's receiver as a plain dotted path (`self`, `os.path`, `crate::util`), or `?`.
+/// Python's `super()` and `super(Cls, self)` are `super`, as Java's and JavaScript's `super`:
+/// the call means a base class's method.
 fn receiver_text(raw: &str) -> String {
+    if raw.starts_with("super(") && raw.ends_with(')') {
+        return "super".to_string();
+    }
     let plain = raw.len() <= 80
         && !raw.is_empty()
         && raw

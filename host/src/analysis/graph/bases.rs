@@ -1,0 +1,100 @@
+//! The base classes a class declaration names, read from its first line: what `super().m()`
+//! and an inherited `self.m()` resolve through.
+
+/// The base classes `signature` (a class declaration's first line) names, by their last name
+/// (`pkg.Base` and `ns::Base` give `Base`), generics and keyword arguments left out. Python
+/// `class A(B, C, metaclass=M):`, Java/JavaScript/TypeScript `class A extends B implements C`,
+/// C++ `class A : public B, private C`.
+pub(super) fn bases<'s>(language: Option<&str>, signature: &'s str) -> Vec<&'s str> {
+    let list: Vec<&str> = match language {
+        Some("python") => python(signature),
+        Some("cpp") => cpp(signature),
+        Some("java" | "javascript" | "typescript" | "tsx") => extends(signature),
+        _ => Vec::new(),
+    };
+    list.into_iter()
+        .map(|b| b.split('<').next().unwrap_or(b).trim())
+        .map(|b| b.rsplit(['.', ':']).next().unwrap_or(b))
+        .filter(|b| !b.is_empty() && b.chars().all(|c| c.is_alphanumeric() || c == '_'))
+        .collect()
+}
+
+/// `class A(B, pkg.C, metaclass=M):` names B and pkg.C.
+fn python(signature: &str) -> Vec<&str> {
+    let Some((_, rest)) = signature.split_once('(') else {
+        return Vec::new();
+    };
+    let inside = rest.rsplit_once(')').map_or(rest, |(i, _)| i);
+    inside
+        .split(',')
+        .map(str::trim)
+        .filter(|b| !b.contains('='))
+        .collect()
+}
+
+/// `class A : public B, virtual protected ns::C {` names B and ns::C.
+fn cpp(signature: &str) -> Vec<&str> {
+    // The first single `:` (not part of a `::`) starts the base list.
+    let bytes = signature.as_bytes();
+    let colon = (0..bytes.len()).find(|&i| {
+        bytes[i] == b':' && bytes.get(i + 1) != Some(&b':') && (i == 0 || bytes[i - 1] != b':')
+    });
+    let Some(colon) = colon else {
+        return Vec::new();
+    };
+    let list = signature[colon + 1..].split('{').next().unwrap_or("");
+    list.split(',')
+        .filter_map(|b| {
+            b.split_whitespace()
+                .rfind(|w| !matches!(*w, "public" | "protected" | "private" | "virtual"))
+        })
+        .collect()
+}
+
+/// `class A<T> extends B<T> implements C, D {` names B, C and D.
+fn extends(signature: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut words = signature
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '{')
+        .filter(|w| !w.is_empty());
+    let mut listing = false;
+    for w in words.by_ref() {
+        match w {
+            "extends" | "implements" => listing = true,
+            _ if listing => out.push(w),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bases;
+
+    #[test]
+    fn bases_are_read_from_each_language_s_declaration() {
+        assert_eq!(
+            bases(Some("python"), "class A(base.B, C, metaclass=abc.ABCMeta):"),
+            ["B", "C"]
+        );
+        assert!(bases(Some("python"), "class A:").is_empty());
+        assert_eq!(
+            bases(
+                Some("java"),
+                "public final class A<T> extends B<T> implements C, D {"
+            ),
+            ["B", "C", "D"]
+        );
+        assert_eq!(
+            bases(Some("typescript"), "export class A extends lib.B {"),
+            ["B"]
+        );
+        assert_eq!(
+            bases(Some("cpp"), "class A : public ns::B, virtual private C {"),
+            ["B", "C"]
+        );
+        assert!(bases(Some("cpp"), "class ns::A {").is_empty());
+        assert!(bases(Some("rust"), "impl Foo for Bar {").is_empty());
+    }
+}
