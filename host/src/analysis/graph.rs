@@ -23,6 +23,10 @@ pub enum Confidence {
     Import,
     /// Defined in the caller's own container (class, impl, ...).
     Container,
+    /// A method of the type a variable, parameter or field is given where it is declared or
+    /// made (`x: Foo`, `x = Foo()`, `self.x = Foo()`, `let x = Foo::new()`), or that type's
+    /// bases.
+    Type,
     /// A method of a base class of the caller's own (`super().m()`, or `self.m()` that the
     /// class inherits), the base named in the class's declaration.
     Base,
@@ -39,6 +43,7 @@ impl Confidence {
         match self {
             Self::Import => "import",
             Self::Container => "container",
+            Self::Type => "type",
             Self::Base => "base",
             Self::File => "file",
             Self::Module => "module",
@@ -51,6 +56,7 @@ impl Confidence {
         match self {
             Self::Import => 0.95,
             Self::Container => 0.9,
+            Self::Type => 0.85,
             Self::Base => 0.85,
             Self::File => 0.85,
             Self::Module => 0.7,
@@ -67,6 +73,9 @@ const SUPER: &str = "super";
 
 /// Definition kinds a base class may be.
 const CLASS_LIKE: &[&str] = &["class", "struct", "interface"];
+
+/// Definition kinds a variable's type may be: what has methods.
+const TYPE_LIKE: &[&str] = &["class", "struct", "interface", "enum", "trait", "union"];
 
 /// A name defined in more places than this is too common to guess a call's target from it.
 pub const MAX_NAME_ONLY: usize = 3;

@@ -144,7 +144,8 @@ fn rust_calls_resolve_through_use_paths_aliases_and_types() {
         callees(&s, "src/app.rs:run"),
         pairs(&[
             ("src/store.rs:Store.open", "import"),
-            ("src/store.rs:Store.get", "name"),
+            // `let s = Store::open()`: s is a Store.
+            ("src/store.rs:Store.get", "type"),
             ("src/store.rs:connect", "import"),
             ("src/util.rs:clip", "import"),
             ("src/app.rs:helper", "file"),
@@ -737,6 +738,13 @@ mod incremental {
                 "class K{d}(K{c}):\n    def {c}(self):\n        super().{c}()\n        self.{d}()"
             )),
             (module.clone(), name.clone()).prop_map(|(m, b)| format!("from pkg.{m} import K{b}")),
+            // Calls on typed names: a parameter, a constructed local and a field.
+            (name.clone(), name.clone()).prop_map(|(d, c)| format!(
+                "def {d}(x: K{c}):\n    x.{c}()\n    y = K{d}()\n    y.{d}()"
+            )),
+            (name.clone(), name.clone()).prop_map(|(d, c)| format!(
+                "class K{d}:\n    def __init__(self):\n        self.h = K{c}()\n\n    def {d}(self):\n        self.h.{c}()"
+            )),
             // An import that binds only inside its function.
             (name.clone(), name.clone(), module.clone()).prop_map(|(d, c, m)| format!(
                 "def {d}(x):\n    from pkg.{m} import {c}\n    return {c}(x)"
@@ -1416,5 +1424,112 @@ fn a_call_through_a_package_follows_its_re_export() {
     assert_eq!(
         callees(&s, "tests/test_get.py:test_get"),
         pairs(&[("requests/api.py:get", "import")])
+    );
+}
+
+#[test]
+fn calls_on_typed_names_resolve_to_that_type_s_methods() {
+    // Python: a parameter annotation, a constructed local, a field set in __init__, and a
+    // method the type inherits; another class's `send` is never taken.
+    let s = snapshot(&[
+        (
+            "net/adapters.py",
+            "class Base:\n    def close(self):\n        pass\n\n\
+             class HTTPAdapter(Base):\n    def send(self, r):\n        pass\n",
+        ),
+        (
+            "net/mail.py",
+            "class Mailer:\n    def send(self, m):\n        pass\n",
+        ),
+        (
+            "net/sessions.py",
+            "from net.adapters import HTTPAdapter\n\n\
+             class Session:\n    def __init__(self):\n        self.adapter = HTTPAdapter()\n\n\
+             \x20   def go(self, r):\n        self.adapter.send(r)\n\n\
+             def use(a: HTTPAdapter, r):\n    a.send(r)\n    a.close()\n\n\
+             def make(r):\n    b = HTTPAdapter()\n    b.send(r)\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "net/sessions.py:Session.go"),
+        pairs(&[("net/adapters.py:HTTPAdapter.send", "type")])
+    );
+    assert_eq!(
+        callees(&s, "net/sessions.py:use"),
+        pairs(&[
+            ("net/adapters.py:Base.close", "type"),
+            ("net/adapters.py:HTTPAdapter.send", "type"),
+        ])
+    );
+    assert_eq!(
+        callees(&s, "net/sessions.py:make"),
+        pairs(&[
+            ("net/adapters.py:HTTPAdapter", "import"),
+            ("net/adapters.py:HTTPAdapter.send", "type"),
+        ])
+    );
+    // TypeScript: a constructor parameter property and a typed parameter.
+    let s = snapshot(&[
+        (
+            "src/store.ts",
+            "export class Store {\n  add(x: number) {}\n}\nexport class Queue {\n  add(x: number) {}\n}\n",
+        ),
+        (
+            "src/app.ts",
+            "import { Store } from './store';\n\
+             export class App {\n  constructor(private store: Store) {}\n  run() {\n    this.store.add(1);\n  }\n}\n\
+             export function fill(s: Store) {\n  s.add(2);\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "src/app.ts:App.run"),
+        pairs(&[("src/store.ts:Store.add", "type")])
+    );
+    assert_eq!(
+        callees(&s, "src/app.ts:fill"),
+        pairs(&[("src/store.ts:Store.add", "type")])
+    );
+    // Rust: a struct field, a `let` made by `Type::new()`, a parameter; Go: a method's
+    // receiver; Java: a field reached without `this.`.
+    let s = snapshot(&[
+        (
+            "src/pool.rs",
+            "pub struct Pool;\nimpl Pool {\n    pub fn new() -> Self { Pool }\n    pub fn get(&self) {}\n}\n\
+             pub struct Cache;\nimpl Cache {\n    pub fn get(&self) {}\n}\n",
+        ),
+        (
+            "src/server.rs",
+            "use crate::pool::Pool;\n\
+             pub struct Server { pool: Pool }\n\
+             impl Server {\n    pub fn handle(&self) {\n        self.pool.get();\n    }\n}\n\
+             pub fn start(p: &Pool) {\n    p.get();\n    let q = Pool::new();\n    q.get();\n}\n",
+        ),
+        (
+            "go/srv.go",
+            "package srv\ntype Srv struct{}\nfunc (s *Srv) Serve() {\n    s.handle()\n}\nfunc (s *Srv) handle() {}\ntype Other struct{}\nfunc (o *Other) handle() {}\n",
+        ),
+        (
+            "java/App.java",
+            "class Repo {\n  void save() {}\n}\nclass Log {\n  void save() {}\n}\nclass App {\n  private Repo repo;\n  void run() {\n    repo.save();\n  }\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "src/server.rs:Server.handle"),
+        pairs(&[("src/pool.rs:Pool.get", "type")])
+    );
+    assert_eq!(
+        callees(&s, "src/server.rs:start"),
+        pairs(&[
+            ("src/pool.rs:Pool.get", "type"),
+            ("src/pool.rs:Pool.new", "import"),
+        ])
+    );
+    assert_eq!(
+        callees(&s, "go/srv.go:Srv.Serve"),
+        pairs(&[("go/srv.go:Srv.handle", "type")])
+    );
+    assert_eq!(
+        callees(&s, "java/App.java:App.run"),
+        pairs(&[("java/App.java:Repo.save", "type")])
     );
 }

@@ -600,7 +600,8 @@ pub fn facts_of(
     let mut stmt = conn.prepare_cached(
         "SELECT e.file_id, e.kind, e.name, e.key, e.line FROM edges e
          WHERE e.file_id IN (SELECT value FROM json_each(?1))
-           AND +e.kind IN ('import', 'call', 'reference') ORDER BY e.file_id, e.rowid",
+           AND +e.kind IN ('import', 'call', 'reference', 'type', 'field')
+         ORDER BY e.file_id, e.rowid",
     )?;
     let rows = stmt.query_map([&ids_json], |r| {
         Ok((

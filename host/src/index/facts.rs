@@ -23,6 +23,8 @@ pub struct FileFacts {
     pub calls: Vec<(String, String, u32)>,
     /// (definition name, local name, line) for `import a as b` forms.
     pub aliases: Vec<(String, String, u32)>,
+    /// Variables, parameters and fields with the type the file gives them.
+    pub types: Vec<super::code::Typed>,
 }
 
 impl FileFacts {
@@ -69,6 +71,7 @@ impl FileFacts {
                 .into_iter()
                 .map(|a| (a.name, a.local, a.line))
                 .collect(),
+            types: x.types,
         }
     }
 }
@@ -130,6 +133,12 @@ fn facts_in(conn: &rusqlite::Connection, files: &[CodeFile]) -> HostResult<Vec<F
                 match kind.as_str() {
                     "import" => facts.imports.push((name, line)),
                     "call" => facts.calls.push((name, key, line)),
+                    "type" | "field" => facts.types.push(super::code::Typed {
+                        field: kind == "field",
+                        name,
+                        type_name: key,
+                        line,
+                    }),
                     _ => facts.aliases.push((name, key, line)),
                 }
             }

@@ -30,7 +30,7 @@ mod stats;
 
 /// Bumped whenever the schema or tokenizer changes, or the code facts the catalogue stores
 /// (a mismatch rebuilds the index and reindexes the catalogue with it). 3: Python's
-/// `super()` receivers are recorded as `super`.
+/// `super()` receivers are recorded as `super`, and typed names as `type`/`field` edges.
 const FORMAT: &str = "smart-context-index-3";
 const FORMAT_FILE: &str = "FORMAT";
 /// The writer's indexing memory, shared by its threads (tantivy wants >= 15 MB each).

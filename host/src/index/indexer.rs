@@ -684,6 +684,11 @@ impl Index {
                 for a in x.aliases {
                     entry.edges.push(("reference", a.name, a.local, a.line));
                 }
+                // A type edge gives a variable (or, `field`, a field) its type's name.
+                for t in x.types {
+                    let kind = if t.field { "field" } else { "type" };
+                    entry.edges.push((kind, t.name, t.type_name, t.line));
+                }
                 entry.symbols = x.symbols;
                 whole_text = Some(text.into_owned());
             }

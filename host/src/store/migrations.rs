@@ -195,6 +195,24 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE evidence_packs ADD COLUMN mac TEXT NOT NULL DEFAULT '';
      ALTER TABLE evidence_pack_items ADD COLUMN mac TEXT NOT NULL DEFAULT '';
      DELETE FROM evidence_packs;",
+    // 13: type edges: a variable's (`type`) or a field's (`field`) type as the code states it,
+    // what a call on it resolves through. SQLite cannot widen a CHECK in place: the table is
+    // made again with its rows in order.
+    "CREATE TABLE edges_new (
+        file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL
+            CHECK(kind IN ('import', 'call', 'reference', 'link', 'type', 'field')),
+        name TEXT NOT NULL,
+        key TEXT NOT NULL,
+        line INTEGER NOT NULL
+     );
+     INSERT INTO edges_new (file_id, kind, name, key, line)
+        SELECT file_id, kind, name, key, line FROM edges ORDER BY rowid;
+     DROP TABLE edges;
+     ALTER TABLE edges_new RENAME TO edges;
+     CREATE INDEX idx_edges_file ON edges(file_id);
+     CREATE INDEX idx_edges_key ON edges(kind, key);
+     CREATE INDEX idx_edges_name ON edges(kind, name);",
 ];
 
 /// The schema version this build writes.
@@ -376,5 +394,46 @@ mod tests {
             (salt.as_str(), meta.as_str(), shown.as_str(), hash.as_str()),
             ("", "{}", "", "")
         );
+    }
+
+    #[test]
+    fn v12_to_v13_keeps_edges_in_order_and_takes_type_edges() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.pragma_update(None, "foreign_keys", true).unwrap();
+        run_to(&mut conn, 12).unwrap();
+        conn.execute(
+            "INSERT INTO files (path, hash, size, mtime_ms, kind, indexed_ms) VALUES ('a.py', 'h', 1, 1, 'code', 1)",
+            [],
+        )
+        .unwrap();
+        for (kind, name) in [("call", "b"), ("import", "os"), ("call", "a")] {
+            conn.execute(
+                "INSERT INTO edges (file_id, kind, name, key, line) VALUES (1, ?1, ?2, '', 1)",
+                [kind, name],
+            )
+            .unwrap();
+        }
+        run_to(&mut conn, 13).unwrap();
+        let names: Vec<String> = conn
+            .prepare("SELECT name FROM edges ORDER BY rowid")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(names, ["b", "os", "a"]);
+        conn.execute(
+            "INSERT INTO edges (file_id, kind, name, key, line) VALUES (1, 'field', 'x', 'Foo', 2)",
+            [],
+        )
+        .unwrap();
+        let bad = conn.execute(
+            "INSERT INTO edges (file_id, kind, name, key, line) VALUES (1, 'bogus', 'x', 'x', 1)",
+            [],
+        );
+        assert!(bad.is_err(), "edge kinds are still checked");
+        // The cascade still holds.
+        conn.execute("DELETE FROM files", []).unwrap();
+        assert_eq!(count(&conn, "edges"), 0);
     }
 }

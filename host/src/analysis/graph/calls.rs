@@ -29,6 +29,35 @@ impl Graph {
         }
         let innermost = self.innermost_by_line(file);
         let mut scope = Scope::new(file, facts, imports, &members, bindings);
+        // Typed names: a local's span, or the type holding a field.
+        for t in &facts.types {
+            let def = innermost.get(t.line as usize).copied().flatten();
+            let def = def.map(|d| self.symbols[d as usize].symbol());
+            let holder = def.and_then(|d| {
+                if TYPE_LIKE.contains(&d.kind.as_str()) {
+                    Some(d.name.as_str())
+                } else {
+                    d.container.as_deref()
+                }
+            });
+            let declared_in_type = def.is_some_and(|d| TYPE_LIKE.contains(&d.kind.as_str()));
+            if t.field || declared_in_type {
+                if let Some(holder) = holder {
+                    scope
+                        .fields
+                        .entry(t.name.as_str())
+                        .or_default()
+                        .push((t.type_name.as_str(), holder));
+                }
+            } else {
+                let span = def.map(|d| (d.start_line, d.end_line));
+                scope
+                    .typed
+                    .entry(t.name.as_str())
+                    .or_default()
+                    .push((t.type_name.as_str(), span));
+            }
+        }
         // Imports inside a definition bind only there.
         for line in facts
             .imports
@@ -138,9 +167,14 @@ impl Graph {
                 }
             }
             // A base class's: the one the class declaration names, nearest first.
-            let inherited: Vec<u32> = own
-                .map(|class| self.inherited(scope, at, class, name))
-                .unwrap_or_default()
+            let classes: Vec<u32> = own.map_or_else(Vec::new, |class| {
+                self.defined_in(scope.file, class)
+                    .into_iter()
+                    .filter(|s| CLASS_LIKE.contains(&sym(*s).kind.as_str()))
+                    .collect()
+            });
+            let inherited: Vec<u32> = self
+                .inherited(scope, at, classes, name)
                 .into_iter()
                 .filter(callable)
                 .collect();
@@ -209,6 +243,17 @@ impl Graph {
                 return (reexported, Confidence::Import);
             }
         }
+        // A variable, parameter or field of a type the file states: that type's method.
+        for type_name in scope.type_of(receiver, own, at) {
+            let methods: Vec<u32> = self
+                .methods_of_type(scope, at, type_name, name)
+                .into_iter()
+                .filter(callable)
+                .collect();
+            if !methods.is_empty() {
+                return (methods, Confidence::Type);
+            }
+        }
         // A type named like the receiver's last name (`Foo::new`, `Config.load`).
         let typed: Vec<u32> = named(&|s| sym(*s).container.as_deref() == Some(last));
         if !typed.is_empty() {
@@ -227,17 +272,11 @@ impl Graph {
         (few(methods).unwrap_or_default(), Confidence::Name)
     }
 
-    /// The methods named `name` that the class `class` (of the caller's file, whose
-    /// definition spans `at`) inherits: from the first level of its bases, as its declaration
-    /// names them, that defines one, at most [`MAX_BASE_DEPTH`] levels up.
-    fn inherited(&self, scope: &Scope, at: (u32, u32), class: &str, name: &str) -> Vec<u32> {
-        let class_like =
-            |s: &u32| CLASS_LIKE.contains(&self.symbols[*s as usize].symbol().kind.as_str());
-        let mut level: Vec<u32> = self
-            .defined_in(scope.file, class)
-            .into_iter()
-            .filter(class_like)
-            .collect();
+    /// The methods named `name` that the types `start` inherit: from the first level of their
+    /// bases, as their declarations name them, that defines one, at most [`MAX_BASE_DEPTH`]
+    /// levels up. `at` is the caller's span, for the imports its file binds there.
+    fn inherited(&self, scope: &Scope, at: (u32, u32), start: Vec<u32>, name: &str) -> Vec<u32> {
+        let mut level = start;
         let mut seen: HashSet<u32> = level.iter().copied().collect();
         for _ in 0..MAX_BASE_DEPTH {
             let mut next = Vec::new();
@@ -246,23 +285,13 @@ impl Graph {
                 let language = self.files[file as usize].language.as_deref();
                 for base in bases::bases(language, &self.symbols[c as usize].symbol().signature) {
                     next.extend(
-                        self.base_classes(scope, at, file, base)
+                        self.types_named(scope, at, file, base, CLASS_LIKE)
                             .into_iter()
                             .filter(|b| seen.insert(*b)),
                     );
                 }
             }
-            let found: Vec<u32> = next
-                .iter()
-                .flat_map(|&b| {
-                    let base = self.symbols[b as usize].symbol().name.as_str();
-                    self.defined_in(self.symbols[b as usize].file, name)
-                        .into_iter()
-                        .filter(move |&m| {
-                            self.symbols[m as usize].symbol().container.as_deref() == Some(base)
-                        })
-                })
-                .collect();
+            let found = self.own_methods(&next, name);
             if !found.is_empty() || next.is_empty() {
                 return found;
             }
@@ -271,52 +300,95 @@ impl Graph {
         Vec::new()
     }
 
-    /// The class definitions a base named `base` in a declaration of `file` means: bound by
-    /// the caller's imports when the declaration is in the caller's file, else defined in the
-    /// declaration's own file, else the few of that name in the caller's language family.
-    fn base_classes(&self, scope: &Scope, at: (u32, u32), file: u32, base: &str) -> Vec<u32> {
-        let class_like =
-            |s: &u32| CLASS_LIKE.contains(&self.symbols[*s as usize].symbol().kind.as_str());
-        if file == scope.file {
-            let bound: Vec<u32> = scope
-                .bound(base, at)
+    /// The methods named `name` the types `types` define themselves: in the type's own file,
+    /// else anywhere in its language family under that type's name (an `impl` elsewhere).
+    fn own_methods(&self, types: &[u32], name: &str) -> Vec<u32> {
+        let mut out = Vec::new();
+        for &t in types {
+            let node = &self.symbols[t as usize];
+            let type_name = node.symbol().name.as_str();
+            let of_type = |m: &u32| {
+                self.symbols[*m as usize].symbol().container.as_deref() == Some(type_name)
+            };
+            let here: Vec<u32> = self
+                .defined_in(node.file, name)
                 .into_iter()
-                .filter(class_like)
+                .filter(of_type)
                 .collect();
+            if !here.is_empty() {
+                out.extend(here);
+                continue;
+            }
+            let family = self.family_of(node.file);
+            out.extend(self.named(name).iter().copied().filter(|m| {
+                of_type(m) && self.family_of(self.symbols[*m as usize].file) == family
+            }));
+        }
+        out
+    }
+
+    /// The methods named `name` of a value of type `type_name` (as a declaration in the
+    /// caller's file names it): the type's own, else inherited.
+    fn methods_of_type(
+        &self,
+        scope: &Scope,
+        at: (u32, u32),
+        type_name: &str,
+        name: &str,
+    ) -> Vec<u32> {
+        let types = self.types_named(scope, at, scope.file, type_name, TYPE_LIKE);
+        let own = self.own_methods(&types, name);
+        if !own.is_empty() {
+            return own;
+        }
+        self.inherited(scope, at, types, name)
+    }
+
+    /// The type definitions (of `kinds`) a name written in `file` means: bound by the
+    /// caller's imports when `file` is the caller's, else defined in `file` itself, else the
+    /// few of that name in the file's language family.
+    fn types_named(
+        &self,
+        scope: &Scope,
+        at: (u32, u32),
+        file: u32,
+        name: &str,
+        kinds: &[&str],
+    ) -> Vec<u32> {
+        let of_kind = |s: &u32| kinds.contains(&self.symbols[*s as usize].symbol().kind.as_str());
+        if file == scope.file {
+            let bound: Vec<u32> = scope.bound(name, at).into_iter().filter(of_kind).collect();
             if !bound.is_empty() {
                 return bound;
             }
         }
         let here: Vec<u32> = self
-            .defined_in(file, base)
+            .defined_in(file, name)
             .into_iter()
-            .filter(class_like)
+            .filter(of_kind)
             .collect();
         if !here.is_empty() {
             return here;
         }
-        let family = self.files[file as usize]
-            .language
-            .as_deref()
-            .map(Language::family);
+        let family = self.family_of(file);
         let named: Vec<u32> = self
-            .named(base)
+            .named(name)
             .iter()
             .copied()
-            .filter(|s| {
-                class_like(s)
-                    && self.files[self.symbols[*s as usize].file as usize]
-                        .language
-                        .as_deref()
-                        .map(Language::family)
-                        == family
-            })
+            .filter(|s| of_kind(s) && self.family_of(self.symbols[*s as usize].file) == family)
             .collect();
         if named.len() <= MAX_NAME_ONLY {
             named
         } else {
             Vec::new()
         }
+    }
+
+    fn family_of(&self, file: u32) -> Option<&str> {
+        self.files[file as usize]
+            .language
+            .as_deref()
+            .map(Language::family)
     }
 
     /// The files a module path written in `importer` may name, by the index's conventions:
@@ -377,6 +449,11 @@ pub(super) struct Scope<'a, 'f> {
     pub(super) files_on: HashMap<u32, Vec<u32>>,
     /// Import lines inside a definition, to that definition's lines: they bind only there.
     pub(super) scoped: HashMap<u32, (u32, u32)>,
+    /// Local names with their stated type and the lines of the definition they are declared
+    /// in (none: at module level).
+    pub(super) typed: HashMap<&'a str, Vec<(&'a str, Span)>>,
+    /// Fields with their stated type and the type (class, struct) holding them.
+    pub(super) fields: HashMap<&'a str, Vec<(&'a str, &'a str)>>,
 }
 
 impl<'a, 'f> Scope<'a, 'f> {
@@ -398,6 +475,8 @@ impl<'a, 'f> Scope<'a, 'f> {
             aliased: HashMap::new(),
             files_on: HashMap::new(),
             scoped: HashMap::new(),
+            typed: HashMap::new(),
+            fields: HashMap::new(),
         };
         for (m, line) in &facts.imports {
             scope
@@ -422,6 +501,47 @@ impl<'a, 'f> Scope<'a, 'f> {
 
     fn files_on(&self, line: u32) -> &[u32] {
         self.files_on.get(&line).map_or(&[], Vec::as_slice)
+    }
+
+    /// The types a receiver as written has where a definition spanning `at` (a member of
+    /// `own`, when it is one) calls through it: a local name's (the innermost declaration
+    /// holding the caller), or a field's (`self.x`, `this.x`; a bare `x` in languages where
+    /// members are in scope), most likely first.
+    fn type_of(&self, receiver: &str, own: Option<&str>, at: (u32, u32)) -> Vec<&'a str> {
+        let field = |name: &str| -> Vec<&'a str> {
+            self.fields
+                .get(name)
+                .into_iter()
+                .flatten()
+                .filter(|(_, holder)| Some(*holder) == own)
+                .map(|(t, _)| *t)
+                .collect()
+        };
+        match receiver.split_once('.') {
+            None => {
+                let visible: Vec<&(&str, Span)> = self
+                    .typed
+                    .get(receiver)
+                    .into_iter()
+                    .flatten()
+                    .filter(|(_, span)| span.is_none_or(|(s, e)| s <= at.0 && at.1 <= e))
+                    .collect();
+                let width = |span: &Span| span.map_or(u32::MAX, |(s, e)| e - s);
+                let inner = visible.iter().map(|(_, span)| width(span)).min();
+                let local: Vec<&'a str> = visible
+                    .iter()
+                    .filter(|(_, span)| Some(width(span)) == inner)
+                    .map(|(t, _)| *t)
+                    .collect();
+                let implicit_this = matches!(self.facts.language.as_deref(), Some("java" | "cpp"));
+                if local.is_empty() && implicit_this {
+                    return field(receiver);
+                }
+                local
+            }
+            Some((head, rest)) if SELF.contains(&head) && !rest.contains('.') => field(rest),
+            Some(_) => Vec::new(),
+        }
     }
 
     /// Whether the import on `line` binds in a definition spanning `at`: a module-level one
@@ -512,6 +632,9 @@ impl<'a, 'f> Scope<'a, 'f> {
             .collect()
     }
 }
+
+/// The first and last line of the definition a name is declared in; none at module level.
+pub(super) type Span = Option<(u32, u32)>;
 
 /// One file's import bindings: local name to the definitions it is bound to.
 pub(super) type Bindings<'f> = HashMap<&'f str, Vec<Binding>>;

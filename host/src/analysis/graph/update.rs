@@ -351,13 +351,15 @@ pub(super) struct Plan {
 }
 
 /// Every name a file's resolution looks up elsewhere: the names it calls, the last names of
-/// the paths it imports, both names of its aliases, and the bases its classes declare.
+/// the paths it imports, both names of its aliases, the bases its classes declare and the
+/// types it gives its names.
 pub(super) fn used_names(f: &FileFacts) -> impl Iterator<Item = &str> {
     f.calls
         .iter()
         .map(|(name, _, _)| name.as_str())
         .chain(import_names(f))
         .chain(declared_bases(f).map(|(_, base)| base))
+        .chain(f.types.iter().map(|t| t.type_name.as_str()))
 }
 
 /// (class, base) for every base a class-like definition of `f` declares.

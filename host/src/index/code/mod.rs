@@ -5,8 +5,10 @@
 pub mod languages;
 pub mod skeleton;
 pub mod syntax;
+pub mod types;
 
 pub use languages::Language;
+pub use types::Typed;
 
 use std::cell::RefCell;
 use tree_sitter::{Node, Parser, QueryCursor, StreamingIterator, Tree};
@@ -71,6 +73,8 @@ pub struct Extraction {
     pub imports: Vec<Edge>,
     pub calls: Vec<Edge>,
     pub aliases: Vec<Alias>,
+    /// Names with the type the file gives them: what calls on them mean.
+    pub types: Vec<Typed>,
 }
 
 /// Parses `source` and extracts its structure. A file tree-sitter cannot parse yields what it
@@ -93,10 +97,18 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
     while let Some(m) = matches.next() {
         let (mut def, mut name, mut container) = (None, None, None);
         let (mut call, mut receiver) = (None, None);
+        // A typed name: (node, is a field), its type as written, or a constructor path.
+        let (mut bound, mut bound_type, mut ctor, mut own) = (None, None, None, true);
         for capture in m.captures() {
             let capture_name = names[capture.index as usize];
             let node = capture.node;
             match capture_name {
+                "bind.name" => bound = Some((node, false)),
+                "bind.field" => bound = Some((node, true)),
+                "bind.type" => bound_type = Some(node),
+                "bind.ctor" => ctor = Some(node),
+                // `self.x = ...` / `this.x = ...`: another object's field is not typed here.
+                "bind.self" => own = matches!(text(node, source), "self" | "this"),
                 "name" => name = Some(node),
                 "container" => container = Some(node),
                 "call" => call = Some(node),
@@ -111,6 +123,22 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
                     }
                 }
             }
+        }
+        if let (Some((node, field)), true) = (bound, own) {
+            let type_name = match (bound_type, ctor) {
+                (Some(t), _) => types::type_name(text(t, source)),
+                (None, Some(c)) => types::constructed_by(text(c, source)),
+                (None, None) => None,
+            };
+            if let Some(type_name) = type_name {
+                out.types.push(Typed {
+                    name: text(node, source).to_string(),
+                    type_name,
+                    field,
+                    line: line_of(node),
+                });
+            }
+            continue;
         }
         if let Some(node) = call {
             out.calls.push(Edge {

@@ -297,3 +297,95 @@ fn rust_use_trees() {
     );
     assert_eq!(rust_use_paths("a::*"), ["a"]);
 }
+
+/// (name, type, field) of every typed name.
+fn typed(lang: Language, src: &str) -> Vec<(String, String, bool)> {
+    let mut v: Vec<_> = extract(lang, src)
+        .types
+        .into_iter()
+        .map(|t| (t.name, t.type_name, t.field))
+        .collect();
+    v.sort();
+    v
+}
+
+fn want(v: &[(&str, &str, bool)]) -> Vec<(String, String, bool)> {
+    let mut v: Vec<_> = v
+        .iter()
+        .map(|(n, t, f)| (n.to_string(), t.to_string(), *f))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn names_get_the_types_each_language_states() {
+    let py = "class S:\n    def __init__(self, adapter: 'HTTPAdapter', n: int = 1):\n        self.pool = Pool()\n        other.x = Thing()\n        self.cache: Optional[Cache] = None\n\n\
+              def f(req: models.Request):\n    s = Session()\n    t = api.Client()\n    u: Handler = make()\n";
+    assert_eq!(
+        typed(Language::Python, py),
+        want(&[
+            ("adapter", "HTTPAdapter", false),
+            ("n", "int", false),
+            ("pool", "Pool", true),
+            ("cache", "Cache", true),
+            ("req", "Request", false),
+            ("s", "Session", false),
+            ("t", "Client", false),
+            ("u", "Handler", false),
+        ])
+    );
+    let ts = "class A {\n  private cache: Cache;\n  items = new Store();\n  constructor(private readonly db: Db, name: string) {\n    this.log = new Logger();\n  }\n}\n\
+              function f(x: Adapter | null, y?: Opts) {\n  const c = new Conn();\n  let d: Map<string, B> = m;\n}\n";
+    assert_eq!(
+        typed(Language::TypeScript, ts),
+        want(&[
+            ("cache", "Cache", true),
+            ("items", "Store", true),
+            ("db", "Db", true),
+            ("db", "Db", false),
+            ("name", "string", false),
+            ("log", "Logger", true),
+            ("x", "Adapter", false),
+            ("y", "Opts", false),
+            ("c", "Conn", false),
+            ("d", "Map", false),
+        ])
+    );
+    let rs = "struct S { inner: Arc<Inner>, n: usize }\n\
+              fn f(b: &mut Builder, s: Box<dyn Sink>) {\n    let c = Config::new();\n    let d: Pool = make();\n    let e = Point { x: 1 };\n    let g = Config::builder();\n}\n";
+    assert_eq!(
+        typed(Language::Rust, rs),
+        want(&[
+            ("inner", "Inner", true),
+            ("n", "usize", true),
+            ("b", "Builder", false),
+            ("s", "Sink", false),
+            ("c", "Config", false),
+            ("d", "Pool", false),
+            ("e", "Point", false),
+        ])
+    );
+    let go = "package p\nfunc (s *Server) Run(h Handler) {\n    c := Conn{}\n    d := &Pool{}\n    var e Engine\n}\n";
+    assert_eq!(
+        typed(Language::Go, go),
+        want(&[
+            ("s", "Server", false),
+            ("h", "Handler", false),
+            ("c", "Conn", false),
+            ("d", "Pool", false),
+            ("e", "Engine", false),
+        ])
+    );
+    let java = "class A {\n  private Repo repo;\n  void f(Request r) {\n    Session s = open();\n    var t = new Task();\n  }\n}\n";
+    assert_eq!(
+        typed(Language::Java, java),
+        want(&[
+            ("repo", "Repo", true),
+            ("r", "Request", false),
+            ("s", "Session", false),
+            ("t", "var", false),
+            ("t", "Task", false),
+        ])
+    );
+}

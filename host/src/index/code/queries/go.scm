@@ -9,3 +9,7 @@
 (call_expression function: (selector_expression operand: (_) @receiver field: (field_identifier) @call))
 
 (import_spec path: (_) @import)
+
+(parameter_declaration name: (identifier) @bind.name type: (_) @bind.type)
+(var_spec name: (identifier) @bind.name type: (_) @bind.type)
+(short_var_declaration left: (expression_list . (identifier) @bind.name) right: (expression_list . [(composite_literal type: (_) @bind.type) (unary_expression operand: (composite_literal type: (_) @bind.type))]))

@@ -10,3 +10,8 @@
 (object_creation_expression type: (type_identifier) @call)
 
 (import_declaration) @import
+
+(local_variable_declaration type: (_) @bind.type declarator: (variable_declarator name: (identifier) @bind.name))
+(local_variable_declaration declarator: (variable_declarator name: (identifier) @bind.name value: (object_creation_expression type: (_) @bind.type)))
+(formal_parameter type: (_) @bind.type name: (identifier) @bind.name)
+(field_declaration type: (_) @bind.type declarator: (variable_declarator name: (identifier) @bind.field))

@@ -11,3 +11,6 @@
 (import_statement source: (string) @import)
 (export_statement source: (string) @import)
 (call_expression function: (identifier) @_require arguments: (arguments . (string) @import) (#eq? @_require "require"))
+
+(variable_declarator name: (identifier) @bind.name value: (new_expression constructor: (_) @bind.type))
+(assignment_expression left: (member_expression object: (this) @bind.self property: (property_identifier) @bind.field) right: (new_expression constructor: (_) @bind.type))

@@ -6,3 +6,10 @@
 
 (import_statement) @import
 (import_from_statement) @import
+
+(assignment left: (identifier) @bind.name type: (type) @bind.type)
+(assignment left: (identifier) @bind.name !type right: (call function: [(identifier) @bind.type (attribute attribute: (identifier) @bind.type)]))
+(assignment left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.field) type: (type) @bind.type)
+(assignment left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.field) !type right: (call function: [(identifier) @bind.type (attribute attribute: (identifier) @bind.type)]))
+(typed_parameter (identifier) @bind.name type: (type) @bind.type)
+(typed_default_parameter name: (identifier) @bind.name type: (type) @bind.type)

@@ -18,3 +18,9 @@
 
 (use_declaration argument: (_) @import)
 (extern_crate_declaration name: (identifier) @import)
+
+(let_declaration pattern: (identifier) @bind.name type: (_) @bind.type)
+(let_declaration pattern: (identifier) @bind.name value: (call_expression function: (scoped_identifier) @bind.ctor))
+(let_declaration pattern: (identifier) @bind.name value: (struct_expression name: (_) @bind.type))
+(parameter pattern: (identifier) @bind.name type: (_) @bind.type)
+(field_declaration name: (field_identifier) @bind.field type: (_) @bind.type)

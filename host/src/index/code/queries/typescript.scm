@@ -6,3 +6,10 @@
 (function_signature name: (_) @name) @definition.function
 (method_signature name: (_) @name) @definition.method
 (abstract_method_signature name: (_) @name) @definition.method
+
+(variable_declarator name: (identifier) @bind.name type: (type_annotation (_) @bind.type))
+(required_parameter pattern: (identifier) @bind.name type: (type_annotation (_) @bind.type))
+(optional_parameter pattern: (identifier) @bind.name type: (type_annotation (_) @bind.type))
+(required_parameter (accessibility_modifier) pattern: (identifier) @bind.field type: (type_annotation (_) @bind.type))
+(public_field_definition name: (property_identifier) @bind.field type: (type_annotation (_) @bind.type))
+(public_field_definition name: (property_identifier) @bind.field value: (new_expression constructor: (_) @bind.type))

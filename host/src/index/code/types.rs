@@ -1,0 +1,148 @@
+//! The types a file gives its names: a variable or parameter annotated or constructed
+//! (`x: Foo`, `x = Foo()`, `let x = Foo::new()`, `Foo x = new Foo()`), and a field declared or
+//! assigned (`self.x = Foo()`, `private x: Foo`, `x: Foo` in a struct). A call on that name
+//! (`x.send()`, `self.x.send()`) then means a method of that type, as a language server
+//! would resolve it.
+
+/// A name whose type the file states.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Typed {
+    /// The variable, parameter or field name as written (`x`; a field without `self.`).
+    pub name: String,
+    /// The type's own name: `Foo` for `&mut pkg::Foo<T>`, `Option[Foo]`, `Box<Foo>`.
+    pub type_name: String,
+    /// A field of the enclosing type (reached as `self.x` / `this.x`), not a local name.
+    pub field: bool,
+    pub line: u32,
+}
+
+/// Wrappers whose first type argument is the type a call on the value reaches.
+const WRAPPERS: &[&str] = &[
+    "Option", "Optional", "Box", "Arc", "Rc", "RefCell", "Cell", "Mutex", "RwLock", "Weak", "Pin",
+    "Type", "type", "Readonly",
+];
+
+/// Associated functions that conventionally make a value of their type (`Foo::new()`).
+fn makes_own_type(function: &str) -> bool {
+    matches!(function, "new" | "default" | "open" | "create")
+        || function.starts_with("new_")
+        || function.starts_with("with_")
+        || function.starts_with("from_")
+        || function == "from"
+}
+
+/// The type a constructor path gives (`Foo::new` gives `Foo`; `Foo::compute` gives nothing).
+pub fn constructed_by(path: &str) -> Option<String> {
+    let (ty, function) = path.rsplit_once("::")?;
+    makes_own_type(function).then(|| type_name(ty)).flatten()
+}
+
+/// The type's own name in a type as written, or none when it names no single type.
+pub fn type_name(raw: &str) -> Option<String> {
+    let mut t = raw.trim().trim_matches(['"', '\'']).trim();
+    loop {
+        let before = t;
+        for prefix in [
+            "&",
+            "*",
+            "mut ",
+            "dyn ",
+            "impl ",
+            "const ",
+            "final ",
+            "readonly ",
+        ] {
+            t = t.strip_prefix(prefix).unwrap_or(t).trim_start();
+        }
+        if t.starts_with('\'') {
+            // A lifetime: `&'a Foo`.
+            t = t.split_once(' ').map_or("", |(_, rest)| rest).trim_start();
+        }
+        // A union: the first member that is a type (`Foo | None`, `null | Foo`).
+        if let Some(first) = split_top(t, '|')
+            .into_iter()
+            .map(str::trim)
+            .find(|m| !matches!(*m, "None" | "null" | "undefined"))
+            .filter(|_| t.contains('|'))
+        {
+            t = first;
+        }
+        // `Outer<Inner>` / `Outer[Inner]`: a wrapper's inner type, else the outer one.
+        if let Some(open) = t.find(['<', '[']) {
+            let outer = t[..open].trim();
+            let last = outer.rsplit(['.', ':']).next().unwrap_or(outer);
+            if WRAPPERS.contains(&last) {
+                let inner = t[open + 1..].trim_end().trim_end_matches(['>', ']']);
+                t = split_top(inner, ',').first().copied().unwrap_or("").trim();
+            } else {
+                t = outer;
+            }
+        }
+        if t == before {
+            break;
+        }
+    }
+    let last = t.rsplit(['.', ':']).next().unwrap_or(t).trim();
+    let plain = !last.is_empty()
+        && last
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_')
+        && last.chars().all(|c| c.is_alphanumeric() || c == '_');
+    plain.then(|| last.to_string())
+}
+
+/// `text` split at `sep` outside brackets.
+fn split_top(text: &str, sep: char) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '<' | '[' | '(' => depth += 1,
+            '>' | ']' | ')' => depth -= 1,
+            c if c == sep && depth == 0 => {
+                out.push(&text[start..i]);
+                start = i + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    out.push(&text[start..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{constructed_by, type_name};
+
+    #[test]
+    fn a_type_as_written_gives_its_own_name() {
+        let cases = [
+            ("Foo", Some("Foo")),
+            ("&mut pkg::Foo<T>", Some("Foo")),
+            ("&'a Foo", Some("Foo")),
+            ("Option<Box<Foo>>", Some("Foo")),
+            ("Arc<Mutex<Inner>>", Some("Inner")),
+            ("Optional[Session]", Some("Session")),
+            ("\"Session\"", Some("Session")),
+            ("Session | None", Some("Session")),
+            ("null | Adapter", Some("Adapter")),
+            ("t.Optional[Flask]", Some("Flask")),
+            ("List<Foo>", Some("List")),
+            ("dict[str, int]", Some("dict")),
+            ("*Server", Some("Server")),
+            ("impl Handler", Some("Handler")),
+            ("(A, B)", None),
+            ("", None),
+        ];
+        for (raw, want) in cases {
+            assert_eq!(type_name(raw).as_deref(), want, "{raw}");
+        }
+        assert_eq!(constructed_by("Config::new").as_deref(), Some("Config"));
+        assert_eq!(
+            constructed_by("crate::a::Pool::with_capacity").as_deref(),
+            Some("Pool")
+        );
+        assert_eq!(constructed_by("Config::builder"), None);
+    }
+}

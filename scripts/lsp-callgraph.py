@@ -1,0 +1,649 @@
+#!/usr/bin/env python3
+"""Precision and recall of understand's default call-graph answer against a language server's
+call hierarchy (issue 41): pyright for Python, typescript-language-server (tsserver) for
+TypeScript, rust-analyzer for Rust, on sampled definitions of real projects.
+
+    cargo build --release
+    python3 scripts/lsp-callgraph.py [--bin target/release/smart-context] [--sample 40]
+        [--seed 41] [--show 10] [--only requests,flask,rxjs,ignore]
+
+Everything lands under target/lsp-eval/, made once: the language servers from npm (exact
+versions in NPM), the projects (requests and flask sdists from PyPI, their src/ and tests/;
+rxjs's src/ from its npm tarball, with a tsconfig.json; the `ignore` crate copied from
+~/.cargo/registry/src, its lock dropped so offline resolution picks the cached versions),
+report.json (numbers, per-definition counts, every disagreement) and lsp-stderr.log.
+rust-analyzer comes from rustup (`rustup component add rust-analyzer --toolchain stable` when
+no working one is found) and runs with build scripts, proc macros and checks off and
+CARGO_NET_OFFLINE=true: nothing is downloaded or built. Offline, `cargo metadata` on the
+standard library's sources fails (their dependencies are not cached), so rust-analyzer sees
+std only in part: calls whose types come from std may go unresolved on its side.
+
+What is judged, per sampled function or method (seeded, from understand's own file outlines
+under the project's source directory; definitions whose `Container.name` is unique in their
+file; properties left out, see below):
+
+- ours: understand pinned to the definition (path + symbol, depth shallow, the call graph
+  only, next.cursor followed while the call graph says truncated); DIRECT links only: a
+  caller link whose callee is the target, a callee link whose caller is the target. The
+  default answer is callGraph.callers + callees (tiers import, container, base, file,
+  module); the name tier (possibleCallers / possibleCallees) is scored apart, for
+  information.
+- theirs: textDocument/prepareCallHierarchy at the definition's name (its position from the
+  server's documentSymbol), then callHierarchy/incomingCalls and outgoingCalls.
+- Both sides become definition keys `path#Container.name` of OUR outline, so naming
+  conventions do not matter: a callee item is the innermost definition of our outline
+  holding the item's selectionRange start; a caller is the innermost definition holding the
+  call site (fromRanges), which is how the graph attributes calls (servers name the caller
+  of a call in a constructor or field initializer by its class). Dropped, and counted under
+  `other`: items outside the project (stdlib, site-packages, node_modules, other crates);
+  calls from top-level code (no definition of ours holds them, so no link of ours can name
+  them); outgoing "calls" of properties (Python @property, TypeScript get/set: the servers
+  report every read) and Rust enum-variant constructions. A callee constructor
+  (`constructor`, `__init__`) counts as its class on both sides; a self-recursive call
+  counts among callees only.
+- precision = |ours & theirs| / |ours|, recall = |ours & theirs| / |theirs|, micro-averaged
+  over (definition, direction, far end); per-tier precision over our distinct direct links
+  of each tier (the share the server also reports). "missed-but-possible": server links the
+  default answer lacks but the name tier lists. A definition still paging after MAX_PAGES
+  has its recall left out (`truncated`). The server is a reference, not the truth: read the
+  disagreements (--show) before trusting a number.
+"""
+
+import argparse
+import glob
+import json
+import os
+import queue
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import threading
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from mcp_stdio import Server
+
+CACHE = Path("target/lsp-eval")
+NPM = ["pyright@1.1.414", "typescript-language-server@5.3.0", "typescript@5.6.3"]
+TIERS = ["import", "container", "base", "file", "module", "name"]
+MAX_PAGES = 100
+DEF_KINDS = {"function", "method"}
+CONSTRUCTORS = {"constructor", "__init__"}
+ENUM_MEMBER = 22  # LSP SymbolKind
+# Project: language, where it comes from, what of it to keep, where definitions are sampled.
+PROJECTS = {
+    "requests": ("python", "pypi:requests==2.32.3", ["src", "tests"], "src/"),
+    "flask": ("python", "pypi:flask==3.0.3", ["src", "tests"], "src/"),
+    "rxjs": ("typescript", "npm:rxjs@7.8.1", ["src"], "src/internal/"),
+    "ignore": ("rust", "crate:ignore-0.4.34", None, "src/"),
+}
+TSCONFIG = {"compilerOptions": {
+    "strict": True, "noEmit": True, "moduleResolution": "node", "target": "esnext",
+    "lib": ["esnext", "dom"], "baseUrl": ".", "paths": {
+        "rxjs": ["./src/index"], "rxjs/operators": ["./src/operators/index"],
+        "rxjs/internal/*": ["./src/internal/*"]}},
+    "include": ["src/**/*.ts"]}
+NO_EXTRAS = {"callGraph": False, "hotSpots": False, "pageRank": False, "dependencies": False}
+
+
+def run(*cmd, **kw):
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, **kw)
+
+
+# ---------------------------------------------------------------- setup (idempotent)
+
+def install_servers():
+    want = dict(spec.rsplit("@", 1) for spec in NPM)
+    have = {}
+    for name in want:
+        manifest = CACHE / "node_modules" / name / "package.json"
+        if manifest.is_file():
+            have[name] = json.loads(manifest.read_text())["version"]
+    if have != want:
+        print(f"npm install {' '.join(NPM)} into {CACHE}", file=sys.stderr)
+        run("npm", "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(CACHE), *NPM)
+
+
+def rust_analyzer() -> str:
+    """A working rust-analyzer: on PATH, or rustup's for the stable toolchain (added if absent)."""
+    def works(exe):
+        try:
+            done = subprocess.run([exe, "--version"], capture_output=True, timeout=30)
+            return done.returncode == 0
+        except (OSError, subprocess.TimeoutExpired):
+            return False
+    if shutil.which("rust-analyzer") and works("rust-analyzer"):
+        return "rust-analyzer"
+    which = lambda: subprocess.run(["rustup", "which", "--toolchain", "stable", "rust-analyzer"],
+                                   capture_output=True, text=True, cwd="/").stdout.strip()
+    if not works(which() or "rust-analyzer"):
+        print("rustup component add rust-analyzer --toolchain stable", file=sys.stderr)
+        run("rustup", "component", "add", "rust-analyzer", "--toolchain", "stable", cwd="/")
+    return which()
+
+
+def fetch(name: str) -> Path:
+    """The project's tree under target/lsp-eval/projects/, fetched once."""
+    lang, source, keep, _ = PROJECTS[name]
+    root = (CACHE / "projects" / name).resolve()
+    if root.is_dir():
+        return root
+    downloads = CACHE / "downloads"
+    downloads.mkdir(parents=True, exist_ok=True)
+    kind, _, spec = source.partition(":")
+    staging = CACHE / "projects" / f".{name}-staging"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    if kind == "pypi":
+        run(sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary",
+            ":all:", spec, "-d", str(downloads))
+        tree = staging / spec.replace("==", "-")
+        with tarfile.open(downloads / f"{tree.name}.tar.gz") as t:
+            t.extractall(staging, filter="data")
+    elif kind == "npm":
+        tarball = subprocess.run(["npm", "pack", "--silent", spec, "--pack-destination",
+                                  str(downloads)], check=True, capture_output=True,
+                                 text=True).stdout.split()[-1]
+        with tarfile.open(downloads / tarball) as t:
+            t.extractall(staging, filter="data")
+        tree = staging / "package"
+    else:
+        found = sorted(glob.glob(os.path.expanduser(f"~/.cargo/registry/src/*/{spec}")))
+        if not found:
+            raise SystemExit(f"{spec} is not in ~/.cargo/registry/src: no offline copy")
+        tree = staging / spec
+        shutil.copytree(found[-1], tree)
+        (tree / "Cargo.lock").unlink(missing_ok=True)
+        with open(tree / "Cargo.toml", "a") as manifest:  # not a member of our workspace
+            manifest.write("\n[workspace]\n")
+    if keep:
+        root.mkdir(parents=True)
+        for d in keep:
+            if (tree / d).is_dir():
+                shutil.copytree(tree / d, root / d)
+    else:
+        shutil.move(str(tree), root)
+    if lang == "typescript":
+        (root / "tsconfig.json").write_text(json.dumps(TSCONFIG, indent=2))
+    shutil.rmtree(staging)
+    return root
+
+
+# ---------------------------------------------------------------- a minimal LSP client
+
+class LspError(Exception):
+    pass
+
+
+class Lsp:
+    """JSON-RPC over stdio with Content-Length framing. A reader thread hands answers to the
+    waiting request and answers the server's own requests (configuration from `settings`,
+    null to the rest: progress tokens, capability registrations)."""
+
+    def __init__(self, cmd, root: Path, settings=None, init_options=None, env=None, log=None):
+        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=log or subprocess.DEVNULL, cwd=root, env=env)
+        self.settings = settings or {}
+        self.lock = threading.Lock()
+        self.pending = {}
+        self.next_id = 0
+        self.quiescent = threading.Event()  # rust-analyzer's experimental/serverStatus
+        self.opened = set()
+        threading.Thread(target=self.reader, daemon=True).start()
+        self.request("initialize", {
+            "processId": os.getpid(), "rootUri": root.as_uri(), "rootPath": str(root),
+            "workspaceFolders": [{"uri": root.as_uri(), "name": root.name}],
+            "initializationOptions": init_options or {},
+            "capabilities": {
+                "textDocument": {"callHierarchy": {"dynamicRegistration": False},
+                                 "documentSymbol": {"hierarchicalDocumentSymbolSupport": True}},
+                "workspace": {"configuration": True, "workspaceFolders": True},
+                "window": {"workDoneProgress": True},
+                "experimental": {"serverStatusNotification": True}}}, timeout=300)
+        self.notify("initialized", {})
+
+    def write(self, msg):
+        body = json.dumps(msg).encode()
+        with self.lock:
+            self.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            self.p.stdin.flush()
+
+    def reader(self):
+        while True:
+            length = None
+            while True:
+                raw = self.p.stdout.readline()
+                if not raw:  # the server is gone
+                    for q in list(self.pending.values()):
+                        q.put({"error": {"message": "server exited"}})
+                    return
+                key, _, value = raw.decode().strip().partition(":")
+                if key.lower() == "content-length":
+                    length = int(value)
+                elif not key and length is not None:
+                    break
+            msg = json.loads(self.p.stdout.read(length))
+            if "method" in msg and "id" in msg:
+                result = None
+                if msg["method"] == "workspace/configuration":
+                    result = [self.section(i.get("section")) for i in msg["params"]["items"]]
+                self.write({"jsonrpc": "2.0", "id": msg["id"], "result": result})
+            elif "id" in msg:
+                if q := self.pending.pop(msg["id"], None):
+                    q.put(msg)
+            elif msg.get("method") == "experimental/serverStatus":
+                if msg["params"].get("quiescent"):
+                    self.quiescent.set()
+
+    def section(self, name):
+        value = self.settings
+        for part in name.split(".") if name else []:
+            value = value.get(part) if isinstance(value, dict) else None
+        return value
+
+    def request(self, method, params, timeout=120):
+        with self.lock:
+            self.next_id += 1
+            rid = self.next_id
+        self.pending[rid] = q = queue.Queue()
+        self.write({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        try:
+            msg = q.get(timeout=timeout)
+        except queue.Empty:
+            self.pending.pop(rid, None)
+            self.notify("$/cancelRequest", {"id": rid})
+            raise LspError(f"{method}: no answer in {timeout}s")
+        if "error" in msg:
+            raise LspError(f"{method}: {msg['error'].get('message')}")
+        return msg.get("result")
+
+    def notify(self, method, params):
+        self.write({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def open(self, path: Path, lang: str):
+        if path not in self.opened:
+            self.opened.add(path)
+            self.notify("textDocument/didOpen", {"textDocument": {
+                "uri": path.as_uri(), "languageId": lang, "version": 1,
+                "text": path.read_text(errors="replace")}})
+
+    def close(self):
+        try:
+            self.request("shutdown", None, timeout=10)
+            self.notify("exit", None)
+            self.p.wait(timeout=10)
+        except (LspError, OSError, subprocess.TimeoutExpired):
+            self.p.kill()
+
+
+def start_server(lang: str, root: Path, log) -> Lsp:
+    mods = (CACHE / "node_modules").resolve()
+    if lang == "python":
+        settings = {"python": {"analysis": {"diagnosticMode": "openFilesOnly",
+                                            "autoSearchPaths": True, "extraPaths": ["src"]}}}
+        return Lsp(["node", str(mods / "pyright/langserver.index.js"), "--stdio"], root,
+                   settings=settings, log=log)
+    if lang == "typescript":
+        return Lsp(["node", str(mods / "typescript-language-server/lib/cli.mjs"), "--stdio"], root,
+                   init_options={"tsserver": {"path": str(mods / "typescript/lib/tsserver.js")}},
+                   log=log)
+    ra = {"cargo": {"buildScripts": {"enable": False}, "extraEnv": {"CARGO_NET_OFFLINE": "true"}},
+          "procMacro": {"enable": False}, "checkOnSave": False, "cachePriming": {"enable": False}}
+    lsp = Lsp([rust_analyzer()], root, settings={"rust-analyzer": ra}, init_options=ra,
+              env=dict(os.environ, CARGO_NET_OFFLINE="true"), log=log)
+    if not lsp.quiescent.wait(600):
+        print("rust-analyzer: not quiescent after 600s, asking anyway", file=sys.stderr)
+    return lsp
+
+
+# ---------------------------------------------------------------- our side
+
+class Ours:
+    """A smart-context server on the project, and its file outlines."""
+
+    def __init__(self, binary, root: Path, log):
+        run(binary, "--root", str(root), "index", stderr=log)
+        self.s = Server(binary, root)
+        self.s.wait_fresh()
+        self.outlines = {}
+
+    def ask(self, args):
+        for _ in range(300):  # NOT_INDEXED while the index catches up
+            r = self.s.request("tools/call", {"name": "understand", "arguments": args})["result"]
+            if not r.get("isError"):
+                return r["structuredContent"]
+            if not r["content"][0]["text"].startswith("NOT_INDEXED"):
+                raise LspError(f"understand {args}: {r['content'][0]['text'][:200]}")
+            time.sleep(0.2)
+        raise LspError(f"understand {args}: still not indexed")
+
+    def outline(self, path: str):
+        """[(start, end, kind, key)] of the file's definitions, key `path#Container.name`."""
+        if path not in self.outlines:
+            try:
+                found = self.ask({"path": path, "include": NO_EXTRAS}).get("outline", [])
+            except LspError:
+                found = []
+            qualified = lambda d: f"{d['container']}.{d['name']}" if d.get("container") else d["name"]
+            self.outlines[path] = [(d["startLine"], d["endLine"], d["kind"], f"{path}#{qualified(d)}")
+                                   for d in found]
+        return self.outlines[path]
+
+    def enclosing(self, path: str, line: int):
+        """The innermost definition holding 1-based `line` (the graph's rule), or None."""
+        holding = [d for d in self.outline(path) if d[0] <= line <= d[1]]
+        return min(holding, key=lambda d: d[1] - d[0], default=None)
+
+    def links(self, path: str, symbol: str):
+        """The target's keys, its call-graph lists (every page), and whether paging ran out."""
+        args = {"goal": "callers and callees", "path": path, "symbol": symbol, "depth": "shallow",
+                "include": {**NO_EXTRAS, "callGraph": True}, "limits": {"maxChars": 1_000_000}}
+        lists, targets = defaultdict(list), None
+        for _ in range(MAX_PAGES):
+            r = self.ask(args)
+            g = r.get("callGraph") or {}
+            targets = targets or set(g.get("targets", []))
+            for k in ("callers", "callees", "possibleCallers", "possibleCallees"):
+                lists[k] += g.get(k, [])
+            cursor = (r.get("next") or {}).get("cursor")
+            if not (g.get("truncated") and cursor):  # other lists may page on: not ours
+                return targets, lists, False
+            args = {"cursor": cursor, "limits": {"maxChars": 1_000_000}}
+        return targets, lists, True
+
+    def close(self):
+        self.s.close()
+
+
+def direct(lists, targets, direction):
+    """Our direct links on one side: {far end: tiers}, {far end: call sites}."""
+    tiers, sites = defaultdict(set), defaultdict(set)
+    for name in (direction, "possibleC" + direction[1:]):
+        for link in lists[name]:
+            if direction == "callers" and link["callee"] in targets:
+                if link["caller"] in targets:
+                    continue
+                far = link["caller"]
+            elif direction == "callees" and link["caller"] in targets:
+                far = constructed(link["callee"])
+            else:
+                continue
+            tiers[far].add(link["confidence"])
+            sites[far].add(link["at"])
+    return tiers, sites
+
+
+# ---------------------------------------------------------------- their side
+
+SOURCES = {}
+PY_ACCESSOR = re.compile(r"@.*(property\b|\.setter\b|\.getter\b|\.deleter\b)")
+TS_ACCESSOR = re.compile(r"^\s*(\w+\s+)*(get|set)\s+[\w$#]+\s*\(")
+
+
+def source(root: Path, rel: str):
+    if rel not in SOURCES:
+        SOURCES[rel] = (root / rel).read_text(errors="replace").splitlines()
+    return SOURCES[rel]
+
+
+def is_accessor(root: Path, rel: str, start: int) -> bool:
+    """A property: Python @property (and kin) above the def line, a TypeScript get/set."""
+    lines = source(root, rel)
+    if rel.endswith(".ts") and start <= len(lines) and TS_ACCESSOR.match(lines[start - 1]):
+        return True
+    i = start - 2
+    while i >= 0 and lines[i].lstrip().startswith("@"):
+        if PY_ACCESSOR.match(lines[i].lstrip()):
+            return True
+        i -= 1
+    return False
+
+
+def constructed(key: str) -> str:
+    """A callee constructor as its class: `C()` / `new C()` reaches the class or its
+    constructor, by the server's or the graph's habit; either way it makes a C."""
+    path, _, qualified = key.partition("#")
+    container, _, name = qualified.rpartition(".")
+    return f"{path}#{container}" if container and name in CONSTRUCTORS else key
+
+
+def relative(root: Path, uri: str):
+    """The project path of a file URI, or None outside the project (or in node_modules)."""
+    p = Path(unquote(urlparse(uri).path)).resolve()
+    if not p.is_relative_to(root) or "node_modules" in p.parts:
+        return None
+    return str(p.relative_to(root))
+
+
+def flatten(symbols):
+    for s in symbols or []:
+        if "selectionRange" in s:
+            yield s["name"], s["selectionRange"]["start"]
+            yield from flatten(s.get("children"))
+        elif "location" in s:  # SymbolInformation: the range start only
+            yield s["name"], s["location"]["range"]["start"]
+
+
+def name_position(lsp, root: Path, rel: str, d):
+    """The LSP position of our definition's name: documentSymbol first, then the text."""
+    start, end, _, key = d
+    name = key.rpartition("#")[2].rpartition(".")[2]
+    uri = (root / rel).as_uri()
+    try:
+        symbols = lsp.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
+    except LspError:
+        symbols = []
+    for sym_name, pos in flatten(symbols):
+        bare = re.sub(r"^(get |set |async |static )|\(.*$", "", sym_name).strip()
+        if bare == name and start <= pos["line"] + 1 <= end:
+            return pos
+    word = re.compile(rf"\b(def|fn|function)\s+{re.escape(name)}\b|\b{re.escape(name)}\b")
+    lines = source(root, rel)
+    for i in range(start - 1, min(end, len(lines))):
+        m = word.search(lines[i])
+        if m and not lines[i].lstrip().startswith(("@", "#", "//", "*")):
+            return {"line": i, "character": m.end() - len(name)}
+    return None
+
+
+def their_item(lsp, lang, root: Path, rel: str, d, tries: int):
+    """The server's call-hierarchy item for our definition `d`, or None."""
+    file = root / rel
+    lsp.open(file, lang)
+    pos = name_position(lsp, root, rel, d)
+    for _ in range(tries if pos else 0):  # rust-analyzer may still be loading at first
+        try:
+            items = lsp.request("textDocument/prepareCallHierarchy", {
+                "textDocument": {"uri": file.as_uri()}, "position": pos})
+        except LspError as e:
+            if "no answer" in str(e):
+                return None
+            items = None
+        if items:
+            return items[0]
+        time.sleep(1)
+    return None
+
+
+def their_links(lsp, ours, root: Path, item):
+    """The server's direct links as {direction: {our key: [call sites]}}, and what was dropped."""
+    out = {"callers": defaultdict(list), "callees": defaultdict(list)}
+    dropped = Counter()
+    for call in lsp.request("callHierarchy/incomingCalls", {"item": item}) or []:
+        rel = relative(root, call["from"]["uri"])
+        for r in call["fromRanges"]:
+            line = r["start"]["line"] + 1
+            d = ours.enclosing(rel, line) if rel else None
+            if d is None:
+                dropped["dropped caller: toplevel" if rel else "dropped caller: external"] += 1
+            else:
+                out["callers"][d[3]].append(f"{rel}:{line}")
+    here = relative(root, item["uri"])
+    for call in lsp.request("callHierarchy/outgoingCalls", {"item": item}) or []:
+        rel = relative(root, call["to"]["uri"])
+        d = ours.enclosing(rel, call["to"]["selectionRange"]["start"]["line"] + 1) if rel else None
+        if d is None:
+            dropped["dropped callee: toplevel" if rel else "dropped callee: external"] += 1
+        elif is_accessor(root, rel, d[0]):
+            dropped["dropped callee: property"] += 1
+        elif call["to"].get("kind") == ENUM_MEMBER:
+            dropped["dropped callee: enum variant"] += 1
+        else:
+            out["callees"][constructed(d[3])] += [f"{here}:{r['start']['line'] + 1}"
+                                                  for r in call["fromRanges"]]
+    return out, dropped
+
+
+# ---------------------------------------------------------------- judging
+
+def judge(name, binary, sample_n, seed, log):
+    lang, source_name, _, under = PROJECTS[name]
+    root = fetch(name)
+    started = time.time()
+    ours = Ours(binary, root, log)
+    candidates, properties = [], 0
+    for path in sorted(p for p in root.rglob("*") if p.suffix in {".py", ".ts", ".rs"}):
+        rel = str(path.relative_to(root))
+        if not rel.startswith(under) or rel.endswith(".d.ts"):
+            continue
+        defs = ours.outline(rel)
+        once = Counter(d[3] for d in defs)
+        for d in defs:
+            if d[2] in DEF_KINDS and once[d[3]] == 1:
+                if is_accessor(root, rel, d[0]):
+                    properties += 1
+                else:
+                    candidates.append((rel, d))
+    sample = random.Random(seed).sample(candidates, min(sample_n, len(candidates)))
+    lsp = start_server(lang, root, log)
+    ready = time.time()
+    t, tier_total, tier_right = Counter(), Counter(), Counter()
+    disagreements, definitions = [], []
+    for i, (rel, d) in enumerate(sample):
+        key = d[3]
+        item = their_item(lsp, lang, root, rel, d, (30 if i == 0 else 3) if lang == "rust" else 1)
+        if not item:
+            t["no LSP item"] += 1
+            definitions.append({"definition": key, "skipped": "no LSP item"})
+            continue
+        try:
+            theirs, dropped = their_links(lsp, ours, root, item)
+            targets, lists, truncated = ours.links(rel, key.partition("#")[2])
+        except LspError as e:
+            t["error"] += 1
+            definitions.append({"definition": key, "skipped": str(e)})
+            continue
+        if key not in targets:
+            t["target mismatch"] += 1
+            definitions.append({"definition": key, "skipped": f"understand's targets: {targets}"})
+            continue
+        t.update(dropped)
+        t["definitions"] += 1
+        t["truncated"] += truncated
+        theirs["callers"].pop(key, None)  # recursion counts among callees only
+        per_def = {"definition": key, "truncated": truncated}
+        definitions.append(per_def)
+        for direction in ("callers", "callees"):
+            mine, sites = direct(lists, targets, direction)
+            known = {k for k, tiers in mine.items() if tiers - {"name"}}
+            lsp_keys = set(theirs[direction])
+            for far, tiers in mine.items():
+                for tier in tiers:
+                    tier_total[tier] += 1
+                    tier_right[tier] += far in lsp_keys
+            per_def[direction] = {"ours": len(known), "theirs": len(lsp_keys),
+                                  "both": len(known & lsp_keys)}
+            t[f"{direction} ours"] += len(known)
+            t[f"{direction} both"] += len(known & lsp_keys)
+            if not truncated:
+                t[f"{direction} theirs"] += len(lsp_keys)
+                t[f"{direction} found"] += len(known & lsp_keys)
+                t[f"{direction} possible"] += len((lsp_keys - known) & set(mine))
+            link = lambda far: f"{far} -> {key}" if direction == "callers" else f"{key} -> {far}"
+            note = lambda side, far, at: disagreements.append({
+                "side": side, "direction": direction, "target": key, "link": link(far),
+                "tiers": sorted(mine.get(far, ())), "at": sorted(at)})
+            for far in sorted(known - lsp_keys):
+                note("ours only", far, sites[far])
+            for far in sorted(set(mine) - known - lsp_keys):
+                note("name only", far, sites[far])
+            for far in sorted(lsp_keys - known):
+                note("LSP only", far, set(theirs[direction][far]))
+    lsp.close()
+    ours.close()
+    for a in ("ours", "both", "theirs", "found", "possible"):
+        t[f"all {a}"] = t[f"callers {a}"] + t[f"callees {a}"]
+    ratio = lambda a, b: round(t[a] / t[b], 3) if t[b] else None
+    result = {"language": lang, "project": source_name, "sampled": len(sample),
+              "candidates": len(candidates), "properties_not_sampled": properties,
+              "seconds": {"total": round(time.time() - started, 1),
+                          "lsp_start": round(ready - started, 1)}, "counts": dict(t)}
+    for d in ("callers", "callees", "all"):
+        result[d] = {"precision": ratio(f"{d} both", f"{d} ours"),
+                     "recall": ratio(f"{d} found", f"{d} theirs")}
+    result["tiers"] = {tier: {"links": tier_total[tier], "agree": tier_right[tier],
+                              "precision": round(tier_right[tier] / tier_total[tier], 3)
+                              if tier_total[tier] else None} for tier in TIERS}
+    result["definitions"] = definitions
+    result["disagreements"] = disagreements
+    return result
+
+
+def spread(items, n, per_target=2):
+    """The first `n` items, at most `per_target` per definition before any more."""
+    first, rest, seen = [], [], Counter()
+    for d in items:
+        seen[d["target"]] += 1
+        (first if seen[d["target"]] <= per_target else rest).append(d)
+    return (first + rest)[:n]
+
+
+def table(name, r, show):
+    c = r["counts"]
+    f = lambda x: "  -  " if x is None else f"{x:.3f}"
+    print(f"\n== {name} ({r['language']}, {r['project']}): {c.get('definitions', 0)} of "
+          f"{r['sampled']} sampled definitions judged, {r['seconds']['total']}s "
+          f"(language server up after {r['seconds']['lsp_start']}s)")
+    print(f"   {'':8s} precision  recall   ours   LSP  both  missed-but-possible")
+    for d in ("callers", "callees", "all"):
+        n = lambda k: c.get(f"{d} {k}", 0)
+        print(f"   {d:8s} {f(r[d]['precision'])}     {f(r[d]['recall'])}  {n('ours'):5d} "
+              f"{n('theirs'):5d} {n('both'):5d}  {n('possible'):5d}")
+    print("   per-tier precision: " + ", ".join(
+        f"{tier} {f(v['precision'])} ({v['agree']}/{v['links']})"
+        for tier, v in r["tiers"].items() if v["links"]))
+    other = {k: v for k, v in c.items() if not k.startswith(("callers", "callees", "all"))}
+    print(f"   other: {other}")
+    for side in ("ours only", "LSP only", "name only"):
+        for d in spread([d for d in r["disagreements"] if d["side"] == side], show):
+            print(f"   {side:9s} {d['direction']}: {d['link']}  at {', '.join(d['at'][:3])}"
+                  + (f"  [{'/'.join(d['tiers'])}]" if d["tiers"] else ""))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--bin", default="target/release/smart-context")
+    ap.add_argument("--sample", type=int, default=40, help="definitions per project")
+    ap.add_argument("--seed", type=int, default=41)
+    ap.add_argument("--show", type=int, default=10, help="disagreements of each kind to print")
+    ap.add_argument("--only", default=",".join(PROJECTS), help="projects, comma-separated")
+    a = ap.parse_args()
+    binary = str(Path(a.bin).resolve())
+    CACHE.mkdir(parents=True, exist_ok=True)
+    install_servers()
+    report = {}
+    with open(CACHE / "lsp-stderr.log", "ab") as log:
+        for name in a.only.split(","):
+            report[name] = judge(name, binary, a.sample, a.seed, log)
+            table(name, report[name], a.show)
+    (CACHE / "report.json").write_text(json.dumps(report, indent=1))
+    print(f"\nreport: {CACHE / 'report.json'}")
+
+
+if __name__ == "__main__":
+    main()
