@@ -25,8 +25,8 @@ file; properties left out, see below):
 - ours: understand pinned to the definition (path + symbol, depth shallow, the call graph
   only, next.cursor followed while the call graph says truncated); DIRECT links only: a
   caller link whose callee is the target, a callee link whose caller is the target. The
-  default answer is callGraph.callers + callees (tiers import, container, base, file,
-  module); the name tier (possibleCallers / possibleCallees) is scored apart, for
+  default answer is callGraph.callers + callees (every tier but name: import, container,
+  base, file, module, and any newer one); the name tier (possibleCallers / possibleCallees) is scored apart, for
   information.
 - theirs: textDocument/prepareCallHierarchy at the definition's name (its position from the
   server's documentSymbol), then callHierarchy/incomingCalls and outgoingCalls.
@@ -70,7 +70,7 @@ from mcp_stdio import Server
 
 CACHE = Path("target/lsp-eval")
 NPM = ["pyright@1.1.414", "typescript-language-server@5.3.0", "typescript@5.6.3"]
-TIERS = ["import", "container", "base", "file", "module", "name"]
+TIERS = ["import", "container", "base", "file", "module", "name"]  # and any other seen
 MAX_PAGES = 100
 DEF_KINDS = {"function", "method"}
 CONSTRUCTORS = {"constructor", "__init__"}
@@ -588,7 +588,8 @@ def judge(name, binary, sample_n, seed, log):
                      "recall": ratio(f"{d} found", f"{d} theirs")}
     result["tiers"] = {tier: {"links": tier_total[tier], "agree": tier_right[tier],
                               "precision": round(tier_right[tier] / tier_total[tier], 3)
-                              if tier_total[tier] else None} for tier in TIERS}
+                              if tier_total[tier] else None}
+                       for tier in TIERS + sorted(set(tier_total) - set(TIERS))}
     result["definitions"] = definitions
     result["disagreements"] = disagreements
     return result

@@ -154,6 +154,23 @@ fn rust_calls_resolve_through_use_paths_aliases_and_types() {
 }
 
 #[test]
+fn a_rust_pub_use_is_followed_to_the_definition() {
+    let s = snapshot(&[
+        ("src/a/mod.rs", "mod inner;\npub use self::inner::make;\n"),
+        ("src/a/inner.rs", "pub fn make() {}\n"),
+        ("src/other.rs", "pub fn make() {}\n"),
+        (
+            "src/main.rs",
+            "use crate::a::make;\n\nfn main() {\n    make();\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "src/main.rs:main"),
+        pairs(&[("src/a/inner.rs:make", "import")])
+    );
+}
+
+#[test]
 fn typescript_calls_resolve_through_named_and_aliased_imports() {
     let s = snapshot(&[
         (
@@ -171,7 +188,48 @@ fn typescript_calls_resolve_through_named_and_aliased_imports() {
     ]);
     assert_eq!(
         callees(&s, "src/main.ts:main"),
-        pairs(&[("src/math.ts:add", "module"), ("src/math.ts:sub", "import")])
+        pairs(&[("src/math.ts:add", "import"), ("src/math.ts:sub", "import")])
+    );
+    // A package's index.ts re-exports: the import of the package reaches the definition.
+    let s = snapshot(&[
+        (
+            "src/lib/parse.ts",
+            "export function parse(s: string) { return s; }
+",
+        ),
+        (
+            "src/lib/render.ts",
+            "export function draw(s: string) { return s; }
+",
+        ),
+        (
+            "src/lib/index.ts",
+            "export { parse } from './parse';
+export { draw as render } from './render';
+",
+        ),
+        (
+            "src/other.ts",
+            "export function parse(s: string) { return s; }
+",
+        ),
+        (
+            "src/main.ts",
+            "import { parse, render } from './lib';
+
+export function main() {
+  parse('a');
+  render('b');
+}
+",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "src/main.ts:main"),
+        pairs(&[
+            ("src/lib/parse.ts:parse", "import"),
+            ("src/lib/render.ts:draw", "import"),
+        ])
     );
 }
 

@@ -522,19 +522,24 @@ fn import_aliases(lang: Language, node: Node, source: &str) -> Vec<Alias> {
                 .collect()
         }
         Language::JavaScript | Language::TypeScript | Language::Tsx => {
-            // The capture is the source string; the specifiers hang off its statement.
-            let Some(statement) = node.parent().filter(|p| p.kind() == "import_statement") else {
+            // The capture is the source string; the specifiers hang off its statement. Every
+            // named specifier binds its local name to the module's definition (`{ a }` binds
+            // a, `{ a as b }` binds b), and a re-export (`export { a } from './x'`, an
+            // `index.ts` gathering a package) binds it in the re-exporting file, so an import
+            // of the package follows it to the definition.
+            let Some(statement) = node
+                .parent()
+                .filter(|p| matches!(p.kind(), "import_statement" | "export_statement"))
+            else {
                 return Vec::new();
             };
             let mut out = Vec::new();
             let mut stack = vec![statement];
             while let Some(n) = stack.pop() {
-                if n.kind() == "import_specifier"
-                    && let (Some(name), Some(local)) = (
-                        n.child_by_field_name("name"),
-                        n.child_by_field_name("alias"),
-                    )
+                if matches!(n.kind(), "import_specifier" | "export_specifier")
+                    && let Some(name) = n.child_by_field_name("name")
                 {
+                    let local = n.child_by_field_name("alias").unwrap_or(name);
                     out.push(alias(text(name, source), text(local, source)));
                 }
                 let mut walker = n.walk();
