@@ -39,7 +39,10 @@ file; properties left out, see below):
   calls from top-level code (no definition of ours holds them, so no link of ours can name
   them); outgoing "calls" of properties (Python @property, TypeScript get/set: the servers
   report every read) and Rust enum-variant constructions. A callee constructor
-  (`constructor`, `__init__`) counts as its class on both sides; a self-recursive call
+  (`constructor`, `__init__`) counts as its class on both sides, and a constructor's callers
+  are the server's incoming calls of the constructor and of its class (where the class is
+  instantiated: tsserver lists those under the constructor, pyright only under the class),
+  as understand answers for a constructor; a self-recursive call
   counts among callees only.
 - precision = |ours & theirs| / |ours|, recall = |ours & theirs| / |theirs|, micro-averaged
   over (definition, direction, far end); per-tier precision over our distinct direct links
@@ -542,6 +545,17 @@ def judge(name, binary, sample_n, seed, log):
             t["target mismatch"] += 1
             definitions.append({"definition": key, "skipped": f"understand's targets: {targets}"})
             continue
+        # A constructor's callers are where its class is instantiated: servers differ (tsserver
+        # lists `new C()` under the constructor, pyright only under the class), so both are
+        # asked and merged, as understand answers for a constructor.
+        if key.rpartition(".")[2] in CONSTRUCTORS:
+            class_key = constructed(key)
+            class_def = next((c for c in ours.outline(rel) if c[3] == class_key), None)
+            class_item = class_def and their_item(lsp, lang, root, rel, class_def, 1)
+            if class_item:
+                made, _ = their_links(lsp, ours, root, class_item)
+                for far, at in made["callers"].items():
+                    theirs["callers"][far] += at
         t.update(dropped)
         t["definitions"] += 1
         t["truncated"] += truncated

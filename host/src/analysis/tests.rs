@@ -1591,3 +1591,86 @@ fn calls_on_typed_names_resolve_to_that_type_s_methods() {
         pairs(&[("java/App.java:Repo.save", "type")])
     );
 }
+
+#[test]
+fn a_call_on_a_made_value_a_library_path_and_an_inherited_class_method() {
+    let s = snapshot(&[
+        (
+            "req/models.py",
+            "class Request:\n    def __init__(self, url):\n        pass\n\n    def prepare(self):\n        pass\n\n\
+             class PreparedRequest:\n    def prepare(self):\n        pass\n\n\
+             class Base:\n    def __init__(self, m):\n        pass\n\n\
+             class Mid(Base):\n    pass\n\n\
+             class Leaf(Mid):\n    def __init__(self, m):\n        Mid.__init__(self, m)\n",
+        ),
+        (
+            "tests/test_models.py",
+            "from req import models\nfrom req.models import Request\n\n\
+             def test_prepare():\n    models.Request('u').prepare()\n\n\
+             def test_direct():\n    r = Request('u')\n    r.prepare()\n",
+        ),
+        (
+            "src/lib.rs",
+            "pub struct Error;\nimpl Error {\n    pub fn from(e: u32) -> Self { Error }\n}\n\
+             pub struct Builder;\nimpl Builder {\n    pub fn new() -> Self { Builder }\n    pub fn build(&self) {}\n}\n\
+             pub fn wrap(e: u32) {\n    std::io::Error::from(e);\n    Builder::new().build();\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "tests/test_models.py:test_prepare"),
+        pairs(&[
+            ("req/models.py:Request", "import"),
+            ("req/models.py:Request.prepare", "type"),
+        ])
+    );
+    assert_eq!(
+        callees(&s, "req/models.py:Leaf.__init__"),
+        pairs(&[("req/models.py:Base.__init__", "base")])
+    );
+    // `std::io::Error::from` is the library's, never the crate's own Error.from.
+    assert_eq!(
+        callees(&s, "src/lib.rs:wrap"),
+        pairs(&[
+            ("src/lib.rs:Builder.build", "type"),
+            ("src/lib.rs:Builder.new", "container"),
+        ])
+    );
+    // Asked about a constructor, its callers are where its class is instantiated.
+    let init = id(&s, "req/models.py:Request.__init__");
+    let view = views::call_graph(&s, &[init], 1, 20);
+    let mut callers: Vec<String> = view_links(&view)
+        .into_iter()
+        .filter(|(_, to, _)| to == "req/models.py:Request.__init__")
+        .map(|(from, _, _)| from)
+        .collect();
+    callers.sort();
+    assert_eq!(
+        callers,
+        [
+            "tests/test_models.py:test_direct",
+            "tests/test_models.py:test_prepare"
+        ]
+    );
+}
+
+#[test]
+fn a_decorator_is_a_call() {
+    let s = snapshot(&[
+        (
+            "app/bp.py",
+            "class Blueprint:\n    def after_request(self, f):\n        return f\n\ndef route(f):\n    return f\n",
+        ),
+        (
+            "app/views.py",
+            "from app.bp import Blueprint, route\n\n\
+             def setup(bp: Blueprint):\n    @bp.after_request\n    @route\n    def hook():\n        pass\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "app/views.py:setup"),
+        pairs(&[
+            ("app/bp.py:Blueprint.after_request", "type"),
+            ("app/bp.py:route", "import"),
+        ])
+    );
+}

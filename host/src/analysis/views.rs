@@ -157,10 +157,25 @@ pub fn call_graph(s: &Snapshot, targets: &[u32], depth: u32, max_links: usize) -
         targets.iter().copied().collect(),
     ];
     let mut frontier: [Vec<u32>; 2] = [targets.to_vec(), targets.to_vec()];
+    // A constructor is called where its class is instantiated (`Foo(...)`, `new Foo()`):
+    // those call sites, which resolve to the class, are its callers.
+    let mut instantiated: HashMap<u32, u32> = HashMap::new();
+    for &t in targets {
+        for class in class_of_constructor(s, t) {
+            for &e in &g.callers[class as usize] {
+                instantiated.insert(e, t);
+            }
+        }
+    }
     for level in 0..depth {
         // The level's new edges per direction, known resolutions first.
         let mut level_edges: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
         for (dir, edges) in level_edges.iter_mut().enumerate() {
+            if dir == 0 && level == 0 {
+                let mut made: Vec<u32> = instantiated.keys().copied().collect();
+                made.sort_unstable();
+                edges.extend(made.into_iter().filter(|&e| seen_edges.insert(e)));
+            }
             for &node in &frontier[dir] {
                 let out = if dir == 0 {
                     &g.callers[node as usize]
@@ -192,7 +207,11 @@ pub fn call_graph(s: &Snapshot, targets: &[u32], depth: u32, max_links: usize) -
                 }
                 let edge = g.calls[e as usize];
                 let from = place(edge.from, &mut symbols);
-                let to = place(edge.to, &mut symbols);
+                let callee = match instantiated.get(&e) {
+                    Some(&constructor) if dir == 0 => constructor,
+                    _ => edge.to,
+                };
+                let to = place(callee, &mut symbols);
                 links.push((from, to, edge.line, edge.confidence));
                 let reached = if dir == 0 { edge.from } else { edge.to };
                 if edge.confidence != Confidence::Name && seen[dir].insert(reached) {
@@ -210,6 +229,24 @@ pub fn call_graph(s: &Snapshot, targets: &[u32], depth: u32, max_links: usize) -
         targets: target_positions,
         links,
         truncated,
+    }
+}
+
+/// The class whose instantiation calls `symbol`, when it is a constructor (`__init__`,
+/// `constructor`, a Java constructor) of a class defined in its file.
+fn class_of_constructor(s: &Snapshot, symbol: u32) -> Vec<u32> {
+    let g = &s.graph;
+    let node = &g.symbols[symbol as usize];
+    let sym = node.symbol();
+    let constructor =
+        sym.kind == "constructor" || matches!(sym.name.as_str(), "__init__" | "constructor");
+    match (&sym.container, constructor) {
+        (Some(class), true) => g
+            .defined_in(node.file, class)
+            .into_iter()
+            .filter(|&c| g.symbols[c as usize].symbol().kind == "class")
+            .collect(),
+        _ => Vec::new(),
     }
 }
 

@@ -1,7 +1,7 @@
 //! Resolving a file's call sites to the definitions they can mean, most certain first (see the parent module), each edge with how it resolved.
 
 use super::*;
-use crate::index::code::Language;
+use crate::index::code::{Language, types};
 
 /// How many levels of base classes a `super()` call is followed up.
 const MAX_BASE_DEPTH: usize = 3;
@@ -186,6 +186,27 @@ impl Graph {
             let methods = named(&|s| sym(*s).container.is_some() && !in_own(s));
             return (few(methods).unwrap_or_default(), Confidence::Name);
         }
+        // A call on what a call made (`Request(url).prepare()`, `Foo::new().build()`, `new
+        // Foo().m()`): a method of the type made, when the call made one.
+        if let Some(made_by) = receiver.strip_suffix("()") {
+            let made = if made_by.contains("::") {
+                types::constructed_by(made_by)
+            } else {
+                Some(last_segment(made_by).to_string())
+            };
+            if let Some(type_name) = made {
+                let methods: Vec<u32> = self
+                    .methods_of_type(scope, at, &type_name, name)
+                    .into_iter()
+                    .filter(callable)
+                    .collect();
+                if !methods.is_empty() {
+                    return (methods, Confidence::Type);
+                }
+            }
+            let methods = named(&|s| sym(*s).container.is_some());
+            return (few(methods).unwrap_or_default(), Confidence::Name);
+        }
         // Through a module the file imports under the receiver's first name, or by its path.
         let head = receiver.split(['.', ':']).next().unwrap_or(receiver);
         let mut modules = scope.module_files(head, at);
@@ -254,6 +275,16 @@ impl Graph {
                 return (methods, Confidence::Type);
             }
         }
+        // A path the project does not define (`io::Error::from`, `std::env::current_dir`):
+        // a library's, never a project type that happens to share its last name, not even
+        // as a guess.
+        let external = head != receiver
+            && modules.is_empty()
+            && !matches!(head, "crate" | "self" | "super" | "Self")
+            && self.named(head).is_empty();
+        if external {
+            return (Vec::new(), Confidence::Name);
+        }
         // A type named like the receiver's last name (`Foo::new`, `Config.load`).
         let typed: Vec<u32> = named(&|s| sym(*s).container.as_deref() == Some(last));
         if !typed.is_empty() {
@@ -266,6 +297,17 @@ impl Graph {
                 if here.is_empty() { typed } else { here },
                 Confidence::Container,
             );
+        }
+        // `Type.f()` where Type only inherits f (`Base.__init__(self)` in a subclass of a
+        // subclass).
+        let classes = self.types_named(scope, at, scope.file, last, CLASS_LIKE);
+        let inherited: Vec<u32> = self
+            .inherited(scope, at, classes, name)
+            .into_iter()
+            .filter(callable)
+            .collect();
+        if !inherited.is_empty() {
+            return (inherited, Confidence::Base);
         }
         // Some object: a method of that name, when there are few.
         let methods = named(&|s| sym(*s).container.is_some());

@@ -350,13 +350,20 @@ pub(super) struct Plan {
     pub(super) moved: HashMap<u32, Vec<Option<u32>>>,
 }
 
-/// Every name a file's resolution looks up elsewhere: the names it calls, the last names of
-/// the paths it imports, both names of its aliases, the bases its classes declare and the
+/// Every name a file's resolution looks up elsewhere: the names it calls and calls through,
+/// the last names of the paths it imports, both names of its aliases, the bases its classes declare and the
 /// types it gives its names.
 pub(super) fn used_names(f: &FileFacts) -> impl Iterator<Item = &str> {
     f.calls
         .iter()
         .map(|(name, _, _)| name.as_str())
+        // A receiver's names: the module, type or path it may be (`a.b.C()`, `io::Error`).
+        .chain(f.calls.iter().flat_map(|(_, receiver, _)| {
+            receiver
+                .trim_end_matches("()")
+                .split(['.', ':'])
+                .filter(|s| !s.is_empty())
+        }))
         .chain(import_names(f))
         .chain(declared_bases(f).map(|(_, base)| base))
         .chain(f.types.iter().map(|t| t.type_name.as_str()))

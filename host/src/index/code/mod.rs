@@ -277,21 +277,49 @@ fn assign_containers(defs: &mut [(Node, Symbol)]) {
 
 /// A call's receiver as a plain dotted path (`self`, `os.path`, `crate::util`), or `?`.
 /// Python's `super()` and `super(Cls, self)` are `super`, as Java's and JavaScript's `super`:
-/// the call means a base class's method.
+/// the call means a base class's method. A receiver that is itself a call of a plain path
+/// is that path with `()`, arguments dropped (`Request(url)`, `new Foo()`, `Foo::new(x)`
+/// give `Request()`, `Foo()`, `Foo::new()`): the value it makes is what the call is on.
 fn receiver_text(raw: &str) -> String {
     if raw.starts_with("super(") && raw.ends_with(')') {
         return "super".to_string();
     }
-    let plain = raw.len() <= 80
-        && !raw.is_empty()
-        && raw
-            .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | ':' | '$'));
-    if plain {
-        raw.to_string()
-    } else {
-        "?".to_string()
+    let is_path = |p: &str| {
+        p.len() <= 80
+            && !p.is_empty()
+            && p.chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | ':' | '$'))
+    };
+    if is_path(raw) {
+        return raw.to_string();
     }
+    if let Some(callee) = called_path(raw) {
+        let callee = callee.strip_prefix("new ").unwrap_or(callee).trim();
+        if is_path(callee) {
+            return format!("{callee}()");
+        }
+    }
+    "?".to_string()
+}
+
+/// `f` of a receiver that is one call `f(args)`: its first parenthesis closes at its end (not
+/// a chain `f(a).g(b)`, whose value is `g`'s).
+fn called_path(raw: &str) -> Option<&str> {
+    let open = raw.find('(')?;
+    let mut depth = 0usize;
+    for (i, c) in raw.char_indices().skip_while(|(i, _)| *i < open) {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return (i + 1 == raw.len()).then(|| &raw[..open]);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 fn text<'s>(node: Node, source: &'s str) -> &'s str {

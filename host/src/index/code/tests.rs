@@ -389,3 +389,36 @@ fn names_get_the_types_each_language_states() {
         ])
     );
 }
+
+#[test]
+fn a_receiver_made_by_one_call_keeps_its_path() {
+    let x = extract(
+        Language::Rust,
+        "fn f() {\n    Builder::new(a).build();\n    Builder::new(a).add(b).build();\n    make().go();\n}\n",
+    );
+    let receivers: Vec<(&str, Option<&str>)> = x
+        .calls
+        .iter()
+        .map(|c| (c.name.as_str(), c.receiver.as_deref()))
+        .filter(|(n, _)| matches!(*n, "build" | "go"))
+        .collect();
+    assert_eq!(
+        receivers,
+        [
+            ("build", Some("Builder::new()")),
+            ("build", Some("?")),
+            ("go", Some("make()")),
+        ]
+    );
+    let x = extract(
+        Language::TypeScript,
+        "function f() {\n  new Store(1).add(2);\n}\n",
+    );
+    assert!(
+        x.calls
+            .iter()
+            .any(|c| c.name == "add" && c.receiver.as_deref() == Some("Store()")),
+        "{:?}",
+        x.calls
+    );
+}

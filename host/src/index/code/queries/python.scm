@@ -13,3 +13,6 @@
 (assignment left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.field) !type right: (call function: [(identifier) @bind.type (attribute attribute: (identifier) @bind.type)]))
 (typed_parameter (identifier) @bind.name type: (type) @bind.type)
 (typed_default_parameter name: (identifier) @bind.name type: (type) @bind.type)
+
+(decorator (identifier) @call)
+(decorator (attribute object: (_) @receiver attribute: (identifier) @call))
