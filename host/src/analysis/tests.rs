@@ -803,6 +803,10 @@ mod incremental {
             (name.clone(), name.clone()).prop_map(|(d, c)| format!(
                 "class K{d}:\n    def __init__(self):\n        self.h = K{c}()\n\n    def {d}(self):\n        self.h.{c}()"
             )),
+            // A function's declared return type, and a variable assigned its result.
+            (name.clone(), name.clone()).prop_map(|(d, c)| format!(
+                "def mk{d}() -> K{c}:\n    return K{c}()\n\ndef use{d}():\n    v = mk{c}()\n    v.{d}()"
+            )),
             // An import that binds only inside its function.
             (name.clone(), name.clone(), module.clone()).prop_map(|(d, c, m)| format!(
                 "def {d}(x):\n    from pkg.{m} import {c}\n    return {c}(x)"
@@ -1056,6 +1060,37 @@ mod incremental {
                 root,
             ],
             ("-> pkg/roots.py#Two.go", true),
+        );
+    }
+
+    #[test]
+    fn a_function_that_changes_its_return_type_moves_its_callers_variables() {
+        let user = (
+            "pkg/use.py",
+            "from pkg.make import make\n\ndef go():\n    x = make()\n    x.run()\n",
+        );
+        let kinds = (
+            "pkg/kinds.py",
+            "class A:\n    def run(self):\n        pass\n\nclass B:\n    def run(self):\n        pass\n",
+        );
+        updates_match(
+            &[
+                user,
+                kinds,
+                (
+                    "pkg/make.py",
+                    "from pkg.kinds import A, B\n\ndef make() -> A:\n    pass\n",
+                ),
+            ],
+            &[
+                user,
+                kinds,
+                (
+                    "pkg/make.py",
+                    "from pkg.kinds import A, B\n\ndef make() -> B:\n    pass\n",
+                ),
+            ],
+            ("-> pkg/kinds.py#B.run", true),
         );
     }
 
@@ -1671,6 +1706,52 @@ fn a_decorator_is_a_call() {
         pairs(&[
             ("app/bp.py:Blueprint.after_request", "type"),
             ("app/bp.py:route", "import"),
+        ])
+    );
+}
+
+#[test]
+fn a_variable_assigned_a_function_s_result_has_its_declared_return_type() {
+    let s = snapshot(&[
+        (
+            "src/lib.rs",
+            "pub struct TempDir;\nimpl TempDir {\n    pub fn path(&self) {}\n}\npub struct Other;\nimpl Other {\n    pub fn path(&self) {}\n}\n\
+             pub fn tmpdir() -> TempDir { TempDir }\n\
+             fn test() {\n    let td = tmpdir();\n    td.path();\n}\n",
+        ),
+        (
+            "app/factory.py",
+            "class Session:\n    def get(self):\n        pass\n\nclass Pool:\n    def get(self):\n        pass\n\n\
+             def session() -> Session:\n    return Session()\n",
+        ),
+        (
+            "app/use.py",
+            "from app.factory import session\n\ndef go():\n    s = session()\n    s.get()\n",
+        ),
+        (
+            "srv/srv.go",
+            "package srv\ntype Server struct{}\nfunc NewServer() *Server { return &Server{} }\nfunc (s *Server) Start() {}\ntype Pool struct{}\nfunc (p *Pool) Start() {}\nfunc run() {\n    s := NewServer()\n    s.Start()\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "src/lib.rs:test"),
+        pairs(&[
+            ("src/lib.rs:TempDir.path", "type"),
+            ("src/lib.rs:tmpdir", "file"),
+        ])
+    );
+    assert_eq!(
+        callees(&s, "app/use.py:go"),
+        pairs(&[
+            ("app/factory.py:Session.get", "type"),
+            ("app/factory.py:session", "import"),
+        ])
+    );
+    assert_eq!(
+        callees(&s, "srv/srv.go:run"),
+        pairs(&[
+            ("srv/srv.go:NewServer", "file"),
+            ("srv/srv.go:Server.Start", "type"),
         ])
     );
 }

@@ -378,7 +378,13 @@ impl Graph {
         type_name: &str,
         name: &str,
     ) -> Vec<u32> {
-        let types = self.types_named(scope, at, scope.file, type_name, TYPE_LIKE);
+        let mut types = self.types_named(scope, at, scope.file, type_name, TYPE_LIKE);
+        if types.is_empty() {
+            // `x = make()`: the type `make` is declared to return.
+            if let Some(returned) = self.returned_type(scope, at, type_name) {
+                types = self.types_named(scope, at, scope.file, &returned, TYPE_LIKE);
+            }
+        }
         let own = self.own_methods(&types, name);
         if !own.is_empty() {
             return own;
@@ -424,6 +430,28 @@ impl Graph {
         } else {
             Vec::new()
         }
+    }
+
+    /// The type the functions a call of `function` in the caller's file means are declared
+    /// to return, when they agree on one.
+    fn returned_type(&self, scope: &Scope, at: (u32, u32), function: &str) -> Option<String> {
+        let functions = self.types_named(scope, at, scope.file, function, &["function", "method"]);
+        let mut returned = functions.iter().map(|&f| {
+            let node = &self.symbols[f as usize];
+            let returned = types::return_type(
+                self.files[node.file as usize].language.as_deref(),
+                &node.symbol().signature,
+            )?;
+            // `fn new() -> Self` returns its impl's type.
+            match (returned.as_str(), &node.symbol().container) {
+                ("Self", Some(own)) => Some(own.clone()),
+                _ => Some(returned),
+            }
+        });
+        let first = returned.next()??;
+        returned
+            .all(|r| r.as_deref() == Some(first.as_str()))
+            .then_some(first)
     }
 
     fn family_of(&self, file: u32) -> Option<&str> {

@@ -210,15 +210,27 @@ impl Graph {
             }
         }
         // A class whose base changed resolves `super()` differently, and so do its own
-        // subclasses: every class below a changed name is changed too.
+        // subclasses: every class below a changed name is changed too, and every function
+        // declared to return one (what its callers' variables are).
         if !names.is_empty() {
             let mut subclasses: HashMap<&str, Vec<&str>> = HashMap::new();
             for (class, base) in facts.iter().flat_map(|f| declared_bases(f)) {
                 subclasses.entry(base).or_default().push(class);
             }
+            let mut returning: HashMap<String, Vec<&str>> = HashMap::new();
+            for f in facts {
+                for s in &f.symbols {
+                    if let Some(returned) =
+                        crate::index::code::types::return_type(f.language.as_deref(), &s.signature)
+                    {
+                        returning.entry(returned).or_default().push(s.name.as_str());
+                    }
+                }
+            }
             let mut pending: Vec<&str> = names.iter().copied().collect();
             while let Some(n) = pending.pop() {
-                for &sub in subclasses.get(n).into_iter().flatten() {
+                let below = subclasses.get(n).into_iter().flatten();
+                for &sub in below.chain(returning.get(n).into_iter().flatten()) {
                     if names.insert(sub) {
                         pending.push(sub);
                     }
@@ -250,17 +262,15 @@ impl Graph {
         next: &'a Graph,
         new: u32,
     ) -> (Vec<&'a str>, Vec<Option<u32>>) {
-        // A class's declaration names its bases: what `super()` resolves through.
-        type Key<'k> = (&'k str, &'k str, Option<&'k str>, Option<&'k str>);
+        // The declaration takes part: a class's names its bases (what `super()` resolves
+        // through), a function's its return type (what a variable assigned its result is).
+        type Key<'k> = (&'k str, &'k str, Option<&'k str>, &'k str);
         let key = |s: &'a Symbol| -> Key<'a> {
-            let declared = CLASS_LIKE
-                .contains(&s.kind.as_str())
-                .then_some(s.signature.as_str());
             (
                 s.name.as_str(),
                 s.kind.as_str(),
                 s.container.as_deref(),
-                declared,
+                s.signature.as_str(),
             )
         };
         let mut after: HashMap<Key, Vec<u32>> = HashMap::new();

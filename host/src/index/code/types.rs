@@ -92,6 +92,58 @@ pub fn type_name(raw: &str) -> Option<String> {
     plain.then(|| last.to_string())
 }
 
+/// The type a function returns, from its declaration's first line (`def f() -> Foo:`,
+/// `fn f() -> Foo {`, `function f(): Foo {`, `func F() *Foo {`, `public Foo f(`): what a
+/// variable assigned its result is.
+pub fn return_type(language: Option<&str>, signature: &str) -> Option<String> {
+    let after_params = || -> Option<&str> {
+        let open = signature.find('(')?;
+        let mut depth = 0i32;
+        for (i, c) in signature[open..].char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(&signature[open + i + 1..]);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    };
+    let written = match language? {
+        "python" => after_params()?
+            .trim()
+            .strip_prefix("->")?
+            .split(':')
+            .next()?,
+        "rust" => {
+            let rest = after_params()?.trim().strip_prefix("->")?;
+            rest.split(" where").next()?.split('{').next()?
+        }
+        "typescript" | "tsx" | "javascript" => {
+            let rest = after_params()?.trim().strip_prefix(':')?;
+            rest.split(['{', '=']).next()?
+        }
+        "go" => {
+            let rest = after_params()?.split('{').next()?.trim();
+            let rest = rest
+                .strip_prefix('(')
+                .map_or(rest, |r| r.split(',').next().unwrap_or(r));
+            rest.split_whitespace().last()?
+        }
+        "java" => {
+            let head = signature.split('(').next()?;
+            let words: Vec<&str> = head.split_whitespace().collect();
+            words.get(words.len().checked_sub(2)?).copied()?
+        }
+        _ => return None,
+    };
+    type_name(written)
+}
+
 /// `text` split at `sep` outside brackets.
 fn split_top(text: &str, sep: char) -> Vec<&str> {
     let mut out = Vec::new();
@@ -144,5 +196,64 @@ mod tests {
             Some("Pool")
         );
         assert_eq!(constructed_by("Config::builder"), None);
+    }
+
+    #[test]
+    fn a_function_s_return_type_is_read_from_its_declaration() {
+        use super::return_type;
+        let cases = [
+            (
+                "python",
+                "def make(a: int = f(1)) -> Session:",
+                Some("Session"),
+            ),
+            ("python", "def make(a):", None),
+            (
+                "rust",
+                "pub fn builder(x: impl Fn() -> u32) -> ConfigBuilder {",
+                Some("ConfigBuilder"),
+            ),
+            (
+                "rust",
+                "fn tmpdir() -> TempDir where T: X {",
+                Some("TempDir"),
+            ),
+            ("rust", "fn go(&self) {", None),
+            (
+                "rust",
+                "pub fn tmpdir() -> TempDir { TempDir }",
+                Some("TempDir"),
+            ),
+            ("python", "def f() -> A: return B()", Some("A")),
+            (
+                "typescript",
+                "export function make(a: string): Store<T> {",
+                Some("Store"),
+            ),
+            (
+                "typescript",
+                "const f = (a: number): Conn => {",
+                Some("Conn"),
+            ),
+            (
+                "go",
+                "func NewServer(addr string) *Server {",
+                Some("Server"),
+            ),
+            ("go", "func Open(p string) (*DB, error) {", Some("DB")),
+            (
+                "go",
+                "func New() *Server { return &Server{} }",
+                Some("Server"),
+            ),
+            ("java", "public static Repo open(String s) {", Some("Repo")),
+        ];
+        for (language, signature, want) in cases {
+            assert_eq!(
+                return_type(Some(language), signature).as_deref(),
+                want,
+                "{signature}"
+            );
+        }
     }
 }

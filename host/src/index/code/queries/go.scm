@@ -13,3 +13,4 @@
 (parameter_declaration name: (identifier) @bind.name type: (_) @bind.type)
 (var_spec name: (identifier) @bind.name type: (_) @bind.type)
 (short_var_declaration left: (expression_list . (identifier) @bind.name) right: (expression_list . [(composite_literal type: (_) @bind.type) (unary_expression operand: (composite_literal type: (_) @bind.type))]))
+(short_var_declaration left: (expression_list . (identifier) @bind.name) right: (expression_list . (call_expression function: [(identifier) @bind.type (selector_expression field: (field_identifier) @bind.type)])))

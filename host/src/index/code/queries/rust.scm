@@ -24,3 +24,4 @@
 (let_declaration pattern: (identifier) @bind.name value: (struct_expression name: (_) @bind.type))
 (parameter pattern: (identifier) @bind.name type: (_) @bind.type)
 (field_declaration name: (field_identifier) @bind.field type: (_) @bind.type)
+(let_declaration pattern: (identifier) @bind.name value: (call_expression function: [(identifier) @bind.type (scoped_identifier name: (identifier) @bind.type) (field_expression field: (field_identifier) @bind.type)]))
