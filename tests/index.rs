@@ -348,6 +348,67 @@ async fn understand_resolves_the_goal_and_answers_with_graphs() {
 }
 
 #[tokio::test]
+async fn a_goal_s_plain_words_go_through_the_search_and_say_how_sure_they_are() {
+    let fx = Fixture::new();
+    fx.write(
+        "app/ctx.py",
+        "class RequestContext:\n    def session(self):\n        return None\n",
+    );
+    fx.write(
+        "app/cookies.py",
+        "def save_session_cookie(response, value):\n    \"\"\"Sets the session cookie on the response once the session is saved.\"\"\"\n    response.set_cookie('session', value)\n",
+    );
+    fx.write(
+        "app/views.py",
+        "class View:\n    def dispatch(self):\n        return handle_exception(self)\n\n\n\
+         def handle_exception(view):\n    \"\"\"Turns an exception raised in a view into a response.\"\"\"\n    return view\n",
+    );
+    let client = connect(&fx).await;
+    common::wait_indexed(&client).await;
+    let target = |r: &Value| {
+        (
+            r["target"]["symbol"].as_str().unwrap_or("").to_string(),
+            r["target"]["confidence"].as_str().unwrap_or("").to_string(),
+        )
+    };
+    // A plain word naming a definition (`session`, `view`) does not win over the search.
+    for (goal, want) in [
+        ("where is the session cookie saved", "save_session_cookie"),
+        ("exception in a view", "handle_exception"),
+    ] {
+        let r = structured(&call(&client, "understand", json!({ "goal": goal })).await);
+        let (symbol, confidence) = target(&r);
+        assert_eq!(symbol, want, "{goal}: {r:#}");
+        assert_ne!(confidence, "low", "{goal}: {r:#}");
+        assert!(
+            !r["target"]["alternatives"].as_array().unwrap().is_empty(),
+            "{goal}: the other readings are listed: {r:#}"
+        );
+    }
+    // A quoted name pins the definition, whatever its shape.
+    let r = structured(
+        &call(
+            &client,
+            "understand",
+            json!({ "goal": "what calls `dispatch` here" }),
+        )
+        .await,
+    );
+    assert_eq!(target(&r), ("View.dispatch".into(), "high".into()), "{r:#}");
+    // Most words the index knows nothing about: a guess, and it says so.
+    let r = structured(
+        &call(
+            &client,
+            "understand",
+            json!({ "goal": "database retry budget for the response" }),
+        )
+        .await,
+    );
+    assert_eq!(r["target"]["confidence"], "low", "{r:#}");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
 async fn understand_pages_through_long_lists_with_cursors() {
     let fx = Fixture::new();
     fx.write("pkg/__init__.py", "");

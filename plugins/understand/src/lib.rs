@@ -186,6 +186,7 @@ fn plan_for_cursor(args: &UnderstandArgs, cursor: &str) -> ToolResult<(Resolutio
         target: c.target.clone(),
         how: format!("cursor (items from {})", c.offset + 1),
         alternatives: Vec::new(),
+        confidence: target::Confidence::High,
     };
     let plan = Plan {
         depth: c.depth,

@@ -27,6 +27,19 @@ pub struct Resolution {
     pub how: String,
     /// Other targets the goal could mean, as ready `path` / `symbol` pairs.
     pub alternatives: Vec<String>,
+    /// How sure the reading is: high (named exactly), medium (a search and the goal's words
+    /// point at it, or one of several definitions of the name), low (a guess: pin it with
+    /// `path` / `symbol`).
+    pub confidence: Confidence,
+}
+
+/// How sure a goal's reading is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Confidence {
+    High,
+    Medium,
+    Low,
 }
 
 /// Words that ask about the whole, not one thing in it.
@@ -127,6 +140,7 @@ fn pinned(path: &str, symbol: Option<&str>) -> ToolResult<Resolution> {
         target,
         how: "path argument".into(),
         alternatives: Vec::new(),
+        confidence: Confidence::High,
     })
 }
 
@@ -147,18 +161,24 @@ fn by_symbol_name(name: &str, how: &str) -> ToolResult<Option<Resolution>> {
         Some(c) => format!("{c}.{}", s.name),
         None => s.name.clone(),
     };
+    let alternatives: Vec<String> = exact
+        .iter()
+        .filter(|s| !std::ptr::eq(**s, best))
+        .take(5)
+        .map(|s| format!("{} in {}", qualified(s), s.path))
+        .collect();
     Ok(Some(Resolution {
         target: Target::Symbol {
             path: best.path.clone(),
             symbol: qualified(best),
         },
         how: format!("{how} (exact)"),
-        alternatives: exact
-            .iter()
-            .filter(|s| !std::ptr::eq(**s, best))
-            .take(5)
-            .map(|s| format!("{} in {}", qualified(s), s.path))
-            .collect(),
+        confidence: if alternatives.is_empty() {
+            Confidence::High
+        } else {
+            Confidence::Medium
+        },
+        alternatives,
     }))
 }
 
@@ -182,6 +202,14 @@ fn split_qualified(name: &str) -> (Option<&str>, &str) {
 /// The goal's own words: a path, a code-shaped name, a directory, words joined into a name,
 /// the project, and last a search.
 fn from_goal(goal: &str, scope: Option<Scope>) -> ToolResult<Resolution> {
+    // A name in backticks or quotes is meant as one, whatever its shape.
+    let quoted: Vec<&str> = goal
+        .split(['`', '"', '\''])
+        .skip(1)
+        .step_by(2)
+        .map(str::trim)
+        .filter(|q| !q.is_empty() && !q.contains(char::is_whitespace))
+        .collect();
     let tokens: Vec<&str> = goal
         .split_whitespace()
         .map(|w| w.trim_matches(|c: char| "\"'`,;:()?!".contains(c)))
@@ -206,17 +234,20 @@ fn from_goal(goal: &str, scope: Option<Scope>) -> ToolResult<Resolution> {
                 target,
                 how: format!("path named in the goal ({t})"),
                 alternatives,
+                confidence: Confidence::High,
             });
         }
     }
-    // 2. A code-shaped name: CamelCase, snake_case, dotted or `::` paths.
-    let code_names = tokens
-        .iter()
-        .zip(&lower)
-        .filter(|(t, l)| {
-            code_shaped(t) && !STOP.contains(&l.as_str()) && !WHOLE.contains(&l.as_str())
-        })
-        .map(|(t, _)| *t);
+    // 2. A quoted or code-shaped name: CamelCase, snake_case, dotted or `::` paths.
+    let code_names = quoted.iter().copied().chain(
+        tokens
+            .iter()
+            .zip(&lower)
+            .filter(|(t, l)| {
+                code_shaped(t) && !STOP.contains(&l.as_str()) && !WHOLE.contains(&l.as_str())
+            })
+            .map(|(t, _)| *t),
+    );
     for t in code_names.take(MAX_NAME_LOOKUPS) {
         if let Some(mut r) = by_symbol_name(t, "symbol named in the goal")? {
             r.alternatives.extend(alternatives);
@@ -239,6 +270,7 @@ fn from_goal(goal: &str, scope: Option<Scope>) -> ToolResult<Resolution> {
                 target: Target::Module { path: entry.path },
                 how: format!("directory named in the goal ({t})"),
                 alternatives,
+                confidence: Confidence::High,
             });
         }
     }
@@ -247,10 +279,18 @@ fn from_goal(goal: &str, scope: Option<Scope>) -> ToolResult<Resolution> {
             target: Target::Project,
             how: "the goal asks about the whole project".into(),
             alternatives,
+            confidence: Confidence::High,
         });
     }
-    // 4. Plain words as a name: each alone, then neighbours joined (`call pillar` ->
-    //    call_pillar, callPillar).
+    from_words(goal, &plain, alternatives)
+}
+
+/// Plain words: what a search for the goal ranks first, checked against the definitions
+/// the goal's words name (`dispatch`, `call pillar` -> `call_pillar`). A word that happens to
+/// name a definition does not win over the search by itself: it is taken when the search
+/// agrees, else listed as an alternative.
+fn from_words(goal: &str, plain: &[&str], alternatives: Vec<String>) -> ToolResult<Resolution> {
+    // Each word alone, then neighbours joined (`call pillar` -> call_pillar, callPillar).
     let mut names: Vec<String> = plain
         .iter()
         .filter(|t| t.len() >= 4)
@@ -271,13 +311,7 @@ fn from_goal(goal: &str, scope: Option<Scope>) -> ToolResult<Resolution> {
         names.push(camel);
     }
     names.sort_by_key(|n| std::cmp::Reverse(n.len()));
-    for name in names.iter().take(MAX_NAME_LOOKUPS) {
-        if let Some(mut r) = by_symbol_name(name, "words of the goal joined into a name")? {
-            r.alternatives.extend(alternatives);
-            return Ok(r);
-        }
-    }
-    // 5. What a search for the goal ranks first.
+    names.dedup();
     let options = index::SearchOptions {
         kinds: vec!["code".into()],
         exclude_kinds: Vec::new(),
@@ -286,34 +320,135 @@ fn from_goal(goal: &str, scope: Option<Scope>) -> ToolResult<Resolution> {
         max_results: 5,
         preview_chars: 0,
     };
-    let found = index::search(goal, &options)?;
-    let mut hits = found.hits.into_iter();
-    if let Some(best) = hits.next() {
-        let target = match best.symbol {
-            Some(symbol) => Target::Symbol {
-                path: best.path.clone(),
-                symbol: symbol.replace("::", "."),
-            },
-            None => Target::File {
-                path: best.path.clone(),
-            },
-        };
-        alternatives.extend(hits.map(|h| match h.symbol {
-            Some(s) => format!("{s} in {}", h.path),
-            None => h.path,
-        }));
-        alternatives.dedup();
-        return Ok(Resolution {
-            target,
-            how: "search for the goal (best hit)".into(),
-            alternatives,
-        });
+    let hits = index::search(goal, &options)?.hits;
+    let hit_target = |h: &index::ChunkHit| match &h.symbol {
+        Some(symbol) => Target::Symbol {
+            path: h.path.clone(),
+            symbol: symbol.replace("::", "."),
+        },
+        None => Target::File {
+            path: h.path.clone(),
+        },
+    };
+    let described = |t: &Target| match t {
+        Target::Symbol { path, symbol } => format!("{symbol} in {path}"),
+        Target::File { path } | Target::Module { path } => path.clone(),
+        Target::Project => "the project".into(),
+    };
+    // The definitions the goal's words name, as the search would show them.
+    let mut named: Vec<Resolution> = Vec::new();
+    for name in names.iter().take(MAX_NAME_LOOKUPS) {
+        if let Some(r) = by_symbol_name(name, "words of the goal joined into a name")? {
+            named.push(r);
+        }
+        if named.len() == 3 {
+            break;
+        }
     }
-    Err(ToolError::new(
-        codes::NOT_FOUND,
-        "the goal names no file, directory or definition the index knows",
-    )
-    .suggest("name the file in `path`, the definition in `symbol`, or ask about the project with scope \"project\""))
+    // Every reading: the search's hits in rank order, then the definitions the words name;
+    // each with the goal's words it accounts for (in its name, or the line the search
+    // matched). The reading that accounts for the most words wins, the search's rank
+    // breaking ties: a word that happens to name a definition does not win by itself.
+    let words: Vec<String> = plain
+        .iter()
+        .map(|w| w.to_lowercase())
+        .filter(|w| w.len() >= 3)
+        .collect();
+    let mut readings: Vec<(Target, usize)> = hits
+        .iter()
+        .map(|h| {
+            let text = format!("{} {}", h.symbol.as_deref().unwrap_or(""), h.snippet);
+            (hit_target(h), accounted(&words, &text))
+        })
+        .collect();
+    for r in &named {
+        if !readings.iter().any(|(t, _)| *t == r.target) {
+            let name = match &r.target {
+                Target::Symbol { symbol, .. } => symbol.as_str(),
+                _ => "",
+            };
+            readings.push((r.target.clone(), accounted(&words, name)));
+        }
+    }
+    let Some(best) = (0..readings.len()).max_by_key(|&i| (readings[i].1, std::cmp::Reverse(i)))
+    else {
+        return Err(ToolError::new(
+            codes::NOT_FOUND,
+            "the goal names no file, directory or definition the index knows",
+        )
+        .suggest("name the file in `path`, the definition in `symbol`, or ask about the project with scope \"project\""));
+    };
+    let (target, covered) = readings[best].clone();
+    let share = covered as f32 / words.len().max(1) as f32;
+    let confidence = if share >= 0.99 {
+        Confidence::High
+    } else if share >= 0.5 {
+        Confidence::Medium
+    } else {
+        Confidence::Low
+    };
+    let from_search = best < hits.len();
+    let mut how = format!(
+        "{} (accounts for {covered} of the goal's {} words)",
+        if from_search {
+            "search for the goal"
+        } else {
+            "a definition the goal's words name"
+        },
+        words.len()
+    );
+    if confidence == Confidence::Low {
+        how.push_str("; unsure: pin the target with `symbol` or `path`, or pick an alternative");
+    }
+    let mut others: Vec<String> = alternatives;
+    others.extend(
+        readings
+            .iter()
+            .filter(|(t, _)| *t != target)
+            .map(|(t, _)| described(t)),
+    );
+    others.dedup();
+    Ok(Resolution {
+        target,
+        how,
+        alternatives: others,
+        confidence,
+    })
+}
+
+/// How many of `words` a name or line accounts for: a word of it, or one sharing a stem of
+/// five letters (`saved` and `save_session`, `handling` and `handle`).
+fn accounted(words: &[String], text: &str) -> usize {
+    let parts: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .flat_map(split_identifier)
+        .map(|p| p.to_lowercase())
+        .filter(|p| !p.is_empty())
+        .collect();
+    let stem = |a: &str, b: &str| {
+        let common = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+        a == b || common >= 5 || (common >= 4 && common == a.len().min(b.len()))
+    };
+    words
+        .iter()
+        .filter(|w| parts.iter().any(|p| stem(w, p)))
+        .count()
+}
+
+/// `save_session_cookie` and `saveSessionCookie` into their words.
+fn split_identifier(token: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for part in token.split('_') {
+        let mut current = String::new();
+        for c in part.chars() {
+            if c.is_uppercase() && !current.is_empty() {
+                out.push(std::mem::take(&mut current));
+            }
+            current.push(c);
+        }
+        out.push(current);
+    }
+    out
 }
 
 fn has_extension(t: &str) -> bool {
