@@ -6,6 +6,17 @@ use std::collections::VecDeque;
 /// Every node that reaches `start` through `incoming` (its dependents, theirs, ...), with its
 /// distance, nearest first, up to `max_depth` steps. `start` itself is left out.
 pub fn dependents(incoming: &[Vec<u32>], start: u32, max_depth: u32) -> Vec<(u32, u32)> {
+    dependents_where(incoming, start, max_depth, |_, _| true)
+}
+
+/// [`dependents`], stepping from a node to a dependent only where `follow(node, dependent)`
+/// says so.
+pub fn dependents_where(
+    incoming: &[Vec<u32>],
+    start: u32,
+    max_depth: u32,
+    mut follow: impl FnMut(u32, u32) -> bool,
+) -> Vec<(u32, u32)> {
     let mut seen = vec![false; incoming.len()];
     seen[start as usize] = true;
     let mut queue = VecDeque::from([(start, 0u32)]);
@@ -15,7 +26,8 @@ pub fn dependents(incoming: &[Vec<u32>], start: u32, max_depth: u32) -> Vec<(u32
             continue;
         }
         for &next in &incoming[node as usize] {
-            if !std::mem::replace(&mut seen[next as usize], true) {
+            if !seen[next as usize] && follow(node, next) {
+                seen[next as usize] = true;
                 out.push((next, depth + 1));
                 queue.push_back((next, depth + 1));
             }

@@ -1755,3 +1755,33 @@ fn a_variable_assigned_a_function_s_result_has_its_declared_return_type() {
         ])
     );
 }
+
+#[test]
+fn importers_of_a_package_root_count_only_where_they_use_the_file() {
+    let mut files = vec![
+        (
+            "pkg/__init__.py".to_string(),
+            "from pkg.a import fa\nfrom pkg.b import fb\n".to_string(),
+        ),
+        ("pkg/a.py".into(), "def fa():\n    pass\n".into()),
+        ("pkg/b.py".into(), "def fb():\n    pass\n".into()),
+    ];
+    for i in 0..5 {
+        files.push((
+            format!("app/use{i}.py"),
+            "import pkg\n\ndef go():\n    pkg.fa()\n".into(),
+        ));
+    }
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    let s = snapshot(&refs);
+    let a = views::dependencies(&s, s.graph.file("pkg/a.py").unwrap(), 10, 50);
+    let b = views::dependencies(&s, s.graph.file("pkg/b.py").unwrap(), 10, 50);
+    // a's names are used through the root: the root and its five users depend on it.
+    assert_eq!((a.blast_radius, a.through_package_root), (6, 0));
+    // Nobody uses b's: only the root depends on it, the five are counted apart.
+    assert_eq!((b.blast_radius, b.through_package_root), (1, 5));
+    assert_eq!(b.dependents, vec![("pkg/__init__.py".to_string(), 1)]);
+}

@@ -6,6 +6,7 @@ use super::graph::Confidence;
 use super::hotspots::HotSpot;
 use super::reach;
 use crate::error::{HostError, HostResult, codes};
+use crate::index::resolve;
 use crate::index::roles::Role;
 use std::collections::{HashMap, HashSet};
 
@@ -250,6 +251,10 @@ fn class_of_constructor(s: &Snapshot, symbol: u32) -> Vec<u32> {
     }
 }
 
+/// The reason a dependency report gives, followed by a count, when importers of a package
+/// root were counted apart from the blast radius.
+pub const THROUGH_PACKAGE_ROOT: &str = "through_package_root:";
+
 /// A file's imports, importers and impact radius.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DependencyView {
@@ -260,6 +265,10 @@ pub struct DependencyView {
     pub dependents: Vec<(String, u32)>,
     /// Files in the closure in all (`dependents` may be cut at the limit).
     pub blast_radius: u32,
+    /// Files that import a package root re-exporting this file (`pkg/__init__.py`,
+    /// `index.ts`, `mod.rs`) but use no name it defines: counted apart, not in the closure,
+    /// so that a package where everything imports the root still ranks its files.
+    pub through_package_root: u32,
     /// The import cycle the file is part of (paths), if any.
     pub cycle: Vec<String>,
 }
@@ -272,12 +281,33 @@ pub fn dependencies(s: &Snapshot, file: u32, depth: u32, limit: usize) -> Depend
         v.truncate(limit);
         v
     };
-    let closure = reach::dependents(&g.file_dependents, file, depth);
+    // Past a package root (other than the file itself), only the importers that use a name
+    // the file defines depend on it; the others merely import the package.
+    let defined: HashSet<&str> = g
+        .symbols_of(file)
+        .map(|i| g.symbols[i as usize].symbol())
+        .filter(|sym| sym.container.is_none())
+        .map(|sym| sym.name.as_str())
+        .collect();
+    let mut apart: HashSet<u32> = HashSet::new();
+    let closure = reach::dependents_where(&g.file_dependents, file, depth, |from, next| {
+        let root = from != file && resolve::is_package_root(&g.files[from as usize].path);
+        if root && !g.uses_any(next, &defined) {
+            apart.insert(next);
+            return false;
+        }
+        true
+    });
+    for (f, _) in &closure {
+        apart.remove(f);
+    }
+    apart.remove(&file);
     DependencyView {
         file: file_view(s, file),
         imports: views(&g.file_deps[file as usize]),
         importers: views(&g.file_dependents[file as usize]),
         blast_radius: closure.len() as u32,
+        through_package_root: apart.len() as u32,
         dependents: closure
             .into_iter()
             .take(limit)

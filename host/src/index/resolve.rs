@@ -70,7 +70,7 @@ pub fn file_keys(path: &str) -> Vec<String> {
     let name = parts.next().unwrap_or(path);
     let stem = name.split('.').next().unwrap_or(name).to_string();
     let mut keys = vec![stem.clone()];
-    if matches!(stem.as_str(), "__init__" | "index" | "mod" | "lib")
+    if is_package_root(path)
         && let Some(dir) = parts.next()
     {
         keys.push(dir.to_string());
@@ -81,6 +81,14 @@ pub fn file_keys(path: &str) -> Vec<String> {
         keys.push(dir.to_string());
     }
     keys
+}
+
+/// A file that stands for its directory (`pkg/__init__.py`, `lib/index.ts`, `a/mod.rs`,
+/// `src/lib.rs`): an import of the directory lands on it, and it often re-exports the rest.
+pub fn is_package_root(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = name.split('.').next().unwrap_or(name);
+    matches!(stem, "__init__" | "index" | "mod" | "lib")
 }
 
 /// The relative paths (or path suffixes, marked by a leading `/`) an import may name.

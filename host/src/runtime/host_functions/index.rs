@@ -352,7 +352,17 @@ impl index::Host for HostState {
                 .collect(),
             blast_radius: view.blast_radius,
             cycle: view.cycle,
-            reasons: services.analysis.reasons(),
+            reasons: {
+                let mut reasons = services.analysis.reasons();
+                if view.through_package_root > 0 {
+                    reasons.push(format!(
+                        "{} {} more files import a package root that re-exports this file but use no name it defines (not in blast-radius)",
+                        views::THROUGH_PACKAGE_ROOT,
+                        view.through_package_root
+                    ));
+                }
+                reasons
+            },
         })
     }
 
