@@ -299,13 +299,6 @@ impl Graph {
         )
     }
 
-    /// Whether `file`'s resolution uses any of `names` (calls them, imports them, calls
-    /// through them): what tells a file that only imports a package root from one that
-    /// uses what the root re-exports from another file.
-    pub fn uses_any(&self, file: u32, names: &HashSet<&str>) -> bool {
-        update::used_names(&self.facts[file as usize]).any(|n| names.contains(n))
-    }
-
     /// `Container::name` or `name`.
     pub fn qualified(&self, symbol: u32) -> String {
         let s = self.symbols[symbol as usize].symbol();

@@ -289,10 +289,29 @@ pub fn dependencies(s: &Snapshot, file: u32, depth: u32, limit: usize) -> Depend
         .filter(|sym| sym.container.is_none())
         .map(|sym| sym.name.as_str())
         .collect();
+    // A file uses it when one of its calls resolves into it, or it imports one of its names
+    // (through the root: `from pkg import Name`).
+    let calling: HashSet<u32> = g
+        .symbols_of(file)
+        .flat_map(|d| &g.callers[d as usize])
+        .map(|&e| g.symbols[g.calls[e as usize].from as usize].file)
+        .collect();
+    let uses = |m: u32| {
+        let facts = g.facts_of_file(m);
+        calling.contains(&m)
+            || facts
+                .imports
+                .iter()
+                .any(|(i, _)| defined.contains(i.rsplit(['.', ':', '/']).next().unwrap_or(i)))
+            || facts
+                .aliases
+                .iter()
+                .any(|(name, _, _)| defined.contains(name.as_str()))
+    };
     let mut apart: HashSet<u32> = HashSet::new();
     let closure = reach::dependents_where(&g.file_dependents, file, depth, |from, next| {
         let root = from != file && resolve::is_package_root(&g.files[from as usize].path);
-        if root && !g.uses_any(next, &defined) {
+        if root && !uses(next) {
             apart.insert(next);
             return false;
         }

@@ -404,6 +404,11 @@ impl Graph {
         kinds: &[&str],
     ) -> Vec<u32> {
         let of_kind = |s: &u32| kinds.contains(&self.symbols[*s as usize].symbol().kind.as_str());
+        // Most names asked about (a variable's, a module's) are no type at all: known at the
+        // cost of one lookup, unless an import renames one.
+        if !self.named(name).iter().any(of_kind) && !scope.aliased.contains_key(name) {
+            return Vec::new();
+        }
         if file == scope.file {
             let bound: Vec<u32> = scope.bound(name, at).into_iter().filter(of_kind).collect();
             if !bound.is_empty() {

@@ -463,9 +463,27 @@ pub(super) fn direct_bindings<'f>(
     resolved: &[(u32, u32)],
 ) -> calls::Bindings<'f> {
     let mut out: calls::Bindings = HashMap::new();
+    // Only a file with an import below its first definition's line can have one inside a
+    // definition: most files skip the per-line map.
+    let first_def = g
+        .symbols_of(file)
+        .map(|d| g.symbols[d as usize].symbol().start_line)
+        .min()
+        .unwrap_or(u32::MAX);
+    let late = facts
+        .imports
+        .iter()
+        .map(|(_, l)| *l)
+        .chain(facts.aliases.iter().map(|a| a.2))
+        .any(|l| l >= first_def);
+    let innermost = if late {
+        g.innermost_by_line(file)
+    } else {
+        Vec::new()
+    };
     let mut bind = |local: &'f str, name: &str, files: &[u32], line: u32| {
         // An import inside a definition binds only there.
-        let scope = g.enclosing(file, line).map(|d| {
+        let scope = innermost.get(line as usize).copied().flatten().map(|d| {
             let d = g.symbols[d as usize].symbol();
             (d.start_line, d.end_line)
         });
