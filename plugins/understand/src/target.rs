@@ -55,6 +55,13 @@ const WHOLE: &[&str] = &[
     "structure",
 ];
 
+/// A goal with more words than this (stop words aside) is about something in particular,
+/// whatever whole-of words it uses on the way.
+const MAX_WHOLE_WORDS: usize = 4;
+
+/// Search hits weighed as readings of a plain-English goal.
+const SEARCH_READINGS: u32 = 10;
+
 /// Definition lookups one goal may cost per step: a pasted issue text has hundreds of
 /// words, and each lookup is a host call.
 const MAX_NAME_LOOKUPS: usize = 24;
@@ -217,7 +224,10 @@ fn from_goal(goal: &str, scope: Option<Scope>) -> ToolResult<Resolution> {
         .filter(|w| !w.is_empty())
         .collect();
     let lower: Vec<String> = tokens.iter().map(|t| t.to_lowercase()).collect();
-    let whole = lower.iter().any(|w| WHOLE.contains(&w.as_str()))
+    // "architecture of the project" asks about the whole; a sentence that mentions "layers"
+    // or "structure" on its way to something else does not.
+    let content = lower.iter().filter(|w| !STOP.contains(&w.as_str())).count();
+    let whole = (content <= MAX_WHOLE_WORDS && lower.iter().any(|w| WHOLE.contains(&w.as_str())))
         || matches!(scope, Some(Scope::Project | Scope::Module));
     let mut alternatives = Vec::new();
     // 1. A path as written.
@@ -317,7 +327,7 @@ fn from_words(goal: &str, plain: &[&str], alternatives: Vec<String>) -> ToolResu
         exclude_kinds: Vec::new(),
         languages: Vec::new(),
         path_prefix: None,
-        max_results: 5,
+        max_results: SEARCH_READINGS,
         preview_chars: 0,
     };
     let hits = index::search(goal, &options)?.hits;

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""How often understand reads a plain-English goal as the definition it describes, and whether
+its `confidence` says when it is unsure (issue 41).
+
+    cargo build --release
+    python3 scripts/goal-resolution.py [--bin target/release/smart-context] [--sample 100]
+        [--seed 41] [--root DIR ...] [--hide-names]
+
+The goals are written by the code's own authors: for sampled Python functions and methods
+with a docstring (seeded; private `_names`, tests and dunders left out), the docstring's first
+sentence as written, identifiers left out (a code-shaped token would pin the definition by
+itself); with --hide-names the words of the definition's own name go too, so the goal says
+only what the code does ("Return the list of blueprints registered" for
+`Flask.iter_blueprints`), a harder test. Each goal goes to `understand` alone (no
+path, no symbol) through a stdio server; the answer is right when its target is the
+definition, close when the definition is among its alternatives or in the same file. Reported
+per confidence level, so "high" can be checked to mean right.
+
+Default roots: the Django tree (scripts/mcp_stdio.py) and, when scripts/lsp-callgraph.py has
+fetched them, flask and requests under target/lsp-eval/projects/.
+"""
+
+import argparse
+import ast
+import random
+import re
+from collections import Counter
+from pathlib import Path
+
+from mcp_stdio import Server, tree
+
+WORD = re.compile(r"[A-Za-z][a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+def words_of(name: str) -> set:
+    return {w.lower() for w in WORD.findall(name)}
+
+
+def goals(root: Path, hide_names: bool):
+    """(path, Container.name, goal) for documented public functions and methods."""
+    for path in sorted(root.rglob("*.py")):
+        rel = str(path.relative_to(root))
+        if "test" in rel or "/migrations/" in rel or "/locale/" in rel:
+            continue
+        try:
+            module = ast.parse(path.read_bytes())
+        except (SyntaxError, ValueError):
+            continue
+        todo = [(node, None) for node in module.body]
+        while todo:
+            node, container = todo.pop()
+            if isinstance(node, ast.ClassDef):
+                todo.extend((child, node.name) for child in node.body)
+                continue
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            if node.name.startswith("_"):
+                continue
+            doc = ast.get_docstring(node)
+            if not doc:
+                continue
+            sentence = re.split(r"(?<=[.!?])\s|\n\s*\n", doc.strip(), maxsplit=1)[0]
+            own = words_of(node.name) | words_of(container or "") if hide_names else set()
+            kept = [w for w in re.findall(r"[\w'-]+", sentence)
+                    if w.lower() not in own and not re.search(r"[_()]|[a-z][A-Z]", w)]
+            if len(kept) < 4:
+                continue
+            qualified = f"{container}.{node.name}" if container else node.name
+            yield rel, qualified, " ".join(kept)
+
+
+def judge(binary: str, root: Path, sample: int, seed: int, hide_names: bool):
+    candidates = list(goals(root, hide_names))
+    chosen = random.Random(seed).sample(candidates, min(sample, len(candidates)))
+    server = Server(binary, root)
+    server.wait_fresh()
+    by_confidence = Counter()
+    outcomes = Counter()
+    misses = []
+    for rel, qualified, goal in chosen:
+        _, r = server.call("understand", {"goal": goal, "include": {
+            "callGraph": False, "hotSpots": False, "pageRank": False, "dependencies": False}})
+        target = r.get("target", {})
+        confidence = target.get("confidence", "?")
+        alternatives = " | ".join(target.get("alternatives", []))
+        if target.get("path") == rel and target.get("symbol") == qualified:
+            outcome = "right"
+        elif f"{qualified} in {rel}" in alternatives:
+            outcome = "alternative"
+        elif target.get("path") == rel:
+            outcome = "same file"
+        else:
+            outcome = "wrong"
+            misses.append((goal, f"{rel}#{qualified}",
+                           f"{target.get('path')}#{target.get('symbol')}", confidence))
+        outcomes[outcome] += 1
+        by_confidence[(confidence, outcome)] += 1
+    server.close()
+    return len(candidates), len(chosen), outcomes, by_confidence, misses
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", default="target/release/smart-context")
+    ap.add_argument("--sample", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=41)
+    ap.add_argument("--show", type=int, default=8)
+    ap.add_argument("--root", action="append", type=Path)
+    ap.add_argument("--hide-names", action="store_true",
+                    help="also drop the words of the definition's own name from its goal")
+    a = ap.parse_args()
+    roots = a.root or [tree()] + [p for p in (Path("target/lsp-eval/projects/flask"),
+                                              Path("target/lsp-eval/projects/requests"))
+                                  if p.is_dir()]
+    for root in roots:
+        total, n, outcomes, by_confidence, misses = judge(a.bin, root, a.sample, a.seed,
+                                                           a.hide_names)
+        share = lambda k: f"{outcomes[k] / n:.2f}" if n else "-"
+        print(f"\n== {root.name}: {n} goals of {total} documented definitions")
+        print(f"   right {share('right')}  among alternatives {share('alternative')}  "
+              f"same file {share('same file')}  wrong {share('wrong')}")
+        for level in ("high", "medium", "low"):
+            row = {o: by_confidence[(level, o)] for o in ("right", "alternative", "same file", "wrong")}
+            count = sum(row.values())
+            if count:
+                print(f"   {level:6} {count:4} goals: right {row['right'] / count:.2f}, "
+                      f"alternative {row['alternative'] / count:.2f}, wrong {row['wrong'] / count:.2f}")
+        for goal, want, got, confidence in misses[: a.show]:
+            print(f"   wrong ({confidence}): \"{goal}\" -> {got}, meant {want}")
+
+
+if __name__ == "__main__":
+    main()
