@@ -8,6 +8,7 @@
 
 mod bases;
 mod calls;
+mod typing;
 mod update;
 
 use crate::index::code::Symbol;

@@ -1,0 +1,170 @@
+//! The types a receiver can have and the methods they reach: a type's own methods (in its
+//! file, or an `impl` elsewhere), the methods its declared bases give it, the type a name in
+//! a file means, and the type a function is declared to return.
+
+use super::calls::Scope;
+use super::*;
+use crate::index::code::{Language, types};
+
+/// How many levels of base classes a `super()` call is followed up.
+pub(super) const MAX_BASE_DEPTH: usize = 3;
+
+impl Graph {
+    /// The methods named `name` that the types `start` inherit: from the first level of their
+    /// bases, as their declarations name them, that defines one, at most [`MAX_BASE_DEPTH`]
+    /// levels up. `at` is the caller's span, for the imports its file binds there.
+    pub(super) fn inherited(
+        &self,
+        scope: &Scope,
+        at: (u32, u32),
+        start: Vec<u32>,
+        name: &str,
+    ) -> Vec<u32> {
+        let mut level = start;
+        let mut seen: HashSet<u32> = level.iter().copied().collect();
+        for _ in 0..MAX_BASE_DEPTH {
+            let mut next = Vec::new();
+            for &c in &level {
+                let file = self.symbols[c as usize].file;
+                let language = self.files[file as usize].language.as_deref();
+                for base in bases::bases(language, &self.symbols[c as usize].symbol().signature) {
+                    next.extend(
+                        self.types_named(scope, at, file, base, CLASS_LIKE)
+                            .into_iter()
+                            .filter(|b| seen.insert(*b)),
+                    );
+                }
+            }
+            let found = self.own_methods(&next, name);
+            if !found.is_empty() || next.is_empty() {
+                return found;
+            }
+            level = next;
+        }
+        Vec::new()
+    }
+
+    /// The methods named `name` the types `types` define themselves: in the type's own file,
+    /// else anywhere in its language family under that type's name (an `impl` elsewhere).
+    fn own_methods(&self, types: &[u32], name: &str) -> Vec<u32> {
+        let mut out = Vec::new();
+        for &t in types {
+            let node = &self.symbols[t as usize];
+            let type_name = node.symbol().name.as_str();
+            let of_type = |m: &u32| {
+                self.symbols[*m as usize].symbol().container.as_deref() == Some(type_name)
+            };
+            let here: Vec<u32> = self
+                .defined_in(node.file, name)
+                .into_iter()
+                .filter(of_type)
+                .collect();
+            if !here.is_empty() {
+                out.extend(here);
+                continue;
+            }
+            let family = self.family_of(node.file);
+            out.extend(self.named(name).iter().copied().filter(|m| {
+                of_type(m) && self.family_of(self.symbols[*m as usize].file) == family
+            }));
+        }
+        out
+    }
+
+    /// The methods named `name` of a value of type `type_name` (as a declaration in the
+    /// caller's file names it): the type's own, else inherited.
+    pub(super) fn methods_of_type(
+        &self,
+        scope: &Scope,
+        at: (u32, u32),
+        type_name: &str,
+        name: &str,
+    ) -> Vec<u32> {
+        let mut types = self.types_named(scope, at, scope.file, type_name, TYPE_LIKE);
+        if types.is_empty() {
+            // `x = make()`: the type `make` is declared to return.
+            if let Some(returned) = self.returned_type(scope, at, type_name) {
+                types = self.types_named(scope, at, scope.file, &returned, TYPE_LIKE);
+            }
+        }
+        let own = self.own_methods(&types, name);
+        if !own.is_empty() {
+            return own;
+        }
+        self.inherited(scope, at, types, name)
+    }
+
+    /// The type definitions (of `kinds`) a name written in `file` means: bound by the
+    /// caller's imports when `file` is the caller's, else defined in `file` itself, else the
+    /// few of that name in the file's language family.
+    pub(super) fn types_named(
+        &self,
+        scope: &Scope,
+        at: (u32, u32),
+        file: u32,
+        name: &str,
+        kinds: &[&str],
+    ) -> Vec<u32> {
+        let of_kind = |s: &u32| kinds.contains(&self.symbols[*s as usize].symbol().kind.as_str());
+        // Most names asked about (a variable's, a module's) are no type at all: known at the
+        // cost of one lookup, unless an import renames one.
+        if !self.named(name).iter().any(of_kind) && !scope.aliased.contains_key(name) {
+            return Vec::new();
+        }
+        if file == scope.file {
+            let bound: Vec<u32> = scope.bound(name, at).into_iter().filter(of_kind).collect();
+            if !bound.is_empty() {
+                return bound;
+            }
+        }
+        let here: Vec<u32> = self
+            .defined_in(file, name)
+            .into_iter()
+            .filter(of_kind)
+            .collect();
+        if !here.is_empty() {
+            return here;
+        }
+        let family = self.family_of(file);
+        let named: Vec<u32> = self
+            .named(name)
+            .iter()
+            .copied()
+            .filter(|s| of_kind(s) && self.family_of(self.symbols[*s as usize].file) == family)
+            .collect();
+        if named.len() <= MAX_NAME_ONLY {
+            named
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// The type the functions a call of `function` in the caller's file means are declared
+    /// to return, when they agree on one.
+    fn returned_type(&self, scope: &Scope, at: (u32, u32), function: &str) -> Option<String> {
+        let functions = self.types_named(scope, at, scope.file, function, &["function", "method"]);
+        let mut returned = functions.iter().map(|&f| {
+            let node = &self.symbols[f as usize];
+            let returned = types::return_type(
+                self.files[node.file as usize].language.as_deref(),
+                &node.symbol().signature,
+            )?;
+            // `fn new() -> Self` returns its impl's type.
+            match (returned.as_str(), &node.symbol().container) {
+                ("Self", Some(own)) => Some(own.clone()),
+                _ => Some(returned),
+            }
+        });
+        let first = returned.next()??;
+        returned
+            .all(|r| r.as_deref() == Some(first.as_str()))
+            .then_some(first)
+    }
+
+    fn family_of(&self, file: u32) -> Option<&str> {
+        self.files[file as usize]
+            .language
+            .as_deref()
+            .map(Language::family)
+    }
+}
