@@ -93,26 +93,21 @@ pub(crate) fn symbol_scope(
     }
     let hot = !r.hot_spots.is_empty();
     // Name-only links of the target itself, said apart from the known ones.
-    let possible = |side: fn(&CallGraphOut) -> &Vec<CallLinkOut>, first_name: &str| {
-        r.call_graph.as_ref().map_or(0, |g| {
-            side(g)
-                .iter()
-                .filter(|l| l.caller == first_name || l.callee == first_name)
-                .count()
-        })
-    };
     let first_name = format!("{}#{}", first.path, qualified(first));
-    let maybe = |n: usize| {
+    let maybe = |links: &[CallLinkOut]| {
+        let n = links
+            .iter()
+            .filter(|l| l.caller == first_name || l.callee == first_name)
+            .count();
         if n == 0 {
             String::new()
         } else {
             format!(" (+{n} possible by name only)")
         }
     };
-    let (maybe_in, maybe_out) = (
-        maybe(possible(|g| &g.possible_callers, &first_name)),
-        maybe(possible(|g| &g.possible_callees, &first_name)),
-    );
+    let (maybe_in, maybe_out) = r.call_graph.as_ref().map_or_else(Default::default, |g| {
+        (maybe(&g.possible_callers), maybe(&g.possible_callees))
+    });
     r.report.summary = format!(
         "{} ({}, {}:{}-{}): called from {} definition{}{maybe_in}, calls {}{maybe_out}; {} branch points; call-graph PageRank top {}%{}",
         qualified(first),

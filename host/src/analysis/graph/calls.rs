@@ -126,6 +126,8 @@ impl Graph {
         let implicit_this = matches!(scope.facts.language.as_deref(), Some("java" | "cpp"));
         let bare_reaches = |s: &u32| implicit_this || sym(*s).kind != "method";
         let few = |v: Vec<u32>| (!v.is_empty() && v.len() <= MAX_NAME_ONLY).then_some(v);
+        let callables =
+            |found: Vec<u32>| -> Vec<u32> { found.into_iter().filter(callable).collect() };
         let named = |keep: &dyn Fn(&u32) -> bool| -> Vec<u32> {
             self.named(name)
                 .iter()
@@ -134,7 +136,7 @@ impl Graph {
                 .collect()
         };
         if receiver.is_empty() {
-            let bound: Vec<u32> = scope.bound(name, at).into_iter().filter(callable).collect();
+            let bound = callables(scope.bound(name, at));
             if !bound.is_empty() {
                 return (bound, Confidence::Import);
             }
@@ -170,11 +172,7 @@ impl Graph {
                     .filter(|s| CLASS_LIKE.contains(&sym(*s).kind.as_str()))
                     .collect()
             });
-            let inherited: Vec<u32> = self
-                .inherited(scope, at, classes, name)
-                .into_iter()
-                .filter(callable)
-                .collect();
+            let inherited = callables(self.inherited(scope, at, classes, name));
             if !inherited.is_empty() {
                 return (inherited, Confidence::Base);
             }
@@ -192,11 +190,7 @@ impl Graph {
                 Some(last_segment(made_by).to_string())
             };
             if let Some(type_name) = made {
-                let methods: Vec<u32> = self
-                    .methods_of_type(scope, at, &type_name, name)
-                    .into_iter()
-                    .filter(callable)
-                    .collect();
+                let methods = callables(self.methods_of_type(scope, at, &type_name, name));
                 if !methods.is_empty() {
                     return (methods, Confidence::Type);
                 }
@@ -263,11 +257,7 @@ impl Graph {
         }
         // A variable, parameter or field of a type the file states: that type's method.
         for type_name in scope.type_of(receiver, own, at) {
-            let methods: Vec<u32> = self
-                .methods_of_type(scope, at, type_name, name)
-                .into_iter()
-                .filter(callable)
-                .collect();
+            let methods = callables(self.methods_of_type(scope, at, type_name, name));
             if !methods.is_empty() {
                 return (methods, Confidence::Type);
             }
@@ -298,11 +288,7 @@ impl Graph {
         // `Type.f()` where Type only inherits f (`Base.__init__(self)` in a subclass of a
         // subclass).
         let classes = self.types_named(scope, at, scope.file, last, CLASS_LIKE);
-        let inherited: Vec<u32> = self
-            .inherited(scope, at, classes, name)
-            .into_iter()
-            .filter(callable)
-            .collect();
+        let inherited = callables(self.inherited(scope, at, classes, name));
         if !inherited.is_empty() {
             return (inherited, Confidence::Base);
         }
