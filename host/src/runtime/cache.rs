@@ -57,7 +57,10 @@ impl ComponentCache {
         sha256: &str,
     ) -> Result<(Component, Origin)> {
         match self.load(engine, sha256) {
-            Loaded::Hit(component) => return Ok((component, Origin::Cached)),
+            Loaded::Hit(component) => {
+                prepare_memory_images(&component)?;
+                return Ok((component, Origin::Cached));
+            }
             Loaded::Refused(reason) => {
                 let reason = format!("compiling component: {}", explain_refusal(&reason));
                 self.remember_refusal(sha256, &reason);
@@ -87,6 +90,7 @@ impl ComponentCache {
         {
             tracing::warn!("caching compiled component failed: {err:#}");
         }
+        prepare_memory_images(&component)?;
         Ok((component, Origin::Compiled))
     }
 
@@ -158,6 +162,34 @@ impl ComponentCache {
         let (artifact, checksum) = self.paths(dir, sha256);
         write_atomic(&artifact, &bytes)?;
         write_atomic(&checksum, blake3::hash(&bytes).to_hex().as_bytes())
+    }
+}
+
+/// Builds the copy-on-write images of the component's linear memories now, at load, rather
+/// than at its first instantiation. On Linux each image is a sealed memfd, and the kernel
+/// answers the seal with EBUSY while some of the freshly written pages are still referenced
+/// elsewhere (another core's page batches, on a loaded machine): a passing condition, so the
+/// image is tried again after a pause before the component is refused. wasmtime keeps no
+/// failed image, so a later try starts clean.
+fn prepare_memory_images(component: &Component) -> Result<()> {
+    const PAUSES_MS: [u64; 5] = [10, 40, 160, 640, 1280];
+    let mut pauses = PAUSES_MS.iter();
+    loop {
+        match component.initialize_copy_on_write_image() {
+            Ok(()) => return Ok(()),
+            Err(err) => match pauses.next() {
+                Some(&ms) => {
+                    tracing::debug!("memory image not ready ({err:#}); trying again in {ms} ms");
+                    std::thread::sleep(std::time::Duration::from_millis(ms));
+                }
+                None => {
+                    anyhow::bail!(
+                        "preparing the component's initial memory image: {err:#} (the kernel \
+                         refused it several times; try again when the machine is less loaded)"
+                    );
+                }
+            },
+        }
     }
 }
 
