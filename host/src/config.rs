@@ -40,6 +40,8 @@ pub struct Config {
     pub workspace: WorkspaceSettings,
     #[serde(default)]
     pub audit: AuditSettings,
+    #[serde(default)]
+    pub scip: ScipSettings,
     /// Where the file was read from, for resolving relative paths.
     #[serde(skip)]
     pub source: Option<PathBuf>,
@@ -153,6 +155,35 @@ impl Default for IndexSettings {
             max_file_bytes: 2 << 20,
             exclude: Vec::new(),
             watch: true,
+        }
+    }
+}
+
+/// The SCIP indexer the host runs to keep `index.scip` fresh (operator only: an untrusted root
+/// config cannot set it). Without a command an `index.scip` at the root is still used, as it is.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ScipSettings {
+    /// The indexer's argv, run from the root with no shell, writing `index.scip` there:
+    /// `["scip-python", "index", "."]`, `["scip-typescript", "index"]`,
+    /// `["rust-analyzer", "scip", "."]`, `["scip-go"]`, `["scip-java", "index"]`.
+    pub command: Option<Vec<String>>,
+    /// Killed after this long (the whole process group).
+    pub timeout_ms: u64,
+    /// The least time from one run's start to the next: an index older than the files is
+    /// brought up to date at most this often.
+    pub min_interval_ms: u64,
+    /// Environment variables passed through on top of the built-in allowlist.
+    pub env: Vec<String>,
+}
+
+impl Default for ScipSettings {
+    fn default() -> Self {
+        Self {
+            command: None,
+            timeout_ms: 900_000,
+            min_interval_ms: 120_000,
+            env: Vec::new(),
         }
     }
 }

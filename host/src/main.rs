@@ -371,6 +371,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let _ = std::thread::Builder::new()
                 .name("analysis".into())
                 .spawn(move || warm.services().analysis.keep_warm());
+            // The operator's SCIP indexer, when configured, after passes that left it stale.
+            let scip = runtime.clone();
+            let _ = std::thread::Builder::new()
+                .name("scip".into())
+                .spawn(move || {
+                    let s = scip.services();
+                    smart_context::tasks::scip::keep_fresh(&s.index, &s.workspace, &s.config.scip)
+                });
             let server = Server::new(runtime.clone());
             let owner = runtime.clone();
             let rt = tokio::runtime::Runtime::new()?;

@@ -14,12 +14,15 @@ mod update;
 use crate::index::code::Symbol;
 use crate::index::facts::FileFacts;
 use crate::index::resolve;
+use crate::index::scip::{ScipIndex, Target};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// How a call edge was resolved, most certain first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Confidence {
+    /// The project's SCIP index (a compiler's indexer) names the definition at this site.
+    Scip,
     /// The name is bound by an import or alias to a file that defines it.
     Import,
     /// Defined in the caller's own container (class, impl, ...).
@@ -42,6 +45,7 @@ pub enum Confidence {
 impl Confidence {
     pub fn as_str(self) -> &'static str {
         match self {
+            Self::Scip => "scip",
             Self::Import => "import",
             Self::Container => "container",
             Self::Type => "type",
@@ -55,6 +59,7 @@ impl Confidence {
     /// The edge's weight in PageRank and its reported confidence, 0-1.
     pub fn weight(self) -> f64 {
         match self {
+            Self::Scip => 0.97,
             Self::Import => 0.95,
             Self::Container => 0.9,
             Self::Type => 0.85,
@@ -141,6 +146,15 @@ pub struct ImportEdge {
     pub line: u32,
 }
 
+/// A SCIP index and the code files it describes as they are: by path, the content hash the
+/// file had when it was no newer than the index. A call site's target comes from the index
+/// only in a file whose facts have that hash.
+#[derive(Debug)]
+pub struct ScipView {
+    pub index: Arc<ScipIndex>,
+    pub fresh: HashMap<String, String>,
+}
+
 /// Both graphs with their adjacency, indexed by position.
 #[derive(Debug, Default)]
 pub struct Graph {
@@ -172,12 +186,45 @@ pub struct Graph {
     by_file_name: Vec<u32>,
     /// File lookup keys (see [`resolve::file_keys`]) to files.
     keys: HashMap<String, Vec<u32>>,
+    /// The SCIP index the calls were resolved with, if the project has one.
+    pub scip: Option<Arc<ScipView>>,
 }
 
 impl Graph {
     /// Resolves the facts of every code file into both graphs.
     pub fn build(facts: &[Arc<FileFacts>]) -> Graph {
         Self::update(None, facts)
+    }
+
+    /// The SCIP index describing `file` as the graph holds it, if any.
+    pub fn scip_for(&self, file: u32) -> Option<&ScipIndex> {
+        let view = self.scip.as_ref()?;
+        let f = &self.files[file as usize];
+        (view.fresh.get(&f.path) == Some(&f.hash)).then_some(&*view.index)
+    }
+
+    /// The definition of the graph a SCIP target is: by the line of its defining name where
+    /// the index describes the defining file as it is, else the one definition of that name
+    /// in that file and container. None for a library's symbol, or one the graph does not
+    /// hold as a definition (a variable, a field).
+    fn scip_target(&self, target: &Target) -> Option<u32> {
+        let (path, line) = target.definition.as_ref()?;
+        let file = self.file(path)?;
+        let named = self.defined_in(file, &target.name);
+        if self.scip_for(file).is_some() {
+            return named
+                .into_iter()
+                .filter(|&s| {
+                    let s = self.symbols[s as usize].symbol();
+                    s.start_line <= *line && *line <= s.end_line
+                })
+                .min_by_key(|&s| self.symbols[s as usize].lines());
+        }
+        let mut same: Vec<u32> = named
+            .into_iter()
+            .filter(|&s| self.symbols[s as usize].symbol().container == target.container)
+            .collect();
+        (same.len() == 1).then(|| same.remove(0))
     }
 
     /// The nodes of both graphs and their lookups, without edges.

@@ -197,10 +197,14 @@ impl Analysis {
         let started = std::time::Instant::now();
         // Read before the listing: a commit in between makes the next call check again.
         let version = self.index.catalog_version()?;
+        // A new, changed or removed index.scip rebuilds the graphs (one stat otherwise).
+        let scip = self.index.scip();
+        let scip_hash = scip.as_ref().map(|x| x.hash.clone());
         {
             let state = self.state.lock().unwrap_or_else(|p| p.into_inner());
             if let (Some(v), Some(s)) = (state.version, &state.snapshot)
                 && v == version
+                && s.graph.scip.as_ref().map(|x| &x.index.hash) == scip_hash.as_ref()
             {
                 return Ok(s.clone());
             }
@@ -209,12 +213,24 @@ impl Analysis {
         let (files, fresh) = self
             .index
             .code_files_and_facts(|f| state.facts.get(&f.path).is_none_or(|x| x.hash != f.hash))?;
+        let view = scip.map(|index| {
+            let fresh = files
+                .iter()
+                .filter(|f| f.mtime_ms <= index.written_ms && index.describes(&f.path))
+                .map(|f| (f.path.clone(), f.hash.clone()))
+                .collect();
+            Arc::new(graph::ScipView { index, fresh })
+        });
         let mut hasher = blake3::Hasher::new();
         for f in &files {
             hasher.update(f.path.as_bytes());
             hasher.update(&[0]);
             hasher.update(f.hash.as_bytes());
-            hasher.update(&[0]);
+            let described = view.as_ref().is_some_and(|v| v.fresh.contains_key(&f.path));
+            hasher.update(&[u8::from(described)]);
+        }
+        if let Some(hash) = &scip_hash {
+            hasher.update(hash.as_bytes());
         }
         let key = hasher.finalize();
         if let (Some(k), Some(s)) = (state.key, &state.snapshot)
@@ -236,7 +252,7 @@ impl Analysis {
             .filter_map(|f| state.facts.get(&f.path).cloned())
             .collect();
         let previous = state.snapshot.clone();
-        let graph = Graph::update(previous.as_ref().map(|s| &s.graph), &ordered);
+        let graph = Graph::update_with(previous.as_ref().map(|s| &s.graph), &ordered, view);
         let resolved = graph.resolved_again;
         // Ranked from scratch, not from the previous scores: a warm start stops at another
         // point within the tolerance, and the graphs of a server that has run for days must
@@ -377,5 +393,7 @@ fn carried_ranks(graph: &Graph, previous: &Snapshot) -> (Vec<f64>, Vec<f64>) {
     (files, symbols)
 }
 
+#[cfg(test)]
+mod scip_tests;
 #[cfg(test)]
 mod tests;

@@ -542,13 +542,16 @@ pub struct CodeFile {
     pub path: String,
     pub hash: String,
     pub language: Option<String>,
+    /// The mtime the file had when it was indexed: whether a SCIP index written at some
+    /// time describes this content.
+    pub mtime_ms: u64,
 }
 
 /// Every catalogued code file with its content hash: what the analysis layer compares with
 /// its copy to find the files whose facts it must read again.
 pub fn code_files(conn: &Connection) -> Result<Vec<CodeFile>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT id, path, hash, language FROM files WHERE kind = 'code' ORDER BY path",
+        "SELECT id, path, hash, language, mtime_ms FROM files WHERE kind = 'code' ORDER BY path",
     )?;
     let rows = stmt.query_map([], |r| {
         Ok(CodeFile {
@@ -556,6 +559,7 @@ pub fn code_files(conn: &Connection) -> Result<Vec<CodeFile>> {
             path: r.get(1)?,
             hash: r.get(2)?,
             language: r.get(3)?,
+            mtime_ms: r.get::<_, i64>(4)? as u64,
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)

@@ -23,6 +23,7 @@ pub mod rank;
 pub mod resolve;
 pub mod roles;
 pub mod scan;
+pub mod scip;
 pub mod tokenizer;
 mod watch;
 
@@ -151,6 +152,8 @@ pub struct Index {
     roles: Mutex<Option<(LearnedAt, Arc<roles::Roles>)>>,
     /// Held for the life of the index: the exclusive lock that makes this process the writer.
     lock: Mutex<Option<File>>,
+    /// The project's SCIP index as last read, with the size and mtime it was read at.
+    scip: Mutex<scip::Cached>,
 }
 
 impl Index {
@@ -209,6 +212,7 @@ impl Index {
             read_only: RwLock::new(read_only),
             roles: Mutex::new(None),
             lock: Mutex::new(lock),
+            scip: Mutex::new(None),
         })
     }
 

@@ -9,6 +9,7 @@ pub mod confine;
 pub mod control;
 pub mod isolation;
 pub mod junit;
+pub mod scip;
 mod summary;
 
 pub use control::Control;

@@ -244,6 +244,15 @@ impl Workspace {
         Ok(Some((bytes, hash)))
     }
 
+    /// Sets the modification time of the regular file `rel` (never through a link): how an
+    /// output is dated to when its inputs were read rather than when it was written.
+    pub fn set_modified(&self, rel: &str, when: std::time::SystemTime) -> HostResult<()> {
+        let (file, _) = self.open_regular(rel)?;
+        file.into_std()
+            .set_modified(when)
+            .map_err(|e| HostError::io(rel, &e))
+    }
+
     /// The real directory `path` resolves to (listings walk it, never a link), or
     /// INVALID_PATH when it is not a directory; `.git` and `.smart-context` are refused.
     fn directory(&self, path: &str) -> HostResult<String> {

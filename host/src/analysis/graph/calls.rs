@@ -67,12 +67,20 @@ impl Graph {
                 scope.scoped.insert(line, (d.start_line, d.end_line));
             }
         }
+        let scip = self.scip_for(file);
+        let path = facts.path.as_str();
         for (name, receiver, line) in &facts.calls {
             let Some(caller) = innermost.get(*line as usize).copied().flatten() else {
                 unresolved += 1;
                 continue;
             };
-            let (targets, confidence) = self.callee(&scope, caller, name, receiver);
+            let (targets, confidence) = match scip.and_then(|x| x.named_at(path, *line, name)) {
+                Some(named) => (
+                    named.iter().filter_map(|t| self.scip_target(t)).collect(),
+                    Confidence::Scip,
+                ),
+                None => self.callee(&scope, caller, name, receiver),
+            };
             unresolved += usize::from(targets.is_empty());
             for to in targets {
                 out.push(CallEdge {

@@ -8,16 +8,35 @@ impl Graph {
     /// files, the files importing them (and one hop further, for re-exports), the files
     /// whose imports may name an added or removed file, and the files calling a name a
     /// changed file defines or defined. Every other file's edges are carried over.
+    ///
+    /// The SCIP index `previous` was resolved with stays in use (see [`Graph::update_with`]).
     pub fn update(previous: Option<&Graph>, facts: &[Arc<FileFacts>]) -> Graph {
+        Self::update_with(previous, facts, previous.and_then(|p| p.scip.clone()))
+    }
+
+    /// [`Graph::update`] resolving calls through `scip` in the files it describes. A
+    /// different SCIP index than `previous`'s builds every edge afresh.
+    pub fn update_with(
+        previous: Option<&Graph>,
+        facts: &[Arc<FileFacts>],
+        scip: Option<Arc<ScipView>>,
+    ) -> Graph {
+        let index_hash = |s: &Option<Arc<ScipView>>| s.as_ref().map(|v| v.index.hash.clone());
+        let previous = previous.filter(|p| index_hash(&p.scip) == index_hash(&scip));
         let mut g = Graph::nodes(facts);
+        g.scip = scip;
         let n = facts.len();
-        // Each file's position in `previous` when its content is unchanged.
+        // Each file's position in `previous` when its content (and whether the SCIP index
+        // describes it) is unchanged.
         let kept: Vec<Option<u32>> = facts
             .iter()
-            .map(|f| {
+            .enumerate()
+            .map(|(i, f)| {
                 let p = previous?;
-                p.file(&f.path)
-                    .filter(|&o| p.files[o as usize].hash == f.hash)
+                p.file(&f.path).filter(|&o| {
+                    p.files[o as usize].hash == f.hash
+                        && p.scip_for(o).is_some() == g.scip_for(i as u32).is_some()
+                })
             })
             .collect();
         let plan = match previous {

@@ -1,0 +1,201 @@
+//! understand with a real SCIP index: `rust-analyzer scip` (the rustup component .ci/run
+//! installs) indexes a small crate, and the server, already running, takes call targets from
+//! it; an edit after the index falls back to its own resolution for that file, and a new
+//! index is picked up without a restart. With the operator's `[scip] command`, the server
+//! runs the indexer itself whenever the files are newer than the index.
+
+mod common;
+
+use common::{Fixture, call, connect, structured};
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+
+/// `shut` reaches `Reader::close` through two fields of other types: no declaration in the
+/// caller names the receiver's type, and `close` has two definitions, so the host's own
+/// resolution links nothing.
+const LIB: &str = "pub struct Reader;
+pub struct Writer;
+
+impl Reader {
+    pub fn close(&self) {}
+}
+
+impl Writer {
+    pub fn close(&self) {}
+}
+
+pub struct Pair {
+    pub reader: Reader,
+    pub writer: Writer,
+}
+
+pub struct Holder {
+    pub pair: Pair,
+}
+
+pub fn shut(h: &Holder) {
+    h.pair.reader.close();
+    let v: Vec<u8> = Vec::new();
+    drop(v);
+}
+";
+
+fn fixture() -> Fixture {
+    let fx = Fixture::new();
+    fx.write(
+        "Cargo.toml",
+        "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
+    );
+    fx.write("src/lib.rs", LIB);
+    fx
+}
+
+/// Runs rust-analyzer's SCIP indexer at the fixture's root (index.scip), offline.
+fn index_with_rust_analyzer(fx: &Fixture) {
+    // Sleep past the filesystem's mtime granularity: the index must be newer than the files.
+    std::thread::sleep(Duration::from_millis(20));
+    let out = std::process::Command::new("rust-analyzer")
+        .args(["scip", "."])
+        .current_dir(fx.path())
+        .env("CARGO_NET_OFFLINE", "true")
+        .output()
+        .expect("rust-analyzer runs (.ci/run installs the rustup component)");
+    assert!(
+        out.status.success() && fx.path().join("index.scip").is_file(),
+        "rust-analyzer scip failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `shut`'s direct callees and possible (name-only) callees, as (callee, confidence).
+async fn callees_of_shut(client: &common::Client) -> (Vec<(String, String)>, usize) {
+    let r = structured(
+        &call(
+            client,
+            "understand",
+            json!({ "path": "src/lib.rs", "symbol": "shut", "depth": "shallow" }),
+        )
+        .await,
+    );
+    let graph = &r["callGraph"];
+    let links = graph["callees"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no callees in {r:#}"))
+        .iter()
+        .filter(|l| l["caller"] == "src/lib.rs#shut")
+        .map(|l: &Value| {
+            (
+                l["callee"].as_str().unwrap().to_string(),
+                l["confidence"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let possible = graph["possibleCallees"].as_array().map_or(0, Vec::len);
+    (links, possible)
+}
+
+/// Asks until `wanted` holds (the index follows the edit and the graphs follow the index).
+async fn eventually(
+    client: &common::Client,
+    what: &str,
+    wanted: impl Fn(&(Vec<(String, String)>, usize)) -> bool,
+) -> (Vec<(String, String)>, usize) {
+    let deadline = Instant::now() + Duration::from_secs(90);
+    loop {
+        let got = callees_of_shut(client).await;
+        if wanted(&got) {
+            return got;
+        }
+        assert!(Instant::now() < deadline, "{what}: {got:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn call_targets_come_from_a_real_scip_index_while_it_describes_the_files() {
+    let fx = fixture();
+    let client = connect(&fx).await;
+    common::wait_indexed(&client).await;
+
+    // Without an index: `close` through another type's fields is not resolved.
+    let (links, guessed) = callees_of_shut(&client).await;
+    assert!(links.is_empty(), "{links:?}");
+
+    // With one, written while the server runs: the compiler's answer, and std's calls none.
+    index_with_rust_analyzer(&fx);
+    let scip = vec![("src/lib.rs#Reader.close".to_string(), "scip".to_string())];
+    let got = eventually(&client, "the index is used", |(l, _)| *l == scip).await;
+    assert_eq!(got.1, 0, "nothing left to guess");
+
+    // An edit after the index: the file resolves on its own again, never by stale lines.
+    let edited = call(
+        &client,
+        "change",
+        json!({
+            "intent": "shut the writer too",
+            "edits": [{
+                "filePath": "src/lib.rs",
+                "targetString": "    h.pair.reader.close();\n",
+                "replacementString": "    h.pair.reader.close();\n    h.pair.writer.close();\n",
+            }],
+            "options": { "dryRun": false },
+        }),
+    )
+    .await;
+    assert_eq!(structured(&edited)["success"], true, "{edited:?}");
+    // As without the index, for both calls.
+    eventually(&client, "the edited file falls back", |(l, p)| {
+        l.is_empty() && *p == guessed * 2
+    })
+    .await;
+
+    // A new index describes the edit: both closes, each the right one.
+    index_with_rust_analyzer(&fx);
+    let both = vec![
+        ("src/lib.rs#Reader.close".to_string(), "scip".to_string()),
+        ("src/lib.rs#Writer.close".to_string(), "scip".to_string()),
+    ];
+    eventually(&client, "the new index is used", |(l, _)| {
+        let mut l = l.clone();
+        l.sort();
+        l == both
+    })
+    .await;
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_operator_s_indexer_command_keeps_the_index_fresh() {
+    let fx = fixture();
+    fx.operator_config(
+        "[scip]\ncommand = [\"rust-analyzer\", \"scip\", \".\"]\nmin_interval_ms = 0\nenv = [\"RUSTUP_TOOLCHAIN\", \"CARGO_NET_OFFLINE\"]\n",
+    );
+    let client = connect(&fx).await;
+    common::wait_indexed(&client).await;
+
+    // No index at the start: the server runs the indexer after its first pass.
+    let scip = vec![("src/lib.rs#Reader.close".to_string(), "scip".to_string())];
+    eventually(&client, "the indexer ran", |(l, _)| *l == scip).await;
+    assert!(fx.path().join("index.scip").is_file());
+
+    // An edit makes the index stale: it runs again, and the edit's call resolves through it.
+    std::fs::write(
+        fx.path().join("src/lib.rs"),
+        LIB.replace(
+            "    h.pair.reader.close();\n",
+            "    h.pair.reader.close();\n    h.pair.writer.close();\n",
+        ),
+    )
+    .unwrap();
+    let both = vec![
+        ("src/lib.rs#Reader.close".to_string(), "scip".to_string()),
+        ("src/lib.rs#Writer.close".to_string(), "scip".to_string()),
+    ];
+    eventually(&client, "the indexer ran again", |(l, _)| {
+        let mut l = l.clone();
+        l.sort();
+        l == both
+    })
+    .await;
+    client.cancel().await.unwrap();
+}
