@@ -5,7 +5,7 @@ TypeScript, rust-analyzer for Rust, on sampled definitions of real projects.
 
     cargo build --release
     python3 scripts/lsp-callgraph.py [--bin target/release/smart-context] [--sample 40]
-        [--seed 41] [--show 10] [--only requests,flask,rxjs,ignore]
+        [--seed 41] [--show 10] [--only requests,flask,rxjs,ignore] [--scip]
 
 Everything lands under target/lsp-eval/, made once: the language servers from npm (exact
 versions in NPM), the projects (requests and flask sdists from PyPI, their src/ and tests/;
@@ -17,6 +17,24 @@ no working one is found) and runs with build scripts, proc macros and checks off
 CARGO_NET_OFFLINE=true: nothing is downloaded or built. Offline, `cargo metadata` on the
 standard library's sources fails (their dependencies are not cached), so rust-analyzer sees
 std only in part: calls whose types come from std may go unresolved on its side.
+
+--scip judges each project twice: without a SCIP index (none at its root), then with the
+`index.scip` that the language's indexer makes, where understand resolves call targets through
+it (tier `scip`); both go in report.json (`<name>` and `<name>+scip`, the latter with the
+indexer, its time and the index's size under `scip`) and a last table sets them side by side.
+The indexers: scip-python and scip-typescript from npm (exact versions in NPM_SCIP, installed
+beside the servers, only with --scip), `rust-analyzer scip` (the same rust-analyzer, with the
+server's settings, CARGO_NET_OFFLINE=true; it still runs the dependencies' build scripts, a
+`cargo check` of those alone, into target/lsp-eval/scip/cargo-target). scip-python runs with
+an empty environment (`--environment`: no `pip list`) and, while it runs, a pyrightconfig.json
+at the root giving src/ as a search path, as the server has it (without it the definitions
+under src/ and the tests' references to them get different symbols). Each index is made once
+into target/lsp-eval/scip/<name>.scip (with <name>.json: tool, command, seconds; <name>.log),
+again when a project file is newer or the command changes, and copied to the root for the
+second pass only: understand reads a file's SCIP data only when the file is not newer than
+index.scip, so the copy is written after every project file. Each pass starts on a fresh
+.smart-context state dir; after the second the index and the state dir are removed, so a run
+without --scip sees the project as before (it removes an index.scip it finds, too).
 
 What is judged, per sampled function or method (seeded, from understand's own file outlines
 under the project's source directory; definitions whose `Container.name` is unique in their
@@ -73,7 +91,15 @@ from mcp_stdio import Server
 
 CACHE = Path("target/lsp-eval")
 NPM = ["pyright@1.1.414", "typescript-language-server@5.3.0", "typescript@5.6.3"]
-TIERS = ["import", "container", "base", "file", "module", "name"]  # and any other seen
+NPM_SCIP = ["@sourcegraph/scip-python@0.6.6", "@sourcegraph/scip-typescript@0.4.0"]  # --scip
+SCIP_FILE = "index.scip"  # where understand looks for a SCIP index, at the project's root
+# rust-analyzer scip: the same settings as the server's (it still runs the build scripts of
+# dependencies, a `cargo check` of those alone, into SCIP_DIR/cargo-target, offline).
+RA_SETTINGS = {"cargo": {"buildScripts": {"enable": False}, "extraEnv": {"CARGO_NET_OFFLINE": "true"}},
+               "procMacro": {"enable": False}, "checkOnSave": False,
+               "cachePriming": {"enable": False}}
+PYRIGHT = {"autoSearchPaths": True, "extraPaths": ["src"]}  # pyright's, and scip-python's
+TIERS = ["scip", "import", "container", "base", "file", "module", "name"]  # and any other seen
 MAX_PAGES = 100
 DEF_KINDS = {"function", "method"}
 CONSTRUCTORS = {"constructor", "__init__"}
@@ -100,16 +126,16 @@ def run(*cmd, **kw):
 
 # ---------------------------------------------------------------- setup (idempotent)
 
-def install_servers():
-    want = dict(spec.rsplit("@", 1) for spec in NPM)
+def install_servers(specs=NPM):
+    want = dict(spec.rsplit("@", 1) for spec in specs)
     have = {}
     for name in want:
         manifest = CACHE / "node_modules" / name / "package.json"
         if manifest.is_file():
             have[name] = json.loads(manifest.read_text())["version"]
     if have != want:
-        print(f"npm install {' '.join(NPM)} into {CACHE}", file=sys.stderr)
-        run("npm", "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(CACHE), *NPM)
+        print(f"npm install {' '.join(specs)} into {CACHE}", file=sys.stderr)
+        run("npm", "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(CACHE), *specs)
 
 
 def rust_analyzer() -> str:
@@ -287,21 +313,122 @@ class Lsp:
 def start_server(lang: str, root: Path, log) -> Lsp:
     mods = (CACHE / "node_modules").resolve()
     if lang == "python":
-        settings = {"python": {"analysis": {"diagnosticMode": "openFilesOnly",
-                                            "autoSearchPaths": True, "extraPaths": ["src"]}}}
+        settings = {"python": {"analysis": {"diagnosticMode": "openFilesOnly", **PYRIGHT}}}
         return Lsp(["node", str(mods / "pyright/langserver.index.js"), "--stdio"], root,
                    settings=settings, log=log)
     if lang == "typescript":
         return Lsp(["node", str(mods / "typescript-language-server/lib/cli.mjs"), "--stdio"], root,
                    init_options={"tsserver": {"path": str(mods / "typescript/lib/tsserver.js")}},
                    log=log)
-    ra = {"cargo": {"buildScripts": {"enable": False}, "extraEnv": {"CARGO_NET_OFFLINE": "true"}},
-          "procMacro": {"enable": False}, "checkOnSave": False, "cachePriming": {"enable": False}}
+    ra = RA_SETTINGS
     lsp = Lsp([rust_analyzer()], root, settings={"rust-analyzer": ra}, init_options=ra,
               env=dict(os.environ, CARGO_NET_OFFLINE="true"), log=log)
     if not lsp.quiescent.wait(600):
         print("rust-analyzer: not quiescent after 600s, asking anyway", file=sys.stderr)
     return lsp
+
+
+# ---------------------------------------------------------------- SCIP indexes (--scip)
+
+SCIP_DIR = CACHE / "scip"
+
+
+def project_files(root: Path):
+    """The project's own files: not understand's state, not an index, not build output."""
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if d not in {".smart-context", "target", "node_modules"}]
+        for f in filenames:
+            if not (dirpath == str(root) and f == SCIP_FILE):
+                yield Path(dirpath) / f
+
+
+def indexer(lang: str, name: str, root: Path, out: Path):
+    """(command, environment, version, {file: text} to lay at the root while it runs) of the
+    language's SCIP indexer writing `out`."""
+    mods = (CACHE / "node_modules").resolve()
+    if lang in ("python", "typescript"):
+        package = f"scip-{lang}"
+        version = json.loads((mods / "@sourcegraph" / package / "package.json").read_text())["version"]
+        exe = str(mods / ".bin" / package)
+        if lang == "typescript":  # the project's tsconfig.json
+            return ([exe, "index", "--no-progress-bar", "--output", str(out)], None,
+                    f"{package} {version}", {})
+        # An empty environment: no `pip list`/`pip show` of this interpreter's packages (their
+        # symbols would name them; none is a definition of the project's either way). And src/
+        # as a search path, as the language server has it: without a config file the files
+        # under src/ define `src.requests.sessions`/Session# while the tests' `import requests`
+        # references `requests.sessions`/Session#, and no reference meets its definition.
+        env_file = SCIP_DIR / "python-environment.json"
+        env_file.write_text("[]")
+        version_of = PROJECTS[name][1].rpartition("=")[2]
+        return ([exe, "index", "--cwd", str(root), "--project-name", name, "--project-version",
+                 version_of, "--environment", str(env_file.resolve()), "--output", str(out)],
+                None, f"{package} {version}", {"pyrightconfig.json": json.dumps(PYRIGHT)})
+    ra = rust_analyzer()
+    config = SCIP_DIR / "rust-analyzer.json"
+    config.write_text(json.dumps(RA_SETTINGS))
+    version = subprocess.run([ra, "--version"], capture_output=True, text=True).stdout.strip()
+    env = dict(os.environ, CARGO_NET_OFFLINE="true",
+               CARGO_TARGET_DIR=str((SCIP_DIR / "cargo-target").resolve()))
+    return ([ra, "scip", ".", "--config-path", str(config.resolve()), "--output", str(out)], env,
+            version, {})
+
+
+def scip_index(name: str, root: Path):
+    """The project's SCIP index, made once into target/lsp-eval/scip/<name>.scip (again when a
+    project file is newer or the indexer changed): {path, tool, seconds, cached, ...}, or
+    {error} when the indexer cannot run."""
+    lang = PROJECTS[name][0]
+    SCIP_DIR.mkdir(parents=True, exist_ok=True)
+    cached, meta_file = SCIP_DIR / f"{name}.scip", SCIP_DIR / f"{name}.json"
+    out = (SCIP_DIR / f".{name}.scip.partial").resolve()
+    try:
+        cmd, env, tool, laid = indexer(lang, name, root, out)
+    except (OSError, subprocess.CalledProcessError, KeyError, ValueError) as e:
+        return {"error": f"no {lang} SCIP indexer: {e}"}
+    newest = max((f.stat().st_mtime for f in project_files(root)), default=0)
+    meta = json.loads(meta_file.read_text()) if meta_file.is_file() else {}
+    same = {"tool": tool, "command": " ".join(cmd), "laid": laid}
+    if cached.is_file() and cached.stat().st_mtime >= newest and \
+            all(meta.get(k) == v for k, v in same.items()):
+        return {**meta, "path": str(cached), "cached": True}
+    print(f"{name}: {' '.join(cmd)}", file=sys.stderr)
+    out.unlink(missing_ok=True)
+    started = time.time()
+    with open(SCIP_DIR / f"{name}.log", "wb") as log:
+        for rel, text in laid.items():
+            if (root / rel).exists():
+                return {"error": f"{root / rel} is there already: not overwritten"}
+            (root / rel).write_text(text)
+        try:
+            done = subprocess.run(cmd, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                  timeout=1800)
+            failed = done.returncode != 0 and f"exit {done.returncode}"
+        except (OSError, subprocess.TimeoutExpired) as e:
+            failed = str(e)
+        finally:
+            for rel in laid:
+                (root / rel).unlink(missing_ok=True)
+    seconds = round(time.time() - started, 1)
+    if failed or not out.is_file():
+        tail = (SCIP_DIR / f"{name}.log").read_text(errors="replace").strip().splitlines()[-5:]
+        return {"error": f"{tool}: {failed or 'no index written'}: {' | '.join(tail)}",
+                "command": cmd}
+    out.replace(cached)
+    meta = {**same, "seconds": seconds,
+            "bytes": cached.stat().st_size}
+    meta_file.write_text(json.dumps(meta, indent=1))
+    return {**meta, "path": str(cached), "cached": False}
+
+
+def place_scip(root: Path, index: str | None):
+    """Put the index at the root (written now: after every project file, as understand asks)
+    or take it away, and drop understand's state so the graph is built anew either way."""
+    shutil.rmtree(root / ".smart-context", ignore_errors=True)
+    (root / SCIP_FILE).unlink(missing_ok=True)
+    if index:
+        shutil.copyfile(index, root / SCIP_FILE)
+        os.utime(root / SCIP_FILE)
 
 
 # ---------------------------------------------------------------- our side
@@ -640,6 +767,27 @@ def table(name, r, show):
                   + (f"  [{'/'.join(d['tiers'])}]" if d["tiers"] else ""))
 
 
+def compare(report):
+    """Each project without and with its SCIP index, side by side."""
+    f = lambda x: "  -  " if x is None else f"{x:.3f}"
+    print("\n== without -> with SCIP (precision/recall of the default answer)")
+    print(f"   {'project':9s} {'callers':>25s} {'callees':>25s}   scip tier precision   indexer")
+    for name, r in report.items():
+        if name.endswith("+scip"):
+            continue
+        w = report.get(f"{name}+scip")
+        if not w:
+            print(f"   {name:9s} no index: {r.get('scip', {}).get('error')}")
+            continue
+        pr = lambda x, d: f"{f(x[d]['precision'])}/{f(x[d]['recall'])}"
+        tier = w["tiers"].get("scip") or {"links": 0, "agree": 0, "precision": None}
+        idx = w["scip"]
+        print(f"   {name:9s} {pr(r, 'callers')} -> {pr(w, 'callers')}"
+              f" {pr(r, 'callees')} -> {pr(w, 'callees')}"
+              f"   {f(tier['precision'])} ({tier['agree']}/{tier['links']})"
+              f"   {idx['tool']}, {idx['seconds']}s{' (cached)' if idx['cached'] else ''}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bin", default="target/release/smart-context")
@@ -647,15 +795,36 @@ def main():
     ap.add_argument("--seed", type=int, default=41)
     ap.add_argument("--show", type=int, default=10, help="disagreements of each kind to print")
     ap.add_argument("--only", default=",".join(PROJECTS), help="projects, comma-separated")
+    ap.add_argument("--scip", action="store_true",
+                    help="judge each project without, then with, its SCIP index (index.scip)")
     a = ap.parse_args()
     binary = str(Path(a.bin).resolve())
     CACHE.mkdir(parents=True, exist_ok=True)
-    install_servers()
+    install_servers(NPM + NPM_SCIP if a.scip else NPM)
     report = {}
     with open(CACHE / "lsp-stderr.log", "ab") as log:
         for name in a.only.split(","):
+            root = fetch(name)
+            if a.scip or (root / SCIP_FILE).exists():  # fresh state, no index
+                place_scip(root, None)
             report[name] = judge(name, binary, a.sample, a.seed, log)
             table(name, report[name], a.show)
+            if not a.scip:
+                continue
+            index = scip_index(name, root)
+            if "error" in index:
+                print(f"   {name}: no SCIP index: {index['error']}", file=sys.stderr)
+                report[name]["scip"] = index
+                continue
+            place_scip(root, index["path"])
+            try:
+                report[f"{name}+scip"] = judge(name, binary, a.sample, a.seed, log)
+            finally:
+                place_scip(root, None)  # the project as a run without --scip expects it
+            report[f"{name}+scip"]["scip"] = index
+            table(f"{name}+scip", report[f"{name}+scip"], a.show)
+    if a.scip:
+        compare(report)
     (CACHE / "report.json").write_text(json.dumps(report, indent=1))
     print(f"\nreport: {CACHE / 'report.json'}")
 

@@ -180,3 +180,37 @@ fn what_is_not_a_scip_index_is_refused_with_why() {
     let err = ScipIndex::parse(b"\xff\xff\xff\xff not protobuf", 0).unwrap_err();
     assert!(format!("{err:#}").contains("not a SCIP index"), "{err:#}");
 }
+
+#[test]
+fn a_symbol_the_index_knows_only_from_outside_keeps_the_host_s_own_binding() {
+    // The indexer was not told the sources start under src/: the project's `helper` is, to
+    // it, a symbol of a module it has no document for.
+    let mut index = Index::new();
+    index.documents = vec![document(
+        "main.py",
+        vec![occurrence(
+            3,
+            4,
+            10,
+            "scip-python python demo 1.0 `src.lib`/helper().",
+            false,
+        )],
+    )];
+    let bytes = index.write_to_bytes().unwrap();
+    let files = vec![
+        facts("lib.py", "def helper():\n    pass\n"),
+        facts(
+            "main.py",
+            "from lib import helper\n\ndef run():\n    helper()\n",
+        ),
+    ];
+    let view = Arc::new(ScipView {
+        index: Arc::new(ScipIndex::parse(&bytes, 1_000).unwrap()),
+        fresh: files
+            .iter()
+            .map(|f| (f.path.clone(), f.hash.clone()))
+            .collect(),
+    });
+    let g = Graph::update_with(None, &files, Some(view));
+    assert_eq!(edges(&g), vec![edge("run", "helper", "import")]);
+}

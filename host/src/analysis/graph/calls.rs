@@ -75,10 +75,18 @@ impl Graph {
                 continue;
             };
             let (targets, confidence) = match scip.and_then(|x| x.named_at(path, *line, name)) {
-                Some(named) => (
+                Some(named) if named.iter().any(|t| t.definition.is_some()) => (
                     named.iter().filter_map(|t| self.scip_target(t)).collect(),
                     Confidence::Scip,
                 ),
+                // The index knows the symbol only from outside the project: a library's,
+                // or the project's own seen under another module path (an indexer not
+                // told where the sources start). The name alone then proves nothing, but
+                // a binding the host resolved itself still does.
+                Some(_) => match self.callee(&scope, caller, name, receiver) {
+                    (_, Confidence::Name) => (Vec::new(), Confidence::Name),
+                    resolved => resolved,
+                },
                 None => self.callee(&scope, caller, name, receiver),
             };
             unresolved += usize::from(targets.is_empty());
