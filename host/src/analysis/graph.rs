@@ -188,6 +188,9 @@ pub struct Graph {
     keys: HashMap<String, Vec<u32>>,
     /// The SCIP index the calls were resolved with, if the project has one.
     pub scip: Option<Arc<ScipView>>,
+    /// Every typed field of the project: holder type name to (field, type name), for calls
+    /// through chains of fields of other files' types.
+    field_types: HashMap<String, Vec<(String, String)>>,
 }
 
 impl Graph {

@@ -375,6 +375,37 @@ fn hot_spots_are_the_branchy_central_functions_and_say_why() {
 }
 
 #[test]
+fn calls_through_chains_of_fields_reach_the_last_field_s_type() {
+    let s = snapshot(&[
+        (
+            "src/io.rs",
+            "pub struct Reader;\npub struct Writer;\n\nimpl Reader {\n    pub fn close(&self) {}\n}\n\nimpl Writer {\n    pub fn close(&self) {}\n}\n",
+        ),
+        (
+            "src/pair.rs",
+            "use crate::io::{Reader, Writer};\n\npub struct Pair {\n    pub reader: Reader,\n    pub writer: Writer,\n}\n\npub struct Holder {\n    pub pair: Pair,\n}\n\npub fn shut(h: &Holder) {\n    h.pair.reader.close();\n}\n",
+        ),
+        (
+            "app/core.py",
+            "class Config:\n    def load(self):\n        pass\n\nclass Other:\n    def load(self):\n        pass\n\nclass App:\n    def __init__(self):\n        self.config = Config()\n",
+        ),
+        (
+            "app/ctx.py",
+            "from app.core import App\n\nclass Ctx:\n    def __init__(self):\n        self.app = App()\n\n    def push(self):\n        self.app.config.load()\n",
+        ),
+    ]);
+    // The writer's close is not reached, not even as a guess.
+    assert_eq!(
+        callees(&s, "src/pair.rs:shut"),
+        pairs(&[("src/io.rs:Reader.close", "type")])
+    );
+    assert_eq!(
+        callees(&s, "app/ctx.py:Ctx.push"),
+        pairs(&[("app/core.py:Config.load", "type")])
+    );
+}
+
+#[test]
 fn a_call_edge_keeps_the_best_resolution_once() {
     let s = snapshot(&[("x.py", "def f():\n    pass\n\ndef g():\n    f()\n    f()\n")]);
     let calls: Vec<_> = s
@@ -802,6 +833,10 @@ mod incremental {
             )),
             (name.clone(), name.clone()).prop_map(|(d, c)| format!(
                 "class K{d}:\n    def __init__(self):\n        self.h = K{c}()\n\n    def {d}(self):\n        self.h.{c}()"
+            )),
+            // Chains through fields of classes declared anywhere.
+            (name.clone(), name.clone()).prop_map(|(d, c)| format!(
+                "class K{d}:\n    def __init__(self):\n        self.h = K{c}()\n\n    def {d}(self, x: K{c}):\n        x.h.{d}()\n        self.h.h.{c}()"
             )),
             // A function's declared return type, and a variable assigned its result.
             (name.clone(), name.clone()).prop_map(|(d, c)| format!(

@@ -278,6 +278,16 @@ impl Graph {
                 return (methods, Confidence::Type);
             }
         }
+        // A chain through fields (`self.app.config.load()`, `h.pair.reader.close()`): the
+        // last field's declared type's method.
+        if receiver.contains('.') && !receiver.contains("::") {
+            for type_name in self.chain_types(scope, receiver, own, at) {
+                let methods = callables(self.methods_of_type(scope, at, &type_name, name));
+                if !methods.is_empty() {
+                    return (methods, Confidence::Type);
+                }
+            }
+        }
         // A path the project does not define (`io::Error::from`, `std::env::current_dir`):
         // a library's, never a project type that happens to share its last name, not even
         // as a guess.
@@ -429,7 +439,12 @@ impl<'a, 'f> Scope<'a, 'f> {
     /// `own`, when it is one) calls through it: a local name's (the innermost declaration
     /// holding the caller), or a field's (`self.x`, `this.x`; a bare `x` in languages where
     /// members are in scope), most likely first.
-    fn type_of(&self, receiver: &str, own: Option<&str>, at: (u32, u32)) -> Vec<&'a str> {
+    pub(super) fn type_of(
+        &self,
+        receiver: &str,
+        own: Option<&str>,
+        at: (u32, u32),
+    ) -> Vec<&'a str> {
         let field = |name: &str| -> Vec<&'a str> {
             self.fields
                 .get(name)

@@ -168,3 +168,90 @@ impl Graph {
             .map(Language::family)
     }
 }
+
+/// The type holding the field `t` declares in `f`: the class (struct, ...) whose body holds the
+/// declaration, or the type of the method assigning it (`self.x = Foo()` in `__init__`). None
+/// for a local. The innermost definition holding the line decides, as for the file's own
+/// calls.
+pub(super) fn field_holder<'f>(f: &'f FileFacts, t: &types::Typed) -> Option<&'f str> {
+    let def = f
+        .symbols
+        .iter()
+        .filter(|s| s.start_line <= t.line && t.line <= s.end_line)
+        .min_by_key(|s| s.end_line - s.start_line)?;
+    if TYPE_LIKE.contains(&def.kind.as_str()) {
+        Some(def.name.as_str())
+    } else if t.field {
+        def.container.as_deref()
+    } else {
+        None
+    }
+}
+
+/// Every field the files declare with a type: holder type name to (field, type name).
+pub(super) fn field_types(facts: &[Arc<FileFacts>]) -> HashMap<String, Vec<(String, String)>> {
+    let mut out: HashMap<String, Vec<(String, String)>> = HashMap::new();
+    for f in facts {
+        for t in &f.types {
+            if let Some(holder) = field_holder(f, t) {
+                out.entry(holder.to_string())
+                    .or_default()
+                    .push((t.name.clone(), t.type_name.clone()));
+            }
+        }
+    }
+    for fields in out.values_mut() {
+        fields.sort();
+        fields.dedup();
+    }
+    out
+}
+
+/// (holder, field, type) of every typed field `f` declares: what a change of `f` is compared
+/// by, for the calls elsewhere that reach through those fields.
+pub(super) fn declared_fields(f: &FileFacts) -> HashSet<(&str, &str, &str)> {
+    f.types
+        .iter()
+        .filter_map(|t| Some((field_holder(f, t)?, t.name.as_str(), t.type_name.as_str())))
+        .collect()
+}
+
+impl Graph {
+    /// The types a receiver chained through fields has (`self.app.config`, `h.pair.reader`):
+    /// its first name's type (the caller's own class for `self`), then each field's declared
+    /// type in turn, wherever the class declaring it is. Empty when any link is unknown.
+    pub(super) fn chain_types(
+        &self,
+        scope: &Scope,
+        receiver: &str,
+        own: Option<&str>,
+        at: (u32, u32),
+    ) -> Vec<String> {
+        let mut segments = receiver.split('.');
+        let head = segments.next().unwrap_or_default();
+        let mut types: Vec<String> = if SELF.contains(&head) {
+            own.into_iter().map(str::to_string).collect()
+        } else {
+            scope
+                .type_of(head, own, at)
+                .into_iter()
+                .map(str::to_string)
+                .collect()
+        };
+        for field in segments {
+            let mut next: Vec<String> = types
+                .iter()
+                .flat_map(|t| self.field_types.get(t).into_iter().flatten())
+                .filter(|(name, _)| name == field)
+                .map(|(_, type_name)| type_name.clone())
+                .collect();
+            next.sort_unstable();
+            next.dedup();
+            if next.is_empty() {
+                return Vec::new();
+            }
+            types = next;
+        }
+        types
+    }
+}

@@ -25,6 +25,7 @@ impl Graph {
         let previous = previous.filter(|p| index_hash(&p.scip) == index_hash(&scip));
         let mut g = Graph::nodes(facts);
         g.scip = scip;
+        g.field_types = typing::field_types(facts);
         let n = facts.len();
         // Each file's position in `previous` when its content (and whether the SCIP index
         // describes it) is unchanged.
@@ -168,6 +169,8 @@ impl Graph {
                 self.symbols_of(o)
                     .map(|s| self.symbols[s as usize].symbol().name.as_str()),
             );
+            let gone = typing::declared_fields(&self.facts[o as usize]);
+            names.extend(gone.into_iter().map(|(_, field, _)| field));
         }
         // Paths that appeared or went: an import (or an `a::b::f()` path) may name them now.
         let mut keys: HashSet<String> = removed
@@ -179,6 +182,8 @@ impl Graph {
                 None => {
                     keys.extend(resolve::file_keys(&f.path));
                     names.extend(f.symbols.iter().map(|s| s.name.as_str()));
+                    let added = typing::declared_fields(f);
+                    names.extend(added.into_iter().map(|(_, field, _)| field));
                 }
                 Some(o) => {
                     let (changed, map) = self.compare_definitions(o, next, i as u32);
@@ -189,6 +194,9 @@ impl Graph {
                         names.extend(import_names(before));
                         names.extend(import_names(f));
                     }
+                    // A field's declared type: what calls through it elsewhere reach.
+                    let (was, is) = (typing::declared_fields(before), typing::declared_fields(f));
+                    names.extend(was.symmetric_difference(&is).map(|(_, field, _)| *field));
                 }
             }
         }
