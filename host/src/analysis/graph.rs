@@ -8,6 +8,7 @@
 
 mod bases;
 mod calls;
+mod fixtures;
 mod typing;
 mod update;
 
@@ -31,6 +32,9 @@ pub enum Confidence {
     /// made (`x: Foo`, `x = Foo()`, `self.x = Foo()`, `let x = Foo::new()`), or that type's
     /// bases.
     Type,
+    /// A method of the value a pytest fixture makes, called on a test's parameter named like
+    /// the fixture (pytest passes it in; no declaration in the test states the type).
+    Fixture,
     /// A method of a base class of the caller's own (`super().m()`, or `self.m()` that the
     /// class inherits), the base named in the class's declaration.
     Base,
@@ -49,6 +53,7 @@ impl Confidence {
             Self::Import => "import",
             Self::Container => "container",
             Self::Type => "type",
+            Self::Fixture => "fixture",
             Self::Base => "base",
             Self::File => "file",
             Self::Module => "module",
@@ -63,6 +68,7 @@ impl Confidence {
             Self::Import => 0.95,
             Self::Container => 0.9,
             Self::Type => 0.85,
+            Self::Fixture => 0.8,
             Self::Base => 0.85,
             Self::File => 0.85,
             Self::Module => 0.7,
@@ -191,6 +197,8 @@ pub struct Graph {
     /// Every typed field of the project: holder type name to (field, type name), for calls
     /// through chains of fields of other files' types.
     field_types: HashMap<String, Vec<(String, String)>>,
+    /// The project's pytest fixtures by name (see [`fixtures`]).
+    fixtures: HashMap<String, Vec<fixtures::Fixture>>,
 }
 
 impl Graph {

@@ -406,6 +406,54 @@ fn calls_through_chains_of_fields_reach_the_last_field_s_type() {
 }
 
 #[test]
+fn a_test_s_fixture_parameter_is_the_value_its_fixture_makes() {
+    let s = snapshot(&[
+        (
+            "src/app.py",
+            "class Base:\n    def register(self):\n        pass\n\nclass App(Base):\n    def run(self):\n        pass\n\nclass Other:\n    def run(self):\n        pass\n\n    def register(self):\n        pass\n",
+        ),
+        (
+            "tests/conftest.py",
+            "import pytest\nfrom src.app import App\n\n\n@pytest.fixture\ndef app():\n    app = App()\n    return app\n",
+        ),
+        (
+            "tests/test_app.py",
+            "def test_run(app):\n    app.run()\n    app.register()\n\ndef test_local():\n    app.run()\n",
+        ),
+        (
+            "tests/sub/test_own.py",
+            "import pytest\nfrom src.app import Other\n\n@pytest.fixture\ndef app() -> Other:\n    return Other()\n\ndef test_own(app):\n    app.run()\n",
+        ),
+        ("other/test_far.py", "def test_far(app):\n    app.run()\n"),
+    ]);
+    // The conftest's fixture, inherited methods included.
+    assert_eq!(
+        callees(&s, "tests/test_app.py:test_run"),
+        pairs(&[
+            ("src/app.py:App.run", "fixture"),
+            ("src/app.py:Base.register", "fixture")
+        ])
+    );
+    // Not a parameter: no fixture, only guesses.
+    assert!(
+        callees(&s, "tests/test_app.py:test_local")
+            .iter()
+            .all(|(_, how)| *how == "name")
+    );
+    // The module's own fixture wins over the conftest's; a conftest is not seen from
+    // outside its directory.
+    assert_eq!(
+        callees(&s, "tests/sub/test_own.py:test_own"),
+        pairs(&[("src/app.py:Other.run", "fixture")])
+    );
+    assert!(
+        callees(&s, "other/test_far.py:test_far")
+            .iter()
+            .all(|(_, how)| *how == "name")
+    );
+}
+
+#[test]
 fn a_call_edge_keeps_the_best_resolution_once() {
     let s = snapshot(&[("x.py", "def f():\n    pass\n\ndef g():\n    f()\n    f()\n")]);
     let calls: Vec<_> = s
@@ -797,7 +845,7 @@ mod incremental {
     use proptest::prelude::*;
     use std::sync::Arc;
 
-    const MODULES: &[&str] = &["a", "b", "c", "d", "__init__"];
+    const MODULES: &[&str] = &["a", "b", "c", "d", "__init__", "conftest"];
     const NAMES: &[&str] = &["f", "g", "h", "run", "save"];
 
     /// One line of a module: an import, a function, a class with a method, or a call.
@@ -838,6 +886,11 @@ mod incremental {
             (name.clone(), name.clone()).prop_map(|(d, c)| format!(
                 "class K{d}:\n    def __init__(self):\n        self.h = K{c}()\n\n    def {d}(self, x: K{c}):\n        x.h.{d}()\n        self.h.h.{c}()"
             )),
+            // A pytest fixture (in a conftest or a module) and a test taking it.
+            (name.clone(), name.clone()).prop_map(|(d, c)| format!(
+                "import pytest\n\n@pytest.fixture\ndef f{d}():\n    f{d} = K{c}()\n    return f{d}\n\ndef test_{c}(f{d}):\n    f{d}.{c}()"
+            )),
+            (name.clone(), name.clone()).prop_map(|(d, c)| format!("def test_{d}(f{c}):\n    f{c}.{d}()")),
             // A function's declared return type, and a variable assigned its result.
             (name.clone(), name.clone()).prop_map(|(d, c)| format!(
                 "def mk{d}() -> K{c}:\n    return K{c}()\n\ndef use{d}():\n    v = mk{c}()\n    v.{d}()"

@@ -278,13 +278,19 @@ impl Graph {
                 return (methods, Confidence::Type);
             }
         }
-        // A chain through fields (`self.app.config.load()`, `h.pair.reader.close()`): the
-        // last field's declared type's method.
-        if receiver.contains('.') && !receiver.contains("::") {
-            for type_name in self.chain_types(scope, receiver, own, at) {
+        // A chain through fields (`self.app.config.load()`, `h.pair.reader.close()`), or a
+        // test's fixture parameter (`app.register_blueprint()`): the last type's method.
+        if !receiver.contains("::") {
+            let (types, from_fixture) = self.chain_types(scope, receiver, caller_sym, at);
+            let how = if from_fixture {
+                Confidence::Fixture
+            } else {
+                Confidence::Type
+            };
+            for type_name in types {
                 let methods = callables(self.methods_of_type(scope, at, &type_name, name));
                 if !methods.is_empty() {
-                    return (methods, Confidence::Type);
+                    return (methods, how);
                 }
             }
         }

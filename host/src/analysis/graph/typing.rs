@@ -218,15 +218,18 @@ pub(super) fn declared_fields(f: &FileFacts) -> HashSet<(&str, &str, &str)> {
 
 impl Graph {
     /// The types a receiver chained through fields has (`self.app.config`, `h.pair.reader`):
-    /// its first name's type (the caller's own class for `self`), then each field's declared
-    /// type in turn, wherever the class declaring it is. Empty when any link is unknown.
+    /// its first name's type (the caller's own class for `self`, the fixture's value for a
+    /// test's parameter), then each field's declared type in turn, wherever the class
+    /// declaring it is. Empty when any link is unknown; true when the first type is a
+    /// fixture's.
     pub(super) fn chain_types(
         &self,
         scope: &Scope,
         receiver: &str,
-        own: Option<&str>,
+        caller: &Symbol,
         at: (u32, u32),
-    ) -> Vec<String> {
+    ) -> (Vec<String>, bool) {
+        let own = caller.container.as_deref();
         let mut segments = receiver.split('.');
         let head = segments.next().unwrap_or_default();
         let mut types: Vec<String> = if SELF.contains(&head) {
@@ -238,6 +241,16 @@ impl Graph {
                 .map(str::to_string)
                 .collect()
         };
+        // A test's parameter named like a fixture it sees: what the fixture makes.
+        let mut from_fixture = false;
+        if types.is_empty()
+            && scope.facts.language.as_deref() == Some("python")
+            && fixtures::parameters(&caller.signature).any(|p| p == head)
+            && let Some(made) = self.fixture_type(&scope.facts.path, head)
+        {
+            types.push(made.to_string());
+            from_fixture = true;
+        }
         for field in segments {
             let mut next: Vec<String> = types
                 .iter()
@@ -248,10 +261,10 @@ impl Graph {
             next.sort_unstable();
             next.dedup();
             if next.is_empty() {
-                return Vec::new();
+                return (Vec::new(), false);
             }
             types = next;
         }
-        types
+        (types, from_fixture)
     }
 }

@@ -26,6 +26,7 @@ impl Graph {
         let mut g = Graph::nodes(facts);
         g.scip = scip;
         g.field_types = typing::field_types(facts);
+        g.fixtures = fixtures::table(facts);
         let n = facts.len();
         // Each file's position in `previous` when its content (and whether the SCIP index
         // describes it) is unchanged.
@@ -197,6 +198,14 @@ impl Graph {
                     // A field's declared type: what calls through it elsewhere reach.
                     let (was, is) = (typing::declared_fields(before), typing::declared_fields(f));
                     names.extend(was.symmetric_difference(&is).map(|(_, field, _)| *field));
+                    // A fixture's type: what the tests taking it call.
+                    let (was, is) = (fixtures::declared(before), fixtures::declared(f));
+                    names.extend(
+                        was.iter()
+                            .chain(&is)
+                            .filter(|x| !(was.contains(x) && is.contains(x)))
+                            .map(|(name, _)| *name),
+                    );
                 }
             }
         }
