@@ -26,20 +26,28 @@ pub(super) fn declared(f: &FileFacts) -> Vec<(&str, String)> {
     if f.language.as_deref() != Some("python") {
         return Vec::new();
     }
+    // The decorator lines first: most files have none, and then no definition is looked at.
+    let decorators: Vec<u32> = f
+        .calls
+        .iter()
+        .filter(|(name, receiver, _)| {
+            name == "fixture" && (receiver.is_empty() || receiver == "pytest")
+        })
+        .map(|(_, _, line)| *line)
+        .collect();
+    if decorators.is_empty() {
+        return Vec::new();
+    }
+    let decorated = |s: &Symbol| {
+        decorators
+            .iter()
+            .any(|&line| line < s.start_line && s.start_line - line <= DECORATOR_LINES)
+    };
     f.symbols
         .iter()
-        .filter(|s| s.kind == "function" && is_fixture(f, s))
+        .filter(|s| s.kind == "function" && decorated(s))
         .filter_map(|s| Some((s.name.as_str(), made_by(f, s)?)))
         .collect()
-}
-
-fn is_fixture(f: &FileFacts, s: &Symbol) -> bool {
-    f.calls.iter().any(|(name, receiver, line)| {
-        name == "fixture"
-            && (receiver.is_empty() || receiver == "pytest")
-            && *line < s.start_line
-            && s.start_line - *line <= DECORATOR_LINES
-    })
 }
 
 fn made_by(f: &FileFacts, s: &Symbol) -> Option<String> {

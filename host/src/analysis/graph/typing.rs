@@ -230,9 +230,13 @@ impl Graph {
         at: (u32, u32),
     ) -> (Vec<String>, bool) {
         let own = caller.container.as_deref();
-        let mut segments = receiver.split('.');
+        let mut segments = receiver.split('.').peekable();
         let head = segments.next().unwrap_or_default();
-        let mut types: Vec<String> = if SELF.contains(&head) {
+        let bare = segments.peek().is_none();
+        let mut types: Vec<String> = if bare {
+            // A bare name's own type was tried before the chain: only a fixture is new here.
+            Vec::new()
+        } else if SELF.contains(&head) {
             own.into_iter().map(str::to_string).collect()
         } else {
             scope
@@ -244,9 +248,9 @@ impl Graph {
         // A test's parameter named like a fixture it sees: what the fixture makes.
         let mut from_fixture = false;
         if types.is_empty()
+            && let Some(made) = self.fixture_type(&scope.facts.path, head)
             && scope.facts.language.as_deref() == Some("python")
             && fixtures::parameters(&caller.signature).any(|p| p == head)
-            && let Some(made) = self.fixture_type(&scope.facts.path, head)
         {
             types.push(made.to_string());
             from_fixture = true;
