@@ -35,6 +35,10 @@ pub enum Confidence {
     /// A method of the value a pytest fixture makes, called on a test's parameter named like
     /// the fixture (pytest passes it in; no declaration in the test states the type).
     Fixture,
+    /// A method of a class implementing (or extending) the receiver's declared type, which
+    /// has no such method itself: an interface's, an abstract type's. Where the call may
+    /// dispatch, as language servers list it.
+    Dispatch,
     /// A method of a base class of the caller's own (`super().m()`, or `self.m()` that the
     /// class inherits), the base named in the class's declaration.
     Base,
@@ -54,6 +58,7 @@ impl Confidence {
             Self::Container => "container",
             Self::Type => "type",
             Self::Fixture => "fixture",
+            Self::Dispatch => "dispatch",
             Self::Base => "base",
             Self::File => "file",
             Self::Module => "module",
@@ -69,6 +74,7 @@ impl Confidence {
             Self::Container => 0.9,
             Self::Type => 0.85,
             Self::Fixture => 0.8,
+            Self::Dispatch => 0.7,
             Self::Base => 0.85,
             Self::File => 0.85,
             Self::Module => 0.7,
@@ -199,6 +205,8 @@ pub struct Graph {
     field_types: HashMap<String, Vec<(String, String)>>,
     /// The project's pytest fixtures by name (see [`fixtures`]).
     fixtures: HashMap<String, Vec<fixtures::Fixture>>,
+    /// Base name to the class-like definitions declaring it (extends, implements, `(Base)`).
+    subclasses: HashMap<String, Vec<u32>>,
 }
 
 impl Graph {

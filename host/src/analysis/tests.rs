@@ -454,6 +454,45 @@ fn a_test_s_fixture_parameter_is_the_value_its_fixture_makes() {
 }
 
 #[test]
+fn a_call_through_an_interface_dispatches_to_the_classes_implementing_it() {
+    let s = snapshot(&[
+        (
+            "src/types.ts",
+            "export interface Observer {\n  complete: () => void;\n}\n",
+        ),
+        (
+            "src/sink.ts",
+            "import { Observer } from './types';\n\nexport class Sink implements Observer {\n  complete() {}\n}\n\nexport class Loud extends Sink {\n  complete() {}\n}\n\nexport class Other {\n  complete() {}\n}\n",
+        ),
+        (
+            "src/use.ts",
+            "import { Observer } from './types';\nimport { Sink } from './sink';\n\nexport function finish(o: Observer) {\n  o.complete();\n}\n\nexport function direct(s: Sink) {\n  s.complete();\n}\n\nexport class Relay {\n  constructor(public destination?: Observer) {}\n\n  complete() {\n    this.destination?.complete?.();\n  }\n}\n",
+        ),
+    ]);
+    // Every class below the interface that defines it; never an unrelated class.
+    assert_eq!(
+        callees(&s, "src/use.ts:finish"),
+        pairs(&[
+            ("src/sink.ts:Loud.complete", "dispatch"),
+            ("src/sink.ts:Sink.complete", "dispatch"),
+        ])
+    );
+    // Through a field a constructor's optional parameter declares.
+    assert_eq!(
+        callees(&s, "src/use.ts:Relay.complete"),
+        pairs(&[
+            ("src/sink.ts:Loud.complete", "dispatch"),
+            ("src/sink.ts:Sink.complete", "dispatch"),
+        ])
+    );
+    // A type with the method itself: that method, no dispatch.
+    assert_eq!(
+        callees(&s, "src/use.ts:direct"),
+        pairs(&[("src/sink.ts:Sink.complete", "type")])
+    );
+}
+
+#[test]
 fn a_call_edge_keeps_the_best_resolution_once() {
     let s = snapshot(&[("x.py", "def f():\n    pass\n\ndef g():\n    f()\n    f()\n")]);
     let calls: Vec<_> = s

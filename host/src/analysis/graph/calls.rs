@@ -272,7 +272,8 @@ impl Graph {
             }
         }
         // A variable, parameter or field of a type the file states: that type's method.
-        for type_name in scope.type_of(receiver, own, at) {
+        let stated = scope.type_of(receiver, own, at);
+        for type_name in &stated {
             let methods = callables(self.methods_of_type(scope, at, type_name, name));
             if !methods.is_empty() {
                 return (methods, Confidence::Type);
@@ -287,10 +288,22 @@ impl Graph {
             } else {
                 Confidence::Type
             };
-            for type_name in types {
-                let methods = callables(self.methods_of_type(scope, at, &type_name, name));
+            for type_name in &types {
+                let methods = callables(self.methods_of_type(scope, at, type_name, name));
                 if !methods.is_empty() {
                     return (methods, how);
+                }
+            }
+            // A type without the method (an interface, an abstract class): the classes
+            // below it that define it, where the call may dispatch.
+            let all = stated
+                .iter()
+                .copied()
+                .chain(types.iter().map(String::as_str));
+            for type_name in all {
+                let methods = callables(self.implementers(scope, at, type_name, name));
+                if !methods.is_empty() {
+                    return (methods, Confidence::Dispatch);
                 }
             }
         }

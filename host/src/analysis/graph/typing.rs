@@ -169,6 +169,73 @@ impl Graph {
     }
 }
 
+/// How many implementing classes a call through a type may dispatch to before it is too
+/// broad to say.
+const MAX_IMPLEMENTERS: usize = 8;
+
+impl Graph {
+    /// Base name to the class-like definitions whose declarations name it.
+    pub(super) fn subclass_table(&self) -> HashMap<String, Vec<u32>> {
+        let mut out: HashMap<String, Vec<u32>> = HashMap::new();
+        for (i, node) in self.symbols.iter().enumerate() {
+            let s = node.symbol();
+            if !CLASS_LIKE.contains(&s.kind.as_str()) {
+                continue;
+            }
+            let language = self.files[node.file as usize].language.as_deref();
+            for base in bases::bases(language, &s.signature) {
+                out.entry(base.to_string()).or_default().push(i as u32);
+            }
+        }
+        out
+    }
+
+    /// The methods named `name` of the classes below a type named `type_name` (as the
+    /// caller's file means it) that has no such method itself: implementing an interface,
+    /// extending an abstract class, up to [`MAX_BASE_DEPTH`] levels down; none when more
+    /// than [`MAX_IMPLEMENTERS`] classes would answer.
+    pub(super) fn implementers(
+        &self,
+        scope: &Scope,
+        at: (u32, u32),
+        type_name: &str,
+        name: &str,
+    ) -> Vec<u32> {
+        let types = self.types_named(scope, at, scope.file, type_name, TYPE_LIKE);
+        if types.is_empty() {
+            return Vec::new();
+        }
+        let mut seen: HashSet<u32> = types.iter().copied().collect();
+        let mut level = types;
+        let mut found = Vec::new();
+        for _ in 0..MAX_BASE_DEPTH {
+            let family = level
+                .first()
+                .and_then(|&t| self.family_of(self.symbols[t as usize].file));
+            let next: Vec<u32> = level
+                .iter()
+                .flat_map(|&t| {
+                    let n = self.symbols[t as usize].symbol().name.as_str();
+                    self.subclasses.get(n).into_iter().flatten().copied()
+                })
+                .filter(|&c| self.family_of(self.symbols[c as usize].file) == family)
+                .filter(|c| seen.insert(*c))
+                .collect();
+            if next.is_empty() {
+                break;
+            }
+            found.extend(self.own_methods(&next, name));
+            if found.len() > MAX_IMPLEMENTERS {
+                return Vec::new();
+            }
+            level = next;
+        }
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+}
+
 /// The type holding the field `t` declares in `f`: the class (struct, ...) whose body holds the
 /// declaration, or the type of the method assigning it (`self.x = Foo()` in `__init__`). None
 /// for a local. The innermost definition holding the line decides, as for the file's own

@@ -27,6 +27,7 @@ impl Graph {
         g.scip = scip;
         g.field_types = typing::field_types(facts);
         g.fixtures = fixtures::table(facts);
+        g.subclasses = g.subclass_table();
         let n = facts.len();
         // Each file's position in `previous` when its content (and whether the SCIP index
         // describes it) is unchanged.
@@ -198,6 +199,21 @@ impl Graph {
                     // A field's declared type: what calls through it elsewhere reach.
                     let (was, is) = (typing::declared_fields(before), typing::declared_fields(f));
                     names.extend(was.symmetric_difference(&is).map(|(_, field, _)| *field));
+                    // A class that now implements or extends something else: calls through
+                    // those types may dispatch to its methods, or no longer.
+                    let was: HashSet<(&str, &str)> = declared_bases(before).collect();
+                    let is: HashSet<(&str, &str)> = declared_bases(f).collect();
+                    for (class, base) in was.symmetric_difference(&is) {
+                        names.insert(base);
+                        for x in [before.as_ref(), f.as_ref()] {
+                            names.extend(
+                                x.symbols
+                                    .iter()
+                                    .filter(|s| s.container.as_deref() == Some(*class))
+                                    .map(|s| s.name.as_str()),
+                            );
+                        }
+                    }
                     // A fixture's type: what the tests taking it call.
                     let (was, is) = (fixtures::declared(before), fixtures::declared(f));
                     names.extend(
