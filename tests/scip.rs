@@ -64,7 +64,8 @@ fn index_with_rust_analyzer(fx: &Fixture) {
     );
 }
 
-/// `shut`'s direct callees and possible (name-only) callees, as (callee, confidence).
+/// `shut`'s direct callees, sorted (callee, confidence), and how many possible (name-only)
+/// callees it has.
 async fn callees_of_shut(client: &common::Client) -> (Vec<(String, String)>, usize) {
     let r = structured(
         &call(
@@ -75,7 +76,7 @@ async fn callees_of_shut(client: &common::Client) -> (Vec<(String, String)>, usi
         .await,
     );
     let graph = &r["callGraph"];
-    let links = graph["callees"]
+    let mut links: Vec<(String, String)> = graph["callees"]
         .as_array()
         .unwrap_or_else(|| panic!("no callees in {r:#}"))
         .iter()
@@ -88,7 +89,18 @@ async fn callees_of_shut(client: &common::Client) -> (Vec<(String, String)>, usi
         })
         .collect();
     let possible = graph["possibleCallees"].as_array().map_or(0, Vec::len);
+    links.sort();
     (links, possible)
+}
+
+/// Links resolved through the index to the `close` methods of `types`, sorted.
+fn through_the_index(types: &[&str]) -> Vec<(String, String)> {
+    let mut links: Vec<(String, String)> = types
+        .iter()
+        .map(|t| (format!("src/lib.rs#{t}.close"), "scip".to_string()))
+        .collect();
+    links.sort();
+    links
 }
 
 /// Asks until `wanted` holds (the index follows the edit and the graphs follow the index).
@@ -121,7 +133,7 @@ async fn call_targets_come_from_a_real_scip_index_while_it_describes_the_files()
 
     // With one, written while the server runs: the compiler's answer, and std's calls none.
     index_with_rust_analyzer(&fx);
-    let scip = vec![("src/lib.rs#Reader.close".to_string(), "scip".to_string())];
+    let scip = through_the_index(&["Reader"]);
     let got = eventually(&client, "the index is used", |(l, _)| *l == scip).await;
     assert_eq!(got.1, 0, "nothing left to guess");
 
@@ -148,16 +160,8 @@ async fn call_targets_come_from_a_real_scip_index_while_it_describes_the_files()
 
     // A new index describes the edit: both closes, each the right one.
     index_with_rust_analyzer(&fx);
-    let both = vec![
-        ("src/lib.rs#Reader.close".to_string(), "scip".to_string()),
-        ("src/lib.rs#Writer.close".to_string(), "scip".to_string()),
-    ];
-    eventually(&client, "the new index is used", |(l, _)| {
-        let mut l = l.clone();
-        l.sort();
-        l == both
-    })
-    .await;
+    let both = through_the_index(&["Reader", "Writer"]);
+    eventually(&client, "the new index is used", |(l, _)| *l == both).await;
     client.cancel().await.unwrap();
 }
 
@@ -171,7 +175,7 @@ async fn the_operator_s_indexer_command_keeps_the_index_fresh() {
     common::wait_indexed(&client).await;
 
     // No index at the start: the server runs the indexer after its first pass.
-    let scip = vec![("src/lib.rs#Reader.close".to_string(), "scip".to_string())];
+    let scip = through_the_index(&["Reader"]);
     eventually(&client, "the indexer ran", |(l, _)| *l == scip).await;
     assert!(fx.path().join("index.scip").is_file());
 
@@ -181,15 +185,7 @@ async fn the_operator_s_indexer_command_keeps_the_index_fresh() {
         LIB.replace(SHUT_READERS, SHUT_BOTH),
     )
     .unwrap();
-    let both = vec![
-        ("src/lib.rs#Reader.close".to_string(), "scip".to_string()),
-        ("src/lib.rs#Writer.close".to_string(), "scip".to_string()),
-    ];
-    eventually(&client, "the indexer ran again", |(l, _)| {
-        let mut l = l.clone();
-        l.sort();
-        l == both
-    })
-    .await;
+    let both = through_the_index(&["Reader", "Writer"]);
+    eventually(&client, "the indexer ran again", |(l, _)| *l == both).await;
     client.cancel().await.unwrap();
 }

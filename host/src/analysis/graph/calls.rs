@@ -30,16 +30,9 @@ impl Graph {
         for t in &facts.types {
             let def = innermost.get(t.line as usize).copied().flatten();
             let def = def.map(|d| self.symbols[d as usize].symbol());
-            let holder = def.and_then(|d| {
-                if TYPE_LIKE.contains(&d.kind.as_str()) {
-                    Some(d.name.as_str())
-                } else {
-                    d.container.as_deref()
-                }
-            });
             let declared_in_type = def.is_some_and(|d| TYPE_LIKE.contains(&d.kind.as_str()));
             if t.field || declared_in_type {
-                if let Some(holder) = holder {
+                if let Some(holder) = def.and_then(|d| typing::holder(d, t.field)) {
                     scope
                         .fields
                         .entry(t.name.as_str())

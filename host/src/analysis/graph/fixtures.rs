@@ -21,7 +21,8 @@ pub(super) struct Fixture {
     type_name: String,
 }
 
-/// The fixtures `f` declares, as (name, type made): what a change of `f` is compared by.
+/// The fixtures `f` declares, as (name, type made), in source order (a later definition of a
+/// name is the one pytest uses): what a change of `f` is compared by.
 pub(super) fn declared(f: &FileFacts) -> Vec<(&str, String)> {
     if f.language.as_deref() != Some("python") {
         return Vec::new();

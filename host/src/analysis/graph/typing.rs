@@ -9,6 +9,10 @@ use crate::index::code::{Language, types};
 /// How many levels of base classes a `super()` call is followed up.
 pub(super) const MAX_BASE_DEPTH: usize = 3;
 
+/// How many implementing classes a call through a type may dispatch to before it is too
+/// broad to say.
+const MAX_IMPLEMENTERS: usize = 8;
+
 impl Graph {
     /// The methods named `name` that the types `start` inherit: from the first level of their
     /// bases, as their declarations name them, that defines one, at most [`MAX_BASE_DEPTH`]
@@ -80,18 +84,25 @@ impl Graph {
         type_name: &str,
         name: &str,
     ) -> Vec<u32> {
-        let mut types = self.types_named(scope, at, scope.file, type_name, TYPE_LIKE);
-        if types.is_empty() {
-            // `x = make()`: the type `make` is declared to return.
-            if let Some(returned) = self.returned_type(scope, at, type_name) {
-                types = self.types_named(scope, at, scope.file, &returned, TYPE_LIKE);
-            }
-        }
+        let types = self.types_meant(scope, at, type_name);
         let own = self.own_methods(&types, name);
         if !own.is_empty() {
             return own;
         }
         self.inherited(scope, at, types, name)
+    }
+
+    /// The type definitions a type name written in the caller's file means, or, for a
+    /// function's name (`x = make()`), the type it is declared to return.
+    fn types_meant(&self, scope: &Scope, at: (u32, u32), type_name: &str) -> Vec<u32> {
+        let types = self.types_named(scope, at, scope.file, type_name, TYPE_LIKE);
+        if !types.is_empty() {
+            return types;
+        }
+        match self.returned_type(scope, at, type_name) {
+            Some(returned) => self.types_named(scope, at, scope.file, &returned, TYPE_LIKE),
+            None => Vec::new(),
+        }
     }
 
     /// The type definitions (of `kinds`) a name written in `file` means: bound by the
@@ -161,129 +172,6 @@ impl Graph {
             .then_some(first)
     }
 
-    fn family_of(&self, file: u32) -> Option<&str> {
-        self.files[file as usize]
-            .language
-            .as_deref()
-            .map(Language::family)
-    }
-}
-
-/// How many implementing classes a call through a type may dispatch to before it is too
-/// broad to say.
-const MAX_IMPLEMENTERS: usize = 8;
-
-impl Graph {
-    /// Base name to the class-like definitions whose declarations name it.
-    pub(super) fn subclass_table(&self) -> HashMap<String, Vec<u32>> {
-        let mut out: HashMap<String, Vec<u32>> = HashMap::new();
-        for (i, node) in self.symbols.iter().enumerate() {
-            let s = node.symbol();
-            if !CLASS_LIKE.contains(&s.kind.as_str()) {
-                continue;
-            }
-            let language = self.files[node.file as usize].language.as_deref();
-            for base in bases::bases(language, &s.signature) {
-                out.entry(base.to_string()).or_default().push(i as u32);
-            }
-        }
-        out
-    }
-
-    /// The methods named `name` of the classes below a type named `type_name` (as the
-    /// caller's file means it) that has no such method itself: implementing an interface,
-    /// extending an abstract class, up to [`MAX_BASE_DEPTH`] levels down; none when more
-    /// than [`MAX_IMPLEMENTERS`] classes would answer.
-    pub(super) fn implementers(
-        &self,
-        scope: &Scope,
-        at: (u32, u32),
-        type_name: &str,
-        name: &str,
-    ) -> Vec<u32> {
-        let types = self.types_named(scope, at, scope.file, type_name, TYPE_LIKE);
-        if types.is_empty() {
-            return Vec::new();
-        }
-        let mut seen: HashSet<u32> = types.iter().copied().collect();
-        let mut level = types;
-        let mut found = Vec::new();
-        for _ in 0..MAX_BASE_DEPTH {
-            let family = level
-                .first()
-                .and_then(|&t| self.family_of(self.symbols[t as usize].file));
-            let next: Vec<u32> = level
-                .iter()
-                .flat_map(|&t| {
-                    let n = self.symbols[t as usize].symbol().name.as_str();
-                    self.subclasses.get(n).into_iter().flatten().copied()
-                })
-                .filter(|&c| self.family_of(self.symbols[c as usize].file) == family)
-                .filter(|c| seen.insert(*c))
-                .collect();
-            if next.is_empty() {
-                break;
-            }
-            found.extend(self.own_methods(&next, name));
-            if found.len() > MAX_IMPLEMENTERS {
-                return Vec::new();
-            }
-            level = next;
-        }
-        found.sort_unstable();
-        found.dedup();
-        found
-    }
-}
-
-/// The type holding the field `t` declares in `f`: the class (struct, ...) whose body holds the
-/// declaration, or the type of the method assigning it (`self.x = Foo()` in `__init__`). None
-/// for a local. The innermost definition holding the line decides, as for the file's own
-/// calls.
-pub(super) fn field_holder<'f>(f: &'f FileFacts, t: &types::Typed) -> Option<&'f str> {
-    let def = f
-        .symbols
-        .iter()
-        .filter(|s| s.start_line <= t.line && t.line <= s.end_line)
-        .min_by_key(|s| s.end_line - s.start_line)?;
-    if TYPE_LIKE.contains(&def.kind.as_str()) {
-        Some(def.name.as_str())
-    } else if t.field {
-        def.container.as_deref()
-    } else {
-        None
-    }
-}
-
-/// Every field the files declare with a type: holder type name to (field, type name).
-pub(super) fn field_types(facts: &[Arc<FileFacts>]) -> HashMap<String, Vec<(String, String)>> {
-    let mut out: HashMap<String, Vec<(String, String)>> = HashMap::new();
-    for f in facts {
-        for t in &f.types {
-            if let Some(holder) = field_holder(f, t) {
-                out.entry(holder.to_string())
-                    .or_default()
-                    .push((t.name.clone(), t.type_name.clone()));
-            }
-        }
-    }
-    for fields in out.values_mut() {
-        fields.sort();
-        fields.dedup();
-    }
-    out
-}
-
-/// (holder, field, type) of every typed field `f` declares: what a change of `f` is compared
-/// by, for the calls elsewhere that reach through those fields.
-pub(super) fn declared_fields(f: &FileFacts) -> HashSet<(&str, &str, &str)> {
-    f.types
-        .iter()
-        .filter_map(|t| Some((field_holder(f, t)?, t.name.as_str(), t.type_name.as_str())))
-        .collect()
-}
-
-impl Graph {
     /// The types a receiver chained through fields has (`self.app.config`, `h.pair.reader`):
     /// its first name's type (the caller's own class for `self`, the fixture's value for a
     /// test's parameter), then each field's declared type in turn, wherever the class
@@ -338,4 +226,126 @@ impl Graph {
         }
         (types, from_fixture)
     }
+
+    /// Base name to the class-like definitions whose declarations name it.
+    pub(super) fn subclass_table(&self) -> HashMap<String, Vec<u32>> {
+        let mut out: HashMap<String, Vec<u32>> = HashMap::new();
+        for (i, node) in self.symbols.iter().enumerate() {
+            let s = node.symbol();
+            if !CLASS_LIKE.contains(&s.kind.as_str()) {
+                continue;
+            }
+            let language = self.files[node.file as usize].language.as_deref();
+            for base in bases::bases(language, &s.signature) {
+                out.entry(base.to_string()).or_default().push(i as u32);
+            }
+        }
+        out
+    }
+
+    /// The methods named `name` of the classes below a type named `type_name` (as the
+    /// caller's file means it) that has no such method itself: implementing an interface,
+    /// extending an abstract class, up to [`MAX_BASE_DEPTH`] levels down; none when more
+    /// than [`MAX_IMPLEMENTERS`] classes would answer.
+    pub(super) fn implementers(
+        &self,
+        scope: &Scope,
+        at: (u32, u32),
+        type_name: &str,
+        name: &str,
+    ) -> Vec<u32> {
+        let types = self.types_meant(scope, at, type_name);
+        if types.is_empty() {
+            return Vec::new();
+        }
+        let mut seen: HashSet<u32> = types.iter().copied().collect();
+        let mut level = types;
+        let mut found = Vec::new();
+        for _ in 0..MAX_BASE_DEPTH {
+            let family = level
+                .first()
+                .and_then(|&t| self.family_of(self.symbols[t as usize].file));
+            let next: Vec<u32> = level
+                .iter()
+                .flat_map(|&t| {
+                    let n = self.symbols[t as usize].symbol().name.as_str();
+                    self.subclasses.get(n).into_iter().flatten().copied()
+                })
+                .filter(|&c| self.family_of(self.symbols[c as usize].file) == family)
+                .filter(|c| seen.insert(*c))
+                .collect();
+            if next.is_empty() {
+                break;
+            }
+            found.extend(self.own_methods(&next, name));
+            if found.len() > MAX_IMPLEMENTERS {
+                return Vec::new();
+            }
+            level = next;
+        }
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+
+    fn family_of(&self, file: u32) -> Option<&str> {
+        self.files[file as usize]
+            .language
+            .as_deref()
+            .map(Language::family)
+    }
+}
+
+/// The type holding the field `t` declares in `f`: the class (struct, ...) whose body holds the
+/// declaration, or the type of the method assigning it (`self.x = Foo()` in `__init__`). None
+/// for a local. The innermost definition holding the line decides, as for the file's own
+/// calls.
+pub(super) fn field_holder<'f>(f: &'f FileFacts, t: &types::Typed) -> Option<&'f str> {
+    let def = f
+        .symbols
+        .iter()
+        .filter(|s| s.start_line <= t.line && t.line <= s.end_line)
+        .min_by_key(|s| s.end_line - s.start_line)?;
+    holder(def, t.field)
+}
+
+/// The type a name typed inside `def` is a field of: `def` itself when it is a type (a
+/// declaration in its body), its container when the name is a field assigned in a method
+/// (`field`: `self.x = ...`), else none (a local).
+pub(super) fn holder(def: &Symbol, field: bool) -> Option<&str> {
+    if TYPE_LIKE.contains(&def.kind.as_str()) {
+        Some(def.name.as_str())
+    } else if field {
+        def.container.as_deref()
+    } else {
+        None
+    }
+}
+
+/// Every field the files declare with a type: holder type name to (field, type name).
+pub(super) fn field_types(facts: &[Arc<FileFacts>]) -> HashMap<String, Vec<(String, String)>> {
+    let mut out: HashMap<String, Vec<(String, String)>> = HashMap::new();
+    for f in facts {
+        for t in &f.types {
+            if let Some(holder) = field_holder(f, t) {
+                out.entry(holder.to_string())
+                    .or_default()
+                    .push((t.name.clone(), t.type_name.clone()));
+            }
+        }
+    }
+    for fields in out.values_mut() {
+        fields.sort();
+        fields.dedup();
+    }
+    out
+}
+
+/// (holder, field, type) of every typed field `f` declares: what a change of `f` is compared
+/// by, for the calls elsewhere that reach through those fields.
+pub(super) fn declared_fields(f: &FileFacts) -> HashSet<(&str, &str, &str)> {
+    f.types
+        .iter()
+        .filter_map(|t| Some((field_holder(f, t)?, t.name.as_str(), t.type_name.as_str())))
+        .collect()
 }

@@ -215,13 +215,9 @@ impl Graph {
                         }
                     }
                     // A fixture's type: what the tests taking it call.
-                    let (was, is) = (fixtures::declared(before), fixtures::declared(f));
-                    names.extend(
-                        was.iter()
-                            .chain(&is)
-                            .filter(|x| !(was.contains(x) && is.contains(x)))
-                            .map(|(name, _)| *name),
-                    );
+                    let was: HashSet<_> = fixtures::declared(before).into_iter().collect();
+                    let is: HashSet<_> = fixtures::declared(f).into_iter().collect();
+                    names.extend(was.symmetric_difference(&is).map(|(name, _)| *name));
                 }
             }
         }
