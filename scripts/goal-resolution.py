@@ -16,12 +16,17 @@ path, no symbol) through a stdio server; the answer is right when its target is 
 definition, close when the definition is among its alternatives or in the same file. Reported
 per confidence level, so "high" can be checked to mean right.
 
+With --questions scripts/goal-questions.json the goals are instead questions as an agent asks
+them, written by hand for flask and requests without reading the docstrings (each with the
+definition meant): fewer, and closer to real use.
+
 Default roots: the Django tree (scripts/mcp_stdio.py) and, when scripts/lsp-callgraph.py has
 fetched them, flask and requests under target/lsp-eval/projects/.
 """
 
 import argparse
 import ast
+import json
 import random
 import re
 from collections import Counter
@@ -69,9 +74,13 @@ def goals(root: Path, hide_names: bool):
             yield rel, qualified, " ".join(kept)
 
 
-def judge(binary: str, root: Path, sample: int, seed: int, hide_names: bool):
-    candidates = list(goals(root, hide_names))
-    chosen = random.Random(seed).sample(candidates, min(sample, len(candidates)))
+def judge(binary: str, root: Path, sample: int, seed: int, hide_names: bool, questions=None):
+    if questions is not None:
+        candidates = [(path, symbol, goal) for goal, path, symbol in questions]
+        chosen = candidates
+    else:
+        candidates = list(goals(root, hide_names))
+        chosen = random.Random(seed).sample(candidates, min(sample, len(candidates)))
     server = Server(binary, root)
     server.wait_fresh()
     by_confidence = Counter()
@@ -108,13 +117,19 @@ def main():
     ap.add_argument("--root", action="append", type=Path)
     ap.add_argument("--hide-names", action="store_true",
                     help="also drop the words of the definition's own name from its goal")
+    ap.add_argument("--questions", type=Path,
+                    help="hand-written questions per project (JSON), instead of docstrings")
     a = ap.parse_args()
+    asked = json.loads(a.questions.read_text()) if a.questions else None
     roots = a.root or [tree()] + [p for p in (Path("target/lsp-eval/projects/flask"),
                                               Path("target/lsp-eval/projects/requests"))
                                   if p.is_dir()]
     for root in roots:
-        total, n, outcomes, by_confidence, misses = judge(a.bin, root, a.sample, a.seed,
-                                                           a.hide_names)
+        if asked is not None and root.name not in asked:
+            continue
+        total, n, outcomes, by_confidence, misses = judge(
+            a.bin, root, a.sample, a.seed, a.hide_names,
+            asked[root.name] if asked is not None else None)
         share = lambda k: f"{outcomes[k] / n:.2f}" if n else "-"
         print(f"\n== {root.name}: {n} goals of {total} documented definitions")
         print(f"   right {share('right')}  among alternatives {share('alternative')}  "

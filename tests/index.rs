@@ -363,6 +363,26 @@ async fn a_goal_s_plain_words_go_through_the_search_and_say_how_sure_they_are() 
         "class View:\n    def dispatch(self):\n        return handle_exception(self)\n\n\n\
          def handle_exception(view):\n    \"\"\"Turns an exception raised in a view into a response.\"\"\"\n    return view\n",
     );
+    fx.write(
+        "app/tags.py",
+        "class Serializer:\n    def register(self, tag):\n        \"\"\"Register a new tag with this serializer.\"\"\"\n        return tag\n",
+    );
+    fx.write(
+        "app/blueprints.py",
+        "class Blueprint:\n    def app_template_filter(self, name=None):\n        \"\"\"Register a template filter, available in any template rendered by the\n        application.\"\"\"\n        return name\n",
+    );
+    for (file, def) in [
+        ("app/json_a.py", "def dumps(obj):"),
+        (
+            "app/json_b.py",
+            "class Provider:\n    def dumps(self, obj):",
+        ),
+    ] {
+        fx.write(
+            file,
+            &format!("{def}\n        \"\"\"Serialize data as JSON.\"\"\"\n        return obj\n"),
+        );
+    }
     let client = connect(&fx).await;
     common::wait_indexed(&client).await;
     let target = |r: &Value| {
@@ -385,6 +405,49 @@ async fn a_goal_s_plain_words_go_through_the_search_and_say_how_sure_they_are() 
             "{goal}: the other readings are listed: {r:#}"
         );
     }
+    // A sentence's capitalised first word (`Register`) names no definition by itself: the
+    // definition whose docstring says what the sentence says is meant, and it is sure.
+    let r = structured(
+        &call(
+            &client,
+            "understand",
+            json!({ "goal": "Register a template filter available in any template rendered by the application" }),
+        )
+        .await,
+    );
+    assert_eq!(
+        target(&r),
+        ("Blueprint.app_template_filter".into(), "high".into()),
+        "{r:#}"
+    );
+    // Two definitions say the same: one is taken, not surely, and the other is offered.
+    let r = structured(
+        &call(
+            &client,
+            "understand",
+            json!({ "goal": "Serialize data as JSON" }),
+        )
+        .await,
+    );
+    let (symbol, confidence) = target(&r);
+    assert!(
+        ["dumps", "Provider.dumps"].contains(&symbol.as_str()),
+        "{r:#}"
+    );
+    assert_ne!(confidence, "high", "{r:#}");
+    let other = if symbol == "dumps" {
+        "Provider.dumps in app/json_b.py"
+    } else {
+        "dumps in app/json_a.py"
+    };
+    assert!(
+        r["target"]["alternatives"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a == other),
+        "{r:#}"
+    );
     // A quoted name pins the definition, whatever its shape.
     let r = structured(
         &call(

@@ -11,6 +11,7 @@ wit_bindgen::generate!({
 
 mod args;
 mod page;
+mod readings;
 mod report;
 mod response;
 mod scopes;

@@ -2,6 +2,7 @@
 //! analyse: a definition, a file, a directory or the project. It reports how it decided and
 //! what else it considered, so a wrong guess costs one more call, not three.
 
+use crate::readings::{self, Candidate};
 use crate::smart_context::plugin::{index, workspace};
 use crate::{Scope, UnderstandArgs};
 use sdk::{ToolError, ToolResult, codes};
@@ -59,8 +60,23 @@ const WHOLE: &[&str] = &[
 /// whatever whole-of words it uses on the way.
 const MAX_WHOLE_WORDS: usize = 4;
 
+/// A goal of at most this many content words may name a definition by a capitalised word.
+const MAX_TITLE_NAME_WORDS: usize = 3;
+
 /// Search hits weighed as readings of a plain-English goal.
-const SEARCH_READINGS: u32 = 10;
+const SEARCH_READINGS: u32 = 20;
+
+/// The files of the first hits whose every definition is weighed too: the definition meant
+/// is often beside the chunk that matched most words.
+const READ_FILES: usize = 10;
+
+/// A reading is sure when it accounts for this share of the goal's words (by weight)...
+const SURE_SHARE: f32 = 0.8;
+/// ... and the next reads at least this much worse.
+const SURE_MARGIN: f32 = 0.1;
+
+/// Other readings listed with the answer.
+const MAX_ALTERNATIVES: usize = 5;
 
 /// Definition lookups one goal may cost per step: a pasted issue text has hundreds of
 /// words, and each lookup is a host call.
@@ -153,25 +169,14 @@ fn pinned(path: &str, symbol: Option<&str>) -> ToolResult<Resolution> {
 
 /// A definition by name (`name`, `Container.name`, `Container::name`): exact matches first.
 fn by_symbol_name(name: &str, how: &str) -> ToolResult<Option<Resolution>> {
-    let (container, bare) = split_qualified(name);
-    let matches = index::find_symbol(bare, 20)?;
-    let exact: Vec<&index::Symbol> = matches
-        .iter()
-        .filter(|m| m.how == index::MatchKind::Exact)
-        .map(|m| &m.symbol)
-        .filter(|s| container.is_none_or(|c| s.container.as_deref() == Some(c)))
-        .collect();
-    let Some(best) = exact.iter().copied().min_by_key(|s| rank_key(s)) else {
+    let exact = exact_symbols(name)?;
+    let Some(best) = exact.iter().min_by_key(|s| rank_key(s)) else {
         return Ok(None);
-    };
-    let qualified = |s: &index::Symbol| match &s.container {
-        Some(c) => format!("{c}.{}", s.name),
-        None => s.name.clone(),
     };
     let alternatives: Vec<String> = exact
         .iter()
-        .filter(|s| !std::ptr::eq(**s, best))
-        .take(5)
+        .filter(|s| !std::ptr::eq(*s, best))
+        .take(MAX_ALTERNATIVES)
         .map(|s| format!("{} in {}", qualified(s), s.path))
         .collect();
     Ok(Some(Resolution {
@@ -187,6 +192,25 @@ fn by_symbol_name(name: &str, how: &str) -> ToolResult<Option<Resolution>> {
         },
         alternatives,
     }))
+}
+
+/// The definitions named exactly `name` (`Container.name` narrows to that container).
+fn exact_symbols(name: &str) -> ToolResult<Vec<index::Symbol>> {
+    let (container, bare) = split_qualified(name);
+    Ok(index::find_symbol(bare, 20)?
+        .into_iter()
+        .filter(|m| m.how == index::MatchKind::Exact)
+        .map(|m| m.symbol)
+        .filter(|s| container.is_none_or(|c| s.container.as_deref() == Some(c)))
+        .collect())
+}
+
+/// `Container.name`, as targets and alternatives name a definition.
+fn qualified(s: &index::Symbol) -> String {
+    match &s.container {
+        Some(c) => format!("{c}.{}", s.name),
+        None => s.name.clone(),
+    }
 }
 
 /// Types and top-level definitions before members, source before tests, shorter paths first.
@@ -248,13 +272,18 @@ fn from_goal(goal: &str, scope: Option<Scope>) -> ToolResult<Resolution> {
             });
         }
     }
-    // 2. A quoted or code-shaped name: CamelCase, snake_case, dotted or `::` paths.
+    // 2. A quoted or code-shaped name: CamelCase, snake_case, dotted or `::` paths. A
+    // capitalised word (`Blueprint`, `Register`) is a name in a short goal; in a sentence it
+    // may be its first word or a proper noun, and the sentence's words decide (step 4).
+    let sentence = content > MAX_TITLE_NAME_WORDS;
     let code_names = quoted.iter().copied().chain(
         tokens
             .iter()
             .zip(&lower)
             .filter(|(t, l)| {
-                code_shaped(t) && !STOP.contains(&l.as_str()) && !WHOLE.contains(&l.as_str())
+                let ordinary = STOP.contains(&l.as_str()) || WHOLE.contains(&l.as_str());
+                let sentence_word = sentence && titlecase(t);
+                code_shaped(t) && !ordinary && !sentence_word
             })
             .map(|(t, _)| *t),
     );
@@ -295,33 +324,18 @@ fn from_goal(goal: &str, scope: Option<Scope>) -> ToolResult<Resolution> {
     from_words(goal, &plain, alternatives)
 }
 
-/// Plain words: what a search for the goal ranks first, checked against the definitions
-/// the goal's words name (`dispatch`, `call pillar` -> `call_pillar`). A word that happens to
-/// name a definition does not win over the search by itself: it is taken when the search
-/// agrees, else listed as an alternative.
+/// Plain words: the definitions in the files a search for the goal finds (identifiers split,
+/// so `call pillar` finds `call_pillar`), each read against its own name and docstring
+/// ([`readings`]): a word that happens to name a definition does not win by itself, the
+/// definition whose docstring says what the goal says does. No lookup by name: a word that
+/// names nothing costs a scan of every name in the index, and the search finds those that
+/// exist.
 fn from_words(goal: &str, plain: &[&str], alternatives: Vec<String>) -> ToolResult<Resolution> {
-    // Each word alone, then neighbours joined (`call pillar` -> call_pillar, callPillar).
-    let mut names: Vec<String> = plain
+    let words: Vec<String> = plain
         .iter()
-        .filter(|t| t.len() >= 4)
-        .map(|t| t.to_string())
+        .map(|w| w.to_lowercase())
+        .filter(|w| w.len() >= 3)
         .collect();
-    for pair in plain.windows(2) {
-        names.push(format!(
-            "{}_{}",
-            pair[0].to_lowercase(),
-            pair[1].to_lowercase()
-        ));
-        let mut camel = pair[0].to_lowercase();
-        let mut rest = pair[1].chars();
-        if let Some(first) = rest.next() {
-            camel.extend(first.to_uppercase());
-            camel.push_str(&rest.as_str().to_lowercase());
-        }
-        names.push(camel);
-    }
-    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
-    names.dedup();
     let options = index::SearchOptions {
         kinds: vec!["code".into()],
         exclude_kinds: Vec::new(),
@@ -331,80 +345,96 @@ fn from_words(goal: &str, plain: &[&str], alternatives: Vec<String>) -> ToolResu
         preview_chars: 0,
     };
     let hits = index::search(goal, &options)?.hits;
-    let hit_target = |h: &index::ChunkHit| match &h.symbol {
-        Some(symbol) => Target::Symbol {
-            path: h.path.clone(),
-            symbol: symbol.replace("::", "."),
-        },
-        None => Target::File {
-            path: h.path.clone(),
-        },
-    };
-    let described = |t: &Target| match t {
-        Target::Symbol { path, symbol } => format!("{symbol} in {path}"),
-        Target::File { path } | Target::Module { path } => path.clone(),
-        Target::Project => "the project".into(),
-    };
-    // The definitions the goal's words name, as the search would show them.
-    let mut named: Vec<Resolution> = Vec::new();
-    for name in names.iter().take(MAX_NAME_LOOKUPS) {
-        if let Some(r) = by_symbol_name(name, "words of the goal joined into a name")? {
-            named.push(r);
+    let mut candidates: Vec<Candidate> = Vec::new();
+    let mut add = |c: Candidate| {
+        if !candidates.iter().any(|o| o.target == c.target) {
+            candidates.push(c);
         }
-        if named.len() == 3 {
-            break;
+    };
+    // The hits, as the definitions they belong to, then the rest of their files.
+    let mut files: Vec<(String, Vec<index::Symbol>)> = Vec::new();
+    for h in &hits {
+        if files.len() < READ_FILES && !files.iter().any(|(p, _)| *p == h.path) {
+            let symbols = index::symbols(&h.path).map_or_else(|_| Vec::new(), |f| f.symbols);
+            files.push((h.path.clone(), symbols));
         }
     }
-    // Every reading: the search's hits in rank order, then the definitions the words name;
-    // each with the goal's words it accounts for (in its name, or the line the search
-    // matched). The reading that accounts for the most words wins, the search's rank
-    // breaking ties: a word that happens to name a definition does not win by itself.
-    let words: Vec<String> = plain
-        .iter()
-        .map(|w| w.to_lowercase())
-        .filter(|w| w.len() >= 3)
-        .collect();
-    let mut readings: Vec<(Target, usize)> = hits
-        .iter()
-        .map(|h| {
-            let text = format!("{} {}", h.symbol.as_deref().unwrap_or(""), h.snippet);
-            (hit_target(h), accounted(&words, &text))
-        })
-        .collect();
-    for r in &named {
-        if !readings.iter().any(|(t, _)| *t == r.target) {
-            let name = match &r.target {
-                Target::Symbol { symbol, .. } => symbol.as_str(),
-                _ => "",
-            };
-            readings.push((r.target.clone(), accounted(&words, name)));
+    let in_file = |path: &str| {
+        files
+            .iter()
+            .find(|(p, _)| p == path)
+            .map_or(&[][..], |(_, s)| s.as_slice())
+    };
+    for (rank, h) in hits.iter().enumerate() {
+        let Some(symbol) = &h.symbol else {
+            add(Candidate {
+                target: Target::File {
+                    path: h.path.clone(),
+                },
+                name: h.path.clone(),
+                doc: String::new(),
+                rank,
+                role: "source".into(),
+            });
+            continue;
+        };
+        let name = symbol.replace("::", ".");
+        let doc = in_file(&h.path)
+            .iter()
+            .find(|s| qualified(s) == name)
+            .and_then(|s| s.doc.clone())
+            .unwrap_or_default();
+        add(Candidate {
+            target: Target::Symbol {
+                path: h.path.clone(),
+                symbol: name.clone(),
+            },
+            name,
+            doc,
+            rank,
+            role: "source".into(),
+        });
+    }
+    for (i, (_, symbols)) in files.iter().enumerate() {
+        for s in symbols {
+            add(candidate(s, hits.len() + i));
         }
     }
-    let Some(best) = (0..readings.len()).max_by_key(|&i| (readings[i].1, std::cmp::Reverse(i)))
-    else {
+    // Roles per file, asked once for all.
+    let mut paths: Vec<String> = candidates.iter().map(|c| path_of(&c.target)).collect();
+    paths.sort();
+    paths.dedup();
+    let roles = index::file_roles(&paths);
+    for c in &mut candidates {
+        let path = path_of(&c.target);
+        if let Ok(i) = paths.binary_search(&path)
+            && let Some(role) = roles.get(i)
+        {
+            c.role = role.clone();
+        }
+    }
+    let readings = readings::weigh(&words, candidates);
+    let Some(best) = readings.first() else {
         return Err(ToolError::new(
             codes::NOT_FOUND,
             "the goal names no file, directory or definition the index knows",
         )
         .suggest("name the file in `path`, the definition in `symbol`, or ask about the project with scope \"project\""));
     };
-    let (target, covered) = readings[best].clone();
-    let share = covered as f32 / words.len().max(1) as f32;
-    let confidence = if share >= 0.99 {
+    // Sure only when the words are the reading's and no other reads nearly as well.
+    let margin = readings.get(1).map_or(1.0, |second| {
+        1.0 - second.score / best.score.max(f32::EPSILON)
+    });
+    let confidence = if best.share >= SURE_SHARE && margin >= SURE_MARGIN {
         Confidence::High
-    } else if share >= 0.5 {
+    } else if best.share >= 0.5 {
         Confidence::Medium
     } else {
         Confidence::Low
     };
-    let from_search = best < hits.len();
     let mut how = format!(
-        "{} (accounts for {covered} of the goal's {} words)",
-        if from_search {
-            "search for the goal"
-        } else {
-            "a definition the goal's words name"
-        },
+        "search for the goal, read against names and docstrings (accounts for {} of the goal's {} words)",
+        best.covered,
         words.len()
     );
     if confidence == Confidence::Low {
@@ -412,53 +442,48 @@ fn from_words(goal: &str, plain: &[&str], alternatives: Vec<String>) -> ToolResu
     }
     let mut others: Vec<String> = alternatives;
     others.extend(
-        readings
+        readings[1..]
             .iter()
-            .filter(|(t, _)| *t != target)
-            .map(|(t, _)| described(t)),
+            .take(MAX_ALTERNATIVES)
+            .map(|r| described(&r.target)),
     );
     others.dedup();
     Ok(Resolution {
-        target,
+        target: best.target.clone(),
         how,
         alternatives: others,
         confidence,
     })
 }
 
-/// How many of `words` a name or line accounts for: a word of it, or one sharing a stem of
-/// five letters (`saved` and `save_session`, `handling` and `handle`).
-fn accounted(words: &[String], text: &str) -> usize {
-    let parts: Vec<String> = text
-        .split(|c: char| !c.is_alphanumeric())
-        .flat_map(split_identifier)
-        .map(|p| p.to_lowercase())
-        .filter(|p| !p.is_empty())
-        .collect();
-    let stem = |a: &str, b: &str| {
-        let common = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
-        a == b || common >= 5 || (common >= 4 && common == a.len().min(b.len()))
-    };
-    words
-        .iter()
-        .filter(|w| parts.iter().any(|p| stem(w, p)))
-        .count()
+fn candidate(s: &index::Symbol, rank: usize) -> Candidate {
+    Candidate {
+        target: Target::Symbol {
+            path: s.path.clone(),
+            symbol: qualified(s),
+        },
+        name: qualified(s),
+        doc: s.doc.clone().unwrap_or_default(),
+        rank,
+        role: "source".into(),
+    }
 }
 
-/// `save_session_cookie` and `saveSessionCookie` into their words.
-fn split_identifier(token: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for part in token.split('_') {
-        let mut current = String::new();
-        for c in part.chars() {
-            if c.is_uppercase() && !current.is_empty() {
-                out.push(std::mem::take(&mut current));
-            }
-            current.push(c);
+fn path_of(t: &Target) -> String {
+    match t {
+        Target::Symbol { path, .. } | Target::File { path } | Target::Module { path } => {
+            path.clone()
         }
-        out.push(current);
+        Target::Project => String::new(),
     }
-    out
+}
+
+fn described(t: &Target) -> String {
+    match t {
+        Target::Symbol { path, symbol } => format!("{symbol} in {path}"),
+        Target::File { path } | Target::Module { path } => path.clone(),
+        Target::Project => "the project".into(),
+    }
 }
 
 fn has_extension(t: &str) -> bool {
@@ -467,6 +492,13 @@ fn has_extension(t: &str) -> bool {
             && (1..=5).contains(&ext.len())
             && ext.chars().all(|c| c.is_ascii_alphanumeric())
     })
+}
+
+/// `Register`, `Blueprint`: a capital, then lowercase letters and digits only.
+fn titlecase(t: &str) -> bool {
+    let mut chars = t.chars();
+    chars.next().is_some_and(char::is_uppercase)
+        && chars.all(|c| c.is_lowercase() || c.is_ascii_digit())
 }
 
 fn code_shaped(t: &str) -> bool {

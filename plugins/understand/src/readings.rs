@@ -1,0 +1,288 @@
+//! Which of several definitions a plain-English goal describes. The search ranks chunks by
+//! the goal's words anywhere in the code; the definition meant is the one whose own name and
+//! docstring say what the goal says. So every candidate (the definitions in the files the
+//! search finds, and those the goal's words name) is weighed by the goal's words its name
+//! and the first paragraph of its docstring account for, a word few candidates share
+//! weighing more than one they all share, with a bonus for the goal's words in the
+//! docstring's order, and the search's rank as the tie-breaker. Tests are read only when the
+//! goal asks about tests, generated and vendored code hardly ever.
+
+use crate::target::Target;
+
+/// A word found in the definition's name says more than one found in its docstring.
+const NAME_WEIGHT: f32 = 1.6;
+/// Two of the goal's words side by side in the docstring, as a share of the rarer's weight.
+const RUN_WEIGHT: f32 = 0.5;
+/// The search's first hit is worth this share of an average word; later hits less.
+const RANK_WEIGHT: f32 = 0.2;
+/// A test read for a goal that does not mention tests, or generated or vendored code.
+const ASIDE_FACTOR: f32 = 0.3;
+/// The docstring's first paragraph, up to this many characters, is its summary.
+const DOC_CHARS: usize = 400;
+
+/// A definition (or a file) the goal might mean.
+pub struct Candidate {
+    pub target: Target,
+    /// Its name with its container (`Blueprint.add_url_rule`), or the file's path.
+    pub name: String,
+    /// Its doc comment or docstring, if any.
+    pub doc: String,
+    /// Its place among the search's hits; the definitions the goal's words name, and the
+    /// others of a hit's file, come after them.
+    pub rank: usize,
+    /// The role of its file in the project (`source`, `test`, `generated`, ...).
+    pub role: String,
+}
+
+/// A candidate as the goal reads it.
+#[derive(Debug, Clone)]
+pub struct Reading {
+    pub target: Target,
+    pub score: f32,
+    /// The share of the goal's words (by weight) its name and docstring account for.
+    pub share: f32,
+    /// How many of the goal's words they account for.
+    pub covered: usize,
+}
+
+/// The candidates as readings of `words` (the goal's content words, lowercase, in order),
+/// best first.
+pub fn weigh(words: &[String], candidates: Vec<Candidate>) -> Vec<Reading> {
+    if words.is_empty() || candidates.is_empty() {
+        return candidates
+            .into_iter()
+            .map(|c| Reading {
+                target: c.target,
+                score: 0.0,
+                share: 0.0,
+                covered: 0,
+            })
+            .collect();
+    }
+    struct Terms {
+        name: Vec<String>,
+        doc: Vec<String>,
+    }
+    let terms: Vec<Terms> = candidates
+        .iter()
+        .map(|c| Terms {
+            name: parts(&c.name),
+            doc: parts(summary(&c.doc))
+                .into_iter()
+                .filter(|w| w.len() >= 3)
+                .collect(),
+        })
+        .collect();
+    // (in the name, in the docstring) per candidate and word.
+    let found: Vec<Vec<(bool, bool)>> = terms
+        .iter()
+        .map(|t| {
+            words
+                .iter()
+                .map(|w| {
+                    (
+                        t.name.iter().any(|p| same_word(w, p)),
+                        t.doc.iter().any(|p| same_word(w, p)),
+                    )
+                })
+                .collect()
+        })
+        .collect();
+    let n = candidates.len() as f32;
+    let weight: Vec<f32> = (0..words.len())
+        .map(|j| {
+            let holders = found.iter().filter(|f| f[j].0 || f[j].1).count().max(1);
+            (1.0 + n / holders as f32).ln()
+        })
+        .collect();
+    let total: f32 = weight.iter().sum();
+    let average = total / words.len() as f32;
+    let asks_for_tests = words.iter().any(|w| w.starts_with("test"));
+    let mut readings: Vec<(Reading, usize)> = candidates
+        .into_iter()
+        .zip(terms.iter().zip(&found))
+        .map(|(c, (t, f))| {
+            let (mut score, mut share, mut covered) = (0.0, 0.0, 0);
+            for (j, &(in_name, in_doc)) in f.iter().enumerate() {
+                if in_name || in_doc {
+                    score += weight[j] * if in_name { NAME_WEIGHT } else { 1.0 };
+                    share += weight[j];
+                    covered += 1;
+                }
+            }
+            for j in 1..words.len() {
+                let side_by_side = t.doc.windows(2).any(|pair| {
+                    same_word(&words[j - 1], &pair[0]) && same_word(&words[j], &pair[1])
+                });
+                if side_by_side {
+                    score += RUN_WEIGHT * weight[j - 1].min(weight[j]);
+                }
+            }
+            score += RANK_WEIGHT * average / (1 + c.rank.min(50)) as f32;
+            let aside = match c.role.as_str() {
+                "test" => !asks_for_tests,
+                role => role == "generated",
+            };
+            if aside {
+                score *= ASIDE_FACTOR;
+            }
+            let reading = Reading {
+                target: c.target,
+                score,
+                share: share / total,
+                covered,
+            };
+            (reading, c.rank)
+        })
+        .collect();
+    readings.sort_by(|(a, ra), (b, rb)| b.score.total_cmp(&a.score).then(ra.cmp(rb)));
+    readings.into_iter().map(|(r, _)| r).collect()
+}
+
+/// A docstring's first paragraph, up to [`DOC_CHARS`].
+fn summary(doc: &str) -> &str {
+    let doc = doc.trim();
+    let end = doc.find("\n\n").unwrap_or(doc.len());
+    let mut end = end.min(DOC_CHARS);
+    while !doc.is_char_boundary(end) {
+        end -= 1;
+    }
+    &doc[..end]
+}
+
+/// Lowercase words of a text, identifiers split (`save_session_cookie`, `saveSessionCookie`).
+fn parts(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .flat_map(split_identifier)
+        .map(|p| p.to_lowercase())
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+/// One word, or two sharing a stem of five letters (`saved` and `save_session`, `handling`
+/// and `handle`), or the shorter of four letters or more beginning the other.
+fn same_word(a: &str, b: &str) -> bool {
+    let common = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+    a == b || common >= 5 || (common >= 4 && common == a.chars().count().min(b.chars().count()))
+}
+
+/// `save_session_cookie` and `saveSessionCookie` into their words.
+fn split_identifier(token: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for part in token.split('_') {
+        let mut current = String::new();
+        for c in part.chars() {
+            if c.is_uppercase() && !current.is_empty() {
+                out.push(std::mem::take(&mut current));
+            }
+            current.push(c);
+        }
+        out.push(current);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn candidate(name: &str, doc: &str, rank: usize) -> Candidate {
+        Candidate {
+            target: Target::Symbol {
+                path: "m.py".into(),
+                symbol: name.into(),
+            },
+            name: name.into(),
+            doc: doc.into(),
+            rank,
+            role: "source".into(),
+        }
+    }
+
+    fn words(goal: &str) -> Vec<String> {
+        goal.split_whitespace().map(str::to_lowercase).collect()
+    }
+
+    fn best(readings: &[Reading]) -> &str {
+        match &readings[0].target {
+            Target::Symbol { symbol, .. } => symbol,
+            _ => "",
+        }
+    }
+
+    #[test]
+    fn the_docstring_that_says_the_goal_wins_over_a_word_that_names_a_definition() {
+        let readings = weigh(
+            &words("register template filter available any template rendered"),
+            vec![
+                candidate("Serializer.register", "Register a new tag.", 0),
+                candidate(
+                    "Blueprint.app_template_filter",
+                    "Register a template filter, available in any template rendered by the \
+                     application.\n\nLater paragraphs are not the summary.",
+                    5,
+                ),
+            ],
+        );
+        assert_eq!(best(&readings), "Blueprint.app_template_filter");
+        assert!(readings[0].share > 0.99, "{readings:?}");
+    }
+
+    #[test]
+    fn a_rare_word_decides_and_the_rank_breaks_ties() {
+        // `proxy` is in one candidate only; `request` in all.
+        let readings = weigh(
+            &words("request proxy"),
+            vec![
+                candidate("send_request", "Send the request.", 0),
+                candidate("proxy_for", "The manager for a request's proxy.", 3),
+            ],
+        );
+        assert_eq!(best(&readings), "proxy_for");
+        let tie = weigh(
+            &words("request"),
+            vec![candidate("a_request", "", 2), candidate("b_request", "", 1)],
+        );
+        assert_eq!(best(&tie), "b_request");
+    }
+
+    #[test]
+    fn tests_are_read_only_when_the_goal_asks_for_them() {
+        let test = |rank| Candidate {
+            role: "test".into(),
+            ..candidate("test_redirect_follows", "Redirects are followed.", rank)
+        };
+        let readings = weigh(
+            &words("redirects followed"),
+            vec![
+                test(0),
+                candidate("resolve_redirects", "Follow redirects.", 4),
+            ],
+        );
+        assert_eq!(best(&readings), "resolve_redirects");
+        let readings = weigh(
+            &words("test redirects followed"),
+            vec![
+                test(0),
+                candidate("resolve_redirects", "Follow redirects.", 4),
+            ],
+        );
+        assert_eq!(best(&readings), "test_redirect_follows");
+    }
+
+    #[test]
+    fn words_match_across_identifier_styles_and_stems() {
+        let accounted = |text: &str| {
+            let parts = parts(text);
+            words("saved session handling")
+                .iter()
+                .filter(|w| parts.iter().any(|p| same_word(w, p)))
+                .count()
+        };
+        assert_eq!(accounted("save_session_cookie"), 2);
+        assert_eq!(accounted("handleSession"), 2);
+        assert_eq!(accounted("unrelated"), 0);
+        assert_eq!(summary("Ünïcode first.\n\nSecond."), "Ünïcode first.");
+        assert!(summary(&"é".repeat(300)).len() <= DOC_CHARS);
+    }
+}
