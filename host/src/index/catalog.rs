@@ -429,16 +429,19 @@ fn symbol_row(r: &rusqlite::Row) -> rusqlite::Result<SymbolRow> {
 const SYMBOL_COLUMNS: &str = "f.path, f.language, s.name, s.kind, s.container, s.start_line, \
      s.end_line, s.signature, s.doc, s.branches";
 
-/// Definitions whose lower-cased name matches `pattern` (SQL LIKE), best-known first.
-pub fn symbols_like(conn: &Connection, pattern: &str, limit: usize) -> Result<Vec<SymbolRow>> {
+/// Definitions whose lower-cased name begins with `prefix` (lower case), shortest first.
+pub fn symbols_prefixed(conn: &Connection, prefix: &str, limit: usize) -> Result<Vec<SymbolRow>> {
+    // A range on the name index: every name starting with `prefix` sorts between it and it
+    // followed by the greatest character (LIKE, case-insensitive, scans the table).
     let sql = format!(
         "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
-         WHERE s.name_lower LIKE ?1 ESCAPE '\\'
+         WHERE s.name_lower >= ?1 AND s.name_lower < ?2
          ORDER BY length(s.name), f.path, s.start_line, s.end_line, s.name, s.kind,
-                  s.container LIMIT ?2"
+                  s.container LIMIT ?3"
     );
     let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map(params![pattern, limit as i64], symbol_row)?;
+    let end = format!("{prefix}{}", char::MAX);
+    let rows = stmt.query_map(params![prefix, end, limit as i64], symbol_row)?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
 

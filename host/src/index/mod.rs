@@ -154,6 +154,9 @@ pub struct Index {
     lock: Mutex<Option<File>>,
     /// The project's SCIP index as last read, with the size and mtime it was read at.
     scip: Mutex<scip::Cached>,
+    /// Every definition's name (lower case) as of a catalogue version: what a lookup of a
+    /// name the index lacks compares against, read once per change instead of per lookup.
+    names: Mutex<Option<(i64, Arc<Vec<String>>)>>,
 }
 
 impl Index {
@@ -213,6 +216,7 @@ impl Index {
             roles: Mutex::new(None),
             lock: Mutex::new(lock),
             scip: Mutex::new(None),
+            names: Mutex::new(None),
         })
     }
 

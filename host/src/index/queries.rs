@@ -17,6 +17,7 @@ use super::{Freshness, Index, live};
 use crate::error::{HostError, HostResult, codes};
 use crate::workspace::ReadOptions;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// The longest query searched as given; longer ones are cut at a word boundary before it.
 /// An issue pasted whole is a few thousand characters; this leaves room for long ones.
@@ -541,25 +542,21 @@ impl Index {
         if !exact.is_empty() {
             return Ok(tag(exact, MatchKind::Exact));
         }
-        let escaped = needle
-            .replace('\\', "\\\\")
-            .replace('%', "\\%")
-            .replace('_', "\\_");
-        let prefix =
-            catalog::symbols_like(&conn, &format!("{escaped}%"), limit).map_err(store_error)?;
+        let prefix = catalog::symbols_prefixed(&conn, &needle, limit).map_err(store_error)?;
         if !prefix.is_empty() {
             return Ok(tag(prefix, MatchKind::Prefix));
         }
-        let mut close: Vec<(f64, String)> = catalog::symbol_names(&conn)
-            .map_err(store_error)?
-            .into_iter()
+        drop(conn);
+        let names = self.symbol_names()?;
+        let mut close: Vec<(f64, String)> = names
+            .iter()
             .filter_map(|candidate| {
                 let score = if candidate.contains(&needle) {
                     0.9
                 } else {
-                    strsim::jaro_winkler(&needle, &candidate)
+                    strsim::jaro_winkler(&needle, candidate)
                 };
-                (score >= 0.85).then_some((score, candidate))
+                (score >= 0.85).then(|| (score, candidate.clone()))
             })
             .collect();
         close.sort_by(|a, b| {
@@ -569,9 +566,25 @@ impl Index {
         });
         close.truncate(limit);
         let names: Vec<String> = close.into_iter().map(|(_, n)| n).collect();
-        let mut rows = catalog::symbols_named(&conn, &names, limit).map_err(store_error)?;
+        let mut rows =
+            catalog::symbols_named(&self.reader(), &names, limit).map_err(store_error)?;
         rows.truncate(limit);
         Ok(tag(rows, MatchKind::Fuzzy))
+    }
+
+    /// Every definition's name, lower case, as the catalogue holds them now (kept until the
+    /// catalogue changes).
+    fn symbol_names(&self) -> HostResult<Arc<Vec<String>>> {
+        let version = self.catalog_version()?;
+        let mut kept = self.names.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((v, names)) = kept.as_ref()
+            && *v == version
+        {
+            return Ok(names.clone());
+        }
+        let names = Arc::new(catalog::symbol_names(&self.reader()).map_err(store_error)?);
+        *kept = Some((version, names.clone()));
+        Ok(names)
     }
 
     /// Call sites and imports naming `name`, with their source lines.

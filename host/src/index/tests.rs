@@ -163,6 +163,19 @@ fn symbols_references_imports_and_importers() {
         (MatchKind::Fuzzy, "parse_config")
     );
     assert!(index.find_symbol("zzzz", 10).unwrap().is_empty());
+    // A prefix is taken literally: `_` and `%` are not patterns.
+    let literal = index.find_symbol("parse_", 10).unwrap();
+    assert_eq!(
+        (literal[0].how, literal[0].found.symbol.name.as_str()),
+        (MatchKind::Prefix, "parse_config")
+    );
+    assert!(
+        index
+            .find_symbol("p%", 10)
+            .unwrap()
+            .iter()
+            .all(|m| m.how != MatchKind::Prefix)
+    );
 
     let refs = index.references("parse_config", 10).unwrap();
     let calls: Vec<(&str, u32, &str)> = refs
@@ -313,6 +326,15 @@ fn incremental_passes_touch_only_what_changed() {
     std::fs::remove_file(root.dir.path().join("notes.txt")).unwrap();
     root.write("new.rs", b"fn brand_new() {}\n");
     // Same content, new mtime: hashed, not reindexed.
+    // The names a lookup of a missing name compares against are kept until the catalogue
+    // changes: the renamed definition is found by a near miss after the pass below.
+    assert!(
+        index
+            .find_symbol("read_setings", 5)
+            .unwrap()
+            .iter()
+            .all(|m| m.found.symbol.name != "read_settings")
+    );
     let app = root.dir.path().join("pkg/app.py");
     let file = std::fs::File::options().write(true).open(&app).unwrap();
     file.set_modified(std::time::SystemTime::now() + Duration::from_secs(5))
@@ -327,6 +349,11 @@ fn incremental_passes_touch_only_what_changed() {
     assert!(search(&index, "remember milk").is_empty());
     assert_eq!(search(&index, "brandNew")[0].0, "new.rs");
     assert_eq!(search(&index, "read_settings")[0].0, "pkg/lib.py");
+    let near = index.find_symbol("read_setings", 5).unwrap();
+    assert_eq!(
+        (near[0].how, near[0].found.symbol.name.as_str()),
+        (MatchKind::Fuzzy, "read_settings")
+    );
     assert!(
         index
             .find_symbol("parse_config", 5)
