@@ -17,6 +17,8 @@ const RUN_WEIGHT: f32 = 0.5;
 const RANK_WEIGHT: f32 = 0.2;
 /// A test read for a goal that does not mention tests, or generated or vendored code.
 const ASIDE_FACTOR: f32 = 0.3;
+/// Distinct words of a goal read against the candidates; a longer goal is a pasted text.
+const MAX_WORDS: usize = 128;
 /// The docstring's first paragraph, up to this many characters, is its summary.
 const DOC_CHARS: usize = 400;
 
@@ -59,64 +61,108 @@ pub fn weigh(words: &[String], candidates: Vec<Candidate>) -> Vec<Reading> {
             })
             .collect();
     }
+    // Each distinct word once, with how often the goal says it, and each pair of words side
+    // by side once: a pasted issue repeats its words, and only the first [`MAX_WORDS`]
+    // distinct ones are read (its title and opening, not the stack trace at its end).
+    let mut distinct: Vec<&str> = Vec::new();
+    let mut times: Vec<f32> = Vec::new();
+    let mut ids: Vec<usize> = Vec::new();
+    for w in words {
+        match distinct.iter().position(|d| *d == w.as_str()) {
+            Some(i) => {
+                times[i] += 1.0;
+                ids.push(i);
+            }
+            None if distinct.len() < MAX_WORDS => {
+                distinct.push(w);
+                times.push(1.0);
+                ids.push(distinct.len() - 1);
+            }
+            None => ids.push(usize::MAX),
+        }
+    }
+    let mut pairs: Vec<((usize, usize), f32)> = Vec::new();
+    for pair in ids.windows(2) {
+        if pair[0] == usize::MAX || pair[1] == usize::MAX {
+            continue;
+        }
+        let key = (pair[0], pair[1]);
+        match pairs.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, n)) => *n += 1.0,
+            None => pairs.push((key, 1.0)),
+        }
+    }
     struct Terms {
-        name: Vec<String>,
-        doc: Vec<String>,
+        /// Per distinct word: (in the name, in the docstring).
+        found: Vec<(bool, bool)>,
+        /// Pairs of distinct words the docstring says side by side.
+        runs: Vec<(usize, usize)>,
     }
     let terms: Vec<Terms> = candidates
         .iter()
-        .map(|c| Terms {
-            name: parts(&c.name),
-            doc: parts(summary(&c.doc))
+        .map(|c| {
+            let name = parts(&c.name);
+            let doc: Vec<Vec<usize>> = parts(summary(&c.doc))
                 .into_iter()
                 .filter(|w| w.len() >= 3)
-                .collect(),
-        })
-        .collect();
-    // (in the name, in the docstring) per candidate and word.
-    let found: Vec<Vec<(bool, bool)>> = terms
-        .iter()
-        .map(|t| {
-            words
-                .iter()
-                .map(|w| {
+                .map(|p| {
+                    (0..distinct.len())
+                        .filter(|&i| same_word(distinct[i], &p))
+                        .collect()
+                })
+                .collect();
+            let found = (0..distinct.len())
+                .map(|i| {
                     (
-                        t.name.iter().any(|p| same_word(w, p)),
-                        t.doc.iter().any(|p| same_word(w, p)),
+                        name.iter().any(|p| same_word(distinct[i], p)),
+                        doc.iter().any(|m| m.contains(&i)),
                     )
                 })
-                .collect()
+                .collect();
+            let runs = pairs
+                .iter()
+                .map(|(k, _)| *k)
+                .filter(|&(a, b)| {
+                    doc.windows(2)
+                        .any(|w| w[0].contains(&a) && w[1].contains(&b))
+                })
+                .collect();
+            Terms { found, runs }
         })
         .collect();
     let n = candidates.len() as f32;
-    let weight: Vec<f32> = (0..words.len())
-        .map(|j| {
-            let holders = found.iter().filter(|f| f[j].0 || f[j].1).count().max(1);
+    let weight: Vec<f32> = (0..distinct.len())
+        .map(|i| {
+            let holders = terms
+                .iter()
+                .filter(|t| t.found[i].0 || t.found[i].1)
+                .count()
+                .max(1);
             (1.0 + n / holders as f32).ln()
         })
         .collect();
-    let total: f32 = weight.iter().sum();
-    let average = total / words.len() as f32;
-    let asks_for_tests = words.iter().any(|w| w.starts_with("test"));
+    let total: f32 = weight.iter().zip(&times).map(|(w, t)| w * t).sum();
+    let average = total / times.iter().sum::<f32>();
+    let asks_for_tests = distinct.iter().any(|w| w.starts_with("test"));
     let mut readings: Vec<(Reading, usize)> = candidates
         .into_iter()
-        .zip(terms.iter().zip(&found))
-        .map(|(c, (t, f))| {
-            let (mut score, mut share, mut covered) = (0.0, 0.0, 0);
-            for (j, &(in_name, in_doc)) in f.iter().enumerate() {
+        .zip(&terms)
+        .map(|(c, t)| {
+            let (mut score, mut share, mut covered) = (0.0, 0.0, 0.0);
+            for (i, &(in_name, in_doc)) in t.found.iter().enumerate() {
                 if in_name || in_doc {
-                    score += weight[j] * if in_name { NAME_WEIGHT } else { 1.0 };
-                    share += weight[j];
-                    covered += 1;
+                    let weight = weight[i] * times[i];
+                    score += weight * if in_name { NAME_WEIGHT } else { 1.0 };
+                    share += weight;
+                    covered += times[i];
                 }
             }
-            for j in 1..words.len() {
-                let side_by_side = t.doc.windows(2).any(|pair| {
-                    same_word(&words[j - 1], &pair[0]) && same_word(&words[j], &pair[1])
-                });
-                if side_by_side {
-                    score += RUN_WEIGHT * weight[j - 1].min(weight[j]);
-                }
+            for (a, b) in &t.runs {
+                let said = pairs
+                    .iter()
+                    .find(|(k, _)| *k == (*a, *b))
+                    .map_or(0.0, |(_, n)| *n);
+                score += RUN_WEIGHT * weight[*a].min(weight[*b]) * said;
             }
             score += RANK_WEIGHT * average / (1 + c.rank.min(50)) as f32;
             let aside = match c.role.as_str() {
@@ -130,7 +176,7 @@ pub fn weigh(words: &[String], candidates: Vec<Candidate>) -> Vec<Reading> {
                 target: c.target,
                 score,
                 share: share / total,
-                covered,
+                covered: covered as usize,
             };
             (reading, c.rank)
         })
@@ -268,6 +314,35 @@ mod tests {
             ],
         );
         assert_eq!(best(&readings), "test_redirect_follows");
+    }
+
+    #[test]
+    fn a_pasted_text_is_read_by_its_opening_and_its_repeats_count() {
+        let docs = || {
+            vec![
+                candidate("union_features", "Join the features of transformers.", 3),
+                candidate("render_trace", "Format a traceback for the console.", 0),
+            ]
+        };
+        // The title says what it is about; a long tail (past the distinct words read) that
+        // would point elsewhere is not read.
+        let mut goal = words("features union transformers");
+        goal.extend((0..MAX_WORDS).map(|i| format!("filler{i}")));
+        goal.extend(
+            words("traceback console format trace render")
+                .into_iter()
+                .cycle()
+                .take(500),
+        );
+        let readings = weigh(&goal, docs());
+        assert_eq!(best(&readings), "union_features");
+        // Said five times, a word weighs five times.
+        let readings = weigh(
+            &words("traceback traceback traceback traceback traceback features"),
+            docs(),
+        );
+        assert_eq!(best(&readings), "render_trace");
+        assert_eq!(readings[0].covered, 5);
     }
 
     #[test]
