@@ -8,6 +8,7 @@
 //! goal asks about tests, generated and vendored code hardly ever.
 
 use crate::target::Target;
+use std::collections::HashMap;
 
 /// A word found in the definition's name says more than one found in its docstring.
 const NAME_WEIGHT: f32 = 1.6;
@@ -34,6 +35,19 @@ pub struct Candidate {
     pub rank: usize,
     /// The role of its file in the project (`source`, `test`, `generated`, ...).
     pub role: String,
+}
+
+impl Candidate {
+    /// A candidate of a source file; its role is set once the files' roles are known.
+    pub fn new(target: Target, name: String, doc: String, rank: usize) -> Self {
+        Candidate {
+            target,
+            name,
+            doc,
+            rank,
+            role: "source".into(),
+        }
+    }
 }
 
 /// A candidate as the goal reads it.
@@ -66,30 +80,28 @@ pub fn weigh(words: &[String], candidates: Vec<Candidate>) -> Vec<Reading> {
     // distinct ones are read (its title and opening, not the stack trace at its end).
     let mut distinct: Vec<&str> = Vec::new();
     let mut times: Vec<f32> = Vec::new();
-    let mut ids: Vec<usize> = Vec::new();
+    let mut id_of: HashMap<&str, usize> = HashMap::new();
+    let mut ids: Vec<Option<usize>> = Vec::new();
     for w in words {
-        match distinct.iter().position(|d| *d == w.as_str()) {
-            Some(i) => {
-                times[i] += 1.0;
-                ids.push(i);
-            }
+        let id = match id_of.get(w.as_str()) {
+            Some(&i) => Some(i),
             None if distinct.len() < MAX_WORDS => {
+                id_of.insert(w, distinct.len());
                 distinct.push(w);
-                times.push(1.0);
-                ids.push(distinct.len() - 1);
+                times.push(0.0);
+                Some(distinct.len() - 1)
             }
-            None => ids.push(usize::MAX),
+            None => None,
+        };
+        if let Some(i) = id {
+            times[i] += 1.0;
         }
+        ids.push(id);
     }
-    let mut pairs: Vec<((usize, usize), f32)> = Vec::new();
+    let mut pairs: HashMap<(usize, usize), f32> = HashMap::new();
     for pair in ids.windows(2) {
-        if pair[0] == usize::MAX || pair[1] == usize::MAX {
-            continue;
-        }
-        let key = (pair[0], pair[1]);
-        match pairs.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, n)) => *n += 1.0,
-            None => pairs.push((key, 1.0)),
+        if let [Some(a), Some(b)] = *pair {
+            *pairs.entry((a, b)).or_default() += 1.0;
         }
     }
     struct Terms {
@@ -119,14 +131,18 @@ pub fn weigh(words: &[String], candidates: Vec<Candidate>) -> Vec<Reading> {
                     )
                 })
                 .collect();
-            let runs = pairs
-                .iter()
-                .map(|(k, _)| *k)
-                .filter(|&(a, b)| {
-                    doc.windows(2)
-                        .any(|w| w[0].contains(&a) && w[1].contains(&b))
+            // Read from the docstring's side: a pasted text's pairs are many, a summary's few.
+            let mut runs: Vec<(usize, usize)> = doc
+                .windows(2)
+                .flat_map(|w| {
+                    w[0].iter()
+                        .flat_map(|&a| w[1].iter().map(move |&b| (a, b)))
+                        .collect::<Vec<_>>()
                 })
+                .filter(|key| pairs.contains_key(key))
                 .collect();
+            runs.sort_unstable();
+            runs.dedup();
             Terms { found, runs }
         })
         .collect();
@@ -157,12 +173,8 @@ pub fn weigh(words: &[String], candidates: Vec<Candidate>) -> Vec<Reading> {
                     covered += times[i];
                 }
             }
-            for (a, b) in &t.runs {
-                let said = pairs
-                    .iter()
-                    .find(|(k, _)| *k == (*a, *b))
-                    .map_or(0.0, |(_, n)| *n);
-                score += RUN_WEIGHT * weight[*a].min(weight[*b]) * said;
+            for &(a, b) in &t.runs {
+                score += RUN_WEIGHT * weight[a].min(weight[b]) * pairs[&(a, b)];
             }
             score += RANK_WEIGHT * average / (1 + c.rank.min(50)) as f32;
             let aside = match c.role.as_str() {
@@ -233,16 +245,11 @@ mod tests {
     use super::*;
 
     fn candidate(name: &str, doc: &str, rank: usize) -> Candidate {
-        Candidate {
-            target: Target::Symbol {
-                path: "m.py".into(),
-                symbol: name.into(),
-            },
-            name: name.into(),
-            doc: doc.into(),
-            rank,
-            role: "source".into(),
-        }
+        let target = Target::Symbol {
+            path: "m.py".into(),
+            symbol: name.into(),
+        };
+        Candidate::new(target, name.into(), doc.into(), rank)
     }
 
     fn words(goal: &str) -> Vec<String> {

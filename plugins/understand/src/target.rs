@@ -78,8 +78,8 @@ const SURE_MARGIN: f32 = 0.1;
 /// Other readings listed with the answer.
 const MAX_ALTERNATIVES: usize = 5;
 
-/// Definition lookups one goal may cost per step: a pasted issue text has hundreds of
-/// words, and each lookup is a host call.
+/// Code-shaped names of a goal looked up as definitions: a pasted issue text has hundreds of
+/// them, and each lookup is a host call.
 const MAX_NAME_LOOKUPS: usize = 24;
 
 /// Words that never name code.
@@ -367,33 +367,30 @@ fn from_words(goal: &str, plain: &[&str], alternatives: Vec<String>) -> ToolResu
     };
     for (rank, h) in hits.iter().enumerate() {
         let Some(symbol) = &h.symbol else {
-            add(Candidate {
-                target: Target::File {
+            add(Candidate::new(
+                Target::File {
                     path: h.path.clone(),
                 },
-                name: h.path.clone(),
-                doc: String::new(),
+                h.path.clone(),
+                String::new(),
                 rank,
-                role: "source".into(),
-            });
+            ));
             continue;
         };
         let name = symbol.replace("::", ".");
-        let doc = in_file(&h.path)
-            .iter()
-            .find(|s| qualified(s) == name)
-            .and_then(|s| s.doc.clone())
-            .unwrap_or_default();
-        add(Candidate {
-            target: Target::Symbol {
-                path: h.path.clone(),
-                symbol: name.clone(),
-            },
-            name,
-            doc,
-            rank,
-            role: "source".into(),
-        });
+        match in_file(&h.path).iter().find(|s| qualified(s) == name) {
+            Some(s) => add(candidate(s, rank)),
+            // A chunk of a definition the file's outline does not list: its name alone.
+            None => add(Candidate::new(
+                Target::Symbol {
+                    path: h.path.clone(),
+                    symbol: name.clone(),
+                },
+                name,
+                String::new(),
+                rank,
+            )),
+        }
     }
     for (i, (_, symbols)) in files.iter().enumerate() {
         for s in symbols {
@@ -457,16 +454,16 @@ fn from_words(goal: &str, plain: &[&str], alternatives: Vec<String>) -> ToolResu
 }
 
 fn candidate(s: &index::Symbol, rank: usize) -> Candidate {
-    Candidate {
-        target: Target::Symbol {
+    let name = qualified(s);
+    Candidate::new(
+        Target::Symbol {
             path: s.path.clone(),
-            symbol: qualified(s),
+            symbol: name.clone(),
         },
-        name: qualified(s),
-        doc: s.doc.clone().unwrap_or_default(),
+        name,
+        s.doc.clone().unwrap_or_default(),
         rank,
-        role: "source".into(),
-    }
+    )
 }
 
 fn path_of(t: &Target) -> String {
