@@ -51,6 +51,10 @@ fn main() {
         "cargo:rerun-if-changed={}",
         plugins.join("Cargo.lock").display()
     );
+    println!(
+        "cargo:rerun-if-changed={}",
+        plugins.join(".cargo/config.toml").display()
+    );
     let builtins = crate_dirs(&plugins, &["sdk", "testing", "target"]);
     let fixtures = crate_dirs(&plugins.join("testing"), &[]);
     for dir in builtins
@@ -89,6 +93,9 @@ fn main() {
         .arg(plugins.join("Cargo.toml"))
         .arg("--target-dir")
         .arg(&target_dir)
+        // Cargo reads plugins/.cargo/config.toml (the C compiler for the grammars) from the
+        // directory it runs in.
+        .current_dir(&plugins)
         .stdout(Stdio::null())
         .stderr(Stdio::inherit());
     scrub_env(&mut command);

@@ -294,13 +294,26 @@ fn components_importing_beyond_their_world_are_refused_and_beyond_their_grants_d
         assert_eq!(plugin["sha256"].as_str().unwrap().len(), 64);
         assert!(["compiled", "cached"].contains(&plugin["load"].as_str().unwrap()));
     }
-    let markdown = &report["plugins"][4];
+    let scripting = common::listed_plugin(&report, "code_scripting");
+    assert_eq!(
+        (
+            &scripting["world"],
+            &scripting["grants"],
+            &scripting["languages"]
+        ),
+        (
+            &json!("code-parser"),
+            &json!(["log"]),
+            &json!(["ruby", "php", "bash", "lua"])
+        )
+    );
+    let markdown = common::listed_plugin(&report, "markdown");
     assert_eq!(
         (markdown["world"].clone(), markdown["grants"].clone()),
         (json!("format-parser"), json!(["log"]))
     );
     assert!(
-        report["plugins"][10].get("tool").is_none(),
+        common::listed_plugin(&report, "hog").get("tool").is_none(),
         "hog is loaded but not enabled, so not exposed"
     );
     let reason = |name: &str| -> String {
@@ -595,7 +608,7 @@ fn plugin_wit_prints_the_contract_this_binary_speaks() {
     let one = String::from_utf8(out.stdout).unwrap();
     let worlds: Vec<&str> = one.lines().filter(|l| l.starts_with("world ")).collect();
     assert_eq!(worlds, ["world format-parser {"]);
-    assert!(one.contains("package smart-context:plugin@0.2.1;"));
+    assert!(one.contains("package smart-context:plugin@0.2.2;"));
 }
 
 /// A component built for contract 0.2.0 as first published (before the additions of 0.2.1)

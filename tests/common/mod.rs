@@ -17,9 +17,12 @@ pub const LIB_RS: &str =
 pub const GUIDE_MD: &str =
     "# Guide\n\nIntro text.\n\n## Install\n\nRun the installer.\n\n## Usage\n\nCall answer().\n";
 
-/// The built-in plugins, sorted by name: the five pillars and the five format parsers.
-pub const BUILTIN_PLUGINS: [&str; 10] = [
+/// The built-in plugins, sorted by name: the five pillars, the five format parsers and the
+/// two code parsers.
+pub const BUILTIN_PLUGINS: [&str; 12] = [
     "change",
+    "code_csharp",
+    "code_scripting",
     "docx",
     "explore",
     "manage",

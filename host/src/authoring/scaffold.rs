@@ -170,7 +170,8 @@ fn files(language: Language, world: World) -> Vec<(&'static str, &'static str)> 
     files
 }
 
-/// The contract with every world but `keep` left out (their doc comments with them).
+/// The contract with every world but `keep` left out (their doc comments and `@since` gates
+/// with them).
 pub fn single_world(wit: &str, keep: &str) -> String {
     let mut out: Vec<&str> = Vec::new();
     let mut docs: Vec<&str> = Vec::new();
@@ -180,7 +181,7 @@ pub fn single_world(wit: &str, keep: &str) -> String {
             skipping = !line.starts_with('}');
             continue;
         }
-        if line.starts_with("///") {
+        if line.starts_with("///") || line.starts_with('@') {
             docs.push(line);
             continue;
         }
@@ -285,6 +286,12 @@ mod tests {
         let worlds: Vec<&str> = wit.lines().filter(|l| l.starts_with("world ")).collect();
         assert_eq!(worlds, ["world format-parser {"]);
         assert!(wit.contains("interface parser {") && wit.contains("import log;"));
+        // Worlds gated by `@since` leave with their gate: what is left parses.
+        assert!(!wit.trim_end().ends_with(')'), "a dangling gate: {wit}");
+        let code = single_world(include_str!("../../../wit/plugin.wit"), "code-parser");
+        let worlds: Vec<&str> = code.lines().filter(|l| l.starts_with("world ")).collect();
+        assert_eq!(worlds, ["world code-parser {"]);
+        assert!(code.contains("@since(version = 0.2.2)\nworld code-parser {"));
         assert!(scaffold(Language::C, World::Pillar, "tool", &dir.path().join("t")).is_err());
         // A project is never written over another.
         assert!(

@@ -51,7 +51,7 @@ pub struct FileEntry {
     pub size: u64,
     pub mtime_ms: u64,
     pub kind: &'static str,
-    pub language: Option<&'static str>,
+    pub language: Option<String>,
     pub lossy: bool,
     pub chunks: Vec<Chunk>,
     pub symbols: Vec<Symbol>,

@@ -3,7 +3,8 @@
 
 use crate::error::HostResult;
 
-/// Whoever can parse documents: the plugin runtime, with its format-parser components.
+/// Whoever can parse documents and the source of languages the index has no grammar for:
+/// the plugin runtime, with its format-parser and code-parser components.
 pub trait DocumentParsers: Send + Sync {
     /// The format of the parser that claims `path` by its extension or by the signature its
     /// first bytes (`head`) carry.
@@ -15,6 +16,15 @@ pub trait DocumentParsers: Send + Sync {
     /// Parses `bytes`, the content of `path`, with the parser that claims it, or the text
     /// fallback for unclaimed text.
     fn parse(&self, path: &str, bytes: &[u8]) -> HostResult<Document>;
+
+    /// The language of the code parser that reads `path` (by its whole name, else its
+    /// extension), if one does.
+    fn code_language(&self, path: &str) -> Option<String>;
+
+    /// The structure of `bytes`, the source of `path`, from that code parser, and the
+    /// language it read it as.
+    fn parse_code(&self, path: &str, bytes: &[u8])
+    -> HostResult<(String, super::code::Extraction)>;
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]

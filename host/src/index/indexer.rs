@@ -522,11 +522,13 @@ impl Index {
                     .iter()
                     .map(|chunk| ChunkDoc {
                         path: &entry.path,
-                        language: entry.language,
+                        language: entry.language.as_deref(),
                         chunk,
                     })
                     .collect();
-                let whole = whole_text.as_deref().map(|t| (t, entry.language));
+                let whole = whole_text
+                    .as_deref()
+                    .map(|t| (t, entry.language.as_deref()));
                 fulltext.replace_file(&entry.path, &docs, whole)?;
                 *report.indexed.entry(entry.kind).or_default() += 1;
                 report.chunks += entry.chunks.len() as u64;
@@ -630,7 +632,8 @@ impl Index {
         }
         let head = &file.bytes[..file.bytes.len().min(8192)];
         let claims = |p: &str, h: &[u8]| parsers.and_then(|ps| ps.claims(p, h));
-        let class = match classify::classify(path, head, &claims) {
+        let code_language = |p: &str| parsers.and_then(|ps| ps.code_language(p));
+        let class = match classify::classify(path, head, &claims, &code_language) {
             Ok(class) => class,
             Err(reason) => return skipped(reason),
         };
@@ -658,7 +661,7 @@ impl Index {
             size,
             mtime_ms: found.mtime_ms,
             kind: class.kind(),
-            language: class.language(),
+            language: class.language().map(str::to_string),
             lossy: lossy && !matches!(class, Class::Document(_)),
             chunks: Vec::new(),
             symbols: Vec::new(),
@@ -668,28 +671,31 @@ impl Index {
         let mut whole_text = None;
         match class {
             Class::Code(lang) => {
-                let x = code::extract(lang, &text);
-                entry.chunks = chunks::code_chunks(path, &text, &x.symbols);
-                for e in x.imports {
-                    let key = import_key(&e.name);
-                    entry.edges.push(("import", e.name, key, e.line));
+                add_code(&mut entry, &text, code::extract(lang, &text));
+                whole_text = Some(text.into_owned());
+            }
+            Class::ComponentCode(_) => {
+                let parsed = parsers
+                    .map(|p| p.parse_code(path, text.as_bytes()))
+                    .unwrap_or_else(|| {
+                        Err(crate::error::HostError::new(
+                            codes::UNSUPPORTED_LANGUAGE,
+                            "no code parser",
+                        ))
+                    });
+                match parsed {
+                    Ok((language, x)) => {
+                        entry.language = Some(language);
+                        add_code(&mut entry, &text, x);
+                    }
+                    // What the parser could not read is still searchable, in blocks of lines.
+                    Err(err) => {
+                        tracing::info!("{path}: not parsed: {} ({})", err.message, err.code);
+                        warnings.push(format!("{path}: {} ({})", err.message, err.code));
+                        entry.parse_error = Some(err.code);
+                        entry.chunks = chunks::text_chunks(path, &text);
+                    }
                 }
-                // A call's key is its receiver (empty for a plain call): how the analysis
-                // layer tells `self.save()` from `other.save()` and `save()`.
-                for e in x.calls {
-                    let key = e.receiver.unwrap_or_default();
-                    entry.edges.push(("call", e.name, key, e.line));
-                }
-                // A reference edge binds a local name (the key) to a definition's name.
-                for a in x.aliases {
-                    entry.edges.push(("reference", a.name, a.local, a.line));
-                }
-                // A type edge gives a variable (or, `field`, a field) its type's name.
-                for t in x.types {
-                    let kind = if t.field { "field" } else { "type" };
-                    entry.edges.push((kind, t.name, t.type_name, t.line));
-                }
-                entry.symbols = x.symbols;
                 whole_text = Some(text.into_owned());
             }
             Class::Document(_) => {
@@ -706,6 +712,33 @@ impl Index {
             warnings,
         }
     }
+}
+
+/// Fills `entry` with what extraction found in its source `text`: chunks along the
+/// definitions, the definitions, and the edges the analysis layer links (imports, calls,
+/// aliases, types).
+fn add_code(entry: &mut FileEntry, text: &str, x: code::Extraction) {
+    entry.chunks = chunks::code_chunks(&entry.path, text, &x.symbols);
+    for e in x.imports {
+        let key = import_key(&e.name);
+        entry.edges.push(("import", e.name, key, e.line));
+    }
+    // A call's key is its receiver (empty for a plain call): how the analysis layer tells
+    // `self.save()` from `other.save()` and `save()`.
+    for e in x.calls {
+        let key = e.receiver.unwrap_or_default();
+        entry.edges.push(("call", e.name, key, e.line));
+    }
+    // A reference edge binds a local name (the key) to a definition's name.
+    for a in x.aliases {
+        entry.edges.push(("reference", a.name, a.local, a.line));
+    }
+    // A type edge gives a variable (or, `field`, a field) its type's name.
+    for t in x.types {
+        let kind = if t.field { "field" } else { "type" };
+        entry.edges.push((kind, t.name, t.type_name, t.line));
+    }
+    entry.symbols = x.symbols;
 }
 
 /// Parses a document (or unclaimed text, with the text fallback) into `entry`. When the

@@ -261,11 +261,13 @@ impl Index {
         let file = self.ws.read(path, options).ok()?;
         let head = &file.bytes[..file.bytes.len().min(8192)];
         let claims = |p: &str, h: &[u8]| parsers.and_then(|ps| ps.claims(p, h));
-        let (kind, language) = match classify::classify(path, head, &claims).ok()? {
+        let code_language = |p: &str| parsers.and_then(|ps| ps.code_language(p));
+        let (kind, language) = match classify::classify(path, head, &claims, &code_language).ok()? {
             // A binary document (pdf, docx, xlsx) needs its parser: the index gets to it.
             Class::Document(_) if std::str::from_utf8(&file.bytes).is_err() => return None,
             Class::Document(format) => (format, None),
             Class::Code(lang) => ("code".to_string(), Some(lang.name().to_string())),
+            Class::ComponentCode(language) => ("code".to_string(), Some(language)),
             Class::Text => ("text".to_string(), None),
         };
         let mut counts = vec![0u32; terms.len()];

@@ -4,7 +4,7 @@
 
 use super::catalog::{self, EdgeColumn, SymbolRow};
 use super::classify::{self, Class};
-use super::code::{self, Symbol, skeleton};
+use super::code::{self, Extraction, Symbol, skeleton};
 use super::digest::{self, Mode};
 use super::documents::{Document, Section};
 use super::fulltext::{self, Fulltext, Hit, SearchRequest};
@@ -431,8 +431,9 @@ impl Index {
         )?;
         let parsers = self.parsers();
         let claims = |p: &str, h: &[u8]| parsers.as_ref().and_then(|ps| ps.claims(p, h));
+        let code_language = |p: &str| parsers.as_ref().and_then(|ps| ps.code_language(p));
         let head = &file.bytes[..file.bytes.len().min(8192)];
-        let class = classify::classify(&rel, head, &claims).map_err(|reason| {
+        let class = classify::classify(&rel, head, &claims, &code_language).map_err(|reason| {
             HostError::new(
                 codes::BINARY_BLOCKED,
                 format!("{rel} is {}", reason.as_str()),
@@ -449,22 +450,30 @@ impl Index {
             .and_then(|w| w.upgrade())
     }
 
-    /// The definitions of a source file, in source order, and its language.
-    pub fn symbols(&self, path: &str) -> HostResult<(String, &'static str, Vec<Symbol>, u32)> {
+    /// The structure of a source file the index reads (by its own grammar or a code-parser
+    /// component) and its language; UNSUPPORTED_LANGUAGE for anything else.
+    fn source_structure(&self, path: &str) -> HostResult<(String, String, Extraction, String)> {
         let (rel, class, bytes) = self.read_source(path)?;
-        let Class::Code(lang) = class else {
-            return Err(HostError::new(
-                codes::UNSUPPORTED_LANGUAGE,
-                format!("{rel} is not source code in a language the index parses"),
-            )
-            .suggest(
-                "supported: rust, python, typescript, tsx, javascript, go, java, c, cpp; \
-                 for documents use the table of contents",
-            ));
-        };
-        let text = String::from_utf8_lossy(&bytes);
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        match class {
+            Class::Code(lang) => {
+                let x = code::extract(lang, &text);
+                Ok((rel, lang.name().to_string(), x, text))
+            }
+            Class::ComponentCode(_) => {
+                let parsers = self.parsers().ok_or_else(|| not_source(&rel))?;
+                let (language, x) = parsers.parse_code(&rel, text.as_bytes())?;
+                Ok((rel, language, x, text))
+            }
+            _ => Err(not_source(&rel)),
+        }
+    }
+
+    /// The definitions of a source file, in source order, and its language.
+    pub fn symbols(&self, path: &str) -> HostResult<(String, String, Vec<Symbol>, u32)> {
+        let (rel, language, x, text) = self.source_structure(path)?;
         let lines = text.lines().count() as u32;
-        Ok((rel, lang.name(), code::extract(lang, &text).symbols, lines))
+        Ok((rel, language, x.symbols, lines))
     }
 
     /// Like [`Index::symbols`], but from the catalogue when the file is indexed at its current
@@ -491,8 +500,7 @@ impl Index {
                 lines,
             ));
         }
-        let (rel, language, symbols, lines) = self.symbols(path)?;
-        Ok((rel, language.to_string(), symbols, lines))
+        self.symbols(path)
     }
 
     /// Where `text`, read as the source of `path`'s language, does not parse. Nothing is read:
@@ -518,7 +526,7 @@ impl Index {
     }
 
     /// Signatures and doc summaries with line numbers, bodies elided.
-    pub fn skeleton(&self, path: &str) -> HostResult<(String, &'static str, String, usize, u32)> {
+    pub fn skeleton(&self, path: &str) -> HostResult<(String, String, String, usize, u32)> {
         let (rel, lang, symbols, lines) = self.symbols(path)?;
         Ok((rel, lang, skeleton::render(&symbols), symbols.len(), lines))
     }
@@ -641,15 +649,15 @@ impl Index {
 
     /// What a source file imports, each resolved to an indexed file when one matches.
     pub fn imports(&self, path: &str) -> HostResult<Vec<Import>> {
-        let (rel, class, bytes) = self.read_source(path)?;
-        let Class::Code(lang) = class else {
-            return Ok(Vec::new());
+        let (rel, language, x) = match self.source_structure(path) {
+            Ok((rel, language, x, _)) => (rel, language, x),
+            Err(err) if err.code == codes::UNSUPPORTED_LANGUAGE => return Ok(Vec::new()),
+            Err(err) => return Err(err),
         };
-        let x = code::extract(lang, &String::from_utf8_lossy(&bytes));
         let conn = self.reader();
         let mut out = Vec::new();
         for edge in x.imports {
-            let candidates = resolve::candidates(Some(lang.name()), &rel, &edge.name);
+            let candidates = resolve::candidates(Some(&language), &rel, &edge.name);
             let key = resolve::import_key(&edge.name);
             let resolved = if candidates.is_empty() || key.is_empty() {
                 None
@@ -863,4 +871,17 @@ fn preview_read() -> ReadOptions {
         allow_binary: false,
         allow_truncate: true,
     }
+}
+
+/// A file that is no source code the index reads.
+fn not_source(rel: &str) -> HostError {
+    HostError::new(
+        codes::UNSUPPORTED_LANGUAGE,
+        format!("{rel} is not source code in a language the index parses"),
+    )
+    .suggest(
+        "built in: rust, python, typescript, tsx, javascript, go, java, c, cpp, and the \
+         languages of the loaded code parsers (`smart-context plugins`); for documents use \
+         the table of contents",
+    )
 }

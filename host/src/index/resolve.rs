@@ -1,6 +1,8 @@
 //! Import resolution by convention: which indexed file an import names. Each language's
 //! module system is approximated by path suffixes (Python dotted modules, JS/TS relative
-//! specifiers, C includes, Rust module paths, Go package directories, Java class files).
+//! specifiers, C includes, Rust module paths, Go package directories, Java class files, and
+//! for the languages of the built-in code parsers Ruby requires, PHP `use` by PSR-4 and
+//! includes, shell `source`, Lua `require`).
 
 use super::code::Language;
 
@@ -8,7 +10,7 @@ use super::code::Language;
 /// Imports and files with the same key are the candidates resolution checks.
 pub fn import_key(name: &str) -> String {
     let last = name
-        .rsplit(['/', ':'])
+        .rsplit(['/', ':', '\\'])
         .find(|s| !s.is_empty())
         .unwrap_or(name);
     let has_file_ext = last
@@ -60,7 +62,7 @@ pub fn link_target(from: &str, target: &str) -> Option<String> {
 
 const KNOWN_EXTENSIONS: &[&str] = &[
     "h", "hpp", "hh", "hxx", "c", "cc", "cpp", "js", "jsx", "mjs", "cjs", "ts", "tsx", "py", "rs",
-    "go", "java", "inc",
+    "go", "java", "inc", "rb", "php", "sh", "bash", "lua", "cs",
 ];
 
 /// Files named like a package (`__init__.py`, `index.ts`, `mod.rs`) are keyed by their
@@ -75,7 +77,8 @@ pub fn file_keys(path: &str) -> Vec<String> {
     {
         keys.push(dir.to_string());
     }
-    if path.ends_with(".go")
+    // A Go file is its package, the directory; Lua's `require "pkg"` loads `pkg/init.lua`.
+    if (path.ends_with(".go") || name == "init.lua")
         && let Some(dir) = path.rsplit('/').nth(1)
     {
         keys.push(dir.to_string());
@@ -94,8 +97,11 @@ pub fn is_package_root(path: &str) -> bool {
 /// The relative paths (or path suffixes, marked by a leading `/`) an import may name.
 pub fn candidates(lang: Option<&str>, importer: &str, name: &str) -> Vec<String> {
     let dir = importer.rsplit_once('/').map_or("", |(d, _)| d);
-    let lang = lang.and_then(|l| Language::ALL.into_iter().find(|x| x.name() == l));
-    match lang {
+    let native = lang.and_then(|l| Language::ALL.into_iter().find(|x| x.name() == l));
+    if native.is_none() {
+        return component_candidates(lang.unwrap_or(""), dir, name);
+    }
+    match native {
         Some(Language::Python) => {
             let dots = name.chars().take_while(|c| *c == '.').count();
             let module = name[dots..].replace('.', "/");
@@ -147,6 +153,54 @@ pub fn candidates(lang: Option<&str>, importer: &str, name: &str) -> Vec<String>
         }
         Some(Language::Java) => vec![format!("/{}.java", name.replace('.', "/"))],
         None => Vec::new(),
+    }
+}
+
+/// [`candidates`] for the languages of the built-in code-parser components.
+fn component_candidates(lang: &str, dir: &str, name: &str) -> Vec<String> {
+    let relative = |ext: &str| {
+        let base = join(dir, name);
+        if name.ends_with(&format!(".{ext}")) {
+            vec![base]
+        } else {
+            vec![format!("{base}.{ext}"), base]
+        }
+    };
+    match lang {
+        // `require_relative "x"` is relative to the file; `require "a/b"` is on the load path
+        // (lib/, mostly): a file ending in /a/b.rb.
+        "ruby" => {
+            let mut out = relative("rb");
+            if !name.starts_with('.') {
+                out.push(format!("/{}.rb", name.trim_end_matches(".rb")));
+            }
+            out
+        }
+        // `use App\Models\User`: PSR-4 maps a namespace prefix to a directory, so the class
+        // is a file ending in its last segments (`Models/User.php`, two at least when there
+        // are two); `require 'x.php'` is relative, or on the include path.
+        "php" if !name.contains('/') && !name.ends_with(".php") && !name.ends_with(".inc") => {
+            let segments: Vec<&str> = name.split('\\').filter(|s| !s.is_empty()).collect();
+            let keep = segments.len().min(2);
+            (0..=segments.len().saturating_sub(keep))
+                .map(|k| format!("/{}.php", segments[k..].join("/")))
+                .collect()
+        }
+        "php" => {
+            let mut out = vec![join(dir, name)];
+            if !name.starts_with('.') {
+                out.push(format!("/{}", name.trim_start_matches('/')));
+            }
+            out
+        }
+        // `source ./lib/x.sh`: relative to the script (a `$VAR` path names nothing).
+        "bash" if !name.contains('$') => relative("sh"),
+        // `require "a.b"`: a/b.lua or a/b/init.lua on the package path.
+        "lua" => {
+            let module = name.replace('.', "/");
+            vec![format!("/{module}.lua"), format!("/{module}/init.lua")]
+        }
+        _ => Vec::new(),
     }
 }
 
@@ -237,5 +291,26 @@ mod tests {
         assert!(matches("server/run.go", &go) && !matches("server/sub/x.go", &go));
         let java = candidates(Some("java"), "A.java", "com.acme.Util");
         assert!(matches("src/main/java/com/acme/Util.java", &java));
+    }
+
+    #[test]
+    fn resolution_for_the_code_parser_languages() {
+        let rb = candidates(Some("ruby"), "lib/shop/cart.rb", "./item");
+        assert!(matches("lib/shop/item.rb", &rb) && !matches("item.rb", &rb));
+        let rb = candidates(Some("ruby"), "app/main.rb", "shop/cart");
+        assert!(matches("lib/shop/cart.rb", &rb) && matches("app/shop/cart.rb", &rb));
+        assert_eq!(import_key("App\\Models\\User"), "User");
+        let php = candidates(Some("php"), "app/Http/Kernel.php", "App\\Models\\User");
+        assert!(matches("app/Models/User.php", &php) && !matches("app/Other/User.php", &php));
+        let php = candidates(Some("php"), "public/index.php", "../bootstrap/app.php");
+        assert!(matches("bootstrap/app.php", &php));
+        let sh = candidates(Some("bash"), "scripts/deploy.sh", "./lib/common.sh");
+        assert!(matches("scripts/lib/common.sh", &sh));
+        assert!(candidates(Some("bash"), "a.sh", "$HOME/x.sh").is_empty());
+        let lua = candidates(Some("lua"), "src/main.lua", "game.vector");
+        assert!(matches("src/game/vector.lua", &lua) && matches("game/vector/init.lua", &lua));
+        assert_eq!(file_keys("src/game/init.lua"), ["init", "game"]);
+        assert!(candidates(Some("csharp"), "A.cs", "System.Text").is_empty());
+        assert!(candidates(None, "a.txt", "x").is_empty());
     }
 }

@@ -207,7 +207,7 @@ fn symbols_references_imports_and_importers() {
     assert!(importers.iter().all(|i| i.path == "pkg/app.py"));
 
     let (_, lang, skeleton, defs, _) = index.skeleton("pkg/lib.py").unwrap();
-    assert_eq!((lang, defs), ("python", 2));
+    assert_eq!((lang.as_str(), defs), ("python", 2));
     assert!(
         skeleton.contains("3-5| def parse_config(path):"),
         "{skeleton}"

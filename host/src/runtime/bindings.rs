@@ -27,6 +27,18 @@ pub mod parser {
     });
 }
 
+/// The code-parser world, sharing the pillar bindings' types and log interface.
+pub mod code {
+    wasmtime::component::bindgen!({
+        path: "../wit",
+        world: "code-parser",
+        with: {
+            "smart-context:plugin/types": super::pillar::smart_context::plugin::types,
+            "smart-context:plugin/log": super::pillar::smart_context::plugin::log,
+        },
+    });
+}
+
 /// Log messages one call may emit before the rest are dropped.
 const MAX_LOG_MESSAGES: u32 = 1_000;
 

@@ -22,11 +22,12 @@ pub struct Header {
     pub spec: Option<Declared>,
 }
 
-/// A description as declared: a tool's or a parser's.
+/// A description as declared: a tool's, a format parser's or a code parser's.
 #[derive(Debug, Clone)]
 pub enum Declared {
     Tool(ToolSpec),
     Parser(ParserDeclared),
+    Code(CodeDeclared),
 }
 
 /// What a parser declares (the WIT `parser-spec`).
@@ -39,11 +40,28 @@ pub struct ParserDeclared {
     pub text_fallback: bool,
 }
 
+/// What a code parser declares (the WIT `code-parser-spec`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CodeDeclared {
+    pub languages: Vec<LanguageDeclared>,
+}
+
+/// One language of a code parser (the WIT `language-spec`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LanguageDeclared {
+    pub name: String,
+    pub extensions: Vec<String>,
+    pub file_names: Vec<String>,
+}
+
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 enum SpecJson {
     Tool(ToolJson),
     Parser(ParserDeclared),
+    CodeParser(CodeDeclared),
 }
 
 #[derive(Deserialize)]
@@ -105,6 +123,7 @@ fn declared(data: &[u8]) -> Result<Declared, String> {
         .map_err(|e| format!("its {SPEC_SECTION} section does not parse: {e}"))?;
     Ok(match spec {
         SpecJson::Parser(p) => Declared::Parser(p),
+        SpecJson::CodeParser(c) => Declared::Code(c),
         SpecJson::Tool(t) => Declared::Tool(ToolSpec {
             name: t.name,
             title: t.title,
@@ -150,16 +169,18 @@ mod tests {
                 continue;
             }
             let header = read(&std::fs::read(&path).unwrap()).unwrap();
+            use super::super::plugins::World;
             let (world, _) = super::super::plugins::classify(&header.imports, &header.exports)
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             match header.spec {
                 Some(Declared::Tool(_)) => assert!(world.is_tool(), "{}", path.display()),
-                Some(Declared::Parser(_)) => assert!(!world.is_tool(), "{}", path.display()),
+                Some(Declared::Parser(_)) => assert_eq!(world, World::FormatParser),
+                Some(Declared::Code(_)) => assert_eq!(world, World::CodeParser),
                 None => panic!("{} declares no description", path.display()),
             }
             seen += 1;
         }
-        assert_eq!(seen, 10);
+        assert_eq!(seen, 12);
     }
 
     #[test]

@@ -6,10 +6,11 @@
 //! declares nothing is compiled when it is declared, as before.
 
 use super::bindings::HostState;
+use super::bindings::code::CodeParserPre;
 use super::bindings::parser::FormatParserPre;
 use super::bindings::pillar::EditingPillarPre;
 use super::cache::{ComponentCache, Origin};
-use super::header::{self, Declared as DeclaredSpec, ParserDeclared};
+use super::header::{self, CodeDeclared, Declared as DeclaredSpec, ParserDeclared};
 use super::plugins::{self, Candidate, Interface, Source, World};
 use super::registry::Declared;
 use super::{PluginInfo, ToolSpec, new_store};
@@ -27,14 +28,23 @@ const MAX_SPEC_SCHEMA_BYTES: usize = 256 * 1024;
 
 /// What a plugin is to the host.
 pub(super) enum Kind {
-    Tool { spec: ToolSpec },
-    Parser { declared: Declared },
+    Tool {
+        spec: ToolSpec,
+    },
+    Parser {
+        declared: Declared,
+    },
+    /// Its languages, names lower-cased and extensions without their dot.
+    Code {
+        declared: CodeDeclared,
+    },
 }
 
 /// A compiled plugin, ready to instantiate per call.
 pub(super) enum Ready {
     Tool(EditingPillarPre<HostState>),
     Parser(FormatParserPre<HostState>),
+    Code(CodeParserPre<HostState>),
 }
 
 pub(super) struct Compiled {
@@ -128,6 +138,7 @@ pub(super) fn declare(
         load_ms: 0.0,
         tool: None,
         format: None,
+        languages: Vec::new(),
         extensions: Vec::new(),
         text_fallback: false,
     };
@@ -155,8 +166,8 @@ pub(super) fn declare(
             described
         }
     };
-    plugin.kind = match (spec, world.is_tool()) {
-        (DeclaredSpec::Tool(spec), true) => {
+    plugin.kind = match (spec, world) {
+        (DeclaredSpec::Tool(spec), World::Pillar | World::EditingPillar) => {
             validate_spec(&spec)?;
             let spec = truthful_hints(spec, world);
             plugin.info.tool = match &candidate.source {
@@ -168,7 +179,7 @@ pub(super) fn declare(
             };
             Kind::Tool { spec }
         }
-        (DeclaredSpec::Parser(parser), false) => {
+        (DeclaredSpec::Parser(parser), World::FormatParser) => {
             let declared = parser_declared(&candidate.name, parser);
             if declared.format.is_empty() {
                 return Err("the parser declares no format name".to_string());
@@ -178,8 +189,27 @@ pub(super) fn declare(
             plugin.info.text_fallback = declared.text_fallback;
             Kind::Parser { declared }
         }
-        (_, true) => return Err("a tool that declares a parser's description".to_string()),
-        (_, false) => return Err("a parser that declares a tool's description".to_string()),
+        (DeclaredSpec::Code(code), World::CodeParser) => {
+            let declared = code_declared(code)?;
+            plugin.info.languages = declared.languages.iter().map(|l| l.name.clone()).collect();
+            plugin.info.extensions = declared
+                .languages
+                .iter()
+                .flat_map(|l| l.extensions.iter().cloned())
+                .collect();
+            Kind::Code { declared }
+        }
+        (spec, world) => {
+            let what = match spec {
+                DeclaredSpec::Tool(_) => "a tool's",
+                DeclaredSpec::Parser(_) => "a format parser's",
+                DeclaredSpec::Code(_) => "a code parser's",
+            };
+            return Err(format!(
+                "a {} component that declares {what} description",
+                world.name()
+            ));
+        }
     };
     Ok(plugin)
 }
@@ -196,6 +226,9 @@ pub(super) fn compile_declared(
     let same = match (&plugin.kind, &described) {
         (Kind::Tool { spec }, DeclaredSpec::Tool(d)) => {
             header::same_tool(spec, &truthful_hints(d.clone(), plugin.world))
+        }
+        (Kind::Code { declared }, DeclaredSpec::Code(d)) => {
+            code_declared(d.clone()).is_ok_and(|d| &d == declared)
         }
         (Kind::Parser { declared }, DeclaredSpec::Parser(d)) => {
             let d = parser_declared(&plugin.info.name, d.clone());
@@ -240,30 +273,101 @@ fn compile(
         super::linking::linker(engine, &component, name, &plugin.granted).map_err(link_error)?;
     let pre = linker.instantiate_pre(&component).map_err(link_error)?;
     let mut store = new_store(engine, None, name, limits);
-    let (ready, described) = if plugin.world.is_tool() {
-        let pre = EditingPillarPre::new(pre).map_err(|e| format!("{e:#}"))?;
-        let spec = pre
-            .instantiate(&mut store)
-            .and_then(|i| i.smart_context_plugin_tool().call_describe(&mut store))
-            .map_err(|e| format!("describe failed: {e:#}"))?;
-        (Ready::Tool(pre), DeclaredSpec::Tool(spec))
-    } else {
-        let pre = FormatParserPre::new(pre).map_err(|e| format!("{e:#}"))?;
-        let spec = pre
-            .instantiate(&mut store)
-            .and_then(|i| i.smart_context_plugin_parser().call_describe(&mut store))
-            .map_err(|e| format!("describe failed: {e:#}"))?;
-        let spec = ParserDeclared {
-            format: spec.format,
-            extensions: spec.extensions,
-            signatures: spec.signatures,
-            text_fallback: spec.text_fallback,
-        };
-        (Ready::Parser(pre), DeclaredSpec::Parser(spec))
+    let (ready, described) = match plugin.world {
+        World::Pillar | World::EditingPillar => {
+            let pre = EditingPillarPre::new(pre).map_err(|e| format!("{e:#}"))?;
+            let spec = pre
+                .instantiate(&mut store)
+                .and_then(|i| i.smart_context_plugin_tool().call_describe(&mut store))
+                .map_err(|e| format!("describe failed: {e:#}"))?;
+            (Ready::Tool(pre), DeclaredSpec::Tool(spec))
+        }
+        World::FormatParser => {
+            let pre = FormatParserPre::new(pre).map_err(|e| format!("{e:#}"))?;
+            let spec = pre
+                .instantiate(&mut store)
+                .and_then(|i| i.smart_context_plugin_parser().call_describe(&mut store))
+                .map_err(|e| format!("describe failed: {e:#}"))?;
+            let spec = ParserDeclared {
+                format: spec.format,
+                extensions: spec.extensions,
+                signatures: spec.signatures,
+                text_fallback: spec.text_fallback,
+            };
+            (Ready::Parser(pre), DeclaredSpec::Parser(spec))
+        }
+        World::CodeParser => {
+            let pre = CodeParserPre::new(pre).map_err(|e| format!("{e:#}"))?;
+            let spec = pre
+                .instantiate(&mut store)
+                .and_then(|i| i.smart_context_plugin_language().call_describe(&mut store))
+                .map_err(|e| format!("describe failed: {e:#}"))?;
+            let languages = spec
+                .languages
+                .into_iter()
+                .map(|l| header::LanguageDeclared {
+                    name: l.name,
+                    extensions: l.extensions,
+                    file_names: l.file_names,
+                })
+                .collect();
+            (
+                Ready::Code(pre),
+                DeclaredSpec::Code(CodeDeclared { languages }),
+            )
+        }
     };
     let ms = started.elapsed().as_secs_f64() * 1000.0;
     tracing::debug!(plugin = %name, load = ?origin, ms, "compiled");
     Ok((Compiled { ready, origin, ms }, described))
+}
+
+/// Longest language name a code parser may declare.
+const MAX_LANGUAGE_NAME: usize = 32;
+
+/// A code parser's description as the registry keeps it: names and extensions lower-cased,
+/// extensions without their dot; refused when it names no language or a name results could
+/// not show.
+fn code_declared(spec: CodeDeclared) -> Result<CodeDeclared, String> {
+    if spec.languages.is_empty() {
+        return Err("the code parser declares no language".to_string());
+    }
+    let languages = spec
+        .languages
+        .into_iter()
+        .map(|l| {
+            let name = l.name.trim().to_ascii_lowercase();
+            let valid = !name.is_empty()
+                && name.len() <= MAX_LANGUAGE_NAME
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '+' | '#'));
+            if !valid {
+                return Err(format!(
+                    "language name {:?} must be 1-{MAX_LANGUAGE_NAME} of [a-z0-9_+#-]",
+                    l.name
+                ));
+            }
+            let extensions = l
+                .extensions
+                .into_iter()
+                .map(|e| e.trim().trim_start_matches('.').to_ascii_lowercase())
+                .filter(|e| !e.is_empty())
+                .collect();
+            let file_names = l
+                .file_names
+                .into_iter()
+                .map(|f| f.trim().to_string())
+                .filter(|f| !f.is_empty() && !f.contains('/'))
+                .collect();
+            Ok(header::LanguageDeclared {
+                name,
+                extensions,
+                file_names,
+            })
+        })
+        .collect::<Result<_, String>>()?;
+    Ok(CodeDeclared { languages })
 }
 
 fn empty_parser() -> ParserDeclared {
@@ -373,6 +477,30 @@ mod tests {
         assert!(pillar.read_only && !pillar.destructive);
         let editing = truthful_hints(lying, World::EditingPillar);
         assert!(!editing.read_only && editing.destructive);
+    }
+
+    #[test]
+    fn a_code_parser_names_its_languages_plainly() {
+        let language = |name: &str, ext: &str| header::LanguageDeclared {
+            name: name.into(),
+            extensions: vec![ext.into()],
+            file_names: vec!["Rakefile".into(), "../x".into()],
+        };
+        let declared = code_declared(CodeDeclared {
+            languages: vec![language(" Ruby ", ".RB"), language("c#", "cs")],
+        })
+        .unwrap();
+        assert_eq!(declared.languages[0].name, "ruby");
+        assert_eq!(declared.languages[0].extensions, ["rb"]);
+        assert_eq!(declared.languages[0].file_names, ["Rakefile"]);
+        assert_eq!(declared.languages[1].name, "c#");
+        assert!(code_declared(CodeDeclared { languages: vec![] }).is_err());
+        for bad in ["", "ruby lang", "a/b", &"x".repeat(33)] {
+            let spec = CodeDeclared {
+                languages: vec![language(bad, "rb")],
+            };
+            assert!(code_declared(spec).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

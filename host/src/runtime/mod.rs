@@ -6,6 +6,7 @@
 pub mod audit;
 pub mod bindings;
 pub mod cache;
+mod code_parsers;
 pub mod engine;
 pub mod header;
 mod host_functions;
@@ -26,7 +27,7 @@ use bindings::pillar::exports::smart_context::plugin::tool::ToolSpec;
 use bindings::pillar::smart_context::plugin::types::Document;
 use cache::{ComponentCache, Origin};
 use loading::{Compiled, Kind, Plugin, Ready};
-use registry::{Declared, Registry};
+use registry::{Declared, Languages, Registry};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -58,6 +59,9 @@ pub struct PluginInfo {
     /// The document kind a parser produces.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
+    /// The languages a code parser reads.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub languages: Vec<String>,
     /// File extensions, for parsers.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub extensions: Vec<String>,
@@ -124,6 +128,8 @@ pub struct Runtime {
     plugins: Arc<Vec<Plugin>>,
     /// Parsers by extension and signature; indexes into `plugins`.
     registry: Registry,
+    /// Code parsers by extension and file name; indexes into `plugins`.
+    languages: Languages,
     rejected: Vec<Rejected>,
     limits: Limits,
     cache: Arc<ComponentCache>,
@@ -180,9 +186,12 @@ impl Runtime {
             }
         }
         let mut registry = Registry::default();
+        let mut languages = Languages::default();
         for (i, plugin) in plugins.iter().enumerate() {
-            if let Kind::Parser { declared, .. } = &plugin.kind {
-                registry.add(i, declared);
+            match &plugin.kind {
+                Kind::Parser { declared } => registry.add(i, declared),
+                Kind::Code { declared } => languages.add(i, &plugin.info.name, declared),
+                Kind::Tool { .. } => {}
             }
         }
         let runtime = Arc::new(Self {
@@ -190,6 +199,7 @@ impl Runtime {
             services,
             plugins: Arc::new(plugins),
             registry,
+            languages,
             rejected,
             limits,
             cache: Arc::new(cache),
@@ -531,7 +541,7 @@ impl Runtime {
         let (index, _) = self.registry.claim(path, b"")?;
         match &self.plugins[index].kind {
             Kind::Parser { declared, .. } => Some(declared),
-            Kind::Tool { .. } => None,
+            Kind::Tool { .. } | Kind::Code { .. } => None,
         }
     }
 
@@ -576,17 +586,29 @@ impl Runtime {
     /// nothing but log, so the instance gets no host services.
     fn run_parser(&self, index: usize, path: &str, bytes: &[u8]) -> (HostResult<Document>, usize) {
         let plugin = &self.plugins[index];
+        self.remembering_failures(plugin, path, bytes, |compiled| match &compiled.ready {
+            Ready::Parser(pre) => self.run_parser_once(plugin, pre, path, bytes),
+            _ => (Err(no_parser(path)), 0),
+        })
+    }
+
+    /// Runs `parse` on `plugin`, compiled, unless the plugin failed on this content before;
+    /// a failure (but for a busy host or a cancelled call) is remembered per plugin and
+    /// content, so a hostile file costs its deadline once, not on every pass.
+    fn remembering_failures<T>(
+        &self,
+        plugin: &Plugin,
+        path: &str,
+        bytes: &[u8],
+        parse: impl FnOnce(&Compiled) -> (HostResult<T>, usize),
+    ) -> (HostResult<T>, usize) {
         let content = blake3::hash(bytes).to_hex();
         let index = &self.services.index;
         if let Some(failure) = index.parser_failure(&plugin.info.sha256, &content) {
             return (Err(remembered(path, failure)), 0);
         }
         let (result, peak) = match self.compiled(plugin) {
-            Ok(Compiled {
-                ready: Ready::Parser(pre),
-                ..
-            }) => self.run_parser_once(plugin, pre, path, bytes),
-            Ok(_) => unreachable!("the registry holds parsers only"),
+            Ok(compiled) => parse(compiled),
             Err(err) => (Err(err), 0),
         };
         if let Err(err) = &result
@@ -782,6 +804,18 @@ impl crate::index::DocumentParsers for Runtime {
 
     fn parse(&self, path: &str, bytes: &[u8]) -> HostResult<crate::index::documents::Document> {
         Ok(self.parse_bytes(path, bytes)?.into())
+    }
+
+    fn code_language(&self, path: &str) -> Option<String> {
+        Runtime::code_language(self, path).map(str::to_string)
+    }
+
+    fn parse_code(
+        &self,
+        path: &str,
+        bytes: &[u8],
+    ) -> HostResult<(String, crate::index::code::Extraction)> {
+        Runtime::parse_code(self, path, bytes)
     }
 }
 

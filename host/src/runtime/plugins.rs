@@ -1,5 +1,5 @@
 //! Finding plugins and deciding what each may touch. A component's world is read from what it
-//! exports (tool or parser); its imports must be allowed by that world. Built-in plugins are
+//! exports (tool, parser or language); its imports must be allowed by that world. Built-in plugins are
 //! granted their whole world; a third-party plugin only what smart-context.toml grants it, and
 //! what it imports beyond its grants answers ACCESS_DENIED (`linking`). WASI reaches no file,
 //! socket or variable: the host's interfaces are the only doors.
@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 /// The contract version this host speaks. Within 0.2 the contract only grows, so the host
 /// loads a component built for any 0.2 version (see [`compatible`]).
-pub const CONTRACT_VERSION: &str = "0.2.1";
+pub const CONTRACT_VERSION: &str = "0.2.2";
 
 /// A component built for `version` may load on this host: the same 0.2 series. One built for
 /// an older 0.2 imports a subset of what the host has; one built for a newer 0.2 links when it
@@ -85,12 +85,14 @@ impl Interface {
     }
 }
 
-/// The three worlds of the contract.
+/// The worlds of the contract.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum World {
     Pillar,
     EditingPillar,
     FormatParser,
+    /// A programming language's structure (since 0.2.2).
+    CodeParser,
 }
 
 impl World {
@@ -99,6 +101,7 @@ impl World {
             World::Pillar => "pillar",
             World::EditingPillar => "editing-pillar",
             World::FormatParser => "format-parser",
+            World::CodeParser => "code-parser",
         }
     }
 
@@ -106,7 +109,7 @@ impl World {
     pub fn interfaces(self) -> BTreeSet<Interface> {
         use Interface::*;
         match self {
-            World::FormatParser => [Log].into(),
+            World::FormatParser | World::CodeParser => [Log].into(),
             World::Pillar => [Log, Workspace, Index, Status, Store, Memory].into(),
             World::EditingPillar => {
                 [Log, Workspace, Index, Status, Store, Memory, Edits, Tasks].into()
@@ -115,7 +118,7 @@ impl World {
     }
 
     pub fn is_tool(self) -> bool {
-        self != World::FormatParser
+        matches!(self, World::Pillar | World::EditingPillar)
     }
 }
 
@@ -234,23 +237,29 @@ pub fn classify(
     imports: &[String],
     exports: &[String],
 ) -> Result<(World, BTreeSet<Interface>), String> {
-    let exports_tool = exports.iter().any(|e| is_ours(e, "tool"));
-    let exports_parser = exports.iter().any(|e| is_ours(e, "parser"));
+    let exported: Vec<&str> = ["tool", "parser", "language"]
+        .into_iter()
+        .filter(|interface| exports.iter().any(|e| is_ours(e, interface)))
+        .collect();
     let mut imported = BTreeSet::new();
     for name in imports {
         imported.extend(check_import(name)?);
     }
-    let world = match (exports_tool, exports_parser) {
-        (true, false) if imported.contains(&Interface::Edits) => World::EditingPillar,
-        (true, false) => World::Pillar,
-        (false, true) => World::FormatParser,
-        (true, true) => {
-            return Err("exports both tool and parser; a plugin implements one world".into());
-        }
-        (false, false) => {
+    let world = match exported.as_slice() {
+        ["tool"] if imported.contains(&Interface::Edits) => World::EditingPillar,
+        ["tool"] => World::Pillar,
+        ["parser"] => World::FormatParser,
+        ["language"] => World::CodeParser,
+        [] => {
             return Err(format!(
-                "exports neither {PACKAGE}tool@{CONTRACT_VERSION} nor {PACKAGE}parser@{CONTRACT_VERSION} (exports: {})",
+                "exports none of {PACKAGE}tool, {PACKAGE}parser or {PACKAGE}language (@{CONTRACT_VERSION}) (exports: {})",
                 exports.join(", ")
+            ));
+        }
+        several => {
+            return Err(format!(
+                "exports {}; a plugin implements one world",
+                several.join(" and ")
             ));
         }
     };
@@ -293,7 +302,7 @@ fn check_import(name: &str) -> Result<Option<Interface>, String> {
 }
 
 /// The config entry that loads the component at `path` as it is: its name, its hash pinned,
-/// the grants its imports need, and `enabled` for a tool (a parser serves its extensions once
+/// the grants its imports need, and `enabled` for a tool (a parser serves its files once
 /// loaded). Checked as a load would check it (world and imports), nothing compiled.
 pub fn pin_entry(path: &std::path::Path) -> Result<String, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
@@ -318,7 +327,7 @@ pub fn pin_entry(path: &std::path::Path) -> Result<String, String> {
         crate::config::sha256_hex(&bytes),
         grants.join(", ")
     );
-    if world != World::FormatParser {
+    if world.is_tool() {
         entry.push_str("enabled = true\n");
     }
     Ok(entry)
@@ -387,6 +396,40 @@ mod tests {
     }
 
     #[test]
+    fn the_world_is_what_the_component_exports() {
+        let log = ["smart-context:plugin/log@0.2.2".to_string()];
+        let world = |exports: &[&str]| {
+            let exports: Vec<String> = exports.iter().map(|e| e.to_string()).collect();
+            classify(&log, &exports).map(|(w, _)| w)
+        };
+        assert_eq!(
+            world(&["smart-context:plugin/language@0.2.2"]),
+            Ok(World::CodeParser)
+        );
+        assert_eq!(
+            world(&["smart-context:plugin/parser@0.2.0"]),
+            Ok(World::FormatParser)
+        );
+        assert!(
+            world(&[
+                "smart-context:plugin/parser@0.2.2",
+                "smart-context:plugin/language@0.2.2"
+            ])
+            .unwrap_err()
+            .contains("one world")
+        );
+        assert!(world(&["smart-context:plugin/language@0.3.0"]).is_err());
+        // A code parser that imports the index is refused, as a format parser would be.
+        let index = ["smart-context:plugin/index@0.2.2".to_string()];
+        let exports = ["smart-context:plugin/language@0.2.2".to_string()];
+        assert!(
+            classify(&index, &exports)
+                .unwrap_err()
+                .contains("does not allow")
+        );
+    }
+
+    #[test]
     fn unknown_grants_are_refused() {
         assert!(parse_grants(&["log".into(), "root".into()]).is_err());
         assert_eq!(
@@ -398,6 +441,8 @@ mod tests {
     #[test]
     fn parsers_get_only_logging() {
         assert_eq!(World::FormatParser.interfaces(), [Interface::Log].into());
+        assert_eq!(World::CodeParser.interfaces(), [Interface::Log].into());
+        assert!(!World::CodeParser.is_tool());
         assert!(!World::Pillar.interfaces().contains(&Interface::Edits));
     }
 }

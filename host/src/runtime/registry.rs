@@ -1,8 +1,10 @@
 //! Which format parser reads a file, built from what each loaded parser declares: its
 //! extensions, the leading bytes (signatures) that identify its format whatever the file is
 //! called, and whether it reads otherwise unclaimed text. A parser from an operator's plugin
-//! directory loads after the built-ins and takes over the extensions it declares.
+//! directory loads after the built-ins and takes over the extensions it declares. Code
+//! parsers are kept apart ([`Languages`]): they claim source files by extension or whole name.
 
+use super::header::CodeDeclared;
 use crate::workspace::policy::extension;
 use std::collections::HashMap;
 
@@ -86,9 +88,84 @@ impl Registry {
     }
 }
 
+/// Which code parser reads a source file, and as what language: by the file's whole name
+/// (`Rakefile`), else by its extension. A later parser takes over what an earlier one
+/// declared. The languages the index parses itself keep their extensions (see
+/// `index::classify`): a declaration of one is logged and left unused.
+#[derive(Debug, Default)]
+pub struct Languages {
+    by_extension: HashMap<String, (usize, String)>,
+    by_name: HashMap<String, (usize, String)>,
+}
+
+impl Languages {
+    /// Adds code parser `index`'s languages.
+    pub fn add(&mut self, index: usize, plugin: &str, declared: &CodeDeclared) {
+        for language in &declared.languages {
+            for ext in &language.extensions {
+                if crate::index::code::Language::from_extension(ext).is_some() {
+                    tracing::info!(
+                        "code parser {plugin} declares .{ext}, which the index parses itself: the built-in grammar keeps it"
+                    );
+                }
+                let taken = (index, language.name.clone());
+                if let Some((_, previous)) = self.by_extension.insert(ext.clone(), taken) {
+                    tracing::info!(
+                        "code parser {plugin} takes .{ext} files over the {previous} parser"
+                    );
+                }
+            }
+            for name in &language.file_names {
+                self.by_name
+                    .insert(name.clone(), (index, language.name.clone()));
+            }
+        }
+    }
+
+    /// The parser and language for `path`.
+    pub fn claim(&self, path: &str) -> Option<(usize, &str)> {
+        let file_name = path.rsplit('/').next().unwrap_or(path);
+        self.by_name
+            .get(file_name)
+            .or_else(|| extension(path).and_then(|e| self.by_extension.get(&e)))
+            .map(|(i, name)| (*i, name.as_str()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn source_files_go_to_their_language_by_name_then_extension() {
+        use super::super::header::LanguageDeclared;
+        let ruby = CodeDeclared {
+            languages: vec![LanguageDeclared {
+                name: "ruby".into(),
+                extensions: vec!["rb".into(), "py".into()],
+                file_names: vec!["Rakefile".into()],
+            }],
+        };
+        let mut l = Languages::default();
+        l.add(3, "scripting", &ruby);
+        assert_eq!(l.claim("lib/a.RB"), Some((3, "ruby")));
+        assert_eq!(l.claim("sub/Rakefile"), Some((3, "ruby")));
+        assert_eq!(l.claim("Rakefile.md"), None);
+        assert_eq!(l.claim("a.php"), None);
+        let other = CodeDeclared {
+            languages: vec![LanguageDeclared {
+                name: "crystal".into(),
+                extensions: vec!["rb".into()],
+                file_names: vec![],
+            }],
+        };
+        l.add(4, "house", &other);
+        assert_eq!(
+            l.claim("x.rb"),
+            Some((4, "crystal")),
+            "later parsers take over"
+        );
+    }
 
     fn declared(plugin: &str, exts: &[&str], sigs: &[&[u8]], fallback: bool) -> Declared {
         Declared {

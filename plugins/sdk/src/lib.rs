@@ -8,6 +8,7 @@
 
 #[cfg(feature = "zip")]
 pub mod archive;
+pub mod code;
 pub mod doc;
 mod error;
 pub mod guidance;
@@ -15,6 +16,8 @@ pub mod lines;
 #[cfg(feature = "zip")]
 pub mod opc;
 pub mod spec;
+#[cfg(feature = "tree-sitter")]
+pub mod syntax;
 mod text;
 
 pub use error::{ToolError, ToolResult, codes};

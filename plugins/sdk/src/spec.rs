@@ -5,9 +5,12 @@
 //! `describe` must return the same description, or the host refuses the plugin.
 //!
 //! The section holds JSON built at compile time from the same constant `describe` returns:
-//! `{"tool": {...}}` or `{"parser": {...}}`, field names as the host reads them (camelCase).
-//! [`declare_tool!`](crate::declare_tool) and [`export_parser!`](crate::export_parser) emit it.
+//! `{"tool": {...}}`, `{"parser": {...}}` or `{"codeParser": {...}}`, field names as the host
+//! reads them (camelCase). [`declare_tool!`](crate::declare_tool),
+//! [`export_parser!`](crate::export_parser) and [`export_code_parser!`](crate::export_code_parser)
+//! emit it.
 
+use crate::code::CodeParserSpec;
 use crate::doc::ParserSpec;
 
 /// The custom section's name.
@@ -153,6 +156,53 @@ impl<const N: usize> Out<N> {
         self.boolean(p.text_fallback);
         self.raw("}}");
     }
+
+    const fn strings(&mut self, list: &[&str]) {
+        self.byte(b'[');
+        let mut i = 0;
+        while i < list.len() {
+            if i > 0 {
+                self.byte(b',');
+            }
+            self.string(list[i]);
+            i += 1;
+        }
+        self.byte(b']');
+    }
+
+    const fn code_parser(&mut self, c: &CodeParserSpec) {
+        self.raw("{\"codeParser\":{\"languages\":[");
+        let mut i = 0;
+        while i < c.languages.len() {
+            if i > 0 {
+                self.byte(b',');
+            }
+            let language = &c.languages[i];
+            self.raw("{\"name\":");
+            self.string(language.name);
+            self.raw(",\"extensions\":");
+            self.strings(language.extensions);
+            self.raw(",\"fileNames\":");
+            self.strings(language.file_names);
+            self.byte(b'}');
+            i += 1;
+        }
+        self.raw("]}}");
+    }
+}
+
+/// The length of a code parser's declared JSON.
+pub const fn code_parser_len(c: &CodeParserSpec) -> usize {
+    let mut out = Out::<0>::new();
+    out.code_parser(c);
+    out.len
+}
+
+/// A code parser's declared JSON, `N` bytes long (see [`code_parser_len`]).
+pub const fn code_parser_json<const N: usize>(c: &CodeParserSpec) -> [u8; N] {
+    let mut out = Out::<N>::new();
+    out.code_parser(c);
+    out.buf
 }
 
 /// The length of a tool's declared JSON.
@@ -290,6 +340,29 @@ mod tests {
             serde_json::json!({ "parser": {
                 "format": "pdf", "extensions": ["pdf", "x"],
                 "signatures": [[37, 80, 68, 70, 45], [0, 255]], "textFallback": false } })
+        );
+        const CODE: CodeParserSpec = CodeParserSpec {
+            languages: &[
+                crate::code::LanguageSpec {
+                    name: "ruby",
+                    extensions: &["rb", "rake"],
+                    file_names: &["Rakefile"],
+                },
+                crate::code::LanguageSpec {
+                    name: "c#",
+                    extensions: &["cs"],
+                    file_names: &[],
+                },
+            ],
+        };
+        const CLEN: usize = code_parser_len(&CODE);
+        let code: serde_json::Value =
+            serde_json::from_slice(&code_parser_json::<CLEN>(&CODE)).unwrap();
+        assert_eq!(
+            code,
+            serde_json::json!({ "codeParser": { "languages": [
+                { "name": "ruby", "extensions": ["rb", "rake"], "fileNames": ["Rakefile"] },
+                { "name": "c#", "extensions": ["cs"], "fileNames": [] } ] } })
         );
     }
 }

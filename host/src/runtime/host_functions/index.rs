@@ -173,7 +173,7 @@ impl index::Host for HostState {
             services.index.skeleton(&path).map_err(to_wit)?;
         Ok(index::FileSkeleton {
             path,
-            language: language.into(),
+            language,
             line_count: lines,
             definitions: definitions as u32,
             text,

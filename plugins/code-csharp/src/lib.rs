@@ -1,0 +1,48 @@
+//! A code parser for C#: the tree-sitter grammar (C, compiled into this component) and a
+//! query in `queries/` that names its definitions, calls and imports (see `sdk::syntax`). A
+//! file is parsed in the component's sandbox: a grammar's C code that a hostile file drives
+//! astray stays inside it.
+
+use sdk::code::{CodeParserSpec, LanguageSpec, Structure};
+use sdk::syntax::Extractor;
+use sdk::{ToolError, ToolResult, codes};
+
+pub struct CSharp;
+
+impl CSharp {
+    /// What the host's index routes here (declared in the component too).
+    pub const SPEC: CodeParserSpec = CodeParserSpec {
+        languages: &[LanguageSpec {
+            name: "csharp",
+            extensions: &["cs", "csx"],
+            file_names: &[],
+        }],
+    };
+
+    pub fn parse(bytes: &[u8], path: &str) -> ToolResult<Structure> {
+        if Self::SPEC.language_of(path).is_none() {
+            return Err(ToolError::new(
+                codes::UNSUPPORTED,
+                format!("{path} is no C# file"),
+            ));
+        }
+        let (text, _) = sdk::decode_text(bytes);
+        let extractor = Extractor::new(
+            "csharp",
+            tree_sitter_c_sharp::LANGUAGE.into(),
+            include_str!("queries/csharp.scm"),
+        )
+        .map_err(|e| ToolError::new(codes::INTERNAL, e))?
+        .branches(&["switch_expression_arm", "conditional_access_expression"]);
+        Ok(extractor.extract(&text))
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+mod component {
+    wit_bindgen::generate!({ path: "../../wit", world: "code-parser" });
+    sdk::export_code_parser!(crate::CSharp);
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,111 @@
+use super::CSharp;
+use sdk::code::Structure;
+
+fn parse(source: &str) -> Structure {
+    CSharp::parse(source.as_bytes(), "src/Shop/Cart.cs").unwrap()
+}
+
+fn defs(s: &Structure) -> Vec<String> {
+    s.definitions
+        .iter()
+        .map(|d| {
+            let name = sdk::qualified_name(&d.name, d.container.as_deref());
+            format!("{name} {}", d.kind)
+        })
+        .collect()
+}
+
+#[test]
+fn types_members_calls_and_usings() {
+    let s = parse(
+        r#"using System;
+using System.Collections.Generic;
+using static System.Math;
+
+namespace Shop.Carts
+{
+    /// <summary>A customer's cart.</summary>
+    public sealed class Cart : IDisposable
+    {
+        private readonly List<Item> items = new List<Item>();
+        public event EventHandler Changed;
+        public int Count => items.Count;
+
+        public Cart(string owner) { Owner = owner; }
+
+        public string Owner { get; }
+
+        public void Add(Item item)
+        {
+            if (item == null) throw new ArgumentNullException(nameof(item));
+            items.Add(item);
+            Changed?.Invoke(this, EventArgs.Empty);
+            Log<Cart>("added");
+            int Twice(int x) => x * 2;
+        }
+
+        public void Dispose() => items.Clear();
+    }
+
+    public interface IPriced { decimal Price(); }
+    public record Item(string Name, decimal Price);
+    public enum Size { Small, Large }
+    public struct Point { public int X; }
+    public delegate void Notify(string message);
+}
+"#,
+    );
+    assert_eq!(s.language, "csharp");
+    assert_eq!(
+        defs(&s),
+        [
+            "Shop.Carts namespace",
+            "Shop.Carts.Cart class",
+            "Cart.items field",
+            "Cart.Changed event",
+            "Cart.Count property",
+            "Cart.Cart constructor",
+            "Cart.Owner property",
+            "Cart.Add method",
+            "Add.Twice function",
+            "Cart.Dispose method",
+            "Shop.Carts.IPriced interface",
+            "IPriced.Price method",
+            "Shop.Carts.Item record",
+            "Shop.Carts.Size enum",
+            "Size.Small enumerator",
+            "Size.Large enumerator",
+            "Shop.Carts.Point struct",
+            "Point.X field",
+            "Shop.Carts.Notify delegate",
+        ]
+    );
+    let cart = &s.definitions[1];
+    assert_eq!(
+        cart.doc.as_ref().unwrap().text,
+        "<summary>A customer's cart.</summary>"
+    );
+    assert_eq!(cart.signature, "public sealed class Cart : IDisposable");
+    let imports: Vec<&str> = s.imports.iter().map(|i| i.name.as_str()).collect();
+    assert_eq!(
+        imports,
+        ["System", "System.Collections.Generic", "System.Math"]
+    );
+    let calls: Vec<String> = s
+        .calls
+        .iter()
+        .map(|c| match &c.receiver {
+            Some(r) => format!("{r}.{}", c.name),
+            None => c.name.clone(),
+        })
+        .collect();
+    for call in [
+        "items.Add",
+        "Log",
+        "ArgumentNullException",
+        "List",
+        "items.Clear",
+    ] {
+        assert!(calls.contains(&call.to_string()), "{call} in {calls:?}");
+    }
+}

@@ -1,0 +1,342 @@
+//! A code parser from a tree-sitter grammar and one query (feature `tree-sitter`): what a
+//! language plugin written in Rust needs beyond its grammar crate. The query's captures name
+//! what they find, as the host's own languages do and as tree-sitter's `tags.scm` files do
+//! (so a grammar's shipped tags query is a working start):
+//!
+//! - `@definition.<kind>` on a definition, with `@name` on its name and, optionally,
+//!   `@container` on the name of what it belongs to when nesting does not say it
+//!   (`def Foo.bar`); a definition nested in another gets that one as its container, and a
+//!   function inside a class, module or struct becomes a method;
+//! - `@doc` on its doc comment, when the query finds it; otherwise the comments right above
+//!   the definition are its doc;
+//! - `@call` on a callee's name with, optionally, `@receiver` on the object it is called on
+//!   (or `@reference.call` on the call with `@name` on the callee, as `tags.scm` writes it);
+//! - `@import` on what an import names (a path or a module, quotes dropped).
+
+use crate::code::{Definition, DocComment, Reference, Structure};
+use tree_sitter::{Language, Node, Parser, Query, QueryCursor, StreamingIterator};
+
+/// Node kinds that open a path through the code in most grammars: the cyclomatic part of a
+/// complexity score. A language adds its own with [`Extractor::branches`].
+const BRANCH_KINDS: &[&str] = &[
+    "if",
+    "if_statement",
+    "if_expression",
+    "elif_clause",
+    "elsif",
+    "elseif_clause",
+    "else_if_clause",
+    "unless",
+    "for",
+    "for_statement",
+    "foreach_statement",
+    "for_in_statement",
+    "while",
+    "while_statement",
+    "until",
+    "do_statement",
+    "repeat_statement",
+    "case_statement",
+    "switch_section",
+    "case_item",
+    "when",
+    "match_arm",
+    "catch_clause",
+    "rescue",
+    "conditional",
+    "conditional_expression",
+    "ternary_expression",
+    "binary_expression_and",
+];
+
+/// Longest signature kept, in characters.
+const MAX_SIGNATURE_CHARS: usize = 200;
+/// Longest receiver kept as written; a longer one is `?`.
+const MAX_RECEIVER_CHARS: usize = 80;
+
+/// A grammar and its compiled query, ready to extract files of one language.
+pub struct Extractor {
+    language: &'static str,
+    grammar: Language,
+    query: Query,
+    branches: &'static [&'static str],
+    comment_prefixes: &'static [&'static str],
+}
+
+impl Extractor {
+    /// Compiles `query` against `grammar`; the error names the query's mistake (a plugin's
+    /// tests catch it before it ships).
+    pub fn new(language: &'static str, grammar: Language, query: &str) -> Result<Self, String> {
+        let query = Query::new(&grammar, query).map_err(|e| format!("{language} query: {e}"))?;
+        Ok(Self {
+            language,
+            grammar,
+            query,
+            branches: &[],
+            comment_prefixes: &["///", "//!", "//", "/**", "/*", "#", "--", ";"],
+        })
+    }
+
+    /// Node kinds of this grammar that count as branches, beyond the common ones.
+    pub fn branches(mut self, kinds: &'static [&'static str]) -> Self {
+        self.branches = kinds;
+        self
+    }
+
+    /// The markers a doc comment's lines start with in this language, longest first
+    /// (default: `///`, `//!`, `//`, `/**`, `/*`, `#`, `--`, `;`).
+    pub fn comment_prefixes(mut self, prefixes: &'static [&'static str]) -> Self {
+        self.comment_prefixes = prefixes;
+        self
+    }
+
+    /// The structure of `source`. A file with syntax errors yields what tree-sitter
+    /// recovered around them.
+    pub fn extract(&self, source: &str) -> Structure {
+        let mut parser = Parser::new();
+        let mut out = Structure {
+            language: self.language.to_string(),
+            ..Structure::default()
+        };
+        if parser.set_language(&self.grammar).is_err() {
+            return out;
+        }
+        let Some(tree) = parser.parse(source, None) else {
+            return out;
+        };
+        let names = self.query.capture_names();
+        let mut cursor = QueryCursor::new();
+        let mut matches = cursor.matches(&self.query, tree.root_node(), source.as_bytes());
+        let mut defs: Vec<(Node, Definition)> = Vec::new();
+        while let Some(m) = matches.next() {
+            let (mut def, mut name, mut container, mut doc) = (None, None, None, None);
+            let (mut call, mut receiver, mut call_site) = (None, None, false);
+            for capture in m.captures() {
+                let node = capture.node;
+                match names[capture.index as usize] {
+                    "name" => name = Some(node),
+                    "container" => container = Some(node),
+                    "doc" => doc = Some(doc.map_or((node, node), |(first, _)| (first, node))),
+                    "call" => call = Some(node),
+                    "receiver" => receiver = Some(node),
+                    "reference.call" => call_site = true,
+                    "import" => {
+                        let target = text(node, source)
+                            .trim()
+                            .trim_matches(|c| "\"'`<>".contains(c));
+                        if !target.is_empty() {
+                            out.imports.push(Reference {
+                                name: target.to_string(),
+                                line: line_of(node),
+                                receiver: None,
+                            });
+                        }
+                    }
+                    other => {
+                        if let Some(kind) = other.strip_prefix("definition.") {
+                            def = Some((node, kind));
+                        }
+                    }
+                }
+            }
+            let callee = call.or(if call_site { name } else { None });
+            if let Some(node) = callee {
+                out.calls.push(Reference {
+                    name: text(node, source).to_string(),
+                    line: line_of(node),
+                    receiver: receiver.map(|r| receiver_text(text(r, source))),
+                });
+                continue;
+            }
+            let (Some((node, kind)), Some(name_node)) = (def, name) else {
+                continue;
+            };
+            if defs.iter().any(|(n, _)| n.id() == node.id()) {
+                continue;
+            }
+            let mut name = text(name_node, source).trim();
+            if name_node.kind().contains("symbol") {
+                // Ruby's `attr_reader :items` defines `items`.
+                name = name.trim_start_matches(':');
+            }
+            if name.is_empty() {
+                continue;
+            }
+            let doc = match doc {
+                Some((first, last)) => self.doc_from(first, last, source),
+                None => self.doc_above(node, source),
+            };
+            defs.push((
+                node,
+                Definition {
+                    name: name.to_string(),
+                    kind: kind.to_string(),
+                    container: container.map(|c| text(c, source).trim().to_string()),
+                    start_line: line_of(node),
+                    end_line: node.end_position().row as u32 + 1,
+                    signature: signature(node, source),
+                    doc,
+                    branches: 0,
+                },
+            ));
+        }
+        defs.sort_by_key(|(n, _)| (n.start_byte(), std::cmp::Reverse(n.end_byte())));
+        assign_containers(&mut defs);
+        self.count_branches(tree.root_node(), &mut defs);
+        out.definitions = defs.into_iter().map(|(_, d)| d).collect();
+        out
+    }
+
+    /// The comments right above `def` (no blank line between them and it), as its doc. A
+    /// definition that opens a body (Ruby's `module M # doc\n class C`) has its comments
+    /// before that body, where the grammar put them.
+    fn doc_above(&self, def: Node, source: &str) -> Option<DocComment> {
+        let mut anchor = def;
+        while anchor.prev_sibling().is_none()
+            && let Some(parent) = anchor
+                .parent()
+                .filter(|p| p.start_byte() == anchor.start_byte())
+        {
+            anchor = parent;
+        }
+        let mut first = None;
+        let mut next_row = def.start_position().row;
+        let mut sibling = anchor.prev_sibling();
+        while let Some(node) = sibling {
+            if !node.kind().contains("comment") || node.end_position().row + 1 < next_row {
+                break;
+            }
+            first = Some(node);
+            next_row = node.start_position().row;
+            sibling = node.prev_sibling();
+        }
+        let first = first?;
+        let last = anchor.prev_sibling()?;
+        self.doc_from(first, last, source)
+    }
+
+    /// The text from `first` to `last` (comment nodes) with comment markers stripped.
+    fn doc_from(&self, first: Node, last: Node, source: &str) -> Option<DocComment> {
+        let raw = source.get(first.start_byte()..last.end_byte())?;
+        let lines: Vec<String> = raw.lines().map(|l| self.strip_markers(l)).collect();
+        let text = lines.join("\n").trim().to_string();
+        (!text.is_empty()).then(|| DocComment {
+            text,
+            start_line: line_of(first),
+            end_line: last.end_position().row as u32 + 1,
+        })
+    }
+
+    fn strip_markers(&self, line: &str) -> String {
+        let mut t = line.trim();
+        if let Some(p) = self.comment_prefixes.iter().find(|p| t.starts_with(**p)) {
+            t = &t[p.len()..];
+        }
+        let t = t.trim_end_matches("*/").trim();
+        t.strip_prefix("* ")
+            .or_else(|| t.strip_prefix('*'))
+            .unwrap_or(t)
+            .trim_end()
+            .to_string()
+    }
+
+    /// Sets each definition's branch count: the branch nodes inside its byte range.
+    fn count_branches(&self, root: Node, defs: &mut [(Node, Definition)]) {
+        let mut starts = Vec::new();
+        let mut cursor = root.walk();
+        'walk: loop {
+            let node = cursor.node();
+            if BRANCH_KINDS.contains(&node.kind()) || self.branches.contains(&node.kind()) {
+                starts.push(node.start_byte());
+            }
+            if cursor.goto_first_child() {
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+            }
+        }
+        for (node, def) in defs.iter_mut() {
+            let from = starts.partition_point(|&b| b < node.start_byte());
+            let to = starts.partition_point(|&b| b < node.end_byte());
+            def.branches = (to - from) as u32;
+        }
+    }
+}
+
+/// Containers from nesting (the innermost enclosing definition), and functions inside types
+/// as methods.
+fn assign_containers(defs: &mut [(Node, Definition)]) {
+    let mut stack: Vec<(usize, String, String)> = Vec::new(); // (end byte, name, kind)
+    for (node, def) in defs.iter_mut() {
+        while stack
+            .last()
+            .is_some_and(|(end, _, _)| node.start_byte() >= *end)
+        {
+            stack.pop();
+        }
+        if let Some((_, name, kind)) = stack.last() {
+            if def.container.is_none() {
+                def.container = Some(name.clone());
+            }
+            let in_type = matches!(
+                kind.as_str(),
+                "class" | "struct" | "interface" | "trait" | "enum" | "module" | "object" | "impl"
+            );
+            if def.kind == "function" && in_type {
+                def.kind = "method".into();
+            }
+        }
+        stack.push((node.end_byte(), def.name.clone(), def.kind.clone()));
+    }
+}
+
+/// A receiver as written when it is a plain path (`self`, `Foo::Bar`, `$this`, `@client`),
+/// else `?`.
+fn receiver_text(raw: &str) -> String {
+    let plain = !raw.is_empty()
+        && raw.chars().count() <= MAX_RECEIVER_CHARS
+        && raw
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | ':' | '$' | '@' | '\\'));
+    if plain {
+        raw.to_string()
+    } else {
+        "?".to_string()
+    }
+}
+
+/// The definition's first line, without a trailing `{`.
+fn signature(node: Node, source: &str) -> String {
+    let first = text(node, source).lines().next().unwrap_or("").trim();
+    let first = first.trim_end_matches('{').trim_end();
+    let mut out: String = first.chars().take(MAX_SIGNATURE_CHARS).collect();
+    if first.chars().count() > MAX_SIGNATURE_CHARS {
+        out.push('…');
+    }
+    out
+}
+
+fn text<'s>(node: Node, source: &'s str) -> &'s str {
+    node.utf8_text(source.as_bytes()).unwrap_or("")
+}
+
+fn line_of(node: Node) -> u32 {
+    node.start_position().row as u32 + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn receivers_are_plain_paths_or_unknown() {
+        assert_eq!(receiver_text("self"), "self");
+        assert_eq!(receiver_text("Foo::Bar"), "Foo::Bar");
+        assert_eq!(receiver_text("$this"), "$this");
+        assert_eq!(receiver_text("foo(1).bar"), "?");
+        assert_eq!(receiver_text(&"a".repeat(81)), "?");
+    }
+}

@@ -1,0 +1,182 @@
+//! Languages brought by code-parser components: Ruby, PHP, C#, Bash and Lua files indexed
+//! through the built-in `code_scripting` and `code_csharp` components (real wasm, in the
+//! sandbox, over MCP through rmcp's client), found by explore, outlined and linked by
+//! understand, and kept right as the files change.
+
+mod common;
+
+use common::{Fixture, call, connect, structured};
+use serde_json::{Value, json};
+
+fn fixture() -> Fixture {
+    let fx = Fixture::new();
+    fx.write(
+        "lib/shop/cart.rb",
+        "require_relative \"item\"\n\nmodule Shop\n  # A customer's cart of items.\n  class Cart\n    def add_item(item)\n      @items << item\n      item.price_in_cents\n    end\n  end\nend\n",
+    );
+    fx.write(
+        "lib/shop/item.rb",
+        "module Shop\n  class Item\n    def price_in_cents\n      100\n    end\n  end\nend\n",
+    );
+    fx.write(
+        "src/Models/User.php",
+        "<?php\nnamespace App\\Models;\n\nclass User\n{\n    public function greetWarmly(): string { return 'hi'; }\n}\n",
+    );
+    fx.write(
+        "src/Http/Controller.php",
+        "<?php\nnamespace App\\Http;\n\nuse App\\Models\\User;\n\nclass Controller\n{\n    public function show(): string\n    {\n        $user = new User();\n        return $user->greetWarmly();\n    }\n}\n",
+    );
+    fx.write(
+        "Services/Billing.cs",
+        "namespace Shop.Services\n{\n    /// <summary>Charges customers.</summary>\n    public class BillingService\n    {\n        public decimal ChargeCustomer(decimal amount) => amount;\n    }\n}\n",
+    );
+    fx.write(
+        "scripts/deploy.sh",
+        "#!/bin/sh\nsource ./common.sh\n\nrollout_release() {\n  announce \"go\"\n}\n",
+    );
+    fx.write("scripts/common.sh", "announce() {\n  echo \"$1\"\n}\n");
+    fx.write(
+        "game/player.lua",
+        "local vector = require(\"game.vector\")\nlocal M = {}\nfunction M.walk(dx)\n  return vector.scale(dx, 2)\nend\nreturn M\n",
+    );
+    fx.write(
+        "game/vector.lua",
+        "local V = {}\nfunction V.scale(v, k)\n  return v * k\nend\nreturn V\n",
+    );
+    fx
+}
+
+/// `(kind, name, container)` of every entry of understand's outline of `path`.
+fn outline(r: &Value) -> Vec<(String, String, Value)> {
+    r["outline"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no outline: {r:#}"))
+        .iter()
+        .map(|e| {
+            (
+                e["kind"].as_str().unwrap().into(),
+                e["name"].as_str().unwrap().into(),
+                e["container"].clone(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn component_languages_are_found_outlined_and_linked() {
+    let fx = fixture();
+    let client = connect(&fx).await;
+
+    // explore finds a definition by its name, in each language.
+    for (query, path, title) in [
+        ("add_item", "lib/shop/cart.rb", "Cart::add_item"),
+        ("greetWarmly", "src/Models/User.php", "User::greetWarmly"),
+        (
+            "ChargeCustomer",
+            "Services/Billing.cs",
+            "BillingService::ChargeCustomer",
+        ),
+        ("rollout_release", "scripts/deploy.sh", "rollout_release"),
+        ("walk", "game/player.lua", "M::walk"),
+    ] {
+        let found = structured(&call(&client, "explore", json!({ "query": query })).await);
+        let hit = &found["data"]["code"][0];
+        assert_eq!(hit["filePath"], path, "{query}: {found:#}");
+        assert_eq!(hit["title"], title, "{query}: {found:#}");
+    }
+
+    // understand outlines a file of each.
+    let r = structured(
+        &call(
+            &client,
+            "understand",
+            json!({ "goal": "cart", "path": "lib/shop/cart.rb" }),
+        )
+        .await,
+    );
+    assert_eq!(
+        outline(&r),
+        [
+            ("module".into(), "Shop".into(), Value::Null),
+            ("class".into(), "Cart".into(), json!("Shop")),
+            ("method".into(), "add_item".into(), json!("Cart")),
+        ],
+        "{r:#}"
+    );
+    let r = structured(
+        &call(
+            &client,
+            "understand",
+            json!({ "goal": "billing", "path": "Services/Billing.cs" }),
+        )
+        .await,
+    );
+    let names: Vec<String> = outline(&r).into_iter().map(|(_, n, _)| n).collect();
+    assert_eq!(names, ["Shop.Services", "BillingService", "ChargeCustomer"]);
+
+    // Imports resolve to files (PHP `use` by PSR-4, Ruby require_relative, Lua require, shell
+    // source): the dependency graph and importers see them.
+    for (importer, imported) in [
+        ("src/Http/Controller.php", "src/Models/User.php"),
+        ("lib/shop/cart.rb", "lib/shop/item.rb"),
+        ("game/player.lua", "game/vector.lua"),
+        ("scripts/deploy.sh", "scripts/common.sh"),
+    ] {
+        let r = structured(
+            &call(
+                &client,
+                "understand",
+                json!({ "goal": "who depends on it", "path": imported }),
+            )
+            .await,
+        );
+        assert!(
+            r.to_string().contains(importer),
+            "{importer} imports {imported}: {r:#}"
+        );
+    }
+
+    // A call links its callee: PHP's `$user->greetWarmly()` on a `new User()`.
+    let r = structured(
+        &call(
+            &client,
+            "understand",
+            json!({ "goal": "who calls it", "path": "src/Models/User.php", "symbol": "User.greetWarmly" }),
+        )
+        .await,
+    );
+    assert!(
+        r["callGraph"]
+            .to_string()
+            .contains("src/Http/Controller.php"),
+        "{r:#}"
+    );
+    client.cancel().await.unwrap();
+}
+
+/// After edits the index answers as a fresh build of the same files would: a renamed
+/// definition is found by its new name only, a removed file is gone.
+#[tokio::test]
+async fn component_languages_follow_edits() {
+    let fx = fixture();
+    let client = connect(&fx).await;
+    let found = structured(&call(&client, "explore", json!({ "query": "add_item" })).await);
+    assert_eq!(found["data"]["code"][0]["filePath"], "lib/shop/cart.rb");
+    fx.write(
+        "lib/shop/cart.rb",
+        "module Shop\n  class Cart\n    def put_into_basket(item)\n    end\n  end\nend\n",
+    );
+    std::fs::remove_file(fx.path().join("game/vector.lua")).unwrap();
+    let r = structured(&call(&client, "manage", json!({ "command": "rebuild" })).await);
+    assert_ne!(r["success"], false, "{r:#}");
+    let found = structured(&call(&client, "explore", json!({ "query": "put_into_basket" })).await);
+    assert_eq!(
+        found["data"]["code"][0]["title"], "Cart::put_into_basket",
+        "{found:#}"
+    );
+    let stale = structured(&call(&client, "explore", json!({ "query": "add_item" })).await);
+    assert!(!stale.to_string().contains("Cart::add_item"), "{stale:#}");
+    let gone = structured(&call(&client, "explore", json!({ "query": "scale" })).await);
+    assert!(!gone.to_string().contains("game/vector.lua"), "{gone:#}");
+    client.cancel().await.unwrap();
+}
