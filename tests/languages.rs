@@ -1,7 +1,7 @@
-//! Languages brought by code-parser components: Ruby, PHP, C#, Bash and Lua files indexed
-//! through the built-in `code_scripting` and `code_csharp` components (real wasm, in the
-//! sandbox, over MCP through rmcp's client), found by explore, outlined and linked by
-//! understand, and kept right as the files change.
+//! Languages brought by code-parser components: Ruby, PHP, C#, Bash, Lua, Kotlin, Scala and
+//! Swift files indexed through the built-in `code_*` components (real wasm, in the sandbox,
+//! over MCP through rmcp's client), found by explore, outlined and linked by understand, and
+//! kept right as the files change.
 
 mod common;
 
@@ -38,6 +38,22 @@ fn fixture() -> Fixture {
     fx.write(
         "game/player.lua",
         "local vector = require(\"game.vector\")\nlocal M = {}\nfunction M.walk(dx)\n  return vector.scale(dx, 2)\nend\nreturn M\n",
+    );
+    fx.write(
+        "app/src/main/kotlin/shop/Checkout.kt",
+        "package shop\n\nimport shop.items.Item\n\nclass Checkout {\n    fun settleInvoice(item: Item): Int {\n        return item.cost()\n    }\n}\n",
+    );
+    fx.write(
+        "app/src/main/kotlin/shop/items/Item.kt",
+        "package shop.items\n\nclass Item {\n    fun cost(): Int = 1\n}\n",
+    );
+    fx.write(
+        "core/src/main/scala/shop/Ledger.scala",
+        "package shop\n\nobject Ledger {\n  def reconcileAccounts(n: Int): Int = n\n}\n",
+    );
+    fx.write(
+        "Sources/Shop/Basket.swift",
+        "import Foundation\n\n/// A basket of goods.\nstruct Basket {\n    func weighContents() -> Int { return 0 }\n}\n",
     );
     fx.write(
         "game/vector.lua",
@@ -78,6 +94,21 @@ async fn component_languages_are_found_outlined_and_linked() {
         ),
         ("rollout_release", "scripts/deploy.sh", "rollout_release"),
         ("walk", "game/player.lua", "M::walk"),
+        (
+            "settleInvoice",
+            "app/src/main/kotlin/shop/Checkout.kt",
+            "Checkout::settleInvoice",
+        ),
+        (
+            "reconcileAccounts",
+            "core/src/main/scala/shop/Ledger.scala",
+            "Ledger::reconcileAccounts",
+        ),
+        (
+            "weighContents",
+            "Sources/Shop/Basket.swift",
+            "Basket::weighContents",
+        ),
     ] {
         let found = structured(&call(&client, "explore", json!({ "query": query })).await);
         let hit = &found["data"]["code"][0];
@@ -121,6 +152,10 @@ async fn component_languages_are_found_outlined_and_linked() {
         ("lib/shop/cart.rb", "lib/shop/item.rb"),
         ("game/player.lua", "game/vector.lua"),
         ("scripts/deploy.sh", "scripts/common.sh"),
+        (
+            "app/src/main/kotlin/shop/Checkout.kt",
+            "app/src/main/kotlin/shop/items/Item.kt",
+        ),
     ] {
         let r = structured(
             &call(

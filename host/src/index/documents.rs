@@ -25,6 +25,9 @@ pub trait DocumentParsers: Send + Sync {
     /// language it read it as.
     fn parse_code(&self, path: &str, bytes: &[u8])
     -> HostResult<(String, super::code::Extraction)>;
+
+    /// An indexing pass is over: what it kept ready between files (parser instances) can go.
+    fn pass_done(&self) {}
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]

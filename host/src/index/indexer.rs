@@ -375,6 +375,16 @@ impl Index {
         let total = todo.len() as u64;
         self.pending.store(total, Ordering::Relaxed);
         let parsers = self.parsers();
+        // Whatever ends the pass, the parser instances it kept between files go with it.
+        struct PassDone<'p>(Option<&'p Arc<dyn DocumentParsers>>);
+        impl Drop for PassDone<'_> {
+            fn drop(&mut self) {
+                if let Some(parsers) = self.0 {
+                    parsers.pass_done();
+                }
+            }
+        }
+        let _done = PassDone(parsers.as_ref());
         // The catalogue is written on its own thread, each batch after the search index
         // commit that covers it, while the next files are extracted.
         std::thread::scope(|scope| {

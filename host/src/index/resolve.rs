@@ -9,6 +9,13 @@ use super::code::Language;
 /// The lookup key of an import: the last module segment, without a file extension.
 /// Imports and files with the same key are the candidates resolution checks.
 pub fn import_key(name: &str) -> String {
+    // A group or wildcard import (`a.b.{C, D}`, `a.b._`) is keyed by its package.
+    let name = name.split(['{', ' ']).next().unwrap_or(name);
+    let name = name
+        .strip_suffix("._")
+        .or_else(|| name.strip_suffix(".*"))
+        .unwrap_or(name);
+    let name = name.trim_end_matches('.');
     let last = name
         .rsplit(['/', ':', '\\'])
         .find(|s| !s.is_empty())
@@ -62,7 +69,7 @@ pub fn link_target(from: &str, target: &str) -> Option<String> {
 
 const KNOWN_EXTENSIONS: &[&str] = &[
     "h", "hpp", "hh", "hxx", "c", "cc", "cpp", "js", "jsx", "mjs", "cjs", "ts", "tsx", "py", "rs",
-    "go", "java", "inc", "rb", "php", "sh", "bash", "lua", "cs",
+    "go", "java", "inc", "rb", "php", "sh", "bash", "lua", "cs", "kt", "scala", "swift",
 ];
 
 /// Files named like a package (`__init__.py`, `index.ts`, `mod.rs`) are keyed by their
@@ -195,6 +202,24 @@ fn component_candidates(lang: &str, dir: &str, name: &str) -> Vec<String> {
         }
         // `source ./lib/x.sh`: relative to the script (a `$VAR` path names nothing).
         "bash" if !name.contains('$') => relative("sh"),
+        // `import a.b.C` (or `a.b.{C, D}`, `a.b._`): by convention the class sits in
+        // a/b/C.kt (.scala) under some source root, and its package in the directory a/b/.
+        "kotlin" | "scala" => {
+            let ext = if lang == "kotlin" { "kt" } else { "scala" };
+            let path = name.split(['{', ' ']).next().unwrap_or(name);
+            let segments: Vec<&str> = path
+                .split('.')
+                .filter(|s| !s.is_empty() && *s != "_" && *s != "*")
+                .collect();
+            let Some((last, package)) = segments.split_last() else {
+                return Vec::new();
+            };
+            let mut out = vec![format!("/{}/", segments.join("/"))];
+            if !package.is_empty() {
+                out.push(format!("/{}/{last}.{ext}", package.join("/")));
+            }
+            out
+        }
         // `require "a.b"`: a/b.lua or a/b/init.lua on the package path.
         "lua" => {
             let module = name.replace('.', "/");
@@ -300,6 +325,8 @@ mod tests {
         let rb = candidates(Some("ruby"), "app/main.rb", "shop/cart");
         assert!(matches("lib/shop/cart.rb", &rb) && matches("app/shop/cart.rb", &rb));
         assert_eq!(import_key("App\\Models\\User"), "User");
+        assert_eq!(import_key("shop.items.{Item, Price}"), "items");
+        assert_eq!(import_key("scala.collection._"), "collection");
         let php = candidates(Some("php"), "app/Http/Kernel.php", "App\\Models\\User");
         assert!(matches("app/Models/User.php", &php) && !matches("app/Other/User.php", &php));
         let php = candidates(Some("php"), "public/index.php", "../bootstrap/app.php");
@@ -311,6 +338,11 @@ mod tests {
         assert!(matches("src/game/vector.lua", &lua) && matches("game/vector/init.lua", &lua));
         assert_eq!(file_keys("src/game/init.lua"), ["init", "game"]);
         assert!(candidates(Some("csharp"), "A.cs", "System.Text").is_empty());
+        let kt = candidates(Some("kotlin"), "app/Main.kt", "shop.items.Item");
+        assert!(matches("src/main/kotlin/shop/items/Item.kt", &kt));
+        assert!(!matches("src/main/kotlin/shop/Item.kt", &kt));
+        let scala = candidates(Some("scala"), "A.scala", "shop.items.{Item, Price}");
+        assert!(matches("src/main/scala/shop/items/Price.scala", &scala));
         assert!(candidates(None, "a.txt", "x").is_empty());
     }
 }

@@ -180,7 +180,7 @@ mod tests {
             }
             seen += 1;
         }
-        assert_eq!(seen, 12);
+        assert_eq!(seen, 14);
     }
 
     #[test]

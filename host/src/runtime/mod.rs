@@ -130,6 +130,8 @@ pub struct Runtime {
     registry: Registry,
     /// Code parsers by extension and file name; indexes into `plugins`.
     languages: Languages,
+    /// Code-parser instances kept between the files of an indexing pass.
+    warm: code_parsers::Warm,
     rejected: Vec<Rejected>,
     limits: Limits,
     cache: Arc<ComponentCache>,
@@ -199,6 +201,7 @@ impl Runtime {
             services,
             plugins: Arc::new(plugins),
             registry,
+            warm: code_parsers::Warm::new(&limits),
             languages,
             rejected,
             limits,
@@ -817,6 +820,19 @@ impl crate::index::DocumentParsers for Runtime {
     ) -> HostResult<(String, crate::index::code::Extraction)> {
         Runtime::parse_code(self, path, bytes)
     }
+
+    fn pass_done(&self) {
+        self.release_code_parsers();
+    }
+}
+
+/// Gives the next call on `store` the whole deadline of `limits` (a store serving several
+/// calls gets it afresh for each).
+fn arm_deadline(store: &mut Store<HostState>, limits: &Limits) {
+    let total = engine::deadline_ticks(limits.timeout_ms);
+    let first = total.min(engine::SLICE_TICKS);
+    store.data_mut().ticks_left = total - first;
+    store.set_epoch_deadline(first);
 }
 
 fn new_store(
@@ -828,10 +844,7 @@ fn new_store(
     let state = HostState::new(runtime, plugin.into(), engine::memory_cap_bytes(limits));
     let mut store = Store::new(engine, state);
     store.limiter(|s| &mut s.limiter);
-    let total = engine::deadline_ticks(limits.timeout_ms);
-    let first = total.min(engine::SLICE_TICKS);
-    store.data_mut().ticks_left = total - first;
-    store.set_epoch_deadline(first);
+    arm_deadline(&mut store, limits);
     store.epoch_deadline_callback(|mut ctx| {
         let state = ctx.data_mut();
         if state.control.is_cancelled() {

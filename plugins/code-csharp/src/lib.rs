@@ -4,7 +4,7 @@
 //! astray stays inside it.
 
 use sdk::code::{CodeParserSpec, LanguageSpec, Structure};
-use sdk::syntax::Extractor;
+use sdk::syntax::{Cached, Extractor};
 use sdk::{ToolError, ToolResult, codes};
 
 pub struct CSharp;
@@ -27,13 +27,17 @@ impl CSharp {
             ));
         }
         let (text, _) = sdk::decode_text(bytes);
-        let extractor = Extractor::new(
-            "csharp",
-            tree_sitter_c_sharp::LANGUAGE.into(),
-            include_str!("queries/csharp.scm"),
-        )
-        .map_err(|e| ToolError::new(codes::INTERNAL, e))?
-        .branches(&["switch_expression_arm", "conditional_access_expression"]);
+        static CSHARP: Cached = Cached::new();
+        let extractor = CSHARP
+            .get(|| {
+                Extractor::new(
+                    "csharp",
+                    tree_sitter_c_sharp::LANGUAGE,
+                    include_str!("queries/csharp.scm"),
+                )
+                .map(|e| e.branches(&["switch_expression_arm", "conditional_access_expression"]))
+            })
+            .map_err(|e| ToolError::new(codes::INTERNAL, e))?;
         Ok(extractor.extract(&text))
     }
 }

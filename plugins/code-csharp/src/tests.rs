@@ -50,7 +50,7 @@ namespace Shop.Carts
     public interface IPriced { decimal Price(); }
     public record Item(string Name, decimal Price);
     public enum Size { Small, Large }
-    public struct Point { public int X; }
+    public struct Point { public int X, Y; }
     public delegate void Notify(string message);
 }
 "#,
@@ -77,6 +77,7 @@ namespace Shop.Carts
             "Size.Large enumerator",
             "Shop.Carts.Point struct",
             "Point.X field",
+            "Point.Y field",
             "Shop.Carts.Notify delegate",
         ]
     );

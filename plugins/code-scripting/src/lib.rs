@@ -4,7 +4,7 @@
 //! a grammar's C code that a hostile file drives astray stays inside it.
 
 use sdk::code::{CodeParserSpec, LanguageSpec, Structure};
-use sdk::syntax::Extractor;
+use sdk::syntax::{Cached, Extractor};
 use sdk::{ToolError, ToolResult, codes};
 
 pub struct Scripting;
@@ -51,30 +51,43 @@ impl Scripting {
     }
 }
 
-/// The extractor of `language`, its query compiled (each parse runs in a fresh instance, so
-/// only the language at hand pays for its query).
-fn extractor(language: &'static str) -> Result<Extractor, String> {
+/// The extractor of `language`, its query compiled on first use in this instance (the host
+/// keeps an instance for many files).
+fn extractor(language: &'static str) -> Result<&'static Extractor, String> {
+    static RUBY: Cached = Cached::new();
+    static PHP: Cached = Cached::new();
+    static BASH: Cached = Cached::new();
+    static LUA: Cached = Cached::new();
     match language {
-        "ruby" => Extractor::new(
-            language,
-            tree_sitter_ruby::LANGUAGE.into(),
-            include_str!("queries/ruby.scm"),
-        ),
-        "php" => Extractor::new(
-            language,
-            tree_sitter_php::LANGUAGE_PHP.into(),
-            include_str!("queries/php.scm"),
-        ),
-        "bash" => Extractor::new(
-            language,
-            tree_sitter_bash::LANGUAGE.into(),
-            include_str!("queries/bash.scm"),
-        ),
-        "lua" => Extractor::new(
-            language,
-            tree_sitter_lua::LANGUAGE.into(),
-            include_str!("queries/lua.scm"),
-        ),
+        "ruby" => RUBY.get(|| {
+            Extractor::new(
+                language,
+                tree_sitter_ruby::LANGUAGE,
+                include_str!("queries/ruby.scm"),
+            )
+            .map(|e| e.qualified_by("::"))
+        }),
+        "php" => PHP.get(|| {
+            Extractor::new(
+                language,
+                tree_sitter_php::LANGUAGE_PHP,
+                include_str!("queries/php.scm"),
+            )
+        }),
+        "bash" => BASH.get(|| {
+            Extractor::new(
+                language,
+                tree_sitter_bash::LANGUAGE,
+                include_str!("queries/bash.scm"),
+            )
+        }),
+        "lua" => LUA.get(|| {
+            Extractor::new(
+                language,
+                tree_sitter_lua::LANGUAGE,
+                include_str!("queries/lua.scm"),
+            )
+        }),
         other => Err(format!("no grammar for {other}")),
     }
 }

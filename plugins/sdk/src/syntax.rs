@@ -14,7 +14,8 @@
 //! - `@import` on what an import names (a path or a module, quotes dropped).
 
 use crate::code::{Definition, DocComment, Reference, Structure};
-use tree_sitter::{Language, Node, Parser, Query, QueryCursor, StreamingIterator};
+use tree_sitter::{Node, Parser, Query, QueryCursor, StreamingIterator};
+use tree_sitter_language::LanguageFn;
 
 /// Node kinds that open a path through the code in most grammars: the cyclomatic part of a
 /// complexity score. A language adds its own with [`Extractor::branches`].
@@ -54,27 +55,64 @@ const MAX_SIGNATURE_CHARS: usize = 200;
 /// Longest receiver kept as written; a longer one is `?`.
 const MAX_RECEIVER_CHARS: usize = 80;
 
+/// An extractor built once per component instance: compiling a query against a large
+/// grammar costs more than parsing a file (50-70 ms for C# or Ruby), and the host keeps an
+/// instance for many files.
+pub struct Cached(std::sync::OnceLock<Result<Extractor, String>>);
+
+impl Cached {
+    pub const fn new() -> Self {
+        Self(std::sync::OnceLock::new())
+    }
+
+    /// The extractor, built by `build` on the first call.
+    pub fn get(
+        &self,
+        build: impl FnOnce() -> Result<Extractor, String>,
+    ) -> Result<&Extractor, String> {
+        self.0.get_or_init(build).as_ref().map_err(Clone::clone)
+    }
+}
+
+impl Default for Cached {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// A grammar and its compiled query, ready to extract files of one language.
 pub struct Extractor {
     language: &'static str,
-    grammar: Language,
+    /// The grammar as its crate exports it (`tree_sitter_ruby::LANGUAGE`): unlike a
+    /// `tree_sitter::Language` on wasm it may live in a static.
+    grammar: LanguageFn,
     query: Query,
     branches: &'static [&'static str],
     comment_prefixes: &'static [&'static str],
+    qualifier: Option<&'static str>,
 }
 
 impl Extractor {
     /// Compiles `query` against `grammar`; the error names the query's mistake (a plugin's
     /// tests catch it before it ships).
-    pub fn new(language: &'static str, grammar: Language, query: &str) -> Result<Self, String> {
-        let query = Query::new(&grammar, query).map_err(|e| format!("{language} query: {e}"))?;
+    pub fn new(language: &'static str, grammar: LanguageFn, query: &str) -> Result<Self, String> {
+        let query =
+            Query::new(&grammar.into(), query).map_err(|e| format!("{language} query: {e}"))?;
         Ok(Self {
             language,
             grammar,
             query,
             branches: &[],
             comment_prefixes: &["///", "//!", "//", "/**", "/*", "#", "--", ";"],
+            qualifier: None,
         })
+    }
+
+    /// Names written qualified with `separator` (Ruby's `class Rack::Builder`) are the last
+    /// segment, and the rest is the container when the query and nesting name none.
+    pub fn qualified_by(mut self, separator: &'static str) -> Self {
+        self.qualifier = Some(separator);
+        self
     }
 
     /// Node kinds of this grammar that count as branches, beyond the common ones.
@@ -98,7 +136,7 @@ impl Extractor {
             language: self.language.to_string(),
             ..Structure::default()
         };
-        if parser.set_language(&self.grammar).is_err() {
+        if parser.set_language(&self.grammar.into()).is_err() {
             return out;
         }
         let Some(tree) = parser.parse(source, None) else {
@@ -121,9 +159,10 @@ impl Extractor {
                     "receiver" => receiver = Some(node),
                     "reference.call" => call_site = true,
                     "import" => {
-                        let target = text(node, source)
-                            .trim()
-                            .trim_matches(|c| "\"'`<>".contains(c));
+                        // A whole statement captured (`import a.b.{C, D}`) is its path.
+                        let raw = text(node, source).trim();
+                        let raw = raw.strip_prefix("import ").unwrap_or(raw).trim();
+                        let target = raw.trim_matches(|c| "\"'`<>".contains(c));
                         if !target.is_empty() {
                             out.imports.push(Reference {
                                 name: target.to_string(),
@@ -151,7 +190,12 @@ impl Extractor {
             let (Some((node, kind)), Some(name_node)) = (def, name) else {
                 continue;
             };
-            if defs.iter().any(|(n, _)| n.id() == node.id()) {
+            // One definition may name several things (`attr_reader :a, :b`, `int a, b;`,
+            // `case small, large`): one entry per name.
+            if defs
+                .iter()
+                .any(|(n, d)| n.id() == node.id() && d.name == text(name_node, source).trim())
+            {
                 continue;
             }
             let mut name = text(name_node, source).trim();
@@ -166,12 +210,21 @@ impl Extractor {
                 Some((first, last)) => self.doc_from(first, last, source),
                 None => self.doc_above(node, source),
             };
+            let mut container = container.map(|c| text(c, source).trim().to_string());
+            if let Some((qualifier, last)) = self.qualifier.and_then(|sep| name.rsplit_once(sep))
+                && !last.is_empty()
+            {
+                name = last;
+                if container.is_none() && !qualifier.is_empty() {
+                    container = Some(qualifier.to_string());
+                }
+            }
             defs.push((
                 node,
                 Definition {
                     name: name.to_string(),
                     kind: kind.to_string(),
-                    container: container.map(|c| text(c, source).trim().to_string()),
+                    container,
                     start_line: line_of(node),
                     end_line: node.end_position().row as u32 + 1,
                     signature: signature(node, source),
@@ -266,31 +319,49 @@ impl Extractor {
     }
 }
 
-/// Containers from nesting (the innermost enclosing definition), and functions inside types
-/// as methods.
-fn assign_containers(defs: &mut [(Node, Definition)]) {
-    let mut stack: Vec<(usize, String, String)> = Vec::new(); // (end byte, name, kind)
-    for (node, def) in defs.iter_mut() {
+/// Containers from nesting (the innermost definition that encloses another, not one that
+/// shares its node: `attr_reader :a, :b` defines two siblings), functions inside types as
+/// methods, and a function's own variables dropped (`let c = ...` in a body is no member).
+fn assign_containers(defs: &mut Vec<(Node, Definition)>) {
+    const TYPES: &[&str] = &[
+        "class",
+        "struct",
+        "interface",
+        "trait",
+        "enum",
+        "module",
+        "object",
+        "impl",
+        "extension",
+        "record",
+    ];
+    const BODIES: &[&str] = &["function", "method", "constructor", "destructor"];
+    const VALUES: &[&str] = &["property", "variable", "value", "constant", "field"];
+    let mut local = vec![false; defs.len()];
+    // (start byte, end byte, name, kind)
+    let mut stack: Vec<(usize, usize, String, String)> = Vec::new();
+    for (i, (node, def)) in defs.iter_mut().enumerate() {
         while stack
             .last()
-            .is_some_and(|(end, _, _)| node.start_byte() >= *end)
+            .is_some_and(|(_, end, _, _)| node.start_byte() >= *end)
         {
             stack.pop();
         }
-        if let Some((_, name, kind)) = stack.last() {
+        let range = (node.start_byte(), node.end_byte());
+        if let Some((_, _, name, kind)) = stack.iter().rev().find(|(s, e, _, _)| (*s, *e) != range)
+        {
             if def.container.is_none() {
                 def.container = Some(name.clone());
             }
-            let in_type = matches!(
-                kind.as_str(),
-                "class" | "struct" | "interface" | "trait" | "enum" | "module" | "object" | "impl"
-            );
-            if def.kind == "function" && in_type {
+            if def.kind == "function" && TYPES.contains(&kind.as_str()) {
                 def.kind = "method".into();
             }
+            local[i] = BODIES.contains(&kind.as_str()) && VALUES.contains(&def.kind.as_str());
         }
-        stack.push((node.end_byte(), def.name.clone(), def.kind.clone()));
+        stack.push((range.0, range.1, def.name.clone(), def.kind.clone()));
     }
+    let mut local = local.into_iter();
+    defs.retain(|_| !local.next().unwrap_or(false));
 }
 
 /// A receiver as written when it is a plain path (`self`, `Foo::Bar`, `$this`, `@client`),

@@ -9,6 +9,9 @@
 (method_declaration name: (name) @name) @definition.method
 (const_declaration (const_element (name) @name)) @definition.constant
 (property_declaration (property_element name: (variable_name (name) @name))) @definition.property
+(program
+  (expression_statement
+    (assignment_expression left: (variable_name (name) @name)) @definition.variable))
 
 ; Calls.
 (function_call_expression function: (name) @call)

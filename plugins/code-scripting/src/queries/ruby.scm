@@ -10,6 +10,10 @@
   arguments: (argument_list (simple_symbol) @name)
   (#match? @_attr "^attr_(reader|writer|accessor)$")) @definition.accessor
 (alias name: (_) @name) @definition.alias
+(call
+  method: (identifier) @_alias
+  arguments: (argument_list . (simple_symbol) @name)
+  (#eq? @_alias "alias_method")) @definition.alias
 
 ; Calls: `recv.m(...)`, `m(...)`, and a bare identifier with arguments.
 (call receiver: (_) @receiver method: (identifier) @call)

@@ -1,0 +1,162 @@
+use super::Jvm;
+use sdk::code::Structure;
+
+fn defs(s: &Structure) -> Vec<String> {
+    s.definitions
+        .iter()
+        .map(|d| {
+            let name = sdk::qualified_name(&d.name, d.container.as_deref());
+            format!("{name} {}", d.kind)
+        })
+        .collect()
+}
+
+fn calls(s: &Structure) -> Vec<String> {
+    s.calls
+        .iter()
+        .map(|c| match &c.receiver {
+            Some(r) => format!("{r}.{}", c.name),
+            None => c.name.clone(),
+        })
+        .collect()
+}
+
+#[test]
+fn kotlin_classes_objects_functions_and_imports() {
+    let s = Jvm::parse(
+        br#"package shop.cart
+
+import kotlin.math.max
+import shop.items.Item
+
+/** A customer's cart. */
+class Cart(private val owner: String) {
+    val items = mutableListOf<Item>()
+
+    fun add(item: Item): Int {
+        items.add(item)
+        return max(items.size, LIMIT)
+    }
+
+    companion object Factory {
+        const val LIMIT = 10
+        fun empty() = Cart("nobody")
+    }
+}
+
+object Registry {
+    fun lookup(id: Int) = println(id)
+}
+
+enum class Size { SMALL, LARGE }
+
+interface Priced {
+    fun price(): Int
+}
+
+typealias Carts = List<Cart>
+
+fun topLevel() {}
+"#,
+        "src/main/kotlin/shop/Cart.kt",
+    )
+    .unwrap();
+    assert_eq!(s.language, "kotlin");
+    assert_eq!(
+        defs(&s),
+        [
+            "shop.cart package",
+            "Cart class",
+            "Cart.owner property",
+            "Cart.items property",
+            "Cart.add method",
+            "Cart.Factory object",
+            "Factory.LIMIT property",
+            "Factory.empty method",
+            "Registry object",
+            "Registry.lookup method",
+            "Size class",
+            "Size.SMALL enumerator",
+            "Size.LARGE enumerator",
+            "Priced class",
+            "Priced.price method",
+            "Carts type",
+            "topLevel function",
+        ]
+    );
+    assert_eq!(
+        s.definitions[1].doc.as_ref().unwrap().text,
+        "A customer's cart."
+    );
+    let imports: Vec<&str> = s.imports.iter().map(|i| i.name.as_str()).collect();
+    assert_eq!(imports, ["kotlin.math.max", "shop.items.Item"]);
+    let calls = calls(&s);
+    for call in ["items.add", "max", "Cart", "println", "mutableListOf"] {
+        assert!(calls.contains(&call.to_string()), "{call} in {calls:?}");
+    }
+}
+
+#[test]
+fn scala_classes_objects_traits_and_imports() {
+    let s = Jvm::parse(
+        br#"package shop
+
+import scala.collection.mutable
+import shop.items.{Item, Price}
+
+/** A customer's cart. */
+class Cart(owner: String) extends Base {
+  val items = mutable.ListBuffer[Item]()
+  def add(item: Item): Int = {
+    items.append(item)
+    compute(items.size)
+  }
+}
+
+object Cart {
+  def empty: Cart = new Cart("nobody")
+}
+
+trait Priced { def price: Int }
+case class Point(x: Int, y: Int)
+enum Size { case Small, Large }
+type Carts = List[Cart]
+"#,
+        "src/main/scala/shop/Cart.scala",
+    )
+    .unwrap();
+    assert_eq!(s.language, "scala");
+    let defs = defs(&s);
+    for def in [
+        "shop package",
+        "Cart class",
+        "Cart.items value",
+        "Cart.add method",
+        "Cart object",
+        "Cart.empty method",
+        "Priced trait",
+        "Priced.price method",
+        "Point class",
+        "Size enum",
+        "Carts type",
+    ] {
+        assert!(defs.contains(&def.to_string()), "{def} in {defs:?}");
+    }
+    assert_eq!(
+        s.definitions
+            .iter()
+            .find(|d| d.kind == "class")
+            .and_then(|d| d.doc.as_ref())
+            .map(|d| d.text.as_str()),
+        Some("A customer's cart.")
+    );
+    let imports: Vec<&str> = s.imports.iter().map(|i| i.name.as_str()).collect();
+    assert_eq!(
+        imports,
+        ["scala.collection.mutable", "shop.items.{Item, Price}"]
+    );
+    let calls = calls(&s);
+    for call in ["items.append", "compute", "Cart"] {
+        assert!(calls.contains(&call.to_string()), "{call} in {calls:?}");
+    }
+}

@@ -1,0 +1,58 @@
+//! A code parser for Swift: the tree-sitter grammar (C, compiled into this component) and a
+//! query in `queries/` that names its definitions, calls and imports (see `sdk::syntax`). A
+//! file is parsed in the component's sandbox: a grammar's C code that a hostile file drives
+//! astray stays inside it.
+
+use sdk::code::{CodeParserSpec, LanguageSpec, Structure};
+use sdk::syntax::{Cached, Extractor};
+use sdk::{ToolError, ToolResult, codes};
+
+pub struct Swift;
+
+impl Swift {
+    /// What the host's index routes here (declared in the component too).
+    pub const SPEC: CodeParserSpec = CodeParserSpec {
+        languages: &[LanguageSpec {
+            name: "swift",
+            extensions: &["swift"],
+            file_names: &[],
+        }],
+    };
+
+    pub fn parse(bytes: &[u8], path: &str) -> ToolResult<Structure> {
+        if Self::SPEC.language_of(path).is_none() {
+            return Err(ToolError::new(
+                codes::UNSUPPORTED,
+                format!("{path} is no Swift file"),
+            ));
+        }
+        let (text, _) = sdk::decode_text(bytes);
+        static SWIFT: Cached = Cached::new();
+        let extractor = SWIFT
+            .get(|| {
+                Extractor::new(
+                    "swift",
+                    tree_sitter_swift::LANGUAGE,
+                    include_str!("queries/swift.scm"),
+                )
+                .map(|e| {
+                    e.branches(&[
+                        "guard_statement",
+                        "switch_entry",
+                        "nil_coalescing_expression",
+                    ])
+                })
+            })
+            .map_err(|e| ToolError::new(codes::INTERNAL, e))?;
+        Ok(extractor.extract(&text))
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+mod component {
+    wit_bindgen::generate!({ path: "../../wit", world: "code-parser" });
+    sdk::export_code_parser!(crate::Swift);
+}
+
+#[cfg(test)]
+mod tests;
