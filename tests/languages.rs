@@ -215,3 +215,83 @@ async fn component_languages_follow_edits() {
     assert!(!gone.to_string().contains("game/vector.lua"), "{gone:#}");
     client.cancel().await.unwrap();
 }
+
+/// A third party's language, loaded from the operator's plugin directory with nothing but
+/// `log` granted: its definitions, imports and calls reach explore and understand like a
+/// built-in language's. Its run past the deadline on one content is stopped, the file is
+/// indexed as text, and the same content elsewhere is not run again.
+#[tokio::test]
+async fn a_third_party_code_parser_brings_a_language_and_its_failures_cost_once() {
+    let fx = Fixture::new();
+    fx.operator_config(&format!(
+        "plugin_dirs = [{:?}]\n\n[limits]\ntimeout_ms = 2000\n\n[plugin.house]\ngrants = [\"log\"]\n",
+        common::TEST_PLUGINS
+    ));
+    fx.write(
+        "rules/billing.house",
+        "use rules/common.house\nrule charge_monthly_fee\ncall round_cents\n",
+    );
+    fx.write("rules/common.house", "rule round_cents\n");
+    fx.write("rules/broken.house", "rule never_seen\nspin forever\n");
+    let out = fx.command(&["index", "--json"]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["failed"]["DEADLINE_EXCEEDED"], 1, "{report:#}");
+    assert!(
+        report["warnings"]
+            .to_string()
+            .contains("rules/broken.house"),
+        "{report:#}"
+    );
+
+    // The same content under another name: the remembered failure answers at once.
+    fx.write("rules/copy.house", "rule never_seen\nspin forever\n");
+    let out = fx.command(&["index", "--json"]).output().unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        report["warnings"]
+            .to_string()
+            .contains("not run on it again"),
+        "{report:#}"
+    );
+
+    let client = connect(&fx).await;
+    let found =
+        structured(&call(&client, "explore", json!({ "query": "charge_monthly_fee" })).await);
+    let hit = &found["data"]["code"][0];
+    assert_eq!(hit["filePath"], "rules/billing.house", "{found:#}");
+    assert_eq!(hit["title"], "charge_monthly_fee", "{found:#}");
+    // What the parser could not read is still found, as text.
+    let found = structured(&call(&client, "explore", json!({ "query": "spin forever" })).await);
+    assert!(
+        found.to_string().contains("rules/broken.house"),
+        "{found:#}"
+    );
+    let r = structured(
+        &call(
+            &client,
+            "understand",
+            json!({ "goal": "rules", "path": "rules/billing.house" }),
+        )
+        .await,
+    );
+    assert_eq!(
+        outline(&r),
+        [("rule".into(), "charge_monthly_fee".into(), Value::Null)],
+        "{r:#}"
+    );
+    let r = structured(
+        &call(
+            &client,
+            "understand",
+            json!({ "goal": "who uses it", "path": "rules/common.house" }),
+        )
+        .await,
+    );
+    assert!(r.to_string().contains("rules/billing.house"), "{r:#}");
+    client.cancel().await.unwrap();
+}

@@ -282,7 +282,9 @@ fn components_importing_beyond_their_world_are_refused_and_beyond_their_grants_d
     assert_eq!(loaded[..BUILTIN_PLUGINS.len()], BUILTIN_PLUGINS);
     assert_eq!(
         loaded[BUILTIN_PLUGINS.len()..],
-        ["hog", "legacy", "lines", "peek", "probe", "spin", "stall"]
+        [
+            "hog", "house", "legacy", "lines", "peek", "probe", "spin", "stall"
+        ]
     );
     let spin = common::listed_plugin(&report, "spin");
     assert_eq!(

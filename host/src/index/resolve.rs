@@ -202,6 +202,7 @@ fn component_candidates(lang: &str, dir: &str, name: &str) -> Vec<String> {
         }
         // `source ./lib/x.sh`: relative to the script (a `$VAR` path names nothing).
         "bash" if !name.contains('$') => relative("sh"),
+        "bash" => Vec::new(),
         // `import a.b.C` (or `a.b.{C, D}`, `a.b._`): by convention the class sits in
         // a/b/C.kt (.scala) under some source root, and its package in the directory a/b/.
         "kotlin" | "scala" => {
@@ -224,6 +225,14 @@ fn component_candidates(lang: &str, dir: &str, name: &str) -> Vec<String> {
         "lua" => {
             let module = name.replace('.', "/");
             vec![format!("/{module}.lua"), format!("/{module}/init.lua")]
+        }
+        // A language of a third party's code parser: an import written as a path (`a/b.x`,
+        // `./b.x`) names a file beside the importer or a file ending in that path.
+        _ if name.contains('/') && !name.contains("://") => {
+            vec![
+                join(dir, name),
+                format!("/{}", name.trim_start_matches("./")),
+            ]
         }
         _ => Vec::new(),
     }
@@ -344,5 +353,10 @@ mod tests {
         let scala = candidates(Some("scala"), "A.scala", "shop.items.{Item, Price}");
         assert!(matches("src/main/scala/shop/items/Price.scala", &scala));
         assert!(candidates(None, "a.txt", "x").is_empty());
+        let house = candidates(Some("house"), "rules/billing.house", "rules/common.house");
+        assert!(matches("rules/common.house", &house));
+        let house = candidates(Some("house"), "rules/billing.house", "./common.house");
+        assert!(matches("rules/common.house", &house));
+        assert!(candidates(Some("house"), "a.house", "https://x.org/a").is_empty());
     }
 }
