@@ -46,6 +46,10 @@ LANGUAGES = [
     ("bash", "Sh", ["sh", "bash"], "af", "nvm-sh+nvm", ""),
     ("lua", "Lua", ["lua"], "f", "luarocks+luarocks", ""),
     ("kotlin", "Kotlin", ["kt", "kts"], "pcimoTCv", "square+moshi", ""),
+    ("elixir", "Elixir", ["ex", "exs"], "pmfdgia", "elixir-plug+plug", ""),
+    ("erlang", "Erlang", ["erl", "hrl"], "dfmrt", "ninenines+cowboy", ""),
+    ("haskell", "Haskell", ["hs"], "tcfm", "jaspervdj+hakyll", ""),
+    ("r", "R", ["R", "r"], "f", "tidyverse+glue", ""),
     # A language the host parses itself, for the speed of the native path beside the
     # components' (and the native extraction's own recall).
     ("python", "Python", ["py"], "cfm", "pallets+flask", ""),
@@ -93,7 +97,7 @@ def ctags_defs(root: Path, ctags_lang: str, extensions, kinds: str):
         # Not definitions an outline shows: what has no name (ctags names `new class {}`
         # AnonymousClass..., a Kotlin lambda `<lambda>`), and a function's own values (the
         # locals ctags's Kotlin parser lists as constants and variables).
-        if name.startswith("AnonymousClass") or name in ("<lambda>", "_"):
+        if name.startswith(("AnonymousClass", "anonFunc")) or name in ("<lambda>", "_"):
             continue
         scope_kind = tag.get("scopeKind", "")
         if scope_kind in ("method", "function") and tag.get("kind") in ("constant", "variable"):
@@ -122,11 +126,18 @@ def index(binary: Path, root: Path, runs: int):
 def our_defs(root: Path, language: str):
     db = sqlite3.connect(root / ".smart-context" / "state.db")
     rows = db.execute(
-        "SELECT f.path, s.name, s.start_line, s.end_line, s.kind FROM symbols s "
+        "SELECT f.path, s.name, s.start_line, s.end_line, s.kind, s.container FROM symbols s "
         "JOIN files f ON f.id = s.file_id WHERE f.language = ?",
         (language,),
     ).fetchall()
-    return rows
+    # A dotted Haskell module the index splits (`Data.List.Extended`: `Extended` in
+    # `Data.List`) is compared whole, as ctags writes it.
+    whole = language == "haskell"
+    return [
+        (path, f"{container}.{name}" if whole and kind == "module" and container else name,
+         start, end, kind)
+        for path, name, start, end, kind, container in rows
+    ]
 
 
 def plain(language: str, name: str) -> str:
@@ -137,6 +148,10 @@ def plain(language: str, name: str) -> str:
         return name.rstrip("?!=")
     if language == "lua":
         return name.replace(":", ".").rsplit(".", 1)[-1]
+    if language == "haskell":
+        # ctags names `module Data.List.Extended` by its first segment, the index by its
+        # last (with the rest as container): compare modules by their first segment.
+        return name.split(".", 1)[0] if "." in name else name
     return name
 
 

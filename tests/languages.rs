@@ -1,5 +1,6 @@
-//! Languages brought by code-parser components: Ruby, PHP, C#, Bash, Lua, Kotlin, Scala and
-//! Swift files indexed through the built-in `code_*` components (real wasm, in the sandbox,
+//! Languages brought by code-parser components: Ruby, PHP, C#, Bash, Lua, Kotlin, Scala,
+//! Swift, Elixir, Erlang, Haskell, Zig and R files indexed through the built-in `code_*`
+//! components (real wasm, in the sandbox,
 //! over MCP through rmcp's client), found by explore, outlined and linked by understand, and
 //! kept right as the files change.
 
@@ -56,6 +57,23 @@ fn fixture() -> Fixture {
         "import Foundation\n\n/// A basket of goods.\nstruct Basket {\n    func weighContents() -> Int { return 0 }\n}\n",
     );
     fx.write(
+        "lib/plug/router.ex",
+        "defmodule Plug.Router do\n  def dispatch_request(conn), do: conn\nend\n",
+    );
+    fx.write(
+        "src/cowboy_req.erl",
+        "-module(cowboy_req).\n\nparse_header_value(V) -> V.\n",
+    );
+    fx.write(
+        "src/Hakyll/Rules.hs",
+        "module Hakyll.Rules where\n\ncompileTemplates :: Int -> Int\ncompileTemplates n = n\n",
+    );
+    fx.write(
+        "src/alloc.zig",
+        "pub fn reserveCapacity(n: usize) usize {\n    return n;\n}\n",
+    );
+    fx.write("R/glue.R", "interpolate_strings <- function(x) {\n  x\n}\n");
+    fx.write(
         "game/vector.lua",
         "local V = {}\nfunction V.scale(v, k)\n  return v * k\nend\nreturn V\n",
     );
@@ -109,6 +127,23 @@ async fn component_languages_are_found_outlined_and_linked() {
             "Sources/Shop/Basket.swift",
             "Basket::weighContents",
         ),
+        (
+            "dispatch_request",
+            "lib/plug/router.ex",
+            "Router::dispatch_request",
+        ),
+        (
+            "parse_header_value",
+            "src/cowboy_req.erl",
+            "parse_header_value",
+        ),
+        (
+            "compileTemplates",
+            "src/Hakyll/Rules.hs",
+            "compileTemplates",
+        ),
+        ("reserveCapacity", "src/alloc.zig", "reserveCapacity"),
+        ("interpolate_strings", "R/glue.R", "interpolate_strings"),
     ] {
         let found = structured(&call(&client, "explore", json!({ "query": query })).await);
         let hit = &found["data"]["code"][0];

@@ -18,11 +18,13 @@ pub const GUIDE_MD: &str =
     "# Guide\n\nIntro text.\n\n## Install\n\nRun the installer.\n\n## Usage\n\nCall answer().\n";
 
 /// The built-in plugins, sorted by name: the five pillars, the five format parsers and the
-/// four code parsers.
-pub const BUILTIN_PLUGINS: [&str; 14] = [
+/// six code parsers.
+pub const BUILTIN_PLUGINS: [&str; 16] = [
     "change",
     "code_csharp",
+    "code_functional",
     "code_jvm",
+    "code_more",
     "code_scripting",
     "code_swift",
     "docx",

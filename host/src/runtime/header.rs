@@ -180,7 +180,7 @@ mod tests {
             }
             seen += 1;
         }
-        assert_eq!(seen, 14);
+        assert_eq!(seen, 16);
     }
 
     #[test]

@@ -146,6 +146,7 @@ impl Extractor {
         let mut cursor = QueryCursor::new();
         let mut matches = cursor.matches(&self.query, tree.root_node(), source.as_bytes());
         let mut defs: Vec<(Node, Definition)> = Vec::new();
+        let mut call_at: std::collections::HashMap<usize, usize> = Default::default();
         while let Some(m) = matches.next() {
             let (mut def, mut name, mut container, mut doc) = (None, None, None, None);
             let (mut call, mut receiver, mut call_site) = (None, None, false);
@@ -180,11 +181,24 @@ impl Extractor {
             }
             let callee = call.or(if call_site { name } else { None });
             if let Some(node) = callee {
-                out.calls.push(Reference {
-                    name: text(node, source).to_string(),
-                    line: line_of(node),
-                    receiver: receiver.map(|r| receiver_text(text(r, source))),
-                });
+                let receiver = receiver.map(|r| receiver_text(text(r, source)));
+                // Two patterns may find one call (`f(x)` alone and as `m:f(x)`): once, with
+                // its receiver when one pattern saw it.
+                match call_at.get(&node.id()) {
+                    Some(&at) => {
+                        if receiver.is_some() {
+                            out.calls[at].receiver = receiver;
+                        }
+                    }
+                    None => {
+                        call_at.insert(node.id(), out.calls.len());
+                        out.calls.push(Reference {
+                            name: text(node, source).to_string(),
+                            line: line_of(node),
+                            receiver,
+                        });
+                    }
+                }
                 continue;
             }
             let (Some((node, kind)), Some(name_node)) = (def, name) else {
@@ -367,6 +381,8 @@ fn assign_containers(defs: &mut Vec<(Node, Definition)>) {
 /// A receiver as written when it is a plain path (`self`, `Foo::Bar`, `$this`, `@client`),
 /// else `?`.
 fn receiver_text(raw: &str) -> String {
+    // A qualifier written with its separator (Haskell's `Map.` in `Map.size`).
+    let raw = raw.trim_end_matches(['.', ':']);
     let plain = !raw.is_empty()
         && raw.chars().count() <= MAX_RECEIVER_CHARS
         && raw
