@@ -80,7 +80,10 @@ pub(super) fn declare(
     candidate: &Candidate,
 ) -> Result<Plugin, String> {
     let bytes = candidate.source.read()?;
-    let sha256 = crate::config::sha256_hex(&bytes);
+    let sha256 = match &candidate.source {
+        Source::Embedded(_, sha256) => sha256.to_string(),
+        _ => crate::config::sha256_hex(&bytes),
+    };
     let policy = config.policy(&candidate.name);
     if let Some(pinned) = policy.and_then(|p| p.sha256.as_deref())
         && !pinned.eq_ignore_ascii_case(&sha256)
@@ -92,7 +95,7 @@ pub(super) fn declare(
     let header = header::read(&bytes)?;
     let (world, imports) = plugins::classify(&header.imports, &header.exports)?;
     let grants: BTreeSet<Interface> = match &candidate.source {
-        Source::Builtin(_) | Source::Embedded(_) => world.interfaces(),
+        Source::Builtin(_) | Source::Embedded(..) => world.interfaces(),
         Source::Directory(_) => plugins::parse_grants(policy.map_or(&[][..], |p| &p.grants[..]))?,
     };
     // A pillar that may not edit is a read-only pillar, whatever its toolchain imported: it
@@ -117,7 +120,7 @@ pub(super) fn declare(
         );
     }
     let reads_sensitive = match &candidate.source {
-        Source::Builtin(_) | Source::Embedded(_) => candidate.name == "explore",
+        Source::Builtin(_) | Source::Embedded(..) => candidate.name == "explore",
         Source::Directory(_) => {
             policy.is_some_and(|p| p.grants.iter().any(|g| g == plugins::SENSITIVE_GRANT))
         }
@@ -171,7 +174,7 @@ pub(super) fn declare(
             validate_spec(&spec)?;
             let spec = truthful_hints(spec, world);
             plugin.info.tool = match &candidate.source {
-                Source::Builtin(_) | Source::Embedded(_) => Some(spec.name.clone()),
+                Source::Builtin(_) | Source::Embedded(..) => Some(spec.name.clone()),
                 Source::Directory(_) if policy.is_some_and(|p| p.enabled) => {
                     Some(format!("{}__{}", candidate.name, spec.name))
                 }

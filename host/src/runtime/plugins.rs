@@ -122,8 +122,10 @@ impl World {
     }
 }
 
-/// Components compiled into the binary: (name, bytes), what an installed binary runs.
-pub type Embedded = &'static [(&'static str, &'static [u8])];
+/// Components compiled into the binary: (name, bytes, SHA-256 in hex computed by the build),
+/// what an installed binary runs. The hash comes with them so a start does not hash ~60 MB of
+/// components (the code parsers' grammars) before it can answer.
+pub type Embedded = &'static [(&'static str, &'static [u8], &'static str)];
 
 /// Where the build's own plugins come from.
 #[derive(Debug, Clone, Default)]
@@ -153,7 +155,8 @@ impl Builtins {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Source {
     Builtin(PathBuf),
-    Embedded(&'static [u8]),
+    /// The bytes and their SHA-256 (hex), hashed by the build.
+    Embedded(&'static [u8], &'static str),
     Directory(PathBuf),
 }
 
@@ -161,7 +164,7 @@ impl Source {
     /// The component's bytes.
     pub fn read(&self) -> Result<std::borrow::Cow<'static, [u8]>, String> {
         match self {
-            Source::Embedded(bytes) => Ok(std::borrow::Cow::Borrowed(bytes)),
+            Source::Embedded(bytes, _) => Ok(std::borrow::Cow::Borrowed(bytes)),
             Source::Builtin(p) | Source::Directory(p) => std::fs::read(p)
                 .map(std::borrow::Cow::Owned)
                 .map_err(|e| format!("reading {}: {e}", p.display())),
@@ -176,7 +179,7 @@ impl Source {
     pub fn describe(&self) -> String {
         match self {
             Source::Builtin(p) => format!("builtin {}", p.display()),
-            Source::Embedded(_) => "builtin (embedded)".into(),
+            Source::Embedded(..) => "builtin (embedded)".into(),
             Source::Directory(p) => format!("plugin dir {}", p.display()),
         }
     }
@@ -200,10 +203,12 @@ pub fn discover(builtins: &Builtins, extra_dirs: &[PathBuf]) -> Vec<Candidate> {
                 source: Source::Builtin(path),
             }))
         }
-        Builtins::Embedded(list) => found.extend(list.iter().map(|(name, bytes)| Candidate {
-            name: name.to_string(),
-            source: Source::Embedded(bytes),
-        })),
+        Builtins::Embedded(list) => {
+            found.extend(list.iter().map(|(name, bytes, sha256)| Candidate {
+                name: name.to_string(),
+                source: Source::Embedded(bytes, sha256),
+            }))
+        }
     }
     for dir in extra_dirs {
         if !dir.is_dir() {
