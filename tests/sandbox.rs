@@ -457,6 +457,29 @@ fn plugin_check_runs_one_component_alone_and_reports() {
     assert_eq!(report["call"]["document"]["sections"], 2, "{report}");
     assert!(report["call"]["peakMemoryBytes"].as_u64().unwrap() > 0);
 
+    // A code parser reads its language: the structure it found, alone, in a fresh instance.
+    fx.write(
+        "billing.house",
+        "use common.house\nrule charge\ncall round\n",
+    );
+    let house = plugin("house");
+    let input = fx.path().join("billing.house");
+    let (ok, report) = check(&[
+        "plugin",
+        "check",
+        &house,
+        "--input",
+        input.to_str().unwrap(),
+    ]);
+    assert!(ok, "{report}");
+    assert_eq!(report["world"], "code-parser");
+    assert_eq!(report["describe"]["languages"], json!(["house"]));
+    let structure = &report["call"]["structure"];
+    assert_eq!(structure["language"], "house", "{report}");
+    assert_eq!(structure["outline"], json!(["2:2 rule charge"]), "{report}");
+    assert_eq!(structure["imports"], json!(["common.house"]), "{report}");
+    assert_eq!(structure["calls"], 1);
+
     // A tool is called with its arguments, on the root, granted what it imports.
     let probe = plugin("probe");
     let (ok, report) = check(&["plugin", "check", &probe, "--args", "{\"port\": 9}"]);

@@ -128,6 +128,45 @@ pub fn check(base: &OpenOptions, scratch: &Path, request: &CheckRequest) -> Resu
                 }
             };
         }
+    } else if info.world == "code-parser" {
+        report["describe"] = json!({
+            "languages": info.languages,
+            "extensions": info.extensions,
+        });
+        if let Some(input) = &request.input {
+            let content =
+                std::fs::read(input).with_context(|| format!("reading {}", input.display()))?;
+            let file_name = input
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let started = Instant::now();
+            let (outcome, peak) = runtime.parse_code_with(&name, &file_name, &content);
+            let call_ms = ms(started);
+            report["call"] = match outcome {
+                Ok((language, x)) => json!({
+                    "ms": call_ms,
+                    "peakMemoryBytes": peak,
+                    "structure": {
+                        "language": language,
+                        "definitions": x.symbols.len(),
+                        "outline": x.symbols.iter().take(20).map(|d| format!(
+                            "{}:{} {} {}",
+                            d.start_line,
+                            d.end_line,
+                            d.kind,
+                            sdk_qualified(&d.name, d.container.as_deref())
+                        )).collect::<Vec<_>>(),
+                        "imports": x.imports.iter().take(20).map(|i| i.name.clone()).collect::<Vec<_>>(),
+                        "calls": x.calls.len(),
+                    },
+                }),
+                Err(err) => {
+                    ok = false;
+                    json!({ "ms": call_ms, "peakMemoryBytes": peak, "error": error_json(&err) })
+                }
+            };
+        }
     } else {
         report["describe"] = json!({
             "format": info.format,
@@ -166,6 +205,14 @@ pub fn check(base: &OpenOptions, scratch: &Path, request: &CheckRequest) -> Resu
         }
     }
     Ok((report, ok))
+}
+
+/// `Container.name`, as understand and explore name a definition.
+fn sdk_qualified(name: &str, container: Option<&str>) -> String {
+    match container {
+        Some(c) => format!("{c}.{name}"),
+        None => name.to_string(),
+    }
 }
 
 fn error_json(err: &crate::error::HostError) -> Value {

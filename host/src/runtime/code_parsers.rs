@@ -110,6 +110,37 @@ impl Runtime {
         Ok((language.to_string(), extraction(structure, line_count)))
     }
 
+    /// Parses `bytes` with the code parser named `plugin`, whatever the registry would
+    /// choose, in a fresh instance, and its peak memory: `plugin check` runs a code parser on
+    /// a file of its author's. Nothing is remembered.
+    pub fn parse_code_with(
+        &self,
+        plugin: &str,
+        path: &str,
+        bytes: &[u8],
+    ) -> (HostResult<(String, Extraction)>, usize) {
+        let Some(index) = self.plugins.iter().position(|p| p.info.name == plugin) else {
+            return (Err(no_code_parser(path)), 0);
+        };
+        let pre = match self.compiled(&self.plugins[index]) {
+            Ok(super::loading::Compiled {
+                ready: Ready::Code(pre),
+                ..
+            }) => pre,
+            Ok(_) => return (Err(no_code_parser(path)), 0),
+            Err(err) => return (Err(err), 0),
+        };
+        let (result, peak) = self.parse_fresh(index, pre, path, bytes);
+        let line_count = bytes.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+        let answer = result.map(|structure| {
+            let language = declared_language(&self.plugins[index], &structure.language)
+                .unwrap_or("")
+                .to_string();
+            (language, extraction(structure, line_count))
+        });
+        (answer, peak)
+    }
+
     /// Drops the instances kept between files: the pass that used them is over.
     pub fn release_code_parsers(&self) {
         self.warm.clear();
