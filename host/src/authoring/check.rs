@@ -134,12 +134,7 @@ pub fn check(base: &OpenOptions, scratch: &Path, request: &CheckRequest) -> Resu
             "extensions": info.extensions,
         });
         if let Some(input) = &request.input {
-            let content =
-                std::fs::read(input).with_context(|| format!("reading {}", input.display()))?;
-            let file_name = input
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
+            let (file_name, content) = read_input(input)?;
             let started = Instant::now();
             let (outcome, peak) = runtime.parse_code_with(&name, &file_name, &content);
             let call_ms = ms(started);
@@ -174,12 +169,7 @@ pub fn check(base: &OpenOptions, scratch: &Path, request: &CheckRequest) -> Resu
             "textFallback": info.text_fallback,
         });
         if let Some(input) = &request.input {
-            let content =
-                std::fs::read(input).with_context(|| format!("reading {}", input.display()))?;
-            let file_name = input
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
+            let (file_name, content) = read_input(input)?;
             let started = Instant::now();
             let (outcome, peak) = runtime.parse_with(&name, &file_name, &content);
             let call_ms = ms(started);
@@ -205,6 +195,16 @@ pub fn check(base: &OpenOptions, scratch: &Path, request: &CheckRequest) -> Resu
         }
     }
     Ok((report, ok))
+}
+
+/// `--input`'s file name (what a parser routes by) and bytes.
+fn read_input(input: &Path) -> Result<(String, Vec<u8>)> {
+    let content = std::fs::read(input).with_context(|| format!("reading {}", input.display()))?;
+    let file_name = input
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    Ok((file_name, content))
 }
 
 /// `Container.name`, as understand and explore name a definition.

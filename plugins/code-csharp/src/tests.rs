@@ -5,16 +5,6 @@ fn parse(source: &str) -> Structure {
     CSharp::parse(source.as_bytes(), "src/Shop/Cart.cs").unwrap()
 }
 
-fn defs(s: &Structure) -> Vec<String> {
-    s.definitions
-        .iter()
-        .map(|d| {
-            let name = sdk::qualified_name(&d.name, d.container.as_deref());
-            format!("{name} {}", d.kind)
-        })
-        .collect()
-}
-
 #[test]
 fn types_members_calls_and_usings() {
     let s = parse(
@@ -57,7 +47,7 @@ namespace Shop.Carts
     );
     assert_eq!(s.language, "csharp");
     assert_eq!(
-        defs(&s),
+        s.outline(),
         [
             "Shop.Carts namespace",
             "Shop.Carts.Cart class",
@@ -87,19 +77,12 @@ namespace Shop.Carts
         "<summary>A customer's cart.</summary>"
     );
     assert_eq!(cart.signature, "public sealed class Cart : IDisposable");
-    let imports: Vec<&str> = s.imports.iter().map(|i| i.name.as_str()).collect();
+    let imports = s.import_names();
     assert_eq!(
         imports,
         ["System", "System.Collections.Generic", "System.Math"]
     );
-    let calls: Vec<String> = s
-        .calls
-        .iter()
-        .map(|c| match &c.receiver {
-            Some(r) => format!("{r}.{}", c.name),
-            None => c.name.clone(),
-        })
-        .collect();
+    let calls = s.call_names();
     for call in [
         "items.Add",
         "Log",

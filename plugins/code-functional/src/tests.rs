@@ -5,30 +5,6 @@ fn parse(path: &str, source: &str) -> Structure {
     Functional::parse(source.as_bytes(), path).unwrap()
 }
 
-fn defs(s: &Structure) -> Vec<String> {
-    s.definitions
-        .iter()
-        .map(|d| {
-            let name = sdk::qualified_name(&d.name, d.container.as_deref());
-            format!("{name} {}", d.kind)
-        })
-        .collect()
-}
-
-fn calls(s: &Structure) -> Vec<String> {
-    s.calls
-        .iter()
-        .map(|c| match &c.receiver {
-            Some(r) => format!("{r}.{}", c.name),
-            None => c.name.clone(),
-        })
-        .collect()
-}
-
-fn imports(s: &Structure) -> Vec<&str> {
-    s.imports.iter().map(|i| i.name.as_str()).collect()
-}
-
 #[test]
 fn elixir_modules_functions_and_aliases() {
     let s = parse(
@@ -48,11 +24,11 @@ end
     );
     assert_eq!(s.language, "elixir");
     assert_eq!(
-        defs(&s),
+        s.outline(),
         ["Shop.Cart module", "Cart.add method", "Cart.total method"]
     );
-    assert_eq!(imports(&s), ["Shop.Item", "Enum"]);
-    let calls = calls(&s);
+    assert_eq!(s.import_names(), ["Shop.Item", "Enum"]);
+    let calls = s.call_names();
     for call in ["Logger.info", "sum"] {
         assert!(calls.contains(&call.to_string()), "{call} in {calls:?}");
     }
@@ -79,7 +55,7 @@ total(Items) -> lists:sum(Items).
     );
     assert_eq!(s.language, "erlang");
     assert_eq!(
-        defs(&s),
+        s.outline(),
         [
             "cart module",
             "item record",
@@ -93,8 +69,8 @@ total(Items) -> lists:sum(Items).
         s.definitions[4].doc.as_ref().map(|d| d.text.as_str()),
         Some("Adds an item.")
     );
-    assert_eq!(imports(&s), ["gen_server", "lists"]);
-    let calls = calls(&s);
+    assert_eq!(s.import_names(), ["gen_server", "lists"]);
+    let calls = s.call_names();
     for call in ["io.format", "total", "lists.sum"] {
         assert!(calls.contains(&call.to_string()), "{call} in {calls:?}");
     }
@@ -128,7 +104,7 @@ total cart = sum (map price (items cart)) + Map.size Map.empty
 "#,
     );
     assert_eq!(s.language, "haskell");
-    let defs = defs(&s);
+    let defs = s.outline();
     for def in [
         "Shop.Cart module",
         "Cart type",
@@ -144,8 +120,8 @@ total cart = sum (map price (items cart)) + Map.size Map.empty
     ] {
         assert!(defs.contains(&def.to_string()), "{def} in {defs:?}");
     }
-    assert_eq!(imports(&s), ["Data.Map", "Shop.Item"]);
-    let calls = calls(&s);
+    assert_eq!(s.import_names(), ["Data.Map", "Shop.Item"]);
+    let calls = s.call_names();
     for call in ["sum", "map", "Map.size"] {
         assert!(calls.contains(&call.to_string()), "{call} in {calls:?}");
     }

@@ -1,25 +1,4 @@
 use super::Jvm;
-use sdk::code::Structure;
-
-fn defs(s: &Structure) -> Vec<String> {
-    s.definitions
-        .iter()
-        .map(|d| {
-            let name = sdk::qualified_name(&d.name, d.container.as_deref());
-            format!("{name} {}", d.kind)
-        })
-        .collect()
-}
-
-fn calls(s: &Structure) -> Vec<String> {
-    s.calls
-        .iter()
-        .map(|c| match &c.receiver {
-            Some(r) => format!("{r}.{}", c.name),
-            None => c.name.clone(),
-        })
-        .collect()
-}
 
 #[test]
 fn kotlin_classes_objects_functions_and_imports() {
@@ -63,7 +42,7 @@ fun topLevel() {}
     .unwrap();
     assert_eq!(s.language, "kotlin");
     assert_eq!(
-        defs(&s),
+        s.outline(),
         [
             "shop.cart package",
             "Cart class",
@@ -88,9 +67,9 @@ fun topLevel() {}
         s.definitions[1].doc.as_ref().unwrap().text,
         "A customer's cart."
     );
-    let imports: Vec<&str> = s.imports.iter().map(|i| i.name.as_str()).collect();
+    let imports = s.import_names();
     assert_eq!(imports, ["kotlin.math.max", "shop.items.Item"]);
-    let calls = calls(&s);
+    let calls = s.call_names();
     for call in ["items.add", "max", "Cart", "println", "mutableListOf"] {
         assert!(calls.contains(&call.to_string()), "{call} in {calls:?}");
     }
@@ -126,7 +105,7 @@ type Carts = List[Cart]
     )
     .unwrap();
     assert_eq!(s.language, "scala");
-    let defs = defs(&s);
+    let defs = s.outline();
     for def in [
         "shop package",
         "Cart class",
@@ -150,12 +129,12 @@ type Carts = List[Cart]
             .map(|d| d.text.as_str()),
         Some("A customer's cart.")
     );
-    let imports: Vec<&str> = s.imports.iter().map(|i| i.name.as_str()).collect();
+    let imports = s.import_names();
     assert_eq!(
         imports,
         ["scala.collection.mutable", "shop.items.{Item, Price}"]
     );
-    let calls = calls(&s);
+    let calls = s.call_names();
     for call in ["items.append", "compute", "Cart"] {
         assert!(calls.contains(&call.to_string()), "{call} in {calls:?}");
     }

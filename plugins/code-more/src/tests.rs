@@ -5,26 +5,6 @@ fn parse(path: &str, source: &str) -> Structure {
     More::parse(source.as_bytes(), path).unwrap()
 }
 
-fn defs(s: &Structure) -> Vec<String> {
-    s.definitions
-        .iter()
-        .map(|d| {
-            let name = sdk::qualified_name(&d.name, d.container.as_deref());
-            format!("{name} {}", d.kind)
-        })
-        .collect()
-}
-
-fn calls(s: &Structure) -> Vec<String> {
-    s.calls
-        .iter()
-        .map(|c| match &c.receiver {
-            Some(r) => format!("{r}.{}", c.name),
-            None => c.name.clone(),
-        })
-        .collect()
-}
-
 #[test]
 fn zig_functions_types_fields_and_imports() {
     let s = parse(
@@ -52,7 +32,7 @@ fn total(cart: *Cart) u32 {
     );
     assert_eq!(s.language, "zig");
     assert_eq!(
-        defs(&s),
+        s.outline(),
         [
             "Cart struct",
             "Cart.items field",
@@ -68,9 +48,9 @@ fn total(cart: *Cart) u32 {
         s.definitions[0].doc.as_ref().map(|d| d.text.as_str()),
         Some("A customer's cart.")
     );
-    let imports: Vec<&str> = s.imports.iter().map(|i| i.name.as_str()).collect();
+    let imports = s.import_names();
     assert_eq!(imports, ["std", "item.zig"]);
-    let calls = calls(&s);
+    let calls = s.call_names();
     for call in ["self.items.append", "total", "std.math.max"] {
         assert!(calls.contains(&call.to_string()), "{call} in {calls:?}");
     }
@@ -93,14 +73,14 @@ total = function(cart) sum(cart$price)
 "#,
     );
     assert_eq!(s.language, "r");
-    assert_eq!(defs(&s), ["add_item function", "total function"]);
+    assert_eq!(s.outline(), ["add_item function", "total function"]);
     assert_eq!(
         s.definitions[0].doc.as_ref().map(|d| d.text.as_str()),
         Some("Adds an item to a cart.")
     );
-    let imports: Vec<&str> = s.imports.iter().map(|i| i.name.as_str()).collect();
+    let imports = s.import_names();
     assert_eq!(imports, ["dplyr", "helpers.R"]);
-    let calls = calls(&s);
+    let calls = s.call_names();
     for call in ["stop", "dplyr.bind_rows", "sum"] {
         assert!(calls.contains(&call.to_string()), "{call} in {calls:?}");
     }

@@ -5,31 +5,6 @@ fn parse(path: &str, source: &str) -> Structure {
     Scripting::parse(source.as_bytes(), path).unwrap()
 }
 
-/// `(container.)name kind` of every definition, in source order.
-fn defs(s: &Structure) -> Vec<String> {
-    s.definitions
-        .iter()
-        .map(|d| {
-            let name = sdk::qualified_name(&d.name, d.container.as_deref());
-            format!("{name} {}", d.kind)
-        })
-        .collect()
-}
-
-fn calls(s: &Structure) -> Vec<String> {
-    s.calls
-        .iter()
-        .map(|c| match &c.receiver {
-            Some(r) => format!("{r}.{}", c.name),
-            None => c.name.clone(),
-        })
-        .collect()
-}
-
-fn imports(s: &Structure) -> Vec<&str> {
-    s.imports.iter().map(|i| i.name.as_str()).collect()
-}
-
 #[test]
 fn ruby_classes_methods_accessors_and_requires() {
     let s = parse(
@@ -64,7 +39,7 @@ end
     );
     assert_eq!(s.language, "ruby");
     assert_eq!(
-        defs(&s),
+        s.outline(),
         [
             "Shop module",
             "Shop.Cart class",
@@ -85,8 +60,8 @@ end
     assert_eq!(cart.signature, "class Cart < Base");
     let add = s.definitions.iter().find(|d| d.name == "add").unwrap();
     assert!(add.branches >= 1, "{add:?}");
-    assert_eq!(imports(&s), ["json", "./item"]);
-    let calls = calls(&s);
+    assert_eq!(s.import_names(), ["json", "./item"]);
+    let calls = s.call_names();
     for call in ["new", "Logger.info", "@items.size"] {
         assert!(calls.contains(&call.to_string()), "{call} in {calls:?}");
     }
@@ -129,7 +104,7 @@ enum Suit: string { case Hearts = 'H'; }
     );
     assert_eq!(s.language, "php");
     assert_eq!(
-        defs(&s),
+        s.outline(),
         [
             "App\\Http namespace",
             "Kernel class",
@@ -150,14 +125,14 @@ enum Suit: string { case Hearts = 'H'; }
         "The HTTP kernel."
     );
     assert_eq!(
-        imports(&s),
+        s.import_names(),
         [
             "App\\Models\\User",
             "Illuminate\\Support\\Facades\\Log",
             "helpers.php"
         ]
     );
-    let calls = calls(&s);
+    let calls = s.call_names();
     for call in [
         "$request.isJson",
         "Log.info",
@@ -193,17 +168,17 @@ deploy
 "#,
     );
     assert_eq!(s.language, "bash");
-    assert_eq!(defs(&s), ["build function", "deploy function"]);
+    assert_eq!(s.outline(), ["build function", "deploy function"]);
     assert_eq!(
         s.definitions[0].doc.as_ref().unwrap().text,
         "Builds the release."
     );
     assert!(
-        imports(&s).contains(&"./lib/common.sh"),
+        s.import_names().contains(&"./lib/common.sh"),
         "{:?}",
-        imports(&s)
+        s.import_names()
     );
-    let calls = calls(&s);
+    let calls = s.call_names();
     for call in ["log", "cargo", "build", "deploy"] {
         assert!(calls.contains(&call.to_string()), "{call} in {calls:?}");
     }
@@ -234,7 +209,7 @@ return M
     );
     assert_eq!(s.language, "lua");
     assert_eq!(
-        defs(&s),
+        s.outline(),
         [
             "M.new function",
             "M.move method",
@@ -246,8 +221,8 @@ return M
         s.definitions[0].doc.as_ref().unwrap().text,
         "- Makes a player."
     );
-    assert_eq!(imports(&s), ["game.vector"]);
-    let calls = calls(&s);
+    assert_eq!(s.import_names(), ["game.vector"]);
+    let calls = s.call_names();
     for call in ["setmetatable", "vector.add", "math.max", "self.move"] {
         assert!(calls.contains(&call.to_string()), "{call} in {calls:?}");
     }
@@ -261,7 +236,11 @@ fn a_file_of_another_language_is_refused_and_garbage_yields_what_parses() {
         "broken.rb",
         "class A\n  def ok; end\n  def (((\nend\n\u{0}\u{1}",
     );
-    assert!(defs(&s).iter().any(|d| d.contains("ok")), "{:?}", defs(&s));
+    assert!(
+        s.outline().iter().any(|d| d.contains("ok")),
+        "{:?}",
+        s.outline()
+    );
     let s = Scripting::parse(&[0xff, 0xfe, b'd', b'e', b'f'], "x.rb").unwrap();
     assert!(s.definitions.len() <= 1);
 }

@@ -1,15 +1,4 @@
 use super::Swift;
-use sdk::code::Structure;
-
-fn defs(s: &Structure) -> Vec<String> {
-    s.definitions
-        .iter()
-        .map(|d| {
-            let name = sdk::qualified_name(&d.name, d.container.as_deref());
-            format!("{name} {}", d.kind)
-        })
-        .collect()
-}
 
 #[test]
 fn types_members_calls_and_imports() {
@@ -40,7 +29,7 @@ func topLevel() { let c = Cart(owner: "x") }
     )
     .unwrap();
     assert_eq!(s.language, "swift");
-    let defs = defs(&s);
+    let defs = s.outline();
     for def in [
         "Cart class",
         "Cart.items property",
@@ -68,16 +57,9 @@ func topLevel() { let c = Cart(owner: "x") }
         s.definitions[0].doc.as_ref().unwrap().text,
         "A customer's cart."
     );
-    let imports: Vec<&str> = s.imports.iter().map(|i| i.name.as_str()).collect();
+    let imports = s.import_names();
     assert_eq!(imports, ["Foundation", "UIKit"]);
-    let calls: Vec<String> = s
-        .calls
-        .iter()
-        .map(|c| match &c.receiver {
-            Some(r) => format!("{r}.{}", c.name),
-            None => c.name.clone(),
-        })
-        .collect();
+    let calls = s.call_names();
     for call in ["items.append", "compute", "Logger.log", "Cart"] {
         assert!(calls.contains(&call.to_string()), "{call} in {calls:?}");
     }

@@ -51,6 +51,36 @@ pub struct Structure {
     pub calls: Vec<Reference>,
 }
 
+impl Structure {
+    /// Each definition as `Container.name kind`, in source order: a compact view of what a
+    /// parser found, for its tests and reports.
+    pub fn outline(&self) -> Vec<String> {
+        self.definitions
+            .iter()
+            .map(|d| {
+                let name = crate::qualified_name(&d.name, d.container.as_deref());
+                format!("{name} {}", d.kind)
+            })
+            .collect()
+    }
+
+    /// Each call as `receiver.name` (or `name`), in source order.
+    pub fn call_names(&self) -> Vec<String> {
+        self.calls
+            .iter()
+            .map(|c| match &c.receiver {
+                Some(r) => format!("{r}.{}", c.name),
+                None => c.name.clone(),
+            })
+            .collect()
+    }
+
+    /// Each import as written, in source order.
+    pub fn import_names(&self) -> Vec<&str> {
+        self.imports.iter().map(|i| i.name.as_str()).collect()
+    }
+}
+
 /// A definition. Lines are 1-based and inclusive.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Definition {
