@@ -50,6 +50,16 @@ LANGUAGES = [
     ("erlang", "Erlang", ["erl", "hrl"], "dfmrt", "ninenines+cowboy", ""),
     ("haskell", "Haskell", ["hs"], "tcfm", "jaspervdj+hakyll", ""),
     ("r", "R", ["R", "r"], "f", "tidyverse+glue", ""),
+    ("ocaml", "OCaml", ["ml", "mli"], "CMcefmprtv", "ocaml-community+yojson", "lib"),
+    ("objc", "ObjectiveC", ["m"], "CIPMcefimpst", "AFNetworking+AFNetworking", "AFNetworking"),
+    ("clojure", "Clojure", ["clj", "cljc", "cljs"], "fn", "ring-clojure+ring", ""),
+    ("elm", "Elm", ["elm"], "acfmpt", "rtfeldman+elm-spa-example", ""),
+    ("sql", "SQL", ["sql"], "tEvifTpV", "jOOQ+sakila", "postgres-sakila-db"),
+    ("css", "CSS", ["css"], "cis", "animate-css+animate.css", "source"),
+    # Build and interface files: whole file names count as extensions here.
+    ("cmake", "CMake", ["cmake", "CMakeLists.txt"], "Dfmptv", "fmtlib+fmt", ""),
+    ("make", "Make", ["mk", "Makefile", "makefile", "GNUmakefile"], "mt", "micropython+micropython", ""),
+    ("protobuf", "Protobuf", ["proto"], "Gefgmoprs", "grpc+grpc-proto", ""),
     # A language the host parses itself, for the speed of the native path beside the
     # components' (and the native extraction's own recall).
     ("python", "Python", ["py"], "cfm", "pallets+flask", ""),
@@ -78,7 +88,7 @@ def ctags_defs(root: Path, ctags_lang: str, extensions, kinds: str):
     files = [
         str(p.relative_to(root))
         for p in sorted(root.rglob("*"))
-        if p.is_file() and p.suffix.lstrip(".") in extensions
+        if p.is_file() and (p.suffix.lstrip(".") in extensions or p.name in extensions)
     ]
     out = subprocess.run(
         [
@@ -148,6 +158,10 @@ def plain(language: str, name: str) -> str:
         return name.rstrip("?!=")
     if language == "lua":
         return name.replace(":", ".").rsplit(".", 1)[-1]
+    if language == "objc":
+        # ctags names a method by its whole selector (`addItem:withCount:`), the index by its
+        # first part.
+        return name.split(":", 1)[0]
     if language == "haskell":
         # ctags names `module Data.List.Extended` by its first segment, the index by its
         # last (with the rest as container): compare modules by their first segment.

@@ -1,8 +1,10 @@
-//! Languages brought by code-parser components: Ruby, PHP, C#, Bash, Lua, Kotlin, Scala,
-//! Swift, Elixir, Erlang, Haskell, Zig and R files indexed through the built-in `code_*`
-//! components (real wasm, in the sandbox,
-//! over MCP through rmcp's client), found by explore, outlined and linked by understand, and
-//! kept right as the files change.
+//! Languages brought by code-parser components: Ruby, PHP, C#, F#, Bash, Lua, Kotlin, Scala,
+//! Groovy, Swift, Objective-C, Elixir, Erlang, Haskell, OCaml, Clojure, Elm, Zig, R, Dart,
+//! Solidity, SQL, CSS, Nix, Terraform and Starlark files, and the structure of YAML, TOML,
+//! JSON, Dockerfile, Makefile, CMake, Protocol Buffers and GraphQL files, indexed through the
+//! built-in `code_*` components (real wasm, in the sandbox, over MCP through rmcp's client);
+//! and Vue and Svelte components, whose scripts the host reads itself. Found by explore,
+//! outlined and linked by understand, and kept right as the files change.
 
 mod common;
 
@@ -221,6 +223,268 @@ async fn component_languages_are_found_outlined_and_linked() {
             .contains("src/Http/Controller.php"),
         "{r:#}"
     );
+    client.cancel().await.unwrap();
+}
+
+fn configuration_fixture() -> Fixture {
+    let fx = Fixture::new();
+    fx.write(
+        "app/lib/src/cart.dart",
+        "import 'item.dart';\n\n/// A cart.\nclass ShoppingCart {\n  int tallyReceipt(Item i) => i.cents();\n}\n",
+    );
+    fx.write(
+        "app/lib/src/item.dart",
+        "class Item {\n  int cents() => 1;\n}\n",
+    );
+    fx.write(
+        "contracts/Vault.sol",
+        "pragma solidity ^0.8.0;\nimport \"./Math.sol\";\ncontract Vault {\n    function withdrawEverything() external {}\n}\n",
+    );
+    fx.write("contracts/Math.sol", "library Math {}\n");
+    fx.write(
+        "infra/main.tf",
+        "module \"network\" {\n  source = \"./modules/network\"\n}\n\nresource \"aws_s3_bucket\" \"audit_trail\" {\n  bucket = \"x\"\n}\n",
+    );
+    fx.write(
+        "infra/modules/network/main.tf",
+        "variable \"cidr_block\" {\n  type = string\n}\n",
+    );
+    fx.write(
+        "nix/default.nix",
+        "let\n  tool = import ./tool;\n  buildFrobnicator = name: tool.mk name;\nin buildFrobnicator \"x\"\n",
+    );
+    fx.write("nix/tool/default.nix", "{ mk = n: n; }\n");
+    fx.write(
+        "CMakeLists.txt",
+        "add_subdirectory(engine)\nfunction(register_plugin_target name)\nendfunction()\n",
+    );
+    fx.write(
+        "engine/CMakeLists.txt",
+        "add_library(engine_core STATIC a.c)\n",
+    );
+    fx.write(
+        "Makefile",
+        "release_bundle: compile\n\tzip out.zip app\n\ncompile:\n\tcc -o app a.c\n",
+    );
+    fx.write(
+        "Dockerfile",
+        "FROM rust:1 AS toolchain_stage\nRUN cargo build\n",
+    );
+    fx.write(
+        "proto/shop/v1/cart.proto",
+        "syntax = \"proto3\";\nimport \"shop/v1/money.proto\";\nmessage BasketSnapshot {\n  Money total = 1;\n}\n",
+    );
+    fx.write(
+        "proto/shop/v1/money.proto",
+        "syntax = \"proto3\";\nmessage Money { int64 cents = 1; }\n",
+    );
+    fx.write("schema.graphql", "type InvoiceLedger {\n  id: ID!\n}\n");
+    fx.write(
+        ".github/workflows/ci.yml",
+        "jobs:\n  nightly_regression:\n    runs-on: ubuntu-latest\n",
+    );
+    fx.write(
+        "lib/ledger.ml",
+        "open Cart_item\n\nlet reconcile_ledger entries = List.length entries\n",
+    );
+    fx.write("lib/cart_item.ml", "let price = 1\n");
+    fx.write(
+        "src/shop/audit.clj",
+        "(ns shop.audit\n  (:require [shop.cart-item :as item]))\n\n(defn summarize-audit [x] (item/price x))\n",
+    );
+    fx.write(
+        "src/shop/cart_item.clj",
+        "(ns shop.cart-item)\n(defn price [x] x)\n",
+    );
+    fx.write(
+        "Sources/Wallet.m",
+        "#import \"Wallet.h\"\n@implementation Wallet\n- (void)depositCoins:(int)n {\n}\n@end\n",
+    );
+    fx.write(
+        "db/schema.sql",
+        "CREATE TABLE invoice_lines (\n  id INT\n);\n",
+    );
+    fx.write(
+        "src/Billing.fs",
+        "module Billing\n\nlet computeInvoiceTotal x = x\n",
+    );
+    fx.write(
+        "frontend/src/Page.elm",
+        "module Page exposing (viewCheckoutPage)\n\nviewCheckoutPage model = model\n",
+    );
+    fx.write(
+        "tools/BUILD",
+        "load(\":defs.bzl\", \"pkg\")\n\npkg(name = \"release_tarball\")\n",
+    );
+    fx.write("tools/defs.bzl", "def pkg(name):\n    pass\n");
+    fx.write("web/src/site.css", ".checkout-summary { color: red; }\n");
+    fx.write(
+        "src/main/groovy/Deployer.groovy",
+        "class Deployer {\n    def rollForwardRelease() {\n        println 'go'\n    }\n}\n",
+    );
+    fx.write(
+        "web/src/utils/price.ts",
+        "export function formatPrice(n: number): string {\n  return `${n}`;\n}\n",
+    );
+    fx.write(
+        "web/src/components/Cart.vue",
+        "<template>\n  <button @click=\"checkoutCart\">Pay</button>\n</template>\n\n<script setup lang=\"ts\">\nimport { formatPrice } from '../utils/price'\n\nfunction checkoutCart() {\n  return formatPrice(1)\n}\n</script>\n\n<style>\nbutton { color: red; }\n</style>\n",
+    );
+    fx.write(
+        "web/src/components/Badge.svelte",
+        "<script>\n  import { formatPrice } from '../utils/price';\n  export let amount = 0;\n  function renderBadgeLabel() { return formatPrice(amount); }\n</script>\n\n<span>{renderBadgeLabel()}</span>\n",
+    );
+    fx
+}
+
+#[tokio::test]
+async fn configuration_build_and_component_files_are_structured() {
+    let fx = configuration_fixture();
+    let client = connect(&fx).await;
+
+    for (query, path, title) in [
+        (
+            "tallyReceipt",
+            "app/lib/src/cart.dart",
+            "ShoppingCart::tallyReceipt",
+        ),
+        (
+            "withdrawEverything",
+            "contracts/Vault.sol",
+            "Vault::withdrawEverything",
+        ),
+        ("audit_trail", "infra/main.tf", "aws_s3_bucket::audit_trail"),
+        ("buildFrobnicator", "nix/default.nix", "buildFrobnicator"),
+        (
+            "register_plugin_target",
+            "CMakeLists.txt",
+            "register_plugin_target",
+        ),
+        ("release_bundle", "Makefile", "release_bundle"),
+        ("toolchain_stage", "Dockerfile", "toolchain_stage"),
+        (
+            "BasketSnapshot",
+            "proto/shop/v1/cart.proto",
+            "BasketSnapshot",
+        ),
+        ("InvoiceLedger", "schema.graphql", "InvoiceLedger"),
+        (
+            "nightly_regression",
+            ".github/workflows/ci.yml",
+            "jobs::nightly_regression",
+        ),
+        (
+            "checkoutCart",
+            "web/src/components/Cart.vue",
+            "checkoutCart",
+        ),
+        (
+            "renderBadgeLabel",
+            "web/src/components/Badge.svelte",
+            "renderBadgeLabel",
+        ),
+        ("reconcile_ledger", "lib/ledger.ml", "reconcile_ledger"),
+        ("summarize-audit", "src/shop/audit.clj", "summarize-audit"),
+        ("depositCoins", "Sources/Wallet.m", "Wallet::depositCoins"),
+        ("invoice_lines", "db/schema.sql", "invoice_lines"),
+        (
+            "computeInvoiceTotal",
+            "src/Billing.fs",
+            "Billing::computeInvoiceTotal",
+        ),
+        (
+            "viewCheckoutPage",
+            "frontend/src/Page.elm",
+            "viewCheckoutPage",
+        ),
+        ("release_tarball", "tools/BUILD", "release_tarball"),
+        ("checkout-summary", "web/src/site.css", ".checkout-summary"),
+        (
+            "rollForwardRelease",
+            "src/main/groovy/Deployer.groovy",
+            "Deployer::rollForwardRelease",
+        ),
+    ] {
+        let found = structured(&call(&client, "explore", json!({ "query": query })).await);
+        let hit = &found["data"]["code"][0];
+        assert_eq!(hit["filePath"], path, "{query}: {found:#}");
+        assert_eq!(hit["title"], title, "{query}: {found:#}");
+    }
+
+    // CMakeLists.txt is CMake by its whole name, though the text parser reads .txt files.
+    let r = structured(
+        &call(
+            &client,
+            "understand",
+            json!({ "goal": "build", "path": "CMakeLists.txt" }),
+        )
+        .await,
+    );
+    assert_eq!(
+        outline(&r),
+        [(
+            "function".into(),
+            "register_plugin_target".into(),
+            Value::Null
+        )],
+        "{r:#}"
+    );
+    // A Vue component is outlined from its script; the markup stays searchable.
+    let r = structured(
+        &call(
+            &client,
+            "understand",
+            json!({ "goal": "cart", "path": "web/src/components/Cart.vue" }),
+        )
+        .await,
+    );
+    assert_eq!(
+        outline(&r),
+        [("function".into(), "checkoutCart".into(), Value::Null)],
+        "{r:#}"
+    );
+    let found = structured(&call(&client, "explore", json!({ "query": "button color red" })).await);
+    assert!(found.to_string().contains("Cart.vue"), "{found:#}");
+
+    for (importer, imported) in [
+        ("app/lib/src/cart.dart", "app/lib/src/item.dart"),
+        ("contracts/Vault.sol", "contracts/Math.sol"),
+        ("infra/main.tf", "infra/modules/network/main.tf"),
+        ("nix/default.nix", "nix/tool/default.nix"),
+        ("CMakeLists.txt", "engine/CMakeLists.txt"),
+        ("proto/shop/v1/cart.proto", "proto/shop/v1/money.proto"),
+        ("web/src/components/Cart.vue", "web/src/utils/price.ts"),
+        ("lib/ledger.ml", "lib/cart_item.ml"),
+        ("src/shop/audit.clj", "src/shop/cart_item.clj"),
+        ("tools/BUILD", "tools/defs.bzl"),
+    ] {
+        let r = structured(
+            &call(
+                &client,
+                "understand",
+                json!({ "goal": "who depends on it", "path": imported }),
+            )
+            .await,
+        );
+        assert!(
+            r.to_string().contains(importer),
+            "{importer} imports {imported}: {r:#}"
+        );
+    }
+
+    // Components call into TypeScript: both are callers of formatPrice.
+    let r = structured(
+        &call(
+            &client,
+            "understand",
+            json!({ "goal": "who calls it", "path": "web/src/utils/price.ts", "symbol": "formatPrice" }),
+        )
+        .await,
+    );
+    let graph = r["callGraph"].to_string();
+    for caller in ["Cart.vue", "Badge.svelte"] {
+        assert!(graph.contains(caller), "{caller}: {r:#}");
+    }
     client.cancel().await.unwrap();
 }
 

@@ -18,9 +18,10 @@ pub const GUIDE_MD: &str =
     "# Guide\n\nIntro text.\n\n## Install\n\nRun the installer.\n\n## Usage\n\nCall answer().\n";
 
 /// The built-in plugins, sorted by name: the five pillars, the five format parsers and the
-/// six code parsers.
-pub const BUILTIN_PLUGINS: [&str; 16] = [
+/// seven code parsers.
+pub const BUILTIN_PLUGINS: [&str; 17] = [
     "change",
+    "code_config",
     "code_csharp",
     "code_functional",
     "code_jvm",

@@ -69,7 +69,8 @@ pub fn link_target(from: &str, target: &str) -> Option<String> {
 
 const KNOWN_EXTENSIONS: &[&str] = &[
     "h", "hpp", "hh", "hxx", "c", "cc", "cpp", "js", "jsx", "mjs", "cjs", "ts", "tsx", "py", "rs",
-    "go", "java", "inc", "rb", "php", "sh", "bash", "lua", "cs", "kt", "scala", "swift",
+    "go", "java", "inc", "rb", "php", "sh", "bash", "lua", "cs", "kt", "scala", "swift", "dart",
+    "sol", "nix", "proto", "mk", "cmake", "vue", "svelte", "bzl", "css",
 ];
 
 /// Files named like a package (`__init__.py`, `index.ts`, `mod.rs`) are keyed by their
@@ -84,8 +85,22 @@ pub fn file_keys(path: &str) -> Vec<String> {
     {
         keys.push(dir.to_string());
     }
-    // A Go file is its package, the directory; Lua's `require "pkg"` loads `pkg/init.lua`.
-    if (path.ends_with(".go") || name == "init.lua")
+    // A Go file is its package, the directory, and so is a Terraform file its module; Lua's
+    // `require "pkg"` loads `pkg/init.lua`, Nix's `import ./pkg` pkg/default.nix, CMake's
+    // `add_subdirectory(pkg)` pkg/CMakeLists.txt.
+    // A Clojure namespace spells a file's `_` as `-` (`shop.cart-item` is cart_item.clj).
+    if [".clj", ".cljs", ".cljc"].iter().any(|e| name.ends_with(e)) && stem.contains('_') {
+        keys.push(stem.replace('_', "-"));
+    }
+    // An OCaml file is the module of its capitalised name (`cart.ml` is `Cart`).
+    if (name.ends_with(".ml") || name.ends_with(".mli"))
+        && let Some(first) = stem.get(..1)
+    {
+        keys.push(format!("{}{}", first.to_ascii_uppercase(), &stem[1..]));
+    }
+    if (path.ends_with(".go")
+        || path.ends_with(".tf")
+        || matches!(name, "init.lua" | "default.nix" | "CMakeLists.txt"))
         && let Some(dir) = path.rsplit('/').nth(1)
     {
         keys.push(dir.to_string());
@@ -125,7 +140,13 @@ pub fn candidates(lang: Option<&str>, importer: &str, name: &str) -> Vec<String>
             };
             vec![format!("{base}.py"), format!("{base}/__init__.py")]
         }
-        Some(Language::JavaScript | Language::TypeScript | Language::Tsx) => {
+        Some(
+            Language::JavaScript
+            | Language::TypeScript
+            | Language::Tsx
+            | Language::Vue
+            | Language::Svelte,
+        ) => {
             if !name.starts_with('.') {
                 return Vec::new();
             }
@@ -226,6 +247,73 @@ fn component_candidates(lang: &str, dir: &str, name: &str) -> Vec<String> {
             let module = name.replace('.', "/");
             vec![format!("/{module}.lua"), format!("/{module}/init.lua")]
         }
+        // `import 'package:app/src/x.dart'` is the file under package app's lib/; `dart:io`
+        // is the SDK's; any other URI is relative to the importer.
+        "dart" => match name.strip_prefix("package:") {
+            Some(path) => match path.split_once('/') {
+                Some((package, rest)) => {
+                    vec![format!("/{package}/lib/{rest}"), format!("/lib/{rest}")]
+                }
+                None => Vec::new(),
+            },
+            None if name.contains(':') => Vec::new(),
+            None => vec![join(dir, name)],
+        },
+        // `import "./A.sol"` is relative; `import "@scope/pkg/A.sol"` or `"contracts/A.sol"`
+        // is found by its path's end (a remapping or a dependency's folder).
+        "solidity" | "protobuf" if !name.starts_with('.') => {
+            vec![format!("/{}", name.trim_start_matches('/'))]
+        }
+        "solidity" | "protobuf" | "make" => vec![join(dir, name)],
+        // `import ./lib` is lib/default.nix when it names a directory.
+        "nix" if name.ends_with(".nix") => vec![join(dir, name)],
+        "nix" => vec![join(dir, &format!("{name}/default.nix"))],
+        // A module's `source = "./modules/vpc"`: the .tf files directly in that directory.
+        "hcl" if name.starts_with('.') => vec![format!("/{}/", join(dir, name))],
+        "hcl" => Vec::new(),
+        // `include(cmake/x.cmake)` is relative to the list file or found by its end;
+        // `add_subdirectory(src)` is src/CMakeLists.txt; `include(Module)` a module file.
+        "cmake" if name.contains("${") => Vec::new(),
+        "cmake" if name.ends_with(".cmake") => {
+            vec![
+                join(dir, name),
+                format!("/{}", name.trim_start_matches("./")),
+            ]
+        }
+        "cmake" => vec![
+            join(dir, &format!("{name}/CMakeLists.txt")),
+            format!("/{name}.cmake"),
+        ],
+        // `(:require [shop.cart-item])` is shop/cart_item.clj (or .cljs, .cljc).
+        "clojure" => {
+            let path = name.replace('.', "/").replace('-', "_");
+            ["clj", "cljc", "cljs"]
+                .iter()
+                .map(|ext| format!("/{path}.{ext}"))
+                .collect()
+        }
+        // `open Cart_item` is the module of cart_item.ml (its interface, cart_item.mli).
+        "ocaml" => {
+            let module = name.rsplit('.').next().unwrap_or(name);
+            let mut file = module.to_string();
+            if let Some(first) = file.get_mut(..1) {
+                first.make_ascii_lowercase();
+            }
+            vec![format!("/{file}.ml"), format!("/{file}.mli")]
+        }
+        // `import Shop.Cart` is Shop/Cart.elm under a source directory.
+        "elm" => vec![format!("/{}.elm", name.replace('.', "/"))],
+        // Bazel's `load("//pkg/sub:defs.bzl")` is pkg/sub/defs.bzl from the workspace root,
+        // `load(":defs.bzl")` beside the BUILD file; `@repo//...` is another repository's.
+        "starlark" => match (name.strip_prefix("//"), name.strip_prefix(':')) {
+            (Some(path), _) => vec![path.replacen(':', "/", 1)],
+            (_, Some(file)) => vec![join(dir, file)],
+            _ => Vec::new(),
+        },
+        // `@import "base.css"` or `url(base.css)`: relative to the stylesheet.
+        "css" if !name.contains("://") => vec![join(dir, name)],
+        // `#import "Cart.h"`: beside the importer or on the include path, as in C.
+        "objc" => vec![join(dir, name), format!("/{name}")],
         // A language of a third party's code parser: an import written as a path (`a/b.x`,
         // `./b.x`) names a file beside the importer or a file ending in that path.
         _ if name.contains('/') && !name.contains("://") => {
@@ -353,6 +441,72 @@ mod tests {
         let scala = candidates(Some("scala"), "A.scala", "shop.items.{Item, Price}");
         assert!(matches("src/main/scala/shop/items/Price.scala", &scala));
         assert!(candidates(None, "a.txt", "x").is_empty());
+        let dart = candidates(
+            Some("dart"),
+            "lib/src/cart.dart",
+            "package:shop/src/item.dart",
+        );
+        assert!(matches("packages/shop/lib/src/item.dart", &dart));
+        assert!(matches("lib/src/item.dart", &dart));
+        let dart = candidates(Some("dart"), "lib/src/cart.dart", "cart_part.dart");
+        assert!(matches("lib/src/cart_part.dart", &dart) && !matches("cart_part.dart", &dart));
+        assert!(candidates(Some("dart"), "a.dart", "dart:io").is_empty());
+        assert_eq!(import_key("cart_part.dart"), "cart_part");
+        let sol = candidates(Some("solidity"), "contracts/Token.sol", "./IERC20.sol");
+        assert!(matches("contracts/IERC20.sol", &sol));
+        let sol = candidates(
+            Some("solidity"),
+            "contracts/Token.sol",
+            "@oz/token/ERC20.sol",
+        );
+        assert!(matches("lib/oz/contracts/@oz/token/ERC20.sol", &sol));
+        let nix = candidates(Some("nix"), "pkgs/top.nix", "./tool");
+        assert!(matches("pkgs/tool/default.nix", &nix));
+        assert_eq!(file_keys("pkgs/tool/default.nix"), ["default", "tool"]);
+        let tf = candidates(Some("hcl"), "infra/main.tf", "./modules/vpc");
+        assert!(matches("infra/modules/vpc/main.tf", &tf));
+        assert!(!matches("infra/modules/vpc/sub/main.tf", &tf));
+        assert!(candidates(Some("hcl"), "main.tf", "terraform-aws-modules/vpc/aws").is_empty());
+        assert_eq!(file_keys("infra/modules/vpc/main.tf"), ["main", "vpc"]);
+        let cmake = candidates(Some("cmake"), "CMakeLists.txt", "src");
+        assert!(matches("src/CMakeLists.txt", &cmake));
+        assert_eq!(file_keys("src/CMakeLists.txt"), ["CMakeLists", "src"]);
+        let cmake = candidates(Some("cmake"), "CMakeLists.txt", "cmake/Warnings.cmake");
+        assert!(matches("cmake/Warnings.cmake", &cmake));
+        let make = candidates(Some("make"), "build/Makefile", "config.mk");
+        assert!(matches("build/config.mk", &make));
+        assert_eq!(import_key("config.mk"), "config");
+        let clj = candidates(Some("clojure"), "src/shop/cart.clj", "shop.cart-item");
+        assert!(matches("src/shop/cart_item.clj", &clj));
+        assert_eq!(
+            file_keys("src/shop/cart_item.clj"),
+            ["cart_item", "cart-item"]
+        );
+        let ml = candidates(Some("ocaml"), "src/cart.ml", "Cart_item");
+        assert!(matches("lib/cart_item.ml", &ml) && matches("lib/cart_item.mli", &ml));
+        assert_eq!(file_keys("lib/cart_item.ml"), ["cart_item", "Cart_item"]);
+        let elm = candidates(Some("elm"), "src/Main.elm", "Shop.Cart");
+        assert!(matches("src/Shop/Cart.elm", &elm));
+        let bzl = candidates(
+            Some("starlark"),
+            "pkg/BUILD.bazel",
+            "//tools/build:defs.bzl",
+        );
+        assert!(matches("tools/build/defs.bzl", &bzl) && !matches("x/tools/build/defs.bzl", &bzl));
+        assert_eq!(import_key("//tools/build:defs.bzl"), "defs");
+        let bzl = candidates(Some("starlark"), "pkg/BUILD.bazel", ":macros.bzl");
+        assert!(matches("pkg/macros.bzl", &bzl));
+        assert!(candidates(Some("starlark"), "BUILD", "@rules_cc//cc:defs.bzl").is_empty());
+        let css = candidates(Some("css"), "web/app.css", "base.css");
+        assert!(matches("web/base.css", &css));
+        let objc = candidates(Some("objc"), "Sources/Cart.m", "Cart.h");
+        assert!(matches("Sources/Cart.h", &objc));
+        let proto = candidates(
+            Some("protobuf"),
+            "proto/shop/v1/cart.proto",
+            "shop/v1/item.proto",
+        );
+        assert!(matches("proto/shop/v1/item.proto", &proto));
         let house = candidates(Some("house"), "rules/billing.house", "rules/common.house");
         assert!(matches("rules/common.house", &house));
         let house = candidates(Some("house"), "rules/billing.house", "./common.house");

@@ -180,7 +180,7 @@ mod tests {
             }
             seen += 1;
         }
-        assert_eq!(seen, 16);
+        assert_eq!(seen, 17);
     }
 
     #[test]

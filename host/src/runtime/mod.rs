@@ -795,10 +795,14 @@ fn no_parser(path: &str) -> HostError {
 
 /// The index parses documents through the format-parser components.
 impl crate::index::DocumentParsers for Runtime {
+    /// A code parser that names the file whole (`CMakeLists.txt`) takes it from a format
+    /// parser that would claim it by its extension alone (`.txt`).
     fn claims(&self, path: &str, head: &[u8]) -> Option<String> {
-        self.registry
-            .claim(path, head)
-            .and_then(|(i, _)| self.plugins[i].info.format.clone())
+        let (i, route) = self.registry.claim(path, head)?;
+        if route == registry::Route::Extension && self.languages.claims_by_name(path) {
+            return None;
+        }
+        self.plugins[i].info.format.clone()
     }
 
     fn has_text_fallback(&self) -> bool {

@@ -122,6 +122,12 @@ impl Languages {
         }
     }
 
+    /// Whether a code parser names `path`'s whole file name.
+    pub fn claims_by_name(&self, path: &str) -> bool {
+        let file_name = path.rsplit('/').next().unwrap_or(path);
+        self.by_name.contains_key(file_name)
+    }
+
     /// The parser and language for `path`.
     pub fn claim(&self, path: &str) -> Option<(usize, &str)> {
         let file_name = path.rsplit('/').next().unwrap_or(path);

@@ -93,3 +93,63 @@ namespace Shop.Carts
         assert!(calls.contains(&call.to_string()), "{call} in {calls:?}");
     }
 }
+
+#[test]
+fn fsharp_modules_types_functions_members_and_opens() {
+    let s = CSharp::parse(
+        br#"module Shop.Cart
+
+open System
+open Shop.Items
+
+/// A cart.
+type Cart = { Items: int list; Owner: string }
+
+type Shape =
+    | Circle of float
+    | Square of float
+
+let addItem cart item = { cart with Items = item :: cart.Items }
+
+let total (cart: Cart) =
+    List.sum cart.Items |> printfn "%d"
+
+let version = "1.0"
+
+type Counter() =
+    member this.Incr() = 1
+
+module Checkout =
+    let pay c = total c
+"#,
+        "src/Cart.fs",
+    )
+    .unwrap();
+    assert_eq!(s.language, "fsharp");
+    assert_eq!(
+        s.outline(),
+        [
+            "Shop.Cart namespace",
+            "Shop.Cart.Cart type",
+            "Cart.Items field",
+            "Cart.Owner field",
+            "Shop.Cart.Shape type",
+            "Shape.Circle enumerator",
+            "Shape.Square enumerator",
+            "Shop.Cart.addItem function",
+            "Shop.Cart.total function",
+            "Shop.Cart.version value",
+            "Shop.Cart.Counter type",
+            "Counter.Incr method",
+            "Shop.Cart.Checkout module",
+            "Checkout.pay method",
+        ]
+    );
+    let cart = s.definitions.iter().find(|d| d.name == "Cart").unwrap();
+    assert_eq!(cart.doc.as_ref().map(|d| d.text.as_str()), Some("A cart."));
+    assert_eq!(s.import_names(), ["System", "Shop.Items"]);
+    let calls = s.call_names();
+    for call in ["List.sum", "printfn", "total"] {
+        assert!(calls.contains(&call.to_string()), "{call} in {calls:?}");
+    }
+}

@@ -1,4 +1,4 @@
-//! A code parser for Elixir, Erlang and Haskell: each language's tree-sitter grammar (C,
+//! A code parser for Elixir, Erlang, Haskell, OCaml, Clojure and Elm: each language's tree-sitter grammar (C,
 //! compiled into this component) and a query in `queries/` that names its definitions, calls
 //! and imports (see `sdk::syntax`). A file is parsed in the component's sandbox: a grammar's C
 //! code that a hostile file drives astray stays inside it.
@@ -28,6 +28,21 @@ impl Functional {
                 extensions: &["hs"],
                 file_names: &[],
             },
+            LanguageSpec {
+                name: "ocaml",
+                extensions: &["ml", "mli"],
+                file_names: &[],
+            },
+            LanguageSpec {
+                name: "clojure",
+                extensions: &["clj", "cljs", "cljc", "bb"],
+                file_names: &[],
+            },
+            LanguageSpec {
+                name: "elm",
+                extensions: &["elm"],
+                file_names: &[],
+            },
         ],
     };
 
@@ -35,18 +50,26 @@ impl Functional {
         let language = Self::SPEC.language_of(path).ok_or_else(|| {
             ToolError::new(
                 codes::UNSUPPORTED,
-                format!("{path} is no Elixir, Erlang or Haskell file"),
+                format!("{path} is no Elixir, Erlang, Haskell, OCaml, Clojure or Elm file"),
             )
         })?;
         let (text, _) = sdk::decode_text(bytes);
-        let extractor = extractor(language.name).map_err(|e| ToolError::new(codes::INTERNAL, e))?;
+        // An interface (.mli) has its own grammar: signatures, no expressions.
+        let interface = path.to_ascii_lowercase().ends_with(".mli");
+        let extractor =
+            extractor(language.name, interface).map_err(|e| ToolError::new(codes::INTERNAL, e))?;
         Ok(extractor.extract(&text))
     }
 }
 
 /// The extractor of `language`, its query compiled on first use in this instance (the host
 /// keeps an instance for many files).
-fn extractor(language: &'static str) -> Result<&'static Extractor, String> {
+fn extractor(language: &'static str, interface: bool) -> Result<&'static Extractor, String> {
+    const OCAML_COMMON: &str = include_str!("queries/ocaml_common.scm");
+    static OCAML: Cached = Cached::new();
+    static OCAML_INTERFACE: Cached = Cached::new();
+    static CLOJURE: Cached = Cached::new();
+    static ELM: Cached = Cached::new();
     static ELIXIR: Cached = Cached::new();
     static ERLANG: Cached = Cached::new();
     static HASKELL: Cached = Cached::new();
@@ -76,6 +99,40 @@ fn extractor(language: &'static str) -> Result<&'static Extractor, String> {
             .map(|e| {
                 e.comment_prefixes(&["-- |", "-- ^", "--", "{-|", "{-"])
                     .qualified_by(".")
+            })
+        }),
+        "ocaml" if interface => OCAML_INTERFACE.get(|| {
+            Extractor::new(
+                language,
+                tree_sitter_ocaml::LANGUAGE_OCAML_INTERFACE,
+                OCAML_COMMON,
+            )
+            .map(|e| e.comment_prefixes(&["(**", "(*"]))
+        }),
+        "ocaml" => OCAML.get(|| {
+            let query = format!("{OCAML_COMMON}\n{}", include_str!("queries/ocaml.scm"));
+            Extractor::new(language, tree_sitter_ocaml::LANGUAGE_OCAML, &query).map(|e| {
+                e.comment_prefixes(&["(**", "(*"])
+                    .branches(&["match_case", "if_expression"])
+            })
+        }),
+        "clojure" => CLOJURE.get(|| {
+            Extractor::new(
+                language,
+                tree_sitter_clojure_orchard::LANGUAGE,
+                include_str!("queries/clojure.scm"),
+            )
+            .map(|e| e.comment_prefixes(&[";;;", ";;", ";", "\""]))
+        }),
+        "elm" => ELM.get(|| {
+            Extractor::new(
+                language,
+                tree_sitter_elm::LANGUAGE,
+                include_str!("queries/elm.scm"),
+            )
+            .map(|e| {
+                e.comment_prefixes(&["{-|", "{-", "--"])
+                    .branches(&["case_of_branch", "if_else_expr"])
             })
         }),
         other => Err(format!("no grammar for {other}")),

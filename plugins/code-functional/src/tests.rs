@@ -126,3 +126,206 @@ total cart = sum (map price (items cart)) + Map.size Map.empty
         assert!(calls.contains(&call.to_string()), "{call} in {calls:?}");
     }
 }
+
+#[test]
+fn ocaml_modules_types_values_and_calls() {
+    let s = parse(
+        "src/cart.ml",
+        r#"open Printf
+
+(** A cart. *)
+type cart = { items : int list; owner : string }
+
+type shape = Circle of float | Square of float
+
+exception Empty_cart
+
+(** Adds an item. *)
+let add_item cart item = { cart with items = item :: cart.items }
+
+let total cart =
+  let sum = List.fold_left ( + ) 0 cart.items in
+  printf "%d" sum;
+  Helpers.round sum
+
+let version = "1.0"
+let double = fun x -> x * 2
+
+module Checkout = struct
+  let pay c = total c
+end
+
+module type PRINTABLE = sig
+  val print : cart -> unit
+end
+
+class counter = object
+  method incr = 1
+end
+"#,
+    );
+    assert_eq!(s.language, "ocaml");
+    assert_eq!(
+        s.outline(),
+        [
+            "cart type",
+            "cart.items field",
+            "cart.owner field",
+            "shape type",
+            "shape.Circle enumerator",
+            "shape.Square enumerator",
+            "Empty_cart exception",
+            "add_item function",
+            "total function",
+            "version value",
+            "double function",
+            "Checkout module",
+            "Checkout.pay method",
+            "PRINTABLE interface",
+            "PRINTABLE.print method",
+            "counter class",
+            "counter.incr method",
+        ]
+    );
+    let doc = |name: &str| {
+        s.definitions
+            .iter()
+            .find(|d| d.name == name)
+            .and_then(|d| d.doc.as_ref())
+            .map(|d| d.text.clone())
+    };
+    assert_eq!(doc("cart").as_deref(), Some("A cart."));
+    assert_eq!(doc("add_item").as_deref(), Some("Adds an item."));
+    assert_eq!(s.import_names(), ["Printf"]);
+    let calls = s.call_names();
+    for call in ["List.fold_left", "printf", "Helpers.round", "total"] {
+        assert!(calls.contains(&call.to_string()), "{call} in {calls:?}");
+    }
+}
+
+#[test]
+fn ocaml_interfaces_declare_values_types_and_modules() {
+    let s = parse(
+        "src/cart.mli",
+        "(** Carts. *)\ntype cart\n\n(** Adds one. *)\nval add_item : cart -> int -> cart\nmodule Checkout : sig\n  val pay : cart -> int\nend\nexception Empty\n",
+    );
+    assert_eq!(s.language, "ocaml");
+    assert_eq!(
+        s.outline(),
+        [
+            "cart type",
+            "add_item function",
+            "Checkout module",
+            "Checkout.pay method",
+            "Empty exception",
+        ]
+    );
+}
+
+#[test]
+fn clojure_namespaces_def_forms_calls_and_requires() {
+    let s = parse(
+        "src/shop/cart.clj",
+        r#"(ns shop.cart
+  (:require [clojure.string :as str]
+            [shop.item :refer [price]]))
+
+(def ^:private tax-rate 0.2)
+
+(defn add-item
+  "Adds an item."
+  [cart item]
+  (conj cart item))
+
+(defn- total [cart]
+  (reduce + (map price cart))
+  (str/join "," cart))
+
+(defmacro with-cart [& body] `(do ~@body))
+(defprotocol Payable (pay [this]))
+(defrecord Order [id items])
+(defmulti area :shape)
+(defmethod area :circle [c] (* 3 (:r c)))
+"#,
+    );
+    assert_eq!(s.language, "clojure");
+    assert_eq!(
+        s.outline(),
+        [
+            "shop.cart namespace",
+            "tax-rate variable",
+            "add-item function",
+            "total function",
+            "with-cart function",
+            "Payable interface",
+            "Order class",
+            "area function",
+            "area method",
+        ]
+    );
+    assert_eq!(
+        s.definitions[2].doc.as_ref().map(|d| d.text.as_str()),
+        Some("Adds an item.")
+    );
+    assert_eq!(s.import_names(), ["clojure.string", "shop.item"]);
+    let calls = s.call_names();
+    for call in ["conj", "reduce", "map", "str.join"] {
+        assert!(calls.contains(&call.to_string()), "{call} in {calls:?}");
+    }
+}
+
+#[test]
+fn elm_modules_types_functions_and_imports() {
+    let s = parse(
+        "src/Main.elm",
+        r#"module Main exposing (main, update)
+
+import Html exposing (Html, div)
+import Shop.Cart as Cart
+
+{-| The model. -}
+type alias Model = { count : Int }
+
+type Msg = Increment | Decrement
+
+{-| Updates the model. -}
+update : Msg -> Model -> Model
+update msg model =
+    case msg of
+        Increment -> { model | count = Cart.add model.count 1 }
+        Decrement -> model
+
+port send : String -> Cmd msg
+
+main = div [] []
+"#,
+    );
+    assert_eq!(s.language, "elm");
+    assert_eq!(
+        s.outline(),
+        [
+            "Main module",
+            "Model type",
+            "Msg type",
+            "Msg.Increment enumerator",
+            "Msg.Decrement enumerator",
+            "update function",
+            "send function",
+            "main function",
+        ]
+    );
+    let doc = |name: &str| {
+        s.definitions
+            .iter()
+            .find(|d| d.name == name)
+            .and_then(|d| d.doc.as_ref())
+            .map(|d| d.text.clone())
+    };
+    assert_eq!(doc("Model").as_deref(), Some("The model."));
+    assert_eq!(doc("update").as_deref(), Some("Updates the model."));
+    assert_eq!(s.import_names(), ["Html", "Shop.Cart"]);
+    let calls = s.call_names();
+    for call in ["Cart.add", "div"] {
+        assert!(calls.contains(&call.to_string()), "{call} in {calls:?}");
+    }
+}

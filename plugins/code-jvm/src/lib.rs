@@ -1,5 +1,5 @@
-//! A code parser for Kotlin and Scala: each language's tree-sitter grammar (C, compiled into
-//! this component) and a query in `queries/` that names its definitions, calls and imports
+//! A code parser for Kotlin, Scala and Groovy: each language's tree-sitter grammar (C,
+//! compiled into this component) and a query in `queries/` that names its definitions, calls and imports
 //! (see `sdk::syntax`). A file is parsed in the component's sandbox: a grammar's C code that a
 //! hostile file drives astray stays inside it.
 
@@ -23,6 +23,11 @@ impl Jvm {
                 extensions: &["scala", "sc", "sbt"],
                 file_names: &[],
             },
+            LanguageSpec {
+                name: "groovy",
+                extensions: &["groovy", "gradle", "gvy", "gy", "gsh"],
+                file_names: &["Jenkinsfile"],
+            },
         ],
     };
 
@@ -30,12 +35,13 @@ impl Jvm {
         let language = Self::SPEC.language_of(path).ok_or_else(|| {
             ToolError::new(
                 codes::UNSUPPORTED,
-                format!("{path} is no Kotlin or Scala file"),
+                format!("{path} is no Kotlin, Scala or Groovy file"),
             )
         })?;
         let (text, _) = sdk::decode_text(bytes);
         static KOTLIN: Cached = Cached::new();
         static SCALA: Cached = Cached::new();
+        static GROOVY: Cached = Cached::new();
         let extractor = match language.name {
             "kotlin" => KOTLIN.get(|| {
                 Extractor::new(
@@ -44,6 +50,13 @@ impl Jvm {
                     include_str!("queries/kotlin.scm"),
                 )
                 .map(|e| e.branches(&["when_entry", "elvis_expression"]))
+            }),
+            "groovy" => GROOVY.get(|| {
+                Extractor::new(
+                    "groovy",
+                    tree_sitter_groovy::LANGUAGE,
+                    include_str!("queries/groovy.scm"),
+                )
             }),
             _ => SCALA.get(|| {
                 Extractor::new(

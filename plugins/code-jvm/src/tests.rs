@@ -139,3 +139,65 @@ type Carts = List[Cart]
         assert!(calls.contains(&call.to_string()), "{call} in {calls:?}");
     }
 }
+
+#[test]
+fn groovy_classes_methods_fields_closures_and_calls() {
+    let s = Jvm::parse(
+        br#"package build
+
+import groovy.transform.CompileStatic
+
+/** A person. */
+@CompileStatic
+class Person {
+    String name
+    private List<String> tags = []
+
+    def greet(String other) {
+        helper.doWork(1)
+        return compute(other)
+    }
+
+    static int compute(String s) { s.size() }
+}
+
+interface Shape { double area() }
+enum Color { RED, GREEN }
+
+def topLevel(x) {
+    x.each { println it }
+}
+
+def twice = { x -> x * 2 }
+"#,
+        "src/main/groovy/build/Person.groovy",
+    )
+    .unwrap();
+    assert_eq!(s.language, "groovy");
+    assert_eq!(
+        s.outline(),
+        [
+            "Person class",
+            "Person.name field",
+            "Person.tags field",
+            "Person.greet method",
+            "Person.compute method",
+            "Shape interface",
+            "Shape.area method",
+            "Color enum",
+            "Color.RED enumerator",
+            "Color.GREEN enumerator",
+            "topLevel function",
+            "twice function",
+        ]
+    );
+    assert_eq!(
+        s.definitions[0].doc.as_ref().map(|d| d.text.as_str()),
+        Some("A person.")
+    );
+    assert_eq!(s.import_names(), ["groovy.transform.CompileStatic"]);
+    let calls = s.call_names();
+    for call in ["helper.doWork", "compute", "x.each", "println", "s.size"] {
+        assert!(calls.contains(&call.to_string()), "{call} in {calls:?}");
+    }
+}

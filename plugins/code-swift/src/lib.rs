@@ -1,7 +1,7 @@
-//! A code parser for Swift: the tree-sitter grammar (C, compiled into this component) and a
-//! query in `queries/` that names its definitions, calls and imports (see `sdk::syntax`). A
-//! file is parsed in the component's sandbox: a grammar's C code that a hostile file drives
-//! astray stays inside it.
+//! A code parser for Apple's languages, Swift and Objective-C: each one's tree-sitter grammar
+//! (C, compiled into this component) and a query in `queries/` that names its definitions,
+//! calls and imports (see `sdk::syntax`). A file is parsed in the component's sandbox: a
+//! grammar's C code that a hostile file drives astray stays inside it.
 
 use sdk::code::{CodeParserSpec, LanguageSpec, Structure};
 use sdk::syntax::{Cached, Extractor};
@@ -12,24 +12,42 @@ pub struct Swift;
 impl Swift {
     /// What the host's index routes here (declared in the component too).
     pub const SPEC: CodeParserSpec = CodeParserSpec {
-        languages: &[LanguageSpec {
-            name: "swift",
-            extensions: &["swift"],
-            file_names: &[],
-        }],
+        languages: &[
+            LanguageSpec {
+                name: "swift",
+                extensions: &["swift"],
+                file_names: &[],
+            },
+            // `.h` stays C's (the index's own grammar): headers are mostly C.
+            LanguageSpec {
+                name: "objc",
+                extensions: &["m", "mm"],
+                file_names: &[],
+            },
+        ],
     };
 
     pub fn parse(bytes: &[u8], path: &str) -> ToolResult<Structure> {
-        if Self::SPEC.language_of(path).is_none() {
-            return Err(ToolError::new(
+        let language = Self::SPEC.language_of(path).ok_or_else(|| {
+            ToolError::new(
                 codes::UNSUPPORTED,
-                format!("{path} is no Swift file"),
-            ));
-        }
+                format!("{path} is no Swift or Objective-C file"),
+            )
+        })?;
         let (text, _) = sdk::decode_text(bytes);
         static SWIFT: Cached = Cached::new();
-        let extractor = SWIFT
-            .get(|| {
+        static OBJC: Cached = Cached::new();
+        let extractor = if language.name == "objc" {
+            OBJC.get(|| {
+                Extractor::new(
+                    "objc",
+                    tree_sitter_objc::LANGUAGE,
+                    include_str!("queries/objc.scm"),
+                )
+                .map(|e| e.branches(&["case_statement"]))
+            })
+        } else {
+            SWIFT.get(|| {
                 Extractor::new(
                     "swift",
                     tree_sitter_swift::LANGUAGE,
@@ -43,7 +61,8 @@ impl Swift {
                     ])
                 })
             })
-            .map_err(|e| ToolError::new(codes::INTERNAL, e))?;
+        }
+        .map_err(|e| ToolError::new(codes::INTERNAL, e))?;
         Ok(extractor.extract(&text))
     }
 }

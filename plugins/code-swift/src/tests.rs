@@ -64,3 +64,62 @@ func topLevel() { let c = Cart(owner: "x") }
         assert!(calls.contains(&call.to_string()), "{call} in {calls:?}");
     }
 }
+
+#[test]
+fn objective_c_classes_methods_properties_and_messages() {
+    let s = Swift::parse(
+        br#"#import <Foundation/Foundation.h>
+#import "Cart.h"
+
+/// A cart.
+@interface Cart : NSObject <NSCopying>
+@property (nonatomic, strong) NSArray *items;
+- (void)addItem:(id)item withCount:(NSInteger)count;
++ (instancetype)cartWithOwner:(NSString *)owner;
+@end
+
+@protocol Payable
+- (BOOL)pay;
+@end
+
+@implementation Cart
+/// Adds one.
+- (void)addItem:(id)item withCount:(NSInteger)count {
+    [self.items addObject:item];
+    NSLog(@"%@", item);
+    [Helper roundValue:count];
+}
+@end
+
+enum Color { Red, Green };
+static int helper(int a) { return a + 1; }
+"#,
+        "Sources/Cart.m",
+    )
+    .unwrap();
+    assert_eq!(s.language, "objc");
+    assert_eq!(
+        s.outline(),
+        [
+            "Cart class",
+            "Cart.items property",
+            "Cart.addItem method",
+            "Cart.cartWithOwner method",
+            "Payable protocol",
+            "Payable.pay method",
+            "Cart class",
+            "Cart.addItem method",
+            "Color enum",
+            "Color.Red enumerator",
+            "Color.Green enumerator",
+            "helper function",
+        ]
+    );
+    let add = s.definitions.iter().rfind(|d| d.name == "addItem").unwrap();
+    assert_eq!(add.doc.as_ref().map(|d| d.text.as_str()), Some("Adds one."));
+    assert_eq!(s.import_names(), ["Foundation/Foundation.h", "Cart.h"]);
+    let calls = s.call_names();
+    for call in ["self.items.addObject", "NSLog", "Helper.roundValue"] {
+        assert!(calls.contains(&call.to_string()), "{call} in {calls:?}");
+    }
+}

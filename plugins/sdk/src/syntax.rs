@@ -270,7 +270,9 @@ impl Extractor {
         let mut next_row = def.start_position().row;
         let mut sibling = anchor.prev_sibling();
         while let Some(node) = sibling {
-            if !node.kind().contains("comment") || node.end_position().row + 1 < next_row {
+            // `comment`, `line_comment`, `documentation_comment`; F#'s `xml_doc`.
+            let is_comment = node.kind().contains("comment") || node.kind().ends_with("_doc");
+            if !is_comment || node.end_position().row + 1 < next_row {
                 break;
             }
             first = Some(node);
@@ -298,8 +300,17 @@ impl Extractor {
         let mut t = line.trim();
         if let Some(p) = self.comment_prefixes.iter().find(|p| t.starts_with(**p)) {
             t = &t[p.len()..];
+            // A doc string (GraphQL's `"""`, a Lisp's `"`) closes with its opening quote.
+            if p.starts_with('"') {
+                t = t.trim_end().trim_end_matches(*p);
+            }
         }
-        let t = t.trim_end_matches("*/").trim();
+        // A block comment's close: C's `*/`, OCaml's `*)`, Haskell's `-}`.
+        let t = t
+            .trim_end_matches("*/")
+            .trim_end_matches("*)")
+            .trim_end_matches("-}")
+            .trim();
         t.strip_prefix("* ")
             .or_else(|| t.strip_prefix('*'))
             .unwrap_or(t)

@@ -9,7 +9,7 @@ pub(super) fn bases<'s>(language: Option<&str>, signature: &'s str) -> Vec<&'s s
     let list: Vec<&str> = match language {
         Some("python") => python(signature),
         Some("cpp") => cpp(signature),
-        Some("java" | "javascript" | "typescript" | "tsx") => extends(signature),
+        Some("java" | "javascript" | "typescript" | "tsx" | "vue" | "svelte") => extends(signature),
         _ => Vec::new(),
     };
     list.into_iter()

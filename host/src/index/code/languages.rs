@@ -14,10 +14,14 @@ pub enum Language {
     Java,
     C,
     Cpp,
+    /// A Vue single-file component: its `<script>` blocks, read as TypeScript.
+    Vue,
+    /// A Svelte component: its `<script>` blocks, read as TypeScript.
+    Svelte,
 }
 
 impl Language {
-    pub const ALL: [Language; 9] = [
+    pub const ALL: [Language; 11] = [
         Language::Rust,
         Language::Python,
         Language::TypeScript,
@@ -27,6 +31,8 @@ impl Language {
         Language::Java,
         Language::C,
         Language::Cpp,
+        Language::Vue,
+        Language::Svelte,
     ];
 
     /// By file extension (lower case, without the dot).
@@ -41,6 +47,8 @@ impl Language {
             "java" => Self::Java,
             "c" | "h" => Self::C,
             "cc" | "cpp" | "cxx" | "c++" | "hpp" | "hh" | "hxx" | "h++" | "ipp" => Self::Cpp,
+            "vue" => Self::Vue,
+            "svelte" => Self::Svelte,
             _ => return None,
         })
     }
@@ -51,7 +59,7 @@ impl Language {
     /// native extension) the call graph does not see, so a call never resolves across it.
     pub fn family(name: &str) -> &str {
         match name {
-            "typescript" | "tsx" | "javascript" => "javascript",
+            "typescript" | "tsx" | "javascript" | "vue" | "svelte" => "javascript",
             "c" | "cpp" => "c",
             other => other,
         }
@@ -69,6 +77,22 @@ impl Language {
             Self::Java => "java",
             Self::C => "c",
             Self::Cpp => "cpp",
+            Self::Vue => "vue",
+            Self::Svelte => "svelte",
+        }
+    }
+
+    /// A file of markup whose code sits in `<script>` blocks (see `embedded`).
+    pub fn is_component_file(self) -> bool {
+        matches!(self, Self::Vue | Self::Svelte)
+    }
+
+    /// The language whose grammar and query read this one's code.
+    fn parsed_as(self) -> Self {
+        if self.is_component_file() {
+            Self::TypeScript
+        } else {
+            self
         }
     }
 
@@ -83,6 +107,7 @@ impl Language {
             Self::Java => tree_sitter_java::LANGUAGE.into(),
             Self::C => tree_sitter_c::LANGUAGE.into(),
             Self::Cpp => tree_sitter_cpp::LANGUAGE.into(),
+            Self::Vue | Self::Svelte => Self::TypeScript.grammar(),
         }
     }
 
@@ -102,6 +127,7 @@ impl Language {
             Self::Java => include_str!("queries/java.scm").into(),
             Self::C => C.into(),
             Self::Cpp => format!("{C}\n{}", include_str!("queries/cpp.scm")),
+            Self::Vue | Self::Svelte => Self::TypeScript.query_source(),
         }
     }
 
@@ -111,6 +137,7 @@ impl Language {
         let queries = QUERIES.get_or_init(|| {
             Self::ALL
                 .iter()
+                .filter(|lang| lang.parsed_as() == **lang)
                 .map(|lang| {
                     Query::new(&lang.grammar(), &lang.query_source()).unwrap_or_else(|err| {
                         panic!("the built-in {} query is invalid: {err}", lang.name())
@@ -118,7 +145,11 @@ impl Language {
                 })
                 .collect()
         });
-        &queries[Self::ALL.iter().position(|l| *l == self).expect("listed")]
+        let slot = Self::ALL
+            .iter()
+            .filter(|lang| lang.parsed_as() == **lang)
+            .position(|l| *l == self.parsed_as());
+        &queries[slot.expect("listed")]
     }
 }
 

@@ -2,6 +2,7 @@
 //! comments, imports and call sites, for the languages in [`languages`]. One pass of one
 //! query per file; nesting gives containers.
 
+pub mod embedded;
 pub mod languages;
 pub mod skeleton;
 pub mod syntax;
@@ -241,6 +242,15 @@ fn parse_after(lang: Language, source: &str, old: Option<&Tree>) -> Option<Tree>
     thread_local! {
         static PARSER: RefCell<Parser> = RefCell::new(Parser::new());
     }
+    // A single-file component is parsed whole each time: its script view changes wherever
+    // the markup does.
+    let view;
+    let (source, old) = if lang.is_component_file() {
+        view = embedded::script_view(source);
+        (view.as_str(), None)
+    } else {
+        (source, old)
+    };
     PARSER.with(|p| {
         let mut parser = p.borrow_mut();
         parser.set_language(&lang.grammar()).ok()?;
@@ -549,7 +559,11 @@ fn import_aliases(lang: Language, node: Node, source: &str) -> Vec<Alias> {
                 })
                 .collect()
         }
-        Language::JavaScript | Language::TypeScript | Language::Tsx => {
+        Language::JavaScript
+        | Language::TypeScript
+        | Language::Tsx
+        | Language::Vue
+        | Language::Svelte => {
             // The capture is the source string; the specifiers hang off its statement. Every
             // named specifier binds its local name to the module's definition (`{ a }` binds
             // a, `{ a as b }` binds b), and a re-export (`export { a } from './x'`, an
