@@ -66,6 +66,10 @@ LANGUAGES = [
 ]
 
 
+OBJC_ATTRIBUTES = {"readwrite", "readonly", "nonatomic", "atomic", "strong", "weak", "copy",
+                   "assign", "retain", "nullable", "nonnull", "class"}
+
+
 def export(mirror: str, subtree: str, dest: Path) -> Path:
     """The mirror's newest commit (or its subtree) as a plain tree (no .git) at dest."""
     if dest.exists():
@@ -77,10 +81,24 @@ def export(mirror: str, subtree: str, dest: Path) -> Path:
         sys.exit(f"{git_dir} is missing: bring it with the fetch tool (github:{mirror.replace('+', '/')})")
     archive = subprocess.run(
         ["git", "--git-dir", str(git_dir), "archive", "HEAD", *([subtree] if subtree else [])],
-        check=True, capture_output=True,
-    ).stdout
+        capture_output=True,
+    )
     dest.mkdir(parents=True)
-    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+    if archive.returncode == 0:
+        subprocess.run(["tar", "-x", "-C", str(dest)], input=archive.stdout, check=True)
+        return dest
+    # A snapshot may lack its largest files: export the rest one by one.
+    listing = subprocess.run(
+        ["git", "--git-dir", str(git_dir), "ls-tree", "-r", "-z", "HEAD", *([subtree] if subtree else [])],
+        check=True, capture_output=True,
+    ).stdout.decode()
+    for entry in filter(None, listing.split("\0")):
+        meta, path = entry.split("\t", 1)
+        blob = subprocess.run(["git", "--git-dir", str(git_dir), "cat-file", "blob", meta.split()[2]],
+                              capture_output=True)
+        if blob.returncode == 0:
+            (dest / path).parent.mkdir(parents=True, exist_ok=True)
+            (dest / path).write_bytes(blob.stdout)
     return dest
 
 
@@ -108,6 +126,20 @@ def ctags_defs(root: Path, ctags_lang: str, extensions, kinds: str):
         # AnonymousClass..., a Kotlin lambda `<lambda>`), and a function's own values (the
         # locals ctags's Kotlin parser lists as constants and variables).
         if name.startswith(("AnonymousClass", "anonFunc")) or name in ("<lambda>", "_"):
+            continue
+        # ctags adds a module for each OCaml file (`Ast` for ast.ml, at line 1): the file
+        # itself, not a definition written in it.
+        if ctags_lang == "OCaml" and tag.get("kind") == "module" and int(tag["line"]) == 1 \
+                and name == Path(tag["path"]).name.split(".")[0].capitalize():
+            continue
+        # ctags 5.9 misreads Objective-C in two ways this comparison leaves out: a block
+        # typedef's parameter names as typedefs (`typedef void (^B)(NSError *error)` gives
+        # `error`), and a property's attributes or a preprocessor test as categories
+        # (`@property (readwrite, ...)` gives `readwrite`).
+        if ctags_lang == "ObjectiveC" and (
+            (tag.get("kind") == "typedef" and name[:1].islower())
+            or (tag.get("kind") == "category" and (
+                name in OBJC_ATTRIBUTES or name.startswith("__") or name == "defined"))):
             continue
         scope_kind = tag.get("scopeKind", "")
         if scope_kind in ("method", "function") and tag.get("kind") in ("constant", "variable"):
@@ -158,6 +190,13 @@ def plain(language: str, name: str) -> str:
         return name.rstrip("?!=")
     if language == "lua":
         return name.replace(":", ".").rsplit(".", 1)[-1]
+    if language == "ocaml":
+        # A polymorphic variant's tag (`` `Assoc ``) and an operator (`( % )`) as ctags
+        # names them.
+        return name.strip("`() ")
+    if language == "elm":
+        # ctags names a constructor or type with its arguments (`Article Article.Model`).
+        return name.split(" ", 1)[0]
     if language == "objc":
         # ctags names a method by its whole selector (`addItem:withCount:`), the index by its
         # first part.

@@ -218,6 +218,7 @@ fn makefile_targets_variables_prerequisites_and_includes() {
             "build target",
             "test target",
             "log macro",
+            "%.o target",
         ]
     );
     assert_eq!(doc_of(&s, "all"), Some("Builds everything."));

@@ -1,6 +1,6 @@
-; Definitions: rule targets (not special ones like `.PHONY`, nor patterns), variables and
-; `define` macros.
-(rule (targets (word) @name) (#not-match? @name "^[.]|%")) @definition.target
+; Definitions: rule targets (`$(BUILD)/%.o` as written; not special ones like `.PHONY`),
+; variables and `define` macros.
+(rule (targets (_) @name) (#not-match? @name "^[.][A-Z]")) @definition.target
 (variable_assignment name: (word) @name) @definition.variable
 (define_directive name: (word) @name) @definition.macro
 

@@ -5,6 +5,7 @@
 (method_definition (method_name) @name) @definition.method
 (instance_variable_definition (instance_variable_name) @name) @definition.field
 (value_definition (let_binding pattern: (value_name) @name (parameter))) @definition.function
+(value_definition (let_binding pattern: (parenthesized_operator) @name)) @definition.operator
 (value_definition (let_binding pattern: (value_name) @name body: [(fun_expression) (function_expression)])) @definition.function
 (compilation_unit (value_definition (let_binding pattern: (value_name) @name . type: (_)? . body: (_) @_body)) @definition.value
   (#not-match? @_body "^(fun|function)[^a-zA-Z0-9_']"))

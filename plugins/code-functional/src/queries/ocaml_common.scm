@@ -6,6 +6,7 @@
 (type_definition (type_binding name: (type_constructor) @name)) @definition.type
 (type_definition (type_binding name: (type_constructor_path (type_constructor) @name .))) @definition.type
 (variant_declaration (constructor_declaration (constructor_name) @name) @definition.enumerator)
+(tag_specification (tag) @name) @definition.enumerator
 (field_declaration (field_name) @name) @definition.field
 (exception_definition (constructor_declaration (constructor_name) @name)) @definition.exception
 (external (value_name) @name) @definition.function
