@@ -89,7 +89,11 @@ fn a_pass_indexes_code_documents_and_text_and_skips_the_rest() {
     let runtime = root.open();
     let index = index(&runtime);
     let report = index.update(false, None).unwrap();
-    assert_eq!(report.indexed.get("code"), Some(&3), "{report:?}");
+    assert_eq!(
+        report.indexed.get("code"),
+        Some(&4),
+        "three Python files and smart-context.toml (TOML, by the code_config parser): {report:?}"
+    );
     assert_eq!(
         report.indexed.get("document"),
         Some(&2),
@@ -97,8 +101,8 @@ fn a_pass_indexes_code_documents_and_text_and_skips_the_rest() {
     );
     assert_eq!(
         report.indexed.get("text"),
-        Some(&1),
-        "smart-context.toml, through the text fallback: {report:?}"
+        None,
+        "smart-context.toml is TOML now, not text: {report:?}"
     );
     assert_eq!(report.skipped.get("sensitive"), Some(&2), "{report:?}");
     assert_eq!(report.skipped.get("binary"), Some(&2), "{report:?}");
@@ -572,7 +576,7 @@ fn failures_are_counted_by_code_and_never_stop_a_pass() {
             "logs/app.log",
             "2024-05-01 10:00:00 INFO up\n2024-05-01 10:00:05 ERROR disk quota exceeded\n  at write()\n2024-05-01 10:00:09 INFO ok\n",
         ),
-        ("Makefile", "build:\n\tcargo build\n"),
+        ("Procfile", "web: cargo run --release\n"),
         ("paper.pdf", "%PDF-1.4\nthis is not really a pdf\n"),
     ]);
     let (broken, protected) = broken_office_files();
@@ -604,7 +608,7 @@ fn failures_are_counted_by_code_and_never_stop_a_pass() {
         "failed files are not retried while unchanged"
     );
 
-    // The log's error burst is its own section, and the Makefile went through the fallback.
+    // The log's error burst is its own section, and the Procfile went through the fallback.
     let (_, log) = index.document("logs/app.log").unwrap();
     assert_eq!(log.kind, "log");
     let burst = log.sections.iter().find(|s| s.id == "errors").unwrap();
@@ -615,7 +619,7 @@ fn failures_are_counted_by_code_and_never_stop_a_pass() {
     );
     assert_eq!(
         search(&index, "cargo"),
-        [("Makefile".to_string(), "text".to_string())]
+        [("Procfile".to_string(), "text".to_string())]
     );
 
     // Links out and in, resolved to workspace files.
