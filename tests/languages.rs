@@ -98,60 +98,88 @@ fn outline(r: &Value) -> Vec<(String, String, Value)> {
         .collect()
 }
 
+/// explore's first code hit for each `(query, path, title)`: the definition, found by name.
+async fn assert_found(client: &common::Client, cases: &[(&str, &str, &str)]) {
+    for (query, path, title) in cases {
+        let found = structured(&call(client, "explore", json!({ "query": query })).await);
+        let hit = &found["data"]["code"][0];
+        assert_eq!(hit["filePath"], *path, "{query}: {found:#}");
+        assert_eq!(hit["title"], *title, "{query}: {found:#}");
+    }
+}
+
+/// understand names each `(importer, imported)` pair's importer among the files that depend
+/// on the imported one: the import resolved to that file.
+async fn assert_imported(client: &common::Client, pairs: &[(&str, &str)]) {
+    for (importer, imported) in pairs {
+        let r = structured(
+            &call(
+                client,
+                "understand",
+                json!({ "goal": "who depends on it", "path": imported }),
+            )
+            .await,
+        );
+        assert!(
+            r.to_string().contains(importer),
+            "{importer} imports {imported}: {r:#}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn component_languages_are_found_outlined_and_linked() {
     let fx = fixture();
     let client = connect(&fx).await;
 
     // explore finds a definition by its name, in each language.
-    for (query, path, title) in [
-        ("add_item", "lib/shop/cart.rb", "Cart::add_item"),
-        ("greetWarmly", "src/Models/User.php", "User::greetWarmly"),
-        (
-            "ChargeCustomer",
-            "Services/Billing.cs",
-            "BillingService::ChargeCustomer",
-        ),
-        ("rollout_release", "scripts/deploy.sh", "rollout_release"),
-        ("walk", "game/player.lua", "M::walk"),
-        (
-            "settleInvoice",
-            "app/src/main/kotlin/shop/Checkout.kt",
-            "Checkout::settleInvoice",
-        ),
-        (
-            "reconcileAccounts",
-            "core/src/main/scala/shop/Ledger.scala",
-            "Ledger::reconcileAccounts",
-        ),
-        (
-            "weighContents",
-            "Sources/Shop/Basket.swift",
-            "Basket::weighContents",
-        ),
-        (
-            "dispatch_request",
-            "lib/plug/router.ex",
-            "Router::dispatch_request",
-        ),
-        (
-            "parse_header_value",
-            "src/cowboy_req.erl",
-            "parse_header_value",
-        ),
-        (
-            "compileTemplates",
-            "src/Hakyll/Rules.hs",
-            "compileTemplates",
-        ),
-        ("reserveCapacity", "src/alloc.zig", "reserveCapacity"),
-        ("interpolate_strings", "R/glue.R", "interpolate_strings"),
-    ] {
-        let found = structured(&call(&client, "explore", json!({ "query": query })).await);
-        let hit = &found["data"]["code"][0];
-        assert_eq!(hit["filePath"], path, "{query}: {found:#}");
-        assert_eq!(hit["title"], title, "{query}: {found:#}");
-    }
+    assert_found(
+        &client,
+        &[
+            ("add_item", "lib/shop/cart.rb", "Cart::add_item"),
+            ("greetWarmly", "src/Models/User.php", "User::greetWarmly"),
+            (
+                "ChargeCustomer",
+                "Services/Billing.cs",
+                "BillingService::ChargeCustomer",
+            ),
+            ("rollout_release", "scripts/deploy.sh", "rollout_release"),
+            ("walk", "game/player.lua", "M::walk"),
+            (
+                "settleInvoice",
+                "app/src/main/kotlin/shop/Checkout.kt",
+                "Checkout::settleInvoice",
+            ),
+            (
+                "reconcileAccounts",
+                "core/src/main/scala/shop/Ledger.scala",
+                "Ledger::reconcileAccounts",
+            ),
+            (
+                "weighContents",
+                "Sources/Shop/Basket.swift",
+                "Basket::weighContents",
+            ),
+            (
+                "dispatch_request",
+                "lib/plug/router.ex",
+                "Router::dispatch_request",
+            ),
+            (
+                "parse_header_value",
+                "src/cowboy_req.erl",
+                "parse_header_value",
+            ),
+            (
+                "compileTemplates",
+                "src/Hakyll/Rules.hs",
+                "compileTemplates",
+            ),
+            ("reserveCapacity", "src/alloc.zig", "reserveCapacity"),
+            ("interpolate_strings", "R/glue.R", "interpolate_strings"),
+        ],
+    )
+    .await;
 
     // understand outlines a file of each.
     let r = structured(
@@ -184,29 +212,20 @@ async fn component_languages_are_found_outlined_and_linked() {
 
     // Imports resolve to files (PHP `use` by PSR-4, Ruby require_relative, Lua require, shell
     // source): the dependency graph and importers see them.
-    for (importer, imported) in [
-        ("src/Http/Controller.php", "src/Models/User.php"),
-        ("lib/shop/cart.rb", "lib/shop/item.rb"),
-        ("game/player.lua", "game/vector.lua"),
-        ("scripts/deploy.sh", "scripts/common.sh"),
-        (
-            "app/src/main/kotlin/shop/Checkout.kt",
-            "app/src/main/kotlin/shop/items/Item.kt",
-        ),
-    ] {
-        let r = structured(
-            &call(
-                &client,
-                "understand",
-                json!({ "goal": "who depends on it", "path": imported }),
-            )
-            .await,
-        );
-        assert!(
-            r.to_string().contains(importer),
-            "{importer} imports {imported}: {r:#}"
-        );
-    }
+    assert_imported(
+        &client,
+        &[
+            ("src/Http/Controller.php", "src/Models/User.php"),
+            ("lib/shop/cart.rb", "lib/shop/item.rb"),
+            ("game/player.lua", "game/vector.lua"),
+            ("scripts/deploy.sh", "scripts/common.sh"),
+            (
+                "app/src/main/kotlin/shop/Checkout.kt",
+                "app/src/main/kotlin/shop/items/Item.kt",
+            ),
+        ],
+    )
+    .await;
 
     // A call links its callee: PHP's `$user->greetWarmly()` on a `new User()`.
     let r = structured(
@@ -342,74 +361,73 @@ async fn configuration_build_and_component_files_are_structured() {
     let fx = configuration_fixture();
     let client = connect(&fx).await;
 
-    for (query, path, title) in [
-        (
-            "tallyReceipt",
-            "app/lib/src/cart.dart",
-            "ShoppingCart::tallyReceipt",
-        ),
-        (
-            "withdrawEverything",
-            "contracts/Vault.sol",
-            "Vault::withdrawEverything",
-        ),
-        ("audit_trail", "infra/main.tf", "aws_s3_bucket::audit_trail"),
-        ("buildFrobnicator", "nix/default.nix", "buildFrobnicator"),
-        (
-            "register_plugin_target",
-            "CMakeLists.txt",
-            "register_plugin_target",
-        ),
-        ("release_bundle", "Makefile", "release_bundle"),
-        ("toolchain_stage", "Dockerfile", "toolchain_stage"),
-        (
-            "BasketSnapshot",
-            "proto/shop/v1/cart.proto",
-            "BasketSnapshot",
-        ),
-        ("InvoiceLedger", "schema.graphql", "InvoiceLedger"),
-        (
-            "nightly_regression",
-            ".github/workflows/ci.yml",
-            "jobs::nightly_regression",
-        ),
-        (
-            "checkoutCart",
-            "web/src/components/Cart.vue",
-            "checkoutCart",
-        ),
-        (
-            "renderBadgeLabel",
-            "web/src/components/Badge.svelte",
-            "renderBadgeLabel",
-        ),
-        ("reconcile_ledger", "lib/ledger.ml", "reconcile_ledger"),
-        ("summarize-audit", "src/shop/audit.clj", "summarize-audit"),
-        ("depositCoins", "Sources/Wallet.m", "Wallet::depositCoins"),
-        ("invoice_lines", "db/schema.sql", "invoice_lines"),
-        (
-            "computeInvoiceTotal",
-            "src/Billing.fs",
-            "Billing::computeInvoiceTotal",
-        ),
-        (
-            "viewCheckoutPage",
-            "frontend/src/Page.elm",
-            "viewCheckoutPage",
-        ),
-        ("release_tarball", "tools/BUILD", "release_tarball"),
-        ("checkout-summary", "web/src/site.css", ".checkout-summary"),
-        (
-            "rollForwardRelease",
-            "src/main/groovy/Deployer.groovy",
-            "Deployer::rollForwardRelease",
-        ),
-    ] {
-        let found = structured(&call(&client, "explore", json!({ "query": query })).await);
-        let hit = &found["data"]["code"][0];
-        assert_eq!(hit["filePath"], path, "{query}: {found:#}");
-        assert_eq!(hit["title"], title, "{query}: {found:#}");
-    }
+    assert_found(
+        &client,
+        &[
+            (
+                "tallyReceipt",
+                "app/lib/src/cart.dart",
+                "ShoppingCart::tallyReceipt",
+            ),
+            (
+                "withdrawEverything",
+                "contracts/Vault.sol",
+                "Vault::withdrawEverything",
+            ),
+            ("audit_trail", "infra/main.tf", "aws_s3_bucket::audit_trail"),
+            ("buildFrobnicator", "nix/default.nix", "buildFrobnicator"),
+            (
+                "register_plugin_target",
+                "CMakeLists.txt",
+                "register_plugin_target",
+            ),
+            ("release_bundle", "Makefile", "release_bundle"),
+            ("toolchain_stage", "Dockerfile", "toolchain_stage"),
+            (
+                "BasketSnapshot",
+                "proto/shop/v1/cart.proto",
+                "BasketSnapshot",
+            ),
+            ("InvoiceLedger", "schema.graphql", "InvoiceLedger"),
+            (
+                "nightly_regression",
+                ".github/workflows/ci.yml",
+                "jobs::nightly_regression",
+            ),
+            (
+                "checkoutCart",
+                "web/src/components/Cart.vue",
+                "checkoutCart",
+            ),
+            (
+                "renderBadgeLabel",
+                "web/src/components/Badge.svelte",
+                "renderBadgeLabel",
+            ),
+            ("reconcile_ledger", "lib/ledger.ml", "reconcile_ledger"),
+            ("summarize-audit", "src/shop/audit.clj", "summarize-audit"),
+            ("depositCoins", "Sources/Wallet.m", "Wallet::depositCoins"),
+            ("invoice_lines", "db/schema.sql", "invoice_lines"),
+            (
+                "computeInvoiceTotal",
+                "src/Billing.fs",
+                "Billing::computeInvoiceTotal",
+            ),
+            (
+                "viewCheckoutPage",
+                "frontend/src/Page.elm",
+                "viewCheckoutPage",
+            ),
+            ("release_tarball", "tools/BUILD", "release_tarball"),
+            ("checkout-summary", "web/src/site.css", ".checkout-summary"),
+            (
+                "rollForwardRelease",
+                "src/main/groovy/Deployer.groovy",
+                "Deployer::rollForwardRelease",
+            ),
+        ],
+    )
+    .await;
 
     // CMakeLists.txt is CMake by its whole name, though the text parser reads .txt files.
     let r = structured(
@@ -446,31 +464,22 @@ async fn configuration_build_and_component_files_are_structured() {
     let found = structured(&call(&client, "explore", json!({ "query": "button color red" })).await);
     assert!(found.to_string().contains("Cart.vue"), "{found:#}");
 
-    for (importer, imported) in [
-        ("app/lib/src/cart.dart", "app/lib/src/item.dart"),
-        ("contracts/Vault.sol", "contracts/Math.sol"),
-        ("infra/main.tf", "infra/modules/network/main.tf"),
-        ("nix/default.nix", "nix/tool/default.nix"),
-        ("CMakeLists.txt", "engine/CMakeLists.txt"),
-        ("proto/shop/v1/cart.proto", "proto/shop/v1/money.proto"),
-        ("web/src/components/Cart.vue", "web/src/utils/price.ts"),
-        ("lib/ledger.ml", "lib/cart_item.ml"),
-        ("src/shop/audit.clj", "src/shop/cart_item.clj"),
-        ("tools/BUILD", "tools/defs.bzl"),
-    ] {
-        let r = structured(
-            &call(
-                &client,
-                "understand",
-                json!({ "goal": "who depends on it", "path": imported }),
-            )
-            .await,
-        );
-        assert!(
-            r.to_string().contains(importer),
-            "{importer} imports {imported}: {r:#}"
-        );
-    }
+    assert_imported(
+        &client,
+        &[
+            ("app/lib/src/cart.dart", "app/lib/src/item.dart"),
+            ("contracts/Vault.sol", "contracts/Math.sol"),
+            ("infra/main.tf", "infra/modules/network/main.tf"),
+            ("nix/default.nix", "nix/tool/default.nix"),
+            ("CMakeLists.txt", "engine/CMakeLists.txt"),
+            ("proto/shop/v1/cart.proto", "proto/shop/v1/money.proto"),
+            ("web/src/components/Cart.vue", "web/src/utils/price.ts"),
+            ("lib/ledger.ml", "lib/cart_item.ml"),
+            ("src/shop/audit.clj", "src/shop/cart_item.clj"),
+            ("tools/BUILD", "tools/defs.bzl"),
+        ],
+    )
+    .await;
 
     // Components call into TypeScript: both are callers of formatPrice.
     let r = structured(

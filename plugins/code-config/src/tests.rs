@@ -5,14 +5,6 @@ fn parse(path: &str, source: &str) -> Structure {
     Config::parse(source.as_bytes(), path).unwrap()
 }
 
-fn doc_of<'s>(s: &'s Structure, name: &str) -> Option<&'s str> {
-    s.definitions
-        .iter()
-        .find(|d| d.name == name)
-        .and_then(|d| d.doc.as_ref())
-        .map(|d| d.text.as_str())
-}
-
 #[test]
 fn nix_bindings_functions_calls_and_imports() {
     let s = parse(
@@ -47,7 +39,7 @@ in
             "overlay.foo attribute",
         ]
     );
-    assert_eq!(doc_of(&s, "mkThing"), Some("Builds the thing."));
+    assert_eq!(s.doc_of("mkThing"), Some("Builds the thing."));
     assert_eq!(s.import_names(), ["./helper.nix", "./tool/default.nix"]);
     let calls = s.call_names();
     for call in [
@@ -106,7 +98,7 @@ job "web" { datacenters = ["dc1"] }
             "web block",
         ]
     );
-    assert_eq!(doc_of(&s, "logs"), Some("The log bucket."));
+    assert_eq!(s.doc_of("logs"), Some("The log bucket."));
     assert_eq!(s.import_names(), ["./modules/vpc"]);
     assert_eq!(s.call_names(), ["merge", "cidrsubnet"]);
 }
@@ -221,7 +213,7 @@ fn makefile_targets_variables_prerequisites_and_includes() {
             "%.o target",
         ]
     );
-    assert_eq!(doc_of(&s, "all"), Some("Builds everything."));
+    assert_eq!(s.doc_of("all"), Some("Builds everything."));
     assert_eq!(s.import_names(), ["config.mk"]);
     assert_eq!(s.call_names(), ["build", "test", "test", "build"]);
 }
@@ -244,7 +236,7 @@ fn cmake_functions_targets_variables_and_includes() {
             "demo target",
         ]
     );
-    assert_eq!(doc_of(&s, "add_demo_test"), Some("Adds a test."));
+    assert_eq!(s.doc_of("add_demo_test"), Some("Adds a test."));
     assert_eq!(s.import_names(), ["cmake/Warnings.cmake", "src"]);
     assert!(s.call_names().contains(&"add_demo_test".to_string()));
 }
@@ -273,8 +265,8 @@ fn protobuf_messages_services_and_imports() {
             "CartService.GetCart rpc",
         ]
     );
-    assert_eq!(doc_of(&s, "Cart"), Some("A cart."));
-    assert_eq!(doc_of(&s, "GetCart"), Some("Gets a cart."));
+    assert_eq!(s.doc_of("Cart"), Some("A cart."));
+    assert_eq!(s.doc_of("GetCart"), Some("Gets a cart."));
     assert_eq!(s.import_names(), ["shop/v1/item.proto"]);
     assert_eq!(s.call_names(), ["Item", "GetCartRequest", "Cart"]);
 }
@@ -298,7 +290,7 @@ fn graphql_types_fields_operations_and_fragments() {
             "UserFields fragment",
         ]
     );
-    assert_eq!(doc_of(&s, "User"), Some("A user."));
+    assert_eq!(s.doc_of("User"), Some("A user."));
     let calls = s.call_names();
     for call in ["Node", "Post", "UserFields", "User"] {
         assert!(calls.contains(&call.to_string()), "{call} in {calls:?}");
@@ -336,7 +328,7 @@ my_rule = rule(implementation = _impl, attrs = {})
         s.outline(),
         ["core target", "_impl function", "my_rule variable"]
     );
-    assert_eq!(doc_of(&s, "core"), Some("The core library."));
+    assert_eq!(s.doc_of("core"), Some("The core library."));
     assert_eq!(s.import_names(), ["@rules_cc//cc:defs.bzl", ":macros.bzl"]);
     let calls = s.call_names();
     for call in ["cc_library", "DefaultInfo", "depset", "rule"] {

@@ -187,15 +187,8 @@ end
             "counter.incr method",
         ]
     );
-    let doc = |name: &str| {
-        s.definitions
-            .iter()
-            .find(|d| d.name == name)
-            .and_then(|d| d.doc.as_ref())
-            .map(|d| d.text.clone())
-    };
-    assert_eq!(doc("cart").as_deref(), Some("A cart."));
-    assert_eq!(doc("add_item").as_deref(), Some("Adds an item."));
+    assert_eq!(s.doc_of("cart"), Some("A cart."));
+    assert_eq!(s.doc_of("add_item"), Some("Adds an item."));
     assert_eq!(s.import_names(), ["Printf"]);
     let calls = s.call_names();
     for call in ["List.fold_left", "printf", "Helpers.round", "total"] {
@@ -314,15 +307,8 @@ main = div [] []
             "main function",
         ]
     );
-    let doc = |name: &str| {
-        s.definitions
-            .iter()
-            .find(|d| d.name == name)
-            .and_then(|d| d.doc.as_ref())
-            .map(|d| d.text.clone())
-    };
-    assert_eq!(doc("Model").as_deref(), Some("The model."));
-    assert_eq!(doc("update").as_deref(), Some("Updates the model."));
+    assert_eq!(s.doc_of("Model"), Some("The model."));
+    assert_eq!(s.doc_of("update"), Some("Updates the model."));
     assert_eq!(s.import_names(), ["Html", "Shop.Cart"]);
     let calls = s.call_names();
     for call in ["Cart.add", "div"] {

@@ -75,6 +75,15 @@ impl Structure {
             .collect()
     }
 
+    /// The doc comment of the first definition named `name`.
+    pub fn doc_of(&self, name: &str) -> Option<&str> {
+        self.definitions
+            .iter()
+            .find(|d| d.name == name)
+            .and_then(|d| d.doc.as_ref())
+            .map(|d| d.text.as_str())
+    }
+
     /// Each import as written, in source order.
     pub fn import_names(&self) -> Vec<&str> {
         self.imports.iter().map(|i| i.name.as_str()).collect()
