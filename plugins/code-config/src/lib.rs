@@ -110,7 +110,8 @@ impl Config {
             });
         }
         let (text, _) = sdk::decode_text(bytes);
-        static CACHE: [Cached; 11] = [const { Cached::new() }; 11];
+        const LANGUAGES: usize = Config::SPEC.languages.len();
+        static CACHE: [Cached; LANGUAGES] = [const { Cached::new() }; LANGUAGES];
         let slot = Self::SPEC
             .languages
             .iter()
@@ -197,7 +198,6 @@ fn is_lockfile(path: &str) -> bool {
         || name.ends_with("-lock.json")
         || name.ends_with("-lock.yaml")
         || name.ends_with(".lock.json")
-        || name == "composer.lock"
 }
 
 #[cfg(target_arch = "wasm32")]
