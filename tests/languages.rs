@@ -603,3 +603,106 @@ async fn a_third_party_code_parser_brings_a_language_and_its_failures_cost_once(
     assert!(r.to_string().contains("rules/billing.house"), "{r:#}");
     client.cancel().await.unwrap();
 }
+
+/// The index follows what reads its files, not only the files: a language component added
+/// on the second day reads the files it claims (text the day before) though none of them
+/// changed, and once removed gives them back to text, so either way the answers are a fresh
+/// build's; with the same parsers again, nothing is read twice. (A newer build with more
+/// built-in languages is the same case: other readers than the last pass had.)
+#[tokio::test]
+async fn files_are_read_again_when_what_reads_them_changes() {
+    let fx = Fixture::new();
+    fx.write(
+        "rules/billing.house",
+        "use rules/common.house\nrule charge_monthly_fee\ncall round_cents\n",
+    );
+    fx.write("rules/common.house", "rule round_cents\n");
+    let without = "";
+    let with = format!(
+        "plugin_dirs = [{:?}]\n\n[plugin.house]\ngrants = [\"log\"]\n",
+        common::TEST_PLUGINS
+    );
+    let index = |config: &str| {
+        fx.operator_config(config);
+        let out = fx.command(&["index", "--json"]).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    // explore's first hit for a definition's name, and understand's outline of its file
+    // (None when the file has no structure) and of the files that use the other.
+    async fn answers(fx: &Fixture) -> Vec<Value> {
+        let client = connect(fx).await;
+        let found =
+            structured(&call(&client, "explore", json!({ "query": "charge_monthly_fee" })).await);
+        let outline = structured(
+            &call(
+                &client,
+                "understand",
+                json!({ "goal": "outline", "path": "rules/billing.house" }),
+            )
+            .await,
+        );
+        let users = structured(
+            &call(
+                &client,
+                "understand",
+                json!({ "goal": "who uses it", "path": "rules/common.house" }),
+            )
+            .await,
+        );
+        client.cancel().await.unwrap();
+        vec![
+            found["data"]["code"][0]["title"].clone(),
+            outline["outline"].clone(),
+            json!(users.to_string().contains("rules/billing.house")),
+        ]
+    }
+
+    let first = index(without);
+    assert_eq!(first["indexed"]["text"], 2, "{first:#}");
+    let day_one = answers(&fx).await;
+    assert_ne!(day_one[0], "charge_monthly_fee", "{day_one:?}");
+    assert_eq!(day_one[1], Value::Null, "{day_one:?}");
+    assert_eq!(day_one[2], false, "{day_one:?}");
+
+    // Day two: the house language, over the same files.
+    let second = index(&with);
+    assert_eq!(second["readersChanged"], true, "{second:#}");
+    assert_eq!(second["indexed"], json!({ "code": 2 }), "{second:#}");
+    let day_two = answers(&fx).await;
+    assert_eq!(day_two[0], "charge_monthly_fee", "{day_two:?}");
+    assert_eq!(
+        day_two[1],
+        json!([{
+            "kind": "rule",
+            "name": "charge_monthly_fee",
+            "signature": "rule charge_monthly_fee",
+            "startLine": 2,
+            "endLine": 2,
+        }]),
+        "{day_two:?}"
+    );
+    assert_eq!(day_two[2], true, "{day_two:?}");
+    // The same parsers again: nothing is read again.
+    let again = index(&with);
+    assert!(again.get("readersChanged").is_none(), "{again:#}");
+    assert_eq!(again["indexed"], json!({}), "{again:#}");
+
+    // A fresh build of the same files answers the same.
+    let fresh = Fixture::new();
+    for path in ["rules/billing.house", "rules/common.house"] {
+        fresh.write(path, &fx.read(path).unwrap());
+    }
+    fresh.operator_config(&with);
+    assert_eq!(answers(&fresh).await, day_two);
+
+    // Day three: the language is gone again, and its files are text again.
+    let third = index(without);
+    assert_eq!(third["readersChanged"], true, "{third:#}");
+    assert_eq!(third["indexed"], json!({ "text": 2 }), "{third:#}");
+    assert_eq!(answers(&fx).await, day_one);
+}

@@ -18,6 +18,9 @@ pub struct Known {
     pub mtime_ms: u64,
     /// When the row was written (or its size and mtime last confirmed against the content).
     pub indexed_ms: u64,
+    /// What read it (see `classify::reader`): empty for a file left out, or a row written
+    /// before readers were recorded.
+    pub reader: String,
 }
 
 /// A file a pass left out, as the catalogue remembers it.
@@ -52,6 +55,8 @@ pub struct FileEntry {
     pub mtime_ms: u64,
     pub kind: &'static str,
     pub language: Option<String>,
+    /// What read it (see `classify::reader`).
+    pub reader: String,
     pub lossy: bool,
     pub chunks: Vec<Chunk>,
     pub symbols: Vec<Symbol>,
@@ -109,7 +114,8 @@ pub fn connect(db: &Path) -> Result<Connection> {
 }
 
 pub fn known(conn: &Connection) -> Result<HashMap<String, Known>> {
-    let mut stmt = conn.prepare("SELECT path, hash, size, mtime_ms, indexed_ms FROM files")?;
+    let mut stmt =
+        conn.prepare("SELECT path, hash, size, mtime_ms, indexed_ms, reader FROM files")?;
     let rows = stmt.query_map([], |r| {
         Ok((
             r.get::<_, String>(0)?,
@@ -118,6 +124,7 @@ pub fn known(conn: &Connection) -> Result<HashMap<String, Known>> {
                 size: r.get::<_, i64>(2)? as u64,
                 mtime_ms: r.get::<_, i64>(3)? as u64,
                 indexed_ms: r.get::<_, i64>(4)? as u64,
+                reader: r.get(5)?,
             },
         ))
     })?;
@@ -137,6 +144,7 @@ pub fn skipped(conn: &Connection) -> Result<HashMap<String, Skipped>> {
                     size: r.get::<_, i64>(1)? as u64,
                     mtime_ms: r.get::<_, i64>(2)? as u64,
                     indexed_ms: r.get::<_, i64>(3)? as u64,
+                    reader: String::new(),
                 },
                 reason: r.get(4)?,
             },
@@ -218,22 +226,39 @@ pub fn clear_parser_failures(conn: &Connection) -> Result<()> {
     Ok(())
 }
 
-/// Records a complete pass: when it finished and the fingerprint of what it saw.
-pub fn record_pass(conn: &Connection, finished_ms: u64, fingerprint: &str) -> Result<()> {
+/// The last complete pass, as the catalogue remembers it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pass {
+    pub finished_ms: u64,
+    /// What the walk saw and what read it (see `scan::fingerprint`).
+    pub fingerprint: String,
+    /// The set of readers the pass had (see `classify::readers`).
+    pub readers: String,
+}
+
+/// Records a complete pass.
+pub fn record_pass(conn: &Connection, pass: &Pass) -> Result<()> {
     conn.execute(
-        "INSERT OR REPLACE INTO index_passes (id, finished_ms, fingerprint) VALUES (1, ?1, ?2)",
-        rusqlite::params![finished_ms as i64, fingerprint],
+        "INSERT OR REPLACE INTO index_passes (id, finished_ms, fingerprint, readers)
+         VALUES (1, ?1, ?2, ?3)",
+        rusqlite::params![pass.finished_ms as i64, pass.fingerprint, pass.readers],
     )?;
     Ok(())
 }
 
-/// The last complete pass recorded: (finished_ms, fingerprint).
-pub fn last_pass(conn: &Connection) -> Result<Option<(u64, String)>> {
+/// The last complete pass recorded.
+pub fn last_pass(conn: &Connection) -> Result<Option<Pass>> {
     Ok(conn
         .query_row(
-            "SELECT finished_ms, fingerprint FROM index_passes WHERE id = 1",
+            "SELECT finished_ms, fingerprint, readers FROM index_passes WHERE id = 1",
             [],
-            |r| Ok((r.get::<_, i64>(0)? as u64, r.get(1)?)),
+            |r| {
+                Ok(Pass {
+                    finished_ms: r.get::<_, i64>(0)? as u64,
+                    fingerprint: r.get(1)?,
+                    readers: r.get(2)?,
+                })
+            },
         )
         .optional()?)
 }
@@ -271,8 +296,8 @@ pub fn apply(
              VALUES (?1, ?2, ?3, ?4, ?5)",
         )?;
         let mut file = tx.prepare_cached(
-            "INSERT INTO files (path, hash, size, mtime_ms, kind, language, lossy, indexed_ms, parse_error)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            "INSERT INTO files (path, hash, size, mtime_ms, kind, language, lossy, indexed_ms, parse_error, reader)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
         )?;
         let mut chunk = tx.prepare_cached(
             "INSERT OR REPLACE INTO chunks (id, file_id, kind, symbol, heading_path_json, start_line, end_line, page, content_hash)
@@ -311,7 +336,8 @@ pub fn apply(
                 e.language,
                 e.lossy,
                 now as i64,
-                e.parse_error
+                e.parse_error,
+                e.reader
             ])?;
             let id = tx.last_insert_rowid();
             for c in &e.chunks {

@@ -26,6 +26,14 @@ pub trait DocumentParsers: Send + Sync {
     fn parse_code(&self, path: &str, bytes: &[u8])
     -> HostResult<(String, super::code::Extraction)>;
 
+    /// The parser component that reads `path` (a file of `class`, starting with `head`) by
+    /// its name and content hash; None when no component does (host code, plain text).
+    fn reader(&self, path: &str, head: &[u8], class: &super::classify::Class) -> Option<String>;
+
+    /// Every component that reads files (format and code parsers), by name and content hash
+    /// in load order: which of them claims a file follows from the set and its order.
+    fn readers(&self) -> Vec<String>;
+
     /// An indexing pass is over: what it kept ready between files (parser instances) can go.
     fn pass_done(&self) {}
 }

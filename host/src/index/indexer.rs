@@ -61,9 +61,17 @@ pub struct Report {
     /// The pass was cancelled: what it indexed so far is committed, the rest waits for the
     /// next pass.
     pub cancelled: bool,
-    /// A hash of the paths, sizes and mtimes the walk found (see [`scan::fingerprint`]).
+    /// What read files changed since the last complete pass (a parser component added,
+    /// removed or upgraded, or a newer host): every file was checked for the reader it has.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub readers_changed: bool,
+    /// A hash of the paths, sizes and mtimes the walk found and of what reads them (see
+    /// [`scan::fingerprint`]).
     #[serde(skip)]
     pub fingerprint: String,
+    /// Every reader the pass had (see [`classify::readers`]).
+    #[serde(skip)]
+    pub readers: String,
 }
 
 impl Report {
@@ -278,7 +286,12 @@ impl Index {
                 self.first_pass_done.store(true, Ordering::Release);
                 self.passes.fetch_add(1, Ordering::AcqRel);
                 let conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
-                if let Err(err) = catalog::record_pass(&conn, now_ms(), &report.fingerprint) {
+                let pass = catalog::Pass {
+                    finished_ms: now_ms(),
+                    fingerprint: report.fingerprint.clone(),
+                    readers: report.readers.clone(),
+                };
+                if let Err(err) = catalog::record_pass(&conn, &pass) {
                     tracing::warn!("recording the pass: {err:#}");
                 }
                 drop(conn);
@@ -305,19 +318,31 @@ impl Index {
         let mut report = Report::default();
         let found = scan::scan(&self.ws, &self.settings.exclude)?;
         report.scanned = found.len() as u64;
-        report.fingerprint = scan::fingerprint(&found);
+        let parsers = self.parsers();
+        report.readers = classify::readers(parsers.as_deref());
+        report.fingerprint = scan::fingerprint(&found, &report.readers);
         lap(&mut report, "scan", started);
         let (mut known, known_skips) = {
             let conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
+            let last = catalog::last_pass(&conn)?;
             // The files are as the last complete pass saw them: the index is fresh as it is
             // (a new process says so from here, not only once this pass ends).
-            let unchanged = catalog::last_pass(&conn)?
-                .is_some_and(|(_, fingerprint)| fingerprint == report.fingerprint);
+            let unchanged = last
+                .as_ref()
+                .is_some_and(|pass| pass.fingerprint == report.fingerprint);
             if !full && unchanged && self.freshness() == Freshness::Stale {
                 self.set_freshness(Freshness::Fresh);
             }
-            (catalog::known(&conn)?, catalog::skipped(&conn)?)
+            let known = catalog::known(&conn)?;
+            // Other readers than the last pass had, or files catalogued before readers were:
+            // no file is as indexed by its size and mtime alone (a file read as text may
+            // have a parser now, or have lost one).
+            report.readers_changed = !full
+                && (last.is_some_and(|pass| pass.readers != report.readers)
+                    || known.values().any(|k| k.reader.is_empty()));
+            (known, catalog::skipped(&conn)?)
         };
+        let recheck = report.readers_changed;
         // A full pass that is cancelled after it committed must forget the files it had not
         // reached yet (their chunks were deleted with everything else).
         let known_at_start: Vec<String> = match full {
@@ -335,12 +360,13 @@ impl Index {
         for f in &found {
             seen.insert(&f.path);
             let previous = known.get(&f.path);
-            if !full && previous.is_some_and(|k| k.unchanged(f.size, f.mtime_ms)) {
+            if !full && !recheck && previous.is_some_and(|k| k.unchanged(f.size, f.mtime_ms)) {
                 report.unchanged += 1;
                 continue;
             }
             // Left out before and unchanged since: left out again, without a read.
             if !full
+                && !recheck
                 && let Some(s) = known_skips.get(&f.path)
                 && s.known.unchanged(f.size, f.mtime_ms)
                 && let Some(reason) = SkipReason::parse(&s.reason)
@@ -369,12 +395,11 @@ impl Index {
                     .as_ref()
                     .is_some_and(|k| k.size == f.size && k.mtime_ms == f.mtime_ms)
         });
-        if full || work || !removed.is_empty() {
+        if full || recheck || work || !removed.is_empty() {
             self.set_freshness(Freshness::Rebuilding);
         }
         let total = todo.len() as u64;
         self.pending.store(total, Ordering::Relaxed);
-        let parsers = self.parsers();
         // Whatever ends the pass, the parser instances it kept between files go with it.
         struct PassDone<'p>(Option<&'p Arc<dyn DocumentParsers>>);
         impl Drop for PassDone<'_> {
@@ -637,9 +662,6 @@ impl Index {
             size,
             mtime_ms: found.mtime_ms,
         };
-        if known.is_some_and(|k| k.hash == file.hash) {
-            return Outcome::Touched(current);
-        }
         let head = &file.bytes[..file.bytes.len().min(8192)];
         let claims = |p: &str, h: &[u8]| parsers.and_then(|ps| ps.claims(p, h));
         let code_language = |p: &str| parsers.and_then(|ps| ps.code_language(p));
@@ -647,6 +669,11 @@ impl Index {
             Ok(class) => class,
             Err(reason) => return skipped(reason),
         };
+        let reader = classify::reader(path, head, &class, parsers.map(|p| &**p));
+        // Same content, read by the same reader: as indexed.
+        if known.is_some_and(|k| k.hash == file.hash && k.reader == reader) {
+            return Outcome::Touched(current);
+        }
         // Borrowed when the file is valid UTF-8: no copy of its text.
         let decoded = String::from_utf8_lossy(&file.bytes);
         let lossy = matches!(decoded, std::borrow::Cow::Owned(_));
@@ -672,6 +699,7 @@ impl Index {
             mtime_ms: found.mtime_ms,
             kind: class.kind(),
             language: class.language().map(str::to_string),
+            reader,
             lossy: lossy && !matches!(class, Class::Document(_)),
             chunks: Vec::new(),
             symbols: Vec::new(),

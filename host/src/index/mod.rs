@@ -224,7 +224,10 @@ impl Index {
     /// conventions its catalogued files show; learned again after each pass.
     pub fn roles(&self) -> Arc<roles::Roles> {
         let conn = self.reader.lock().unwrap_or_else(|p| p.into_inner());
-        let recorded = catalog::last_pass(&conn).ok().flatten().map(|(ms, _)| ms);
+        let recorded = catalog::last_pass(&conn)
+            .ok()
+            .flatten()
+            .map(|pass| pass.finished_ms);
         let at = (self.passes.load(Ordering::Acquire), recorded);
         let mut cached = self.roles.lock().unwrap_or_else(|p| p.into_inner());
         if let Some((learned, roles)) = cached.as_ref()
@@ -369,14 +372,18 @@ impl Index {
         if self.freshness_checked.swap(true, Ordering::AcqRel) {
             return;
         }
-        let Ok(Some((finished_ms, fingerprint))) = catalog::last_pass(&self.reader()) else {
+        let Ok(Some(last)) = catalog::last_pass(&self.reader()) else {
             return;
         };
         let Ok(found) = scan::scan(&self.ws, &self.settings.exclude) else {
             return;
         };
-        if scan::fingerprint(&found) == fingerprint && self.freshness() == Freshness::Stale {
-            self.last_indexed_ms.store(finished_ms, Ordering::Relaxed);
+        let readers = classify::readers(self.parsers().as_deref());
+        if scan::fingerprint(&found, &readers) == last.fingerprint
+            && self.freshness() == Freshness::Stale
+        {
+            self.last_indexed_ms
+                .store(last.finished_ms, Ordering::Relaxed);
             self.set_freshness(Freshness::Fresh);
         }
     }

@@ -27,10 +27,13 @@ pub struct Found {
     pub mtime_ms: u64,
 }
 
-/// What the walk saw, as one hash: equal fingerprints mean no file was added, removed or
-/// touched (by size and mtime) in between. `found` is in path order, as [`scan`] returns it.
-pub fn fingerprint(found: &[Found]) -> String {
+/// What the walk saw and what reads it, as one hash: equal fingerprints mean no file was
+/// added, removed or touched (by size and mtime) in between, and the same readers would read
+/// them (`readers`, see `classify::readers`). `found` is in path order, as [`scan`] returns it.
+pub fn fingerprint(found: &[Found], readers: &str) -> String {
     let mut hasher = blake3::Hasher::new();
+    hasher.update(readers.as_bytes());
+    hasher.update(&[0]);
     for f in found {
         hasher.update(f.path.as_bytes());
         hasher.update(&[0]);

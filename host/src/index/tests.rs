@@ -373,6 +373,37 @@ fn incremental_passes_touch_only_what_changed() {
     );
 }
 
+/// A pass that finds other readers than the last one had checks every file's reader: those
+/// whose reader changed (here: rows from before readers were recorded) are read again, the
+/// others only hashed; the pass after has nothing to check.
+#[test]
+fn files_whose_reader_changed_are_read_again() {
+    let root = sample();
+    let runtime = root.open();
+    let index = index(&runtime);
+    let first = index.update(false, None).unwrap();
+    assert!(!first.readers_changed);
+    let sql = |statement: &str| {
+        let conn = index.writer.lock().unwrap();
+        conn.execute(statement, []).unwrap();
+    };
+    // Another set of readers, the same reader for each file: hashed, nothing read again.
+    sql("UPDATE index_passes SET readers = 'an older build'");
+    let report = index.update(false, None).unwrap();
+    assert!(report.readers_changed, "{report:?}");
+    assert_eq!(report.indexed_total(), 0, "{report:?}");
+    assert_eq!(report.touched, first.indexed_total(), "{report:?}");
+    // Rows from before readers were recorded: each is read again, as a fresh build reads it.
+    sql("UPDATE files SET reader = '' WHERE path LIKE 'pkg/%'");
+    let report = index.update(false, None).unwrap();
+    assert!(report.readers_changed, "{report:?}");
+    assert_eq!(report.indexed_total(), 3, "{report:?}");
+    assert_eq!(search(&index, "parse_config")[0].0, "pkg/lib.py");
+    let report = index.update(false, None).unwrap();
+    assert!(!report.readers_changed, "{report:?}");
+    assert_eq!(report.indexed_total(), 0, "{report:?}");
+}
+
 #[test]
 fn invalid_utf8_is_decoded_lossily_and_flagged() {
     let root = Root::new::<&str, &str>(&[]);

@@ -825,9 +825,45 @@ impl crate::index::DocumentParsers for Runtime {
         Runtime::parse_code(self, path, bytes)
     }
 
+    fn reader(
+        &self,
+        path: &str,
+        head: &[u8],
+        class: &crate::index::classify::Class,
+    ) -> Option<String> {
+        use crate::index::classify::Class;
+        let index = match class {
+            Class::Document(_) => self.registry.claim(path, head)?.0,
+            Class::ComponentCode(_) => self.languages.claim(path)?.0,
+            Class::Text => match self.registry.route(path, head)? {
+                (i, registry::Route::Fallback) => i,
+                _ => return None,
+            },
+            Class::Code(_) => return None,
+        };
+        Some(reader_id(&self.plugins[index].info))
+    }
+
+    fn readers(&self) -> Vec<String> {
+        self.plugins
+            .iter()
+            .filter(|p| matches!(p.kind, Kind::Parser { .. } | Kind::Code { .. }))
+            .map(|p| reader_id(&p.info))
+            .collect()
+    }
+
     fn pass_done(&self) {
         self.release_code_parsers();
     }
+}
+
+/// A parser component as the index's catalogue names what read a file.
+fn reader_id(info: &PluginInfo) -> String {
+    format!(
+        "{}@{}",
+        info.name,
+        &info.sha256[..info.sha256.len().min(16)]
+    )
 }
 
 /// Gives the next call on `store` the whole deadline of `limits` (a store serving several

@@ -213,6 +213,13 @@ const MIGRATIONS: &[&str] = &[
      CREATE INDEX idx_edges_file ON edges(file_id);
      CREATE INDEX idx_edges_key ON edges(kind, key);
      CREATE INDEX idx_edges_name ON edges(kind, name);",
+    // 14: what read each file (the host's grammars at this build, or a parser component by
+    // name and content hash), and the set of readers the last complete pass had: a pass
+    // with other readers (a plugin added, removed or upgraded; a newer host) reads again
+    // every file whose reader changed, though the file did not. Rows from before have no
+    // reader, so the first pass after the upgrade checks them all.
+    "ALTER TABLE files ADD COLUMN reader TEXT NOT NULL DEFAULT '';
+     ALTER TABLE index_passes ADD COLUMN readers TEXT NOT NULL DEFAULT '';",
 ];
 
 /// The schema version this build writes.

@@ -113,7 +113,7 @@ impl Language {
 
     /// The extraction query: `@definition.<kind>` with `@name` (and optionally `@container`),
     /// `@call` on callee names and `@import` on import targets.
-    fn query_source(self) -> String {
+    pub(crate) fn query_source(self) -> String {
         const JS: &str = include_str!("queries/javascript.scm");
         const TS: &str = include_str!("queries/typescript.scm");
         const C: &str = include_str!("queries/c.scm");
