@@ -33,6 +33,16 @@ fn fixture() -> Fixture {
         "Services/Billing.cs",
         "namespace Shop.Services\n{\n    /// <summary>Charges customers.</summary>\n    public class BillingService\n    {\n        public decimal ChargeCustomer(decimal amount) => amount;\n    }\n}\n",
     );
+    // `using Shop.Services` names the files declaring that namespace, wherever they sit; a
+    // file named like the namespace's last segment is not one of them.
+    fx.write(
+        "Web/Checkout.cs",
+        "using Shop.Services;\n\nnamespace Shop.Web;\n\npublic class Checkout\n{\n    public decimal Pay() => new BillingService().ChargeCustomer(1m);\n}\n",
+    );
+    fx.write(
+        "Legacy/Services.cs",
+        "namespace Legacy\n{\n    public class OldBilling { }\n}\n",
+    );
     fx.write(
         "scripts/deploy.sh",
         "#!/bin/sh\nsource ./common.sh\n\nrollout_release() {\n  announce \"go\"\n}\n",
@@ -120,8 +130,15 @@ async fn assert_imported(client: &common::Client, pairs: &[(&str, &str)]) {
             )
             .await,
         );
+        let dependents: Vec<&Value> = r["dependencies"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|d| d["type"] == "dependent")
+            .map(|d| &d["from"])
+            .collect();
         assert!(
-            r.to_string().contains(importer),
+            dependents.iter().any(|from| *from == importer),
             "{importer} imports {imported}: {r:#}"
         );
     }
@@ -223,9 +240,22 @@ async fn component_languages_are_found_outlined_and_linked() {
                 "app/src/main/kotlin/shop/Checkout.kt",
                 "app/src/main/kotlin/shop/items/Item.kt",
             ),
+            ("Web/Checkout.cs", "Services/Billing.cs"),
         ],
     )
     .await;
+    let r = structured(
+        &call(
+            &client,
+            "understand",
+            json!({ "goal": "who depends on it", "path": "Legacy/Services.cs" }),
+        )
+        .await,
+    );
+    assert!(
+        !r["dependencies"].to_string().contains("Web/Checkout.cs"),
+        "{r:#}"
+    );
 
     // A call links its callee: PHP's `$user->greetWarmly()` on a `new User()`.
     let r = structured(
@@ -326,6 +356,10 @@ fn configuration_fixture() -> Fixture {
     fx.write(
         "src/Billing.fs",
         "module Billing\n\nlet computeInvoiceTotal x = x\n",
+    );
+    fx.write(
+        "src/Invoice.fs",
+        "module Invoice\n\nopen Billing\n\nlet send x = computeInvoiceTotal x\n",
     );
     fx.write(
         "frontend/src/Page.elm",
@@ -477,6 +511,7 @@ async fn configuration_build_and_component_files_are_structured() {
             ("lib/ledger.ml", "lib/cart_item.ml"),
             ("src/shop/audit.clj", "src/shop/cart_item.clj"),
             ("tools/BUILD", "tools/defs.bzl"),
+            ("src/Invoice.fs", "src/Billing.fs"),
         ],
     )
     .await;

@@ -271,7 +271,7 @@ impl Graph {
                 symbol_count: f.symbols.len() as u32,
             });
         }
-        g.keys = file_keys(&g.files);
+        g.keys = file_keys(facts);
         g.unresolved = vec![0; facts.len()];
         g.by_file_name = (0..g.symbols.len() as u32).collect();
         for f in 0..g.files.len() as u32 {
@@ -401,11 +401,25 @@ fn tried_keys(name: &str) -> impl Iterator<Item = String> + '_ {
 }
 
 /// Lookup key (last module segment, or a package's directory) to the files it may name.
-fn file_keys(files: &[FileNode]) -> HashMap<String, Vec<u32>> {
+fn file_keys(facts: &[Arc<FileFacts>]) -> HashMap<String, Vec<u32>> {
     let mut keys: HashMap<String, Vec<u32>> = HashMap::new();
-    for (i, f) in files.iter().enumerate() {
-        for key in resolve::file_keys(&f.path) {
+    for (i, f) in facts.iter().enumerate() {
+        for key in lookup_keys(f) {
             keys.entry(key).or_default().push(i as u32);
+        }
+    }
+    keys
+}
+
+/// The keys a file is looked up by: its path's (see [`resolve::file_keys`]), and the modules
+/// it declares where imports name those (a C# file's namespaces, see
+/// [`resolve::declared_modules`]).
+fn lookup_keys(f: &FileFacts) -> Vec<String> {
+    let mut keys = resolve::file_keys(&f.path);
+    for module in resolve::declared_modules(f.language.as_deref(), &f.symbols) {
+        let key = resolve::import_key(&module);
+        if !keys.contains(&key) {
+            keys.push(key);
         }
     }
     keys

@@ -659,7 +659,9 @@ impl Index {
         for edge in x.imports {
             let candidates = resolve::candidates(Some(&language), &rel, &edge.name);
             let key = resolve::import_key(&edge.name);
-            let resolved = if candidates.is_empty() || key.is_empty() {
+            let resolved = if resolve::imports_declared_modules(Some(&language)) {
+                declaring(&conn, &edge.name)?.into_iter().next()
+            } else if candidates.is_empty() || key.is_empty() {
                 None
             } else {
                 catalog::paths_containing(&conn, &key, 200)
@@ -680,8 +682,28 @@ impl Index {
     pub fn importers(&self, path: &str, limit: usize) -> HostResult<Vec<Importer>> {
         let rel = self.ws.normalize(path)?;
         self.ws.stat(&rel)?;
+        // Where imports name declared modules (C# namespaces): the imports of the modules
+        // the file declares.
+        let mut declared = Vec::new();
+        if let Ok((_, language, symbols, _)) = self.symbols_fast(&rel) {
+            declared = resolve::declared_modules(Some(&language), &symbols);
+        }
         let conn = self.reader();
         let mut out = Vec::new();
+        for module in &declared {
+            let key = resolve::import_key(module);
+            let rows = catalog::edges_by(&conn, "import", EdgeColumn::Key, &key, 5000)
+                .map_err(store_error)?;
+            for row in rows.into_iter().filter(|r| {
+                &r.name == module && resolve::imports_declared_modules(r.language.as_deref())
+            }) {
+                out.push(Importer {
+                    path: row.path,
+                    line: row.line,
+                    target: row.name,
+                });
+            }
+        }
         for key in resolve::file_keys(&rel) {
             let rows = catalog::edges_by(&conn, "import", EdgeColumn::Key, &key, 5000)
                 .map_err(store_error)?;
@@ -884,4 +906,24 @@ fn not_source(rel: &str) -> HostError {
          languages of the loaded code parsers (`smart-context plugins`); for documents use \
          the table of contents",
     )
+}
+
+/// The indexed files declaring module `name` (see [`resolve::declared_modules`]), shortest
+/// path first, as the call graph picks among them.
+fn declaring(conn: &rusqlite::Connection, name: &str) -> HostResult<Vec<String>> {
+    let last = name.rsplit('.').next().unwrap_or(name);
+    let names = [name.to_lowercase(), last.to_lowercase()];
+    let rows = catalog::symbols_named(conn, &names, 5000).map_err(store_error)?;
+    let mut paths: Vec<String> = rows
+        .into_iter()
+        .filter(|r| {
+            resolve::declared_modules(r.language.as_deref(), [&r.symbol])
+                .iter()
+                .any(|m| m == name)
+        })
+        .map(|r| r.path)
+        .collect();
+    paths.sort_by(|a, b| (a.len(), a).cmp(&(b.len(), b)));
+    paths.dedup();
+    Ok(paths)
 }

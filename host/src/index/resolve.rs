@@ -4,7 +4,7 @@
 //! for the languages of the built-in code parsers Ruby requires, PHP `use` by PSR-4 and
 //! includes, shell `source`, Lua `require`).
 
-use super::code::Language;
+use super::code::{Language, Symbol};
 
 /// The lookup key of an import: the last module segment, without a file extension.
 /// Imports and files with the same key are the candidates resolution checks.
@@ -114,6 +114,36 @@ pub fn is_package_root(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     let stem = name.split('.').next().unwrap_or(name);
     matches!(stem, "__init__" | "index" | "mod" | "lib")
+}
+
+/// Whether `language`'s imports name modules its code declares, wherever their files sit: a
+/// C# `using Shop.Services` is every file with `namespace Shop.Services`, F#'s `open
+/// Shop.Cart` the file of `module Shop.Cart`. Such an import resolves by declaration
+/// ([`declared_modules`]), not by path.
+pub fn imports_declared_modules(language: Option<&str>) -> bool {
+    matches!(language, Some("csharp" | "fsharp"))
+}
+
+/// The modules a file of `language` declares (see [`imports_declared_modules`]), as their
+/// imports spell them: a nested `namespace Services` in `namespace Shop` is `Shop.Services`.
+pub fn declared_modules<'s>(
+    language: Option<&str>,
+    symbols: impl IntoIterator<Item = &'s Symbol>,
+) -> Vec<String> {
+    if !imports_declared_modules(language) {
+        return Vec::new();
+    }
+    let mut out: Vec<String> = symbols
+        .into_iter()
+        .filter(|s| s.kind == "namespace")
+        .map(|s| match &s.container {
+            Some(outer) => format!("{outer}.{}", s.name),
+            None => s.name.clone(),
+        })
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// The relative paths (or path suffixes, marked by a leading `/`) an import may name.
@@ -512,5 +542,33 @@ mod tests {
         let house = candidates(Some("house"), "rules/billing.house", "./common.house");
         assert!(matches("rules/common.house", &house));
         assert!(candidates(Some("house"), "a.house", "https://x.org/a").is_empty());
+    }
+
+    #[test]
+    fn namespaces_are_the_modules_csharp_and_fsharp_files_declare() {
+        let symbol = |name: &str, kind: &str, container: Option<&str>| Symbol {
+            name: name.into(),
+            kind: kind.into(),
+            container: container.map(str::to_string),
+            start_line: 1,
+            end_line: 1,
+            signature: String::new(),
+            doc: None,
+            branches: 0,
+        };
+        let symbols = [
+            symbol("Shop.Services", "namespace", None),
+            symbol("Billing", "namespace", Some("Shop")),
+            symbol("BillingService", "class", Some("Shop.Services")),
+            symbol("Shop.Services", "namespace", None),
+        ];
+        assert_eq!(
+            declared_modules(Some("csharp"), &symbols),
+            ["Shop.Billing", "Shop.Services"]
+        );
+        assert!(imports_declared_modules(Some("fsharp")));
+        // Elsewhere a namespace is no module an import names (C++'s are resolved by path).
+        assert!(declared_modules(Some("cpp"), &symbols).is_empty());
+        assert!(!imports_declared_modules(None));
     }
 }

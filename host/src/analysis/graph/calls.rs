@@ -336,13 +336,32 @@ impl Graph {
     }
 
     /// The files a module path written in `importer` may name, by the index's conventions:
-    /// the last segment names the file, or (`use a::file::Item`) an earlier one does.
+    /// the last segment names the file, or (`use a::file::Item`) an earlier one does; in a
+    /// language whose imports name declared modules (C#'s namespaces), the files declaring it.
     pub(super) fn files_named(
         &self,
         language: Option<&str>,
         importer: &str,
         name: &str,
     ) -> Vec<u32> {
+        if resolve::imports_declared_modules(language) {
+            return self
+                .keys
+                .get(&resolve::import_key(name))
+                .into_iter()
+                .flatten()
+                .copied()
+                .filter(|&f| {
+                    let file = &self.files[f as usize];
+                    let symbols = self
+                        .symbols_of(f)
+                        .map(|s| self.symbols[s as usize].symbol());
+                    resolve::declared_modules(file.language.as_deref(), symbols)
+                        .iter()
+                        .any(|m| m == name)
+                })
+                .collect();
+        }
         let candidates = resolve::candidates(language, importer, name);
         if candidates.is_empty() {
             return Vec::new();

@@ -177,12 +177,12 @@ impl Graph {
         // Paths that appeared or went: an import (or an `a::b::f()` path) may name them now.
         let mut keys: HashSet<String> = removed
             .iter()
-            .flat_map(|&o| resolve::file_keys(&self.files[o as usize].path))
+            .flat_map(|&o| lookup_keys(&self.facts[o as usize]))
             .collect();
         for (i, f) in facts.iter().enumerate().filter(|(i, _)| kept[*i].is_none()) {
             match self.file(&f.path) {
                 None => {
-                    keys.extend(resolve::file_keys(&f.path));
+                    keys.extend(lookup_keys(f));
                     names.extend(f.symbols.iter().map(|s| s.name.as_str()));
                     let added = typing::declared_fields(f);
                     names.extend(added.into_iter().map(|(_, field, _)| field));
@@ -192,6 +192,12 @@ impl Graph {
                     names.extend(changed);
                     moved.insert(o, map);
                     let before = &self.facts[o as usize];
+                    // A namespace declared or dropped: `using`s of it may name this file now.
+                    let (was, is) = (lookup_keys(before), lookup_keys(f));
+                    if was != is {
+                        keys.extend(was);
+                        keys.extend(is);
+                    }
                     if !same_imports(before, f) {
                         names.extend(import_names(before));
                         names.extend(import_names(f));
