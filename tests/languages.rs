@@ -387,6 +387,16 @@ fn configuration_fixture() -> Fixture {
         "web/src/components/Badge.svelte",
         "<script>\n  import { formatPrice } from '../utils/price';\n  export let amount = 0;\n  function renderBadgeLabel() { return formatPrice(amount); }\n</script>\n\n<span>{renderBadgeLabel()}</span>\n",
     );
+    // A page's inline script is JavaScript; a template or data block in a script tag is
+    // not, and a page with no script at all stays text.
+    fx.write(
+        "web/public/index.html",
+        "<!doctype html>\n<html>\n<head>\n<script type=\"text/x-template\" id=\"row\">function notCode() {}</script>\n<script type=\"application/ld+json\">{\"name\": \"shop\"}</script>\n</head>\n<body>\n<script>\nfunction bootDashboard() {\n  return formatPrice(2);\n}\n</script>\n</body>\n</html>\n",
+    );
+    fx.write(
+        "web/public/about.html",
+        "<html><body><p>Opening hours of the harbour warehouse</p></body></html>\n",
+    );
     fx
 }
 
@@ -438,6 +448,7 @@ async fn configuration_build_and_component_files_are_structured() {
                 "web/src/components/Badge.svelte",
                 "renderBadgeLabel",
             ),
+            ("bootDashboard", "web/public/index.html", "bootDashboard"),
             ("reconcile_ledger", "lib/ledger.ml", "reconcile_ledger"),
             ("summarize-audit", "src/shop/audit.clj", "summarize-audit"),
             ("depositCoins", "Sources/Wallet.m", "Wallet::depositCoins"),
@@ -497,6 +508,38 @@ async fn configuration_build_and_component_files_are_structured() {
     );
     let found = structured(&call(&client, "explore", json!({ "query": "button color red" })).await);
     assert!(found.to_string().contains("Cart.vue"), "{found:#}");
+    let r = structured(
+        &call(
+            &client,
+            "understand",
+            json!({ "goal": "page", "path": "web/public/index.html" }),
+        )
+        .await,
+    );
+    assert_eq!(
+        outline(&r),
+        [("function".into(), "bootDashboard".into(), Value::Null)],
+        "{r:#}"
+    );
+    assert_eq!(r["facts"]["language"], "html", "{r:#}");
+    let r = structured(
+        &call(
+            &client,
+            "understand",
+            json!({ "goal": "page", "path": "web/public/about.html" }),
+        )
+        .await,
+    );
+    assert_eq!(r["facts"]["kind"], "text", "{r:#}");
+    let found = structured(
+        &call(
+            &client,
+            "explore",
+            json!({ "query": "harbour warehouse opening hours" }),
+        )
+        .await,
+    );
+    assert!(found.to_string().contains("about.html"), "{found:#}");
 
     assert_imported(
         &client,
@@ -526,7 +569,7 @@ async fn configuration_build_and_component_files_are_structured() {
         .await,
     );
     let graph = r["callGraph"].to_string();
-    for caller in ["Cart.vue", "Badge.svelte"] {
+    for caller in ["Cart.vue", "Badge.svelte", "index.html"] {
         assert!(graph.contains(caller), "{caller}: {r:#}");
     }
     client.cancel().await.unwrap();

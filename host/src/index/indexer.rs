@@ -666,7 +666,7 @@ impl Index {
         let claims = |p: &str, h: &[u8]| parsers.and_then(|ps| ps.claims(p, h));
         let code_language = |p: &str| parsers.and_then(|ps| ps.code_language(p));
         let class = match classify::classify(path, head, &claims, &code_language) {
-            Ok(class) => class,
+            Ok(class) => classify::settle(class, &file.bytes),
             Err(reason) => return skipped(reason),
         };
         let reader = classify::reader(path, head, &class, parsers.map(|p| &**p));

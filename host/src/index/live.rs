@@ -262,7 +262,8 @@ impl Index {
         let head = &file.bytes[..file.bytes.len().min(8192)];
         let claims = |p: &str, h: &[u8]| parsers.and_then(|ps| ps.claims(p, h));
         let code_language = |p: &str| parsers.and_then(|ps| ps.code_language(p));
-        let (kind, language) = match classify::classify(path, head, &claims, &code_language).ok()? {
+        let class = classify::classify(path, head, &claims, &code_language).ok()?;
+        let (kind, language) = match classify::settle(class, &file.bytes) {
             // A binary document (pdf, docx, xlsx) needs its parser: the index gets to it.
             Class::Document(_) if std::str::from_utf8(&file.bytes).is_err() => return None,
             Class::Document(format) => (format, None),

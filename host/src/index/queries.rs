@@ -439,6 +439,7 @@ impl Index {
                 format!("{rel} is {}", reason.as_str()),
             )
         })?;
+        let class = classify::settle(class, &file.bytes);
         Ok((rel, class, file.bytes))
     }
 

@@ -175,7 +175,8 @@ pub fn candidates(lang: Option<&str>, importer: &str, name: &str) -> Vec<String>
             | Language::TypeScript
             | Language::Tsx
             | Language::Vue
-            | Language::Svelte,
+            | Language::Svelte
+            | Language::Html,
         ) => {
             if !name.starts_with('.') {
                 return Vec::new();

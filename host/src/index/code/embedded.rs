@@ -1,8 +1,42 @@
-//! Single-file components (Vue, Svelte): TypeScript or JavaScript in `<script>` blocks inside
-//! markup. The index reads them with the TypeScript grammar over a view of the file in which
-//! everything outside the script blocks is blanked: the same length, lines and byte offsets,
-//! so every position and text taken from the tree holds for the file itself, and the markup
-//! stays in the file's chunks for search.
+//! Single-file components (Vue, Svelte) and HTML pages: TypeScript or JavaScript in `<script>`
+//! blocks inside markup. The index reads them with the TypeScript (pages: JavaScript) grammar
+//! over a view of the file in which everything outside the script blocks is blanked: the
+//! same length, lines and byte offsets, so every position and text taken from the tree holds
+//! for the file itself, and the markup stays in the file's chunks for search. A block whose
+//! `type` names something else (a template, JSON data, an import map) is markup too.
+
+/// Whether `source` has a script block with code in it: an HTML page without one is text to
+/// the index, as it was before pages were read for their scripts.
+pub fn has_script(source: &str) -> bool {
+    !script_view(source).trim().is_empty()
+}
+
+/// Whether a `<script ...>` tag (lower-cased) holds code: no `type`, or a JavaScript one.
+fn holds_code(tag: &str) -> bool {
+    let Some(at) = tag.find("type=") else {
+        return true;
+    };
+    // `data-type=` or `x-type=` is another attribute.
+    if tag[..at].ends_with(|c: char| c == '-' || c.is_ascii_alphanumeric()) {
+        return holds_code(&tag[at + 5..]);
+    }
+    let value = tag[at + 5..].trim_start_matches(['"', '\'']);
+    let value = value
+        .split(['"', '\'', ' ', '>', '\t', '\n', '\r'])
+        .next()
+        .unwrap_or("");
+    matches!(
+        value,
+        "" | "module"
+            | "text/javascript"
+            | "application/javascript"
+            | "text/ecmascript"
+            | "application/ecmascript"
+            | "text/typescript"
+            | "text/babel"
+            | "text/jsx"
+    )
+}
 
 /// `source` with every byte outside its `<script>` blocks a space (line breaks kept).
 pub fn script_view(source: &str) -> String {
@@ -33,6 +67,10 @@ pub fn script_view(source: &str) -> String {
         let end = lower[body..]
             .find("</script")
             .map_or(bytes.len(), |e| body + e);
+        if !holds_code(&lower[open..body]) {
+            at = end;
+            continue;
+        }
         // Both ends sit at ASCII bytes (`>` and `<`), so no character is cut.
         view[body..end].copy_from_slice(&bytes[body..end]);
         at = end;
@@ -42,7 +80,7 @@ pub fn script_view(source: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::script_view;
+    use super::{has_script, script_view};
 
     #[test]
     fn only_script_blocks_remain_where_they_were() {
@@ -69,5 +107,24 @@ mod tests {
         // An unclosed block runs to the end of the file.
         assert_eq!(script_view("<script>let z").trim(), "let z");
         assert_eq!(script_view("<script").trim(), "");
+    }
+
+    #[test]
+    fn a_page_s_scripts_but_not_its_templates_data_or_import_maps() {
+        let page = "<html><head>\n<script type=\"application/ld+json\">{\"a\": 1}</script>\n<script type=\"text/x-template\" id=\"row\"><li>{{ x }}</li></script>\n<script data-type=\"x\" type='module'>import { a } from './a.js'</script>\n<script type=importmap>{}</script>\n<script src=\"app.js\"></script>\n<script>function boot() {}</script>\n</head></html>\n";
+        let view = script_view(page);
+        assert_eq!(view.len(), page.len());
+        let kept: Vec<&str> = view.split_whitespace().collect();
+        assert_eq!(
+            kept,
+            [
+                "import", "{", "a", "}", "from", "'./a.js'", "function", "boot()", "{}"
+            ]
+        );
+        assert!(has_script(page));
+        assert!(!has_script(
+            "<html><script src=\"a.js\"></script><script type=\"text/template\">x</script></html>"
+        ));
+        assert!(!has_script("<p>no scripts</p>"));
     }
 }

@@ -18,10 +18,13 @@ pub enum Language {
     Vue,
     /// A Svelte component: its `<script>` blocks, read as TypeScript.
     Svelte,
+    /// An HTML page: its inline `<script>` blocks, read as JavaScript. A page with none is
+    /// indexed as text (see `embedded::has_script`).
+    Html,
 }
 
 impl Language {
-    pub const ALL: [Language; 11] = [
+    pub const ALL: [Language; 12] = [
         Language::Rust,
         Language::Python,
         Language::TypeScript,
@@ -33,6 +36,7 @@ impl Language {
         Language::Cpp,
         Language::Vue,
         Language::Svelte,
+        Language::Html,
     ];
 
     /// By file extension (lower case, without the dot).
@@ -49,6 +53,7 @@ impl Language {
             "cc" | "cpp" | "cxx" | "c++" | "hpp" | "hh" | "hxx" | "h++" | "ipp" => Self::Cpp,
             "vue" => Self::Vue,
             "svelte" => Self::Svelte,
+            "html" | "htm" => Self::Html,
             _ => return None,
         })
     }
@@ -59,7 +64,7 @@ impl Language {
     /// native extension) the call graph does not see, so a call never resolves across it.
     pub fn family(name: &str) -> &str {
         match name {
-            "typescript" | "tsx" | "javascript" | "vue" | "svelte" => "javascript",
+            "typescript" | "tsx" | "javascript" | "vue" | "svelte" | "html" => "javascript",
             "c" | "cpp" => "c",
             other => other,
         }
@@ -79,20 +84,23 @@ impl Language {
             Self::Cpp => "cpp",
             Self::Vue => "vue",
             Self::Svelte => "svelte",
+            Self::Html => "html",
         }
     }
 
     /// A file of markup whose code sits in `<script>` blocks (see `embedded`).
     pub fn is_component_file(self) -> bool {
-        matches!(self, Self::Vue | Self::Svelte)
+        matches!(self, Self::Vue | Self::Svelte | Self::Html)
     }
 
-    /// The language whose grammar and query read this one's code.
+    /// The language whose grammar and query read this one's code: a component's scripts
+    /// are TypeScript (`lang="ts"` or plain JavaScript, which TypeScript's grammar reads),
+    /// a page's are JavaScript.
     fn parsed_as(self) -> Self {
-        if self.is_component_file() {
-            Self::TypeScript
-        } else {
-            self
+        match self {
+            Self::Vue | Self::Svelte => Self::TypeScript,
+            Self::Html => Self::JavaScript,
+            other => other,
         }
     }
 
@@ -107,7 +115,7 @@ impl Language {
             Self::Java => tree_sitter_java::LANGUAGE.into(),
             Self::C => tree_sitter_c::LANGUAGE.into(),
             Self::Cpp => tree_sitter_cpp::LANGUAGE.into(),
-            Self::Vue | Self::Svelte => Self::TypeScript.grammar(),
+            Self::Vue | Self::Svelte | Self::Html => self.parsed_as().grammar(),
         }
     }
 
@@ -127,7 +135,7 @@ impl Language {
             Self::Java => include_str!("queries/java.scm").into(),
             Self::C => C.into(),
             Self::Cpp => format!("{C}\n{}", include_str!("queries/cpp.scm")),
-            Self::Vue | Self::Svelte => Self::TypeScript.query_source(),
+            Self::Vue | Self::Svelte | Self::Html => self.parsed_as().query_source(),
         }
     }
 

@@ -563,7 +563,8 @@ fn import_aliases(lang: Language, node: Node, source: &str) -> Vec<Alias> {
         | Language::TypeScript
         | Language::Tsx
         | Language::Vue
-        | Language::Svelte => {
+        | Language::Svelte
+        | Language::Html => {
             // The capture is the source string; the specifiers hang off its statement. Every
             // named specifier binds its local name to the module's definition (`{ a }` binds
             // a, `{ a as b }` binds b), and a re-export (`export { a } from './x'`, an
