@@ -3,8 +3,8 @@
 //! from PyPI, componentize-js and jco from npm, clang and wasi-libc from Debian, Rust's
 //! wasm32-wasip2), and the built binary loads it, sandboxed: Python and C parsers' files are
 //! indexed and found through explore, a JavaScript tool that imports its whole world runs
-//! over MCP with the one grant it uses (the rest answer ACCESS_DENIED), and a Rust parser
-//! passes `plugin check`.
+//! over MCP with the one grant it uses (the rest answer ACCESS_DENIED), a Rust parser
+//! passes `plugin check`, and a Rust code parser brings a language to explore and understand.
 
 mod common;
 
@@ -247,6 +247,71 @@ fn a_rust_parser_from_plugin_new_passes_plugin_check() {
         json!(["Pancakes", "Method"]),
         "{report}"
     );
+}
+
+/// A language from `plugin new rust code-parser`: the template builds, `plugin check` prints
+/// its outline, and once pinned in the operator's config its files are found by definition
+/// and outlined, their imports and calls linked, with no grant at all.
+#[tokio::test]
+async fn a_rust_code_parser_from_plugin_new_brings_a_language() {
+    let fx = Fixture::new();
+    let built = tempfile::tempdir().unwrap();
+    let wasm = scaffold_and_build(&fx, built.path(), "rust", "code-parser", "ledger");
+    fx.write(
+        "books/close.ledger",
+        "use books/common.ledger\n\n# Closes the month's books.\ndef close_month\n  carry_balance(1)\nend\n",
+    );
+    fx.write("books/common.ledger", "def carry_balance\n  noop\nend\n");
+    let (ok, report) = common::json_report(
+        fx.command(&["plugin", "check"])
+            .arg(&wasm)
+            .arg("--input")
+            .arg(fx.path().join("books/close.ledger")),
+    );
+    assert!(ok, "{report}");
+    assert_eq!(report["grantsNeeded"], json!([]), "{report}");
+    let structure = &report["call"]["structure"];
+    assert_eq!(
+        structure["outline"],
+        json!(["4:6 function close_month"]),
+        "{report}"
+    );
+    assert_eq!(structure["imports"], json!(["books/common.ledger"]));
+    assert_eq!(structure["calls"], 1, "{report}");
+
+    let entry = pin(&fx, &wasm);
+    assert!(entry.contains("grants = []"), "{entry}");
+    fx.operator_config(&format!(
+        "plugin_dirs = [{:?}]\n\n{entry}\n",
+        wasm.parent().unwrap()
+    ));
+    let client = connect(&fx).await;
+    let found = structured(&call(&client, "explore", json!({ "query": "close_month" })).await);
+    let hit = &found["data"]["code"][0];
+    assert_eq!(hit["filePath"], "books/close.ledger", "{found:#}");
+    assert_eq!(hit["title"], "close_month", "{found:#}");
+    let r = structured(
+        &call(
+            &client,
+            "understand",
+            json!({ "goal": "who depends on it", "path": "books/common.ledger" }),
+        )
+        .await,
+    );
+    assert!(
+        r["dependencies"].to_string().contains("books/close.ledger"),
+        "{r:#}"
+    );
+    let r = structured(
+        &call(
+            &client,
+            "understand",
+            json!({ "goal": "who calls it", "path": "books/common.ledger", "symbol": "carry_balance" }),
+        )
+        .await,
+    );
+    assert!(r["callGraph"].to_string().contains("close_month"), "{r:#}");
+    client.cancel().await.unwrap();
 }
 
 /// jco's QuickJS backend uses the component model's async ABI by default: the host refuses it

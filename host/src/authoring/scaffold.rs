@@ -1,9 +1,10 @@
 //! `smart-context plugin new LANGUAGE WORLD NAME`: a buildable plugin project in `./NAME`,
 //! for the standard component toolchain of each language: Rust (cargo, wasm32-wasip2),
 //! Python (componentize-py), JavaScript (componentize-js), C (clang and wasi-libc, with jco
-//! to make the component; format parsers only). Each project carries the contract
+//! to make the component; format parsers only); code parsers in Rust. Each project carries the contract
 //! (`wit/plugin.wit`, the one this host speaks), a working example (a parser that makes a
-//! section of each block of lines; a tool that finds the lines holding a word), the
+//! section of each block of lines; a code parser for a small language of `def` blocks; a
+//! tool that finds the lines holding a word), the
 //! language's helpers, a `build.sh` and a README with the commands that check, pin and load
 //! it. The templates are the ones CI builds with the registries' toolchains (tests/toolchains.rs).
 
@@ -34,6 +35,8 @@ pub enum Language {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum WorldChoice {
     FormatParser,
+    /// A programming language (or a house DSL): definitions, imports and calls.
+    CodeParser,
     Pillar,
     EditingPillar,
 }
@@ -42,6 +45,7 @@ impl From<WorldChoice> for World {
     fn from(choice: WorldChoice) -> Self {
         match choice {
             WorldChoice::FormatParser => World::FormatParser,
+            WorldChoice::CodeParser => World::CodeParser,
             WorldChoice::Pillar => World::Pillar,
             WorldChoice::EditingPillar => World::EditingPillar,
         }
@@ -64,6 +68,11 @@ pub fn scaffold(language: Language, world: World, name: &str, dir: &Path) -> Res
     if language == Language::C && world != World::FormatParser {
         bail!(
             "the C template is a format parser (C's header carries that world only); write a tool in rust, python or js"
+        );
+    }
+    if world == World::CodeParser && language != Language::Rust {
+        bail!(
+            "the code-parser template is Rust (the world is the same in every language: see wit/plugin.wit's `language` interface); start from `plugin new rust code-parser {name}`"
         );
     }
     if dir.exists() && std::fs::read_dir(dir)?.next().is_some() {
@@ -118,10 +127,10 @@ fn files(language: Language, world: World) -> Vec<(&'static str, &'static str)> 
             files.push(("Cargo.toml", include_str!("templates/rust/Cargo.toml")));
             files.push((
                 "src/lib.rs",
-                if parser {
-                    include_str!("templates/rust/parser.rs")
-                } else {
-                    include_str!("templates/rust/tool.rs")
+                match world {
+                    World::FormatParser => include_str!("templates/rust/parser.rs"),
+                    World::CodeParser => include_str!("templates/rust/code.rs"),
+                    World::Pillar | World::EditingPillar => include_str!("templates/rust/tool.rs"),
                 },
             ));
             files.push(("build.sh", include_str!("templates/rust/build.sh")));
@@ -225,6 +234,10 @@ fn readme(language: Language, world: World, name: &str) -> String {
         format!(
             "smart-context plugin check {name}.wasm --args '{{\"word\": \"TODO\"}}'   # runs it alone on the current directory"
         )
+    } else if world == World::CodeParser {
+        format!(
+            "smart-context plugin check {name}.wasm --input example.{name}   # parses one file, prints its outline"
+        )
     } else {
         format!(
             "smart-context plugin check {name}.wasm --input example.{name}   # parses one file, prints the sections"
@@ -261,6 +274,18 @@ mod tests {
                 "{bad:?}"
             );
         }
+        // The code-parser template is Rust's.
+        let refused = scaffold(
+            Language::Python,
+            World::CodeParser,
+            "house",
+            &dir.path().join("py-code"),
+        )
+        .unwrap_err();
+        assert!(
+            refused.to_string().contains("plugin new rust code-parser house"),
+            "{refused}"
+        );
         let written = scaffold(
             Language::Python,
             World::Pillar,
