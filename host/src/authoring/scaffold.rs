@@ -283,7 +283,9 @@ mod tests {
         )
         .unwrap_err();
         assert!(
-            refused.to_string().contains("plugin new rust code-parser house"),
+            refused
+                .to_string()
+                .contains("plugin new rust code-parser house"),
             "{refused}"
         );
         let written = scaffold(
