@@ -1,5 +1,6 @@
-//! Assembles a host for one workspace root: config, workspace capability, state store (with
-//! crash recovery of pending transactions) and the plugin runtime.
+//! Assembles a host: for each workspace root its config, workspace capability, state store
+//! (with crash recovery of pending transactions), memory and index; and the plugin runtime,
+//! loaded once with the first root's config and shared by every root.
 
 use crate::config::Config;
 use crate::index::{DocumentParsers, Index};
@@ -39,10 +40,61 @@ pub fn open(options: &OpenOptions) -> Result<Arc<Runtime>> {
     if let Some((dir, name, grants)) = &options.only_plugin {
         config.only_plugin(dir.clone(), name, grants.clone());
     }
+    let services = open_root(&options.root, config, options)?;
+    let builtins = match &options.builtin_plugins {
+        Some(dir) => runtime::plugins::Builtins::Dir(dir.clone()),
+        None => runtime::builtins(options.embedded_plugins),
+    };
+    let runtime = Runtime::load(services, &builtins)?;
+    if runtime.tools().is_empty() {
+        let mut why = format!(
+            "no tool plugin loaded (built-in plugins: {}), so there is nothing to serve",
+            builtins.describe()
+        );
+        for r in runtime.rejected() {
+            why.push_str(&format!(
+                "\n  rejected {} ({}): {}",
+                r.name, r.source, r.reason
+            ));
+        }
+        anyhow::bail!(
+            "{why}\nreinstall (`cargo install --locked --path host` embeds the five pillars), or point SMART_CONTEXT_PLUGIN_DIR at a directory of built plugins"
+        );
+    }
+    let parsers: Arc<dyn DocumentParsers> = runtime.clone();
+    runtime
+        .services()
+        .index
+        .set_parsers(Arc::downgrade(&parsers));
+    Ok(runtime)
+}
+
+/// Opens one more workspace root beside the runtime's first: its own config (the operator's
+/// with this root's file), workspace, state directory, journal (recovered), index and memory,
+/// read by the runtime's parsers. A call bound to it (`Runtime::call_tool_in`) acts there.
+pub fn open_another_root(
+    runtime: &Arc<Runtime>,
+    root: &Path,
+    options: &OpenOptions,
+) -> Result<Arc<Services>> {
+    let config = Config::load(root, options.config.as_deref())?;
+    let options = OpenOptions {
+        state_dir: None,
+        ..options.clone()
+    };
+    let services = open_root(root, config, &options)?;
+    let parsers: Arc<dyn DocumentParsers> = runtime.clone();
+    services.index.set_parsers(Arc::downgrade(&parsers));
+    Ok(services)
+}
+
+/// The services of one root: workspace capability, state directory and store (pending
+/// transactions recovered), session memory and index.
+fn open_root(root: &Path, config: Config, options: &OpenOptions) -> Result<Arc<Services>> {
     for notice in &config.notices {
         tracing::warn!("config: {notice}");
     }
-    let workspace = Workspace::open(&options.root)?;
+    let workspace = Workspace::open(root)?;
     workspace.allow_hard_links(config.workspace.allow_hard_links);
     let state_dir = options
         .state_dir
@@ -73,8 +125,8 @@ pub fn open(options: &OpenOptions) -> Result<Arc<Runtime>> {
     let store = open_store(&db, key.clone())?;
     let memory = crate::memory::Memory::open(&db, key, crate::memory::MemorySettings::from_env())
         .context("opening the session memory")?;
-    let index = Index::open(&options.root, &state_dir, &db, config.index.clone())
-        .context("opening the index")?;
+    let index =
+        Index::open(root, &state_dir, &db, config.index.clone()).context("opening the index")?;
     let index = Arc::new(index);
     let services = Arc::new(Services {
         workspace,
@@ -91,32 +143,7 @@ pub fn open(options: &OpenOptions) -> Result<Arc<Runtime>> {
             .for_each(|line| tracing::warn!("recovery: {line}")),
         Err(err) => tracing::error!("recovering pending transactions failed: {err}"),
     }
-    let builtins = match &options.builtin_plugins {
-        Some(dir) => runtime::plugins::Builtins::Dir(dir.clone()),
-        None => runtime::builtins(options.embedded_plugins),
-    };
-    let runtime = Runtime::load(services, &builtins)?;
-    if runtime.tools().is_empty() {
-        let mut why = format!(
-            "no tool plugin loaded (built-in plugins: {}), so there is nothing to serve",
-            builtins.describe()
-        );
-        for r in runtime.rejected() {
-            why.push_str(&format!(
-                "\n  rejected {} ({}): {}",
-                r.name, r.source, r.reason
-            ));
-        }
-        anyhow::bail!(
-            "{why}\nreinstall (`cargo install --locked --path host` embeds the five pillars), or point SMART_CONTEXT_PLUGIN_DIR at a directory of built plugins"
-        );
-    }
-    let parsers: Arc<dyn DocumentParsers> = runtime.clone();
-    runtime
-        .services()
-        .index
-        .set_parsers(Arc::downgrade(&parsers));
-    Ok(runtime)
+    Ok(services)
 }
 
 /// Sets aside state in `state_dir` this user's smart-context did not make (store/provenance.rs).
@@ -262,6 +289,7 @@ fn refuse_links(path: &Path, depth: u32) -> Result<()> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use serde_json::json;
 
     /// Options for a test root: the operator config and the journal key in `home`, outside it.
     pub(crate) fn options(root: &Path, home: &Path, config: &str) -> OpenOptions {
@@ -279,6 +307,68 @@ pub(crate) mod tests {
             data_dir: Some(home.join("data")),
             ..OpenOptions::default()
         }
+    }
+
+    /// A call bound to another root acts there and only there: it reads that root's files,
+    /// journals its edits in that root's store (and undoes them there), and reports that
+    /// root's status; the runtime's first root sees none of it.
+    #[test]
+    fn a_call_bound_to_another_root_acts_in_that_root() {
+        let api = tempfile::tempdir().unwrap();
+        let web = tempfile::tempdir().unwrap();
+        let home = tempfile::tempdir().unwrap();
+        std::fs::write(api.path().join("api.py"), "def serve():\n    return 1\n").unwrap();
+        std::fs::write(web.path().join("web.py"), "def render():\n    return 2\n").unwrap();
+        let opts = options(api.path(), home.path(), "");
+        let runtime = open(&opts).unwrap();
+        let api_root = runtime.services().clone();
+        let web_root = open_another_root(&runtime, web.path(), &opts).unwrap();
+        for root in [&api_root, &web_root] {
+            root.index.update(false, None).unwrap();
+        }
+        let call = |root: &Arc<Services>, tool: &str, args: serde_json::Value| {
+            let control = crate::tasks::Control::new();
+            runtime.call_tool_in(root, tool, &args.to_string(), &control)
+        };
+        let read = json!({ "paths": ["web.py"], "view": "full" });
+        let found = call(&web_root, "explore", read.clone()).unwrap();
+        assert!(found.text.contains("def render"), "{}", found.text);
+        let elsewhere = call(&api_root, "explore", read);
+        assert!(
+            elsewhere.as_ref().map_or(true, |o| o.is_failure()),
+            "{elsewhere:?}"
+        );
+        let found = call(&web_root, "explore", json!({ "query": "render" })).unwrap();
+        assert!(found.text.contains("web.py"), "{}", found.text);
+
+        let edit = json!({
+            "intent": "bump the value",
+            "edits": [{ "filePath": "web.py", "targetString": "return 2", "replacementString": "return 3" }],
+            "options": { "dryRun": false },
+        });
+        let applied = call(&web_root, "change", edit).unwrap();
+        assert!(!applied.is_failure(), "{}", applied.text);
+        assert!(
+            std::fs::read_to_string(web.path().join("web.py"))
+                .unwrap()
+                .contains("return 3")
+        );
+        assert_eq!(web_root.store().transaction_count().unwrap(), 1);
+        assert_eq!(api_root.store().transaction_count().unwrap(), 0);
+        let undone = call(&web_root, "manage", json!({ "command": "undo" })).unwrap();
+        assert!(!undone.is_failure(), "{}", undone.text);
+        assert!(
+            std::fs::read_to_string(web.path().join("web.py"))
+                .unwrap()
+                .contains("return 2")
+        );
+        let status = call(&web_root, "manage", json!({ "command": "status" })).unwrap();
+        let web_path = web_root.workspace.root().display().to_string();
+        assert!(
+            status.structured.to_string().contains(&web_path),
+            "{}",
+            status.text
+        );
     }
 
     #[test]

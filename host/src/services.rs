@@ -1,6 +1,6 @@
 //! What host functions reach: the workspace root, the state store, the code and document
 //! index, the session memory and the operator's config.
-//! One instance per server, shared by every plugin call.
+//! One instance per workspace root, shared by every plugin call acting in that root.
 
 use crate::config::Config;
 use crate::index::Index;

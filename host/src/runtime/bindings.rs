@@ -47,6 +47,10 @@ const MAX_LOG_MESSAGES: u32 = 1_000;
 pub struct HostState {
     /// None while plugins are being loaded (describe / extensions calls).
     pub(super) runtime: Option<Arc<Runtime>>,
+    /// The workspace root the call acts in, when it is not the runtime's first (see
+    /// `Runtime::call_tool_in`): every host function reaches its root through
+    /// `HostState::services`.
+    pub(super) root: Option<Arc<crate::services::Services>>,
     pub(super) plugin: Arc<str>,
     pub(super) limiter: MemoryLimiter,
     pub(super) logged: u32,
@@ -74,6 +78,7 @@ impl HostState {
     pub fn new(runtime: Option<Arc<Runtime>>, plugin: Arc<str>, memory_cap: usize) -> Self {
         Self {
             runtime,
+            root: None,
             plugin,
             limiter: MemoryLimiter {
                 cap: memory_cap,

@@ -342,9 +342,14 @@ impl Runtime {
     }
 
     pub fn status(&self) -> StatusReport {
-        let store = self.services.store();
+        self.status_of(&self.services)
+    }
+
+    /// [`Runtime::status`] of `root`: its path and store beside the runtime's plugins.
+    pub fn status_of(&self, root: &Services) -> StatusReport {
+        let store = root.store();
         StatusReport {
-            root: self.services.workspace.root().display().to_string(),
+            root: root.workspace.root().display().to_string(),
             version: env!("CARGO_PKG_VERSION").to_string(),
             plugins: self.plugins(),
             rejected: self.rejected(),
@@ -376,22 +381,33 @@ impl Runtime {
         args_json: &str,
         control: &crate::tasks::Control,
     ) -> HostResult<ToolOutput> {
+        let first = self.services.clone();
+        self.call_tool_in(&first, name, args_json, control)
+    }
+
+    /// [`Runtime::call_tool_with`] acting in `root` (see `app::open_another_root`): its
+    /// workspace, index, store, journal and memory are the ones the tool's host calls reach.
+    pub fn call_tool_in(
+        self: &Arc<Self>,
+        root: &Arc<Services>,
+        name: &str,
+        args_json: &str,
+        control: &crate::tasks::Control,
+    ) -> HostResult<ToolOutput> {
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            self.run_tool(name, args_json, control)
+            self.run_tool(root, name, args_json, control)
         }))
         .unwrap_or_else(|panic| Err(panicked(name, args_json, panic.as_ref())));
         if !matches!(&outcome, Err(e) if e.code == codes::UNKNOWN_TOOL) {
-            self.services.memory.record_call(
-                name,
-                args_json,
-                outcome.as_ref().map(|o| &o.structured),
-            );
+            root.memory
+                .record_call(name, args_json, outcome.as_ref().map(|o| &o.structured));
         }
         outcome
     }
 
     fn run_tool(
         self: &Arc<Self>,
+        root: &Arc<Services>,
         name: &str,
         args_json: &str,
         control: &crate::tasks::Control,
@@ -408,6 +424,9 @@ impl Runtime {
         let mut store = self.store(&plugin.info.name);
         store.data_mut().may_read_sensitive = plugin.reads_sensitive && agent_opted_in(args_json);
         store.data_mut().control = control.clone();
+        if !Arc::ptr_eq(root, &self.services) {
+            store.data_mut().root = Some(root.clone());
+        }
         let outcome = self.finish_tool(name, pre, &mut store, args_json, started);
         let answer = outcome.as_ref().map(|o| Some(&o.structured));
         self.audit_call(plugin, "tool", name, &mut store, answer, started);
@@ -516,7 +535,12 @@ impl Runtime {
     /// NO_PARSER for anything else: the text fallback is for indexing, so a source file still
     /// reads as a file.
     pub fn parse_document(&self, path: &str) -> HostResult<Document> {
-        let rel = self.services.workspace.normalize(path)?;
+        self.parse_document_in(&self.services, path)
+    }
+
+    /// [`Runtime::parse_document`] of a file of `root`.
+    pub fn parse_document_in(&self, root: &Services, path: &str) -> HostResult<Document> {
+        let rel = root.workspace.normalize(path)?;
         let read = |max_bytes: u64, allow_truncate: bool| {
             let options = crate::workspace::ReadOptions {
                 max_bytes,
@@ -524,7 +548,7 @@ impl Runtime {
                 allow_binary: true,
                 allow_truncate,
             };
-            self.services.workspace.read(&rel, options)
+            root.workspace.read(&rel, options)
         };
         // Only a claim by extension or a registered signature is worth reading the file for.
         if self.registry.claim(&rel, b"").is_none() && !self.registry.has_signatures() {

@@ -25,8 +25,7 @@ impl index::Host for HostState {
             languages: options.languages,
             path_prefix: options.path_prefix,
             limit: options.max_results.clamp(1, 1000) as usize,
-            centrality: self.runtime.as_ref().map(|r| {
-                let services = r.services().clone();
+            centrality: self.shared_services().map(|services| {
                 let centrality =
                     crate::analysis::OnDemand::new(move || services.analysis.current());
                 std::sync::Arc::new(centrality) as _
@@ -485,8 +484,11 @@ impl index::Host for HostState {
                 "documents cannot be parsed while plugins load",
             ))
         })?;
+        let services = self
+            .shared_services()
+            .unwrap_or_else(|| runtime.services().clone());
         let started = std::time::Instant::now();
-        let parsed = runtime.parse_document(&path);
+        let parsed = runtime.parse_document_in(&services, &path);
         self.excuse(started.elapsed().as_millis() as u64);
         parsed.map_err(to_wit)
     }

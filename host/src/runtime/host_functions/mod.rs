@@ -12,6 +12,7 @@ use super::bindings::HostState;
 use super::bindings::pillar::smart_context::plugin::{log, types};
 use crate::error::{HostError, codes};
 use crate::services::Services;
+use std::sync::Arc;
 
 impl HostState {
     /// Time a sanctioned long job took, added back to the plugin's deadline.
@@ -31,15 +32,23 @@ impl HostState {
     }
 
     pub(super) fn services(&self) -> Result<&Services, types::Error> {
-        self.runtime
+        self.root
             .as_deref()
-            .map(|r| r.services.as_ref())
+            .or_else(|| self.runtime.as_deref().map(|r| r.services.as_ref()))
             .ok_or_else(|| {
                 to_wit(HostError::new(
                     codes::INTERNAL,
                     "host services are not available while plugins load",
                 ))
             })
+    }
+
+    /// [`HostState::services`], shared: for work that outlives the host call (the ranking's
+    /// centrality, computed on demand).
+    pub(super) fn shared_services(&self) -> Option<Arc<Services>> {
+        self.root
+            .clone()
+            .or_else(|| self.runtime.as_ref().map(|r| r.services.clone()))
     }
 }
 

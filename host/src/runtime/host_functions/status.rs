@@ -17,7 +17,10 @@ impl status::Host for HostState {
                 last_transaction_ms: 0,
             };
         };
-        let report = runtime.status();
+        let services = self
+            .shared_services()
+            .unwrap_or_else(|| runtime.services().clone());
+        let report = runtime.status_of(&services);
         status::HostStatus {
             root: report.root,
             version: report.version,
