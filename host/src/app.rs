@@ -69,22 +69,32 @@ pub fn open(options: &OpenOptions) -> Result<Arc<Runtime>> {
     Ok(runtime)
 }
 
-/// Opens one more workspace root beside the runtime's first: its own config (the operator's
-/// with this root's file), workspace, state directory, journal (recovered), index and memory,
-/// read by the runtime's parsers. A call bound to it (`Runtime::call_tool_in`) acts there.
+/// Opens one more workspace root beside the runtime's first and serves it under its
+/// directory's name (see `crate::roots`): its own config (the operator's with this root's
+/// file), workspace, state directory, journal (recovered), index and memory, read by the
+/// runtime's parsers. A call routed to it (`Runtime::call_tool_routed`) acts there. Refused,
+/// before anything is made in it, when it overlaps a root served already or takes its name.
 pub fn open_another_root(
     runtime: &Arc<Runtime>,
     root: &Path,
     options: &OpenOptions,
 ) -> Result<Arc<Services>> {
-    let config = Config::load(root, options.config.as_deref())?;
+    let path = std::fs::canonicalize(root)
+        .with_context(|| format!("the root {} cannot be opened", root.display()))?;
+    let name = crate::roots::default_name(&path);
+    runtime.roots().check(&name, &path)?;
+    let config = Config::load(&path, options.config.as_deref())?;
     let options = OpenOptions {
         state_dir: None,
         ..options.clone()
     };
-    let services = open_root(root, config, &options)?;
+    let services = open_root(&path, config, &options)?;
     let parsers: Arc<dyn DocumentParsers> = runtime.clone();
     services.index.set_parsers(Arc::downgrade(&parsers));
+    runtime.roots().add(crate::roots::Root {
+        name,
+        services: services.clone(),
+    })?;
     Ok(services)
 }
 

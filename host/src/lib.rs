@@ -14,6 +14,7 @@ pub mod error;
 pub mod index;
 pub mod mcp;
 pub mod memory;
+pub mod roots;
 pub mod runtime;
 pub mod services;
 pub mod setup;

@@ -22,15 +22,32 @@ use tracing_subscriber::prelude::*;
     about = "MCP server for coding agents: find, read, understand and safely change a codebase; every tool a sandboxed wasm component"
 )]
 struct Cli {
-    /// The workspace root every path is relative to.
-    #[arg(long, global = true, default_value = ".", env = "SMART_CONTEXT_ROOT")]
-    root: PathBuf,
+    /// The workspace root every path is relative to. Repeat it to serve several (each with
+    /// its own index, journal and memory; tools then take `root`, a root's directory name).
+    #[arg(
+        long,
+        global = true,
+        default_value = ".",
+        env = "SMART_CONTEXT_ROOT",
+        action = clap::ArgAction::Append
+    )]
+    root: Vec<PathBuf>,
     /// The operator's policy file (default: ~/.config/smart-context/config.toml, plus the
     /// root's smart-context.toml: all of it once trusted with `trust`, else its [index] only).
     #[arg(long, global = true, env = "SMART_CONTEXT_CONFIG")]
     config: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
+}
+
+impl Cli {
+    /// The first `--root` (the current directory when none is given): the one commands that
+    /// take a single root (setup, trust, memory) use.
+    fn first_root(&self) -> &std::path::Path {
+        self.root
+            .first()
+            .map_or(std::path::Path::new("."), |p| p.as_path())
+    }
 }
 
 #[derive(Subcommand)]
@@ -229,10 +246,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         http,
     } = &cli.command
     {
-        return run_setup(&cli.root, *client, *write, *force, http.clone());
+        return run_setup(cli.first_root(), *client, *write, *force, http.clone());
     }
     if let Command::Memory { action } = &cli.command {
-        return run_memory(&cli.root, action);
+        return run_memory(cli.first_root(), action);
     }
     if let Command::Plugin {
         action: PluginCommand::Pin { file },
@@ -244,7 +261,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if let Command::Trust = cli.command {
-        let (path, hash) = smart_context::config::trust(&cli.root)?;
+        let (path, hash) = smart_context::config::trust(cli.first_root())?;
         emit(&format!(
             "trusted {} (sha256 {hash}); its settings apply from the next start",
             path.display()
@@ -252,7 +269,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let mut options = OpenOptions {
-        root: cli.root.clone(),
+        root: cli.first_root().to_path_buf(),
         config: cli.config.clone(),
         builtin_plugins: None,
         embedded_plugins: EMBEDDED_PLUGINS,
@@ -262,7 +279,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
     };
     // Commands that only look leave no state behind in a root that has none: `plugins`
     // always, `call` when its arguments or tool name are wrong.
-    let no_state_yet = !cli.root.join(app::STATE_DIR).exists();
+    let no_state_yet = !cli.first_root().join(app::STATE_DIR).exists();
     if let Command::Plugin {
         action:
             PluginCommand::New {
@@ -348,6 +365,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         options.state_dir = Some(scratch.path().join("state"));
     }
     let runtime = app::open(&options)?;
+    for root in cli.root.iter().skip(1) {
+        app::open_another_root(&runtime, root, &options)?;
+    }
+    let roots = runtime.roots().all();
     let index = runtime.services().index.clone();
     match cli.command {
         Command::Serve {
@@ -359,26 +380,36 @@ fn run(cli: Cli) -> Result<ExitCode> {
             // compiles, under a second): the agent's first question needs it, and indexing
             // beside it would take the cores.
             let first = runtime.clone();
+            let indexes: Vec<_> = roots.iter().map(|r| r.services.index.clone()).collect();
             let _ = std::thread::Builder::new()
                 .name("index-start".into())
                 .spawn(move || {
                     first.prepare_tool("explore");
-                    first.services().index.start_background();
+                    for index in indexes {
+                        index.start_background();
+                    }
                 });
-            // The graphs understand and change's impact report read, built once the first
-            // pass is done (and after each pass since) rather than by the call that needs them.
-            let warm = runtime.clone();
-            let _ = std::thread::Builder::new()
-                .name("analysis".into())
-                .spawn(move || warm.services().analysis.keep_warm());
-            // The operator's SCIP indexer, when configured, after passes that left it stale.
-            let scip = runtime.clone();
-            let _ = std::thread::Builder::new()
-                .name("scip".into())
-                .spawn(move || {
-                    let s = scip.services();
-                    smart_context::tasks::scip::keep_fresh(&s.index, &s.workspace, &s.config.scip)
-                });
+            for root in &roots {
+                // The graphs understand and change's impact report read, built once the
+                // first pass is done (and after each pass since) rather than by the call
+                // that needs them.
+                let warm = root.services.clone();
+                let _ = std::thread::Builder::new()
+                    .name("analysis".into())
+                    .spawn(move || warm.analysis.keep_warm());
+                // The operator's SCIP indexer, when configured, after passes that left it
+                // stale.
+                let s = root.services.clone();
+                let _ = std::thread::Builder::new()
+                    .name("scip".into())
+                    .spawn(move || {
+                        smart_context::tasks::scip::keep_fresh(
+                            &s.index,
+                            &s.workspace,
+                            &s.config.scip,
+                        )
+                    });
+            }
             let server = Server::new(runtime.clone());
             let owner = runtime.clone();
             let rt = tokio::runtime::Runtime::new()?;
@@ -431,7 +462,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             // their next check; a straggler does not keep the process alive.
             rt.shutdown_timeout(std::time::Duration::from_secs(2));
             // The last calls' memory events are written behind their answers: keep them.
-            owner.services().memory.flush();
+            for root in owner.roots().all() {
+                root.services.memory.flush();
+            }
             served?;
             Ok(ExitCode::SUCCESS)
         }
@@ -439,11 +472,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let args = call_args;
             // One-shot calls answer from an up-to-date index: catch up first (quick when
             // nothing changed); a read-only index answers as it is.
-            if !index.is_read_only() {
-                index.update(false, None)?;
+            for root in &roots {
+                if !root.services.index.is_read_only() {
+                    root.services.index.update(false, None)?;
+                }
             }
-            let outcome = runtime.call_tool(&tool, &args);
-            runtime.services().memory.flush();
+            let control = smart_context::tasks::Control::new();
+            let outcome = runtime.call_tool_routed(&tool, &args, &control);
+            for root in &roots {
+                root.services.memory.flush();
+            }
             match outcome {
                 Ok(output) => {
                     emit(&serde_json::to_string_pretty(&output.structured)?)?;
@@ -500,6 +538,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
             runtime.compile_all();
             let mut report = serde_json::to_value(runtime.status())?;
             report["index"] = serde_json::to_value(index.status())?;
+            if roots.len() > 1 {
+                let each: Vec<serde_json::Value> = roots
+                    .iter()
+                    .map(|r| {
+                        serde_json::json!({
+                            "name": r.name,
+                            "root": r.services.workspace.root().display().to_string(),
+                            "index": r.services.index.status(),
+                        })
+                    })
+                    .collect();
+                report["roots"] = serde_json::Value::Array(each);
+            }
             emit(&serde_json::to_string_pretty(&report)?)?;
             Ok(ExitCode::SUCCESS)
         }
@@ -511,17 +562,35 @@ fn run(cli: Cli) -> Result<ExitCode> {
             unreachable!("handled before the host opens")
         }
         Command::Index { full, json } => {
-            let report = index_with_progress(&index, full)?;
-            if json {
-                emit(&serde_json::to_string_pretty(&report)?)?;
-            } else {
-                emit(&report.to_string())?;
+            // One root: its report, as ever; several: each under its name.
+            let mut reports = serde_json::Map::new();
+            for root in &roots {
+                let report = index_with_progress(&root.services.index, full)?;
+                if json {
+                    reports.insert(root.name.clone(), serde_json::to_value(&report)?);
+                    continue;
+                }
+                match roots.len() {
+                    1 => emit(&report.to_string())?,
+                    _ => emit(&format!("{}: {report}", root.name))?,
+                }
                 for (reason, paths) in &report.skipped_examples {
                     eprintln!("skipped ({reason}): {}", paths.join(", "));
                 }
                 for warning in &report.warnings {
                     eprintln!("warning: {warning}");
                 }
+            }
+            if json {
+                let value = match reports.len() {
+                    1 => reports
+                        .into_iter()
+                        .next()
+                        .map(|(_, r)| r)
+                        .unwrap_or_default(),
+                    _ => serde_json::json!({ "roots": reports }),
+                };
+                emit(&serde_json::to_string_pretty(&value)?)?;
             }
             Ok(ExitCode::SUCCESS)
         }

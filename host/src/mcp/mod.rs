@@ -87,7 +87,7 @@ impl Server {
         let runtime = self.runtime.clone();
         let name_owned = name.to_string();
         let outcome = tokio::task::spawn_blocking(move || {
-            runtime.call_tool_with(&name_owned, &args, &control)
+            runtime.call_tool_routed(&name_owned, &args, &control)
         })
         .await;
         match outcome {
@@ -239,13 +239,20 @@ fn mcp_tool(t: ToolDescription) -> Tool {
         .destructive(t.spec.destructive)
         .idempotent(t.spec.idempotent)
         .open_world(false);
-    let mut tool = Tool::new(
-        t.name,
-        t.spec.description.clone(),
-        schema(&t.spec.input_schema),
-    )
-    .with_title(t.spec.title.clone())
-    .with_annotations(annotations);
+    // Every tool takes `root` (see `crate::roots`), whatever the plugin declared.
+    let mut input = Arc::unwrap_or_clone(schema(&t.spec.input_schema));
+    if let Value::Object(properties) = input
+        .entry("properties")
+        .or_insert_with(|| Value::Object(Map::new()))
+    {
+        properties.insert(
+            crate::roots::ARGUMENT.to_string(),
+            crate::roots::schema_property(),
+        );
+    }
+    let mut tool = Tool::new(t.name, t.spec.description.clone(), Arc::new(input))
+        .with_title(t.spec.title.clone())
+        .with_annotations(annotations);
     if let Some(output) = &t.spec.output_schema {
         let success = Arc::unwrap_or_clone(schema(output));
         tool = tool.with_raw_output_schema(Arc::new(output_schema(success)));

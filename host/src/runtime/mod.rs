@@ -122,7 +122,10 @@ impl ToolOutput {
 
 pub struct Runtime {
     engine: Engine,
+    /// The first root's services (the one a call acts in unless routed elsewhere).
     services: Arc<Services>,
+    /// Every root served, by name, the first included (see `crate::roots`).
+    roots: crate::roots::Roots,
     /// Declared plugins, each compiled when first needed (see `loading`); shared with the
     /// background compile, which must not keep the runtime (and its index's lock) alive.
     plugins: Arc<Vec<Plugin>>,
@@ -196,8 +199,13 @@ impl Runtime {
                 Kind::Tool { .. } => {}
             }
         }
+        let first = crate::roots::Root {
+            name: crate::roots::default_name(services.workspace.root()),
+            services: services.clone(),
+        };
         let runtime = Arc::new(Self {
             engine,
+            roots: crate::roots::Roots::new(first),
             services,
             plugins: Arc::new(plugins),
             registry,
@@ -275,6 +283,36 @@ impl Runtime {
 
     pub fn services(&self) -> &Arc<Services> {
         &self.services
+    }
+
+    /// The roots this runtime serves (see `app::open_another_root`).
+    pub fn roots(&self) -> &crate::roots::Roots {
+        &self.roots
+    }
+
+    /// Calls tool `name` in the root its arguments name (`root`, taken out before the plugin
+    /// sees them), or the only one: how the MCP server and the `call` command call.
+    pub fn call_tool_routed(
+        self: &Arc<Self>,
+        name: &str,
+        args_json: &str,
+        control: &crate::tasks::Control,
+    ) -> HostResult<ToolOutput> {
+        let mut args = match serde_json::from_str::<serde_json::Value>(args_json) {
+            Ok(serde_json::Value::Object(map)) => map,
+            // Not an object: the tool says what is wrong with it, in the first root.
+            _ => return self.call_tool_with(name, args_json, control),
+        };
+        if !args.contains_key(crate::roots::ARGUMENT) && self.roots.all().len() == 1 {
+            return self.call_tool_with(name, args_json, control);
+        }
+        let root = self.roots.route(name, &mut args)?;
+        let args = serde_json::Value::Object(args).to_string();
+        let mut output = self.call_tool_in(&root.services, name, &args, control)?;
+        if self.roots.all().len() > 1 {
+            crate::roots::name_in_follow_ups(&mut output.structured, &root.name);
+        }
+        Ok(output)
     }
 
     /// Every declared plugin; `load` says how far it got: pending (not compiled yet),
