@@ -329,6 +329,8 @@ pub(crate) mod tests {
         let home = tempfile::tempdir().unwrap();
         std::fs::write(api.path().join("api.py"), "def serve():\n    return 1\n").unwrap();
         std::fs::write(web.path().join("web.py"), "def render():\n    return 2\n").unwrap();
+        let broken = b"%PDF-1.7\nnot a document\n";
+        std::fs::write(web.path().join("broken.pdf"), broken).unwrap();
         let opts = options(api.path(), home.path(), "");
         let runtime = open(&opts).unwrap();
         let api_root = runtime.services().clone();
@@ -336,6 +338,26 @@ pub(crate) mod tests {
         for root in [&api_root, &web_root] {
             root.index.update(false, None).unwrap();
         }
+        // A parser's failure on a file of web is remembered in web's state, which web's full
+        // rebuild forgets.
+        let pdf = runtime
+            .plugins()
+            .into_iter()
+            .find(|p| p.name == "pdf")
+            .unwrap();
+        let content = blake3::hash(broken).to_hex().to_string();
+        assert!(
+            web_root
+                .index
+                .parser_failure(&pdf.sha256, &content)
+                .is_some()
+        );
+        assert!(
+            api_root
+                .index
+                .parser_failure(&pdf.sha256, &content)
+                .is_none()
+        );
         let call = |root: &Arc<Services>, tool: &str, args: serde_json::Value| {
             let control = crate::tasks::Control::new();
             runtime.call_tool_in(root, tool, &args.to_string(), &control)

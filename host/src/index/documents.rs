@@ -13,9 +13,10 @@ pub trait DocumentParsers: Send + Sync {
     /// A parser reads text files no other parser claims.
     fn has_text_fallback(&self) -> bool;
 
-    /// Parses `bytes`, the content of `path`, with the parser that claims it, or the text
-    /// fallback for unclaimed text.
-    fn parse(&self, path: &str, bytes: &[u8]) -> HostResult<Document>;
+    /// Parses `bytes`, the content of `path` in the root whose index is `memo` (where a
+    /// failure is remembered), with the parser that claims it, or the text fallback for
+    /// unclaimed text.
+    fn parse(&self, memo: &super::Index, path: &str, bytes: &[u8]) -> HostResult<Document>;
 
     /// The language of the code parser that reads `path` (by its whole name, else its
     /// extension), if one does.
@@ -23,8 +24,12 @@ pub trait DocumentParsers: Send + Sync {
 
     /// The structure of `bytes`, the source of `path`, from that code parser, and the
     /// language it read it as.
-    fn parse_code(&self, path: &str, bytes: &[u8])
-    -> HostResult<(String, super::code::Extraction)>;
+    fn parse_code(
+        &self,
+        memo: &super::Index,
+        path: &str,
+        bytes: &[u8],
+    ) -> HostResult<(String, super::code::Extraction)>;
 
     /// The parser component that reads `path` (a file of `class`, starting with `head`) by
     /// its name and content hash; None when no component does (host code, plain text).

@@ -714,7 +714,7 @@ impl Index {
             }
             Class::ComponentCode(_) => {
                 let parsed = parsers
-                    .map(|p| p.parse_code(path, text.as_bytes()))
+                    .map(|p| p.parse_code(self, path, text.as_bytes()))
                     .unwrap_or_else(|| {
                         Err(crate::error::HostError::new(
                             codes::UNSUPPORTED_LANGUAGE,
@@ -737,10 +737,12 @@ impl Index {
                 whole_text = Some(text.into_owned());
             }
             Class::Document(_) => {
-                parse_document(&mut entry, parsers, &file.bytes, &text, &mut warnings);
+                parse_document(self, &mut entry, parsers, &file.bytes, &text, &mut warnings);
             }
             Class::Text => match parsers.filter(|p| p.has_text_fallback()) {
-                Some(_) => parse_document(&mut entry, parsers, &file.bytes, &text, &mut warnings),
+                Some(_) => {
+                    parse_document(self, &mut entry, parsers, &file.bytes, &text, &mut warnings)
+                }
                 None => entry.chunks = chunks::text_chunks(path, &text),
             },
         }
@@ -783,6 +785,7 @@ fn add_code(entry: &mut FileEntry, text: &str, x: code::Extraction) {
 /// parser fails, the failure's code is recorded and logged, and a file that is text after all
 /// is indexed in blocks of lines, so nothing searchable is lost; a binary one gets no chunks.
 fn parse_document(
+    index: &Index,
     entry: &mut FileEntry,
     parsers: Option<&Arc<dyn DocumentParsers>>,
     bytes: &[u8],
@@ -791,7 +794,7 @@ fn parse_document(
 ) {
     let path = entry.path.clone();
     let parsed = parsers
-        .map(|p| p.parse(&path, bytes))
+        .map(|p| p.parse(index, &path, bytes))
         .unwrap_or_else(|| Err(crate::error::HostError::new(codes::NO_PARSER, "no parser")));
     match parsed {
         Ok(doc) => {

@@ -463,7 +463,7 @@ impl Index {
             }
             Class::ComponentCode(_) => {
                 let parsers = self.parsers().ok_or_else(|| not_source(&rel))?;
-                let (language, x) = parsers.parse_code(&rel, text.as_bytes())?;
+                let (language, x) = parsers.parse_code(self, &rel, text.as_bytes())?;
                 Ok((rel, language, x, text))
             }
             _ => Err(not_source(&rel)),
@@ -740,7 +740,7 @@ impl Index {
         let parsers = self.parsers().ok_or_else(|| {
             HostError::new(codes::INTERNAL, "document parsers are not loaded yet")
         })?;
-        let doc = parsers.parse(&rel, &bytes)?;
+        let doc = parsers.parse(self, &rel, &bytes)?;
         Ok((rel, doc))
     }
 

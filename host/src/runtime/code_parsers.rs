@@ -87,11 +87,22 @@ impl Runtime {
     /// under the memory cap and a whole deadline, its failure remembered per content as a
     /// document's is. Returns the language the parser read it as.
     pub fn parse_code(&self, path: &str, bytes: &[u8]) -> HostResult<(String, Extraction)> {
+        self.parse_code_for(&self.services.index, path, bytes)
+    }
+
+    /// [`Runtime::parse_code`] of a file of the root whose index is `memo`, where a failure
+    /// is remembered.
+    pub fn parse_code_for(
+        &self,
+        memo: &crate::index::Index,
+        path: &str,
+        bytes: &[u8],
+    ) -> HostResult<(String, Extraction)> {
         let Some((index, claimed)) = self.languages.claim(path) else {
             return Err(no_code_parser(path));
         };
         let plugin = &self.plugins[index];
-        let (result, _) = self.remembering_failures(plugin, path, bytes, |compiled| {
+        let (result, _) = self.remembering_failures(memo, plugin, path, bytes, |compiled| {
             let Ready::Code(pre) = &compiled.ready else {
                 return (Err(no_code_parser(path)), 0);
             };

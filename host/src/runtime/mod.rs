@@ -597,7 +597,7 @@ impl Runtime {
         let Some((index, _)) = self.registry.claim(&rel, head) else {
             return Err(no_parser(&rel));
         };
-        self.run_parser(index, &rel, &file.bytes).0
+        self.run_parser(&root.index, index, &rel, &file.bytes).0
     }
 
     /// What the parser registered for `path`'s extension declared (the text fallback's own
@@ -619,9 +619,20 @@ impl Runtime {
     /// [`parse_bytes`](Self::parse_bytes), with the peak linear memory the parse used (bytes),
     /// for benchmarks and robustness checks against the memory cap.
     pub fn parse_bytes_measured(&self, path: &str, bytes: &[u8]) -> (HostResult<Document>, usize) {
+        self.parse_bytes_for(&self.services.index, path, bytes)
+    }
+
+    /// [`parse_bytes_measured`](Self::parse_bytes_measured) for a file of the root whose
+    /// index is `memo`: a failure is remembered there (and forgotten by its full rebuild).
+    pub fn parse_bytes_for(
+        &self,
+        memo: &crate::index::Index,
+        path: &str,
+        bytes: &[u8],
+    ) -> (HostResult<Document>, usize) {
         let head = &bytes[..bytes.len().min(HEAD_BYTES as usize)];
         match self.registry.route(path, head) {
-            Some((index, _)) => self.run_parser(index, path, bytes),
+            Some((index, _)) => self.run_parser(memo, index, path, bytes),
             None => (Err(no_parser(path)), 0),
         }
     }
@@ -649,26 +660,36 @@ impl Runtime {
 
     /// One parse in a fresh instance of parser `index`, and its peak memory. Parsers import
     /// nothing but log, so the instance gets no host services.
-    fn run_parser(&self, index: usize, path: &str, bytes: &[u8]) -> (HostResult<Document>, usize) {
+    fn run_parser(
+        &self,
+        memo: &crate::index::Index,
+        index: usize,
+        path: &str,
+        bytes: &[u8],
+    ) -> (HostResult<Document>, usize) {
         let plugin = &self.plugins[index];
-        self.remembering_failures(plugin, path, bytes, |compiled| match &compiled.ready {
-            Ready::Parser(pre) => self.run_parser_once(plugin, pre, path, bytes),
-            _ => (Err(no_parser(path)), 0),
+        self.remembering_failures(memo, plugin, path, bytes, |compiled| {
+            match &compiled.ready {
+                Ready::Parser(pre) => self.run_parser_once(plugin, pre, path, bytes),
+                _ => (Err(no_parser(path)), 0),
+            }
         })
     }
 
     /// Runs `parse` on `plugin`, compiled, unless the plugin failed on this content before;
     /// a failure (but for a busy host or a cancelled call) is remembered per plugin and
-    /// content, so a hostile file costs its deadline once, not on every pass.
+    /// content, so a hostile file costs its deadline once, not on every pass. `memo` is the
+    /// index of the root the file is in.
     fn remembering_failures<T>(
         &self,
+        memo: &crate::index::Index,
         plugin: &Plugin,
         path: &str,
         bytes: &[u8],
         parse: impl FnOnce(&Compiled) -> (HostResult<T>, usize),
     ) -> (HostResult<T>, usize) {
         let content = blake3::hash(bytes).to_hex();
-        let index = &self.services.index;
+        let index = memo;
         if let Some(failure) = index.parser_failure(&plugin.info.sha256, &content) {
             return (Err(remembered(path, failure)), 0);
         }
@@ -871,8 +892,13 @@ impl crate::index::DocumentParsers for Runtime {
         self.registry.has_fallback()
     }
 
-    fn parse(&self, path: &str, bytes: &[u8]) -> HostResult<crate::index::documents::Document> {
-        Ok(self.parse_bytes(path, bytes)?.into())
+    fn parse(
+        &self,
+        memo: &crate::index::Index,
+        path: &str,
+        bytes: &[u8],
+    ) -> HostResult<crate::index::documents::Document> {
+        Ok(self.parse_bytes_for(memo, path, bytes).0?.into())
     }
 
     fn code_language(&self, path: &str) -> Option<String> {
@@ -881,10 +907,11 @@ impl crate::index::DocumentParsers for Runtime {
 
     fn parse_code(
         &self,
+        memo: &crate::index::Index,
         path: &str,
         bytes: &[u8],
     ) -> HostResult<(String, crate::index::code::Extraction)> {
-        Runtime::parse_code(self, path, bytes)
+        Runtime::parse_code_for(self, memo, path, bytes)
     }
 
     fn reader(
