@@ -219,10 +219,27 @@ async fn one_server_serves_two_roots_each_with_its_own_index_journal_and_status(
 }
 
 /// Roots that contain each other are refused at start, before anything is made in the
-/// inner one; a one-root server answers to its own name and refuses another.
+/// inner one, as is a root holding the audit log; a one-root server answers to its own
+/// name and refuses another.
 #[test]
 fn overlapping_roots_are_refused_and_one_root_answers_to_its_name() {
     let fx = Fixture::new();
+    let web = tempfile::Builder::new().prefix("web").tempdir().unwrap();
+    fx.operator_config(&format!(
+        "[audit]\npath = {:?}\n",
+        web.path().join("audit.jsonl")
+    ));
+    let out = fx
+        .command(&["--root"])
+        .arg(web.path())
+        .arg("index")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("audit log"), "{err}");
+    fx.operator_config("");
+
     let out = fx
         .command(&["--root"])
         .arg(fx.path().join("src"))

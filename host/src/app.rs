@@ -83,6 +83,17 @@ pub fn open_another_root(
         .with_context(|| format!("the root {} cannot be opened", root.display()))?;
     let name = crate::roots::default_name(&path);
     runtime.roots().check(&name, &path)?;
+    // The audit log stays out of every root a plugin may edit (see `runtime::audit`).
+    if let Some(log) = runtime.services().config.audit_path() {
+        let dir = log.parent().and_then(|d| d.canonicalize().ok());
+        if dir.is_some_and(|d| d.starts_with(&path)) {
+            anyhow::bail!(
+                "the audit log {} is inside the root {}, where a plugin granted edits could rewrite it; set [audit] path outside every root",
+                log.display(),
+                path.display()
+            );
+        }
+    }
     let config = Config::load(&path, options.config.as_deref())?;
     let options = OpenOptions {
         state_dir: None,

@@ -239,6 +239,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
         .with(stderr)
         .with(clients)
         .init();
+    if cli.root.len() > 1
+        && matches!(
+            cli.command,
+            Command::Setup { .. } | Command::Memory { .. } | Command::Trust
+        )
+    {
+        bail!("setup, memory and trust act on one root: run them once per --root");
+    }
     if let Command::Setup {
         client,
         write,

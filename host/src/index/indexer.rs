@@ -334,12 +334,17 @@ impl Index {
                 self.set_freshness(Freshness::Fresh);
             }
             let known = catalog::known(&conn)?;
-            // Other readers than the last pass had, or files catalogued before readers were:
-            // no file is as indexed by its size and mtime alone (a file read as text may
-            // have a parser now, or have lost one).
+            // Other readers than the last pass had, or files read by a reader no longer here
+            // (catalogued before readers were, or by a pass cancelled before plugins were
+            // taken back): no file is as indexed by its size and mtime alone (a file read as
+            // text may have a parser now, or have lost one).
+            let kept: std::collections::HashSet<&str> =
+                known.values().map(|k| k.reader.as_str()).collect();
             report.readers_changed = !full
                 && (last.is_some_and(|pass| pass.readers != report.readers)
-                    || known.values().any(|k| k.reader.is_empty()));
+                    || kept
+                        .iter()
+                        .any(|r| !classify::is_current(r, parsers.as_deref())));
             (known, catalog::skipped(&conn)?)
         };
         let recheck = report.readers_changed;

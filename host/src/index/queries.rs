@@ -517,7 +517,11 @@ impl Index {
             .and_then(|e| e.to_str())
             .map(str::to_ascii_lowercase)
             .unwrap_or_default();
-        let Some(lang) = code::Language::from_extension(&ext) else {
+        // A page's scripts are often a template's (`{% if %}`, `{{ x }}`): no grammar judges
+        // an edit of one.
+        let Some(lang) =
+            code::Language::from_extension(&ext).filter(|l| *l != code::Language::Html)
+        else {
             return Err(HostError::new(
                 codes::UNSUPPORTED_LANGUAGE,
                 format!("{path} is not source code in a language the index parses"),

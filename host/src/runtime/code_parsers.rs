@@ -106,13 +106,16 @@ impl Runtime {
             let Ready::Code(pre) = &compiled.ready else {
                 return (Err(no_code_parser(path)), 0);
             };
-            match self.warm.take(index) {
-                Some(warm) => match self.parse_in(warm, path, bytes) {
+            // Instances are kept between the files of one root only: a file of another root
+            // (another trust domain) never meets an instance a file of this one has run in.
+            let first_root = std::ptr::eq(memo, &*self.services.index);
+            match self.warm.take(index).filter(|_| first_root) {
+                Some(warm) => match self.parse_in(warm, path, bytes, first_root) {
                     // What failed in a used instance is tried again in a fresh one.
-                    (Err(_), _) => self.parse_fresh(index, pre, path, bytes),
+                    (Err(_), _) => self.parse_fresh(index, pre, path, bytes, first_root),
                     done => done,
                 },
-                None => self.parse_fresh(index, pre, path, bytes),
+                None => self.parse_fresh(index, pre, path, bytes, first_root),
             }
         });
         let structure = result?;
@@ -141,7 +144,7 @@ impl Runtime {
             Ok(_) => return (Err(no_code_parser(path)), 0),
             Err(err) => return (Err(err), 0),
         };
-        let (result, peak) = self.parse_fresh(index, pre, path, bytes);
+        let (result, peak) = self.parse_fresh(index, pre, path, bytes, false);
         let line_count = bytes.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
         let answer = result.map(|structure| {
             let language = declared_language(&self.plugins[index], &structure.language)
@@ -157,12 +160,14 @@ impl Runtime {
         self.warm.clear();
     }
 
+    /// One parse in a new instance, kept warm afterwards when `keep` (see `parse_in`).
     fn parse_fresh(
         &self,
         index: usize,
         pre: &CodeParserPre<HostState>,
         path: &str,
         bytes: &[u8],
+        keep: bool,
     ) -> (HostResult<wit::Structure>, usize) {
         let plugin = &self.plugins[index];
         let mut store = new_store(&self.engine, None, &plugin.info.name, &self.limits);
@@ -174,19 +179,20 @@ impl Runtime {
                     parser,
                     calls: 0,
                 };
-                self.parse_in(instance, path, bytes)
+                self.parse_in(instance, path, bytes, keep)
             }
             Err(e) => (Err(instantiate_failure(&plugin.info.name, e)), 0),
         }
     }
 
-    /// One parse on `instance`, which goes back to the warm pool when it answered and has
-    /// calls and memory left.
+    /// One parse on `instance`, which goes back to the warm pool (when `keep`) if it answered
+    /// and has calls and memory left.
     fn parse_in(
         &self,
         mut instance: Instance,
         path: &str,
         bytes: &[u8],
+        keep: bool,
     ) -> (HostResult<wit::Structure>, usize) {
         let plugin = &self.plugins[instance.plugin];
         let started = Instant::now();
@@ -206,7 +212,7 @@ impl Runtime {
         let peak = store.data().limiter.peak;
         instance.calls += 1;
         let roomy = peak < self.memory_cap() / 2;
-        if result.is_ok() && roomy && instance.calls < MAX_CALLS_PER_INSTANCE {
+        if keep && result.is_ok() && roomy && instance.calls < MAX_CALLS_PER_INSTANCE {
             self.warm.put_back(instance);
         }
         (result, peak)

@@ -9,7 +9,9 @@ pub(super) fn bases<'s>(language: Option<&str>, signature: &'s str) -> Vec<&'s s
     let list: Vec<&str> = match language {
         Some("python") => python(signature),
         Some("cpp") => cpp(signature),
-        Some("java" | "javascript" | "typescript" | "tsx" | "vue" | "svelte") => extends(signature),
+        Some("java" | "javascript" | "typescript" | "tsx" | "vue" | "svelte" | "html") => {
+            extends(signature)
+        }
         _ => Vec::new(),
     };
     list.into_iter()

@@ -352,13 +352,21 @@ impl Graph {
                 .flatten()
                 .copied()
                 .filter(|&f| {
-                    let file = &self.files[f as usize];
-                    let symbols = self
-                        .symbols_of(f)
-                        .map(|s| self.symbols[s as usize].symbol());
-                    resolve::declared_modules(file.language.as_deref(), symbols)
-                        .iter()
-                        .any(|m| m == name)
+                    // The namespace's definition is named whole (`namespace Shop.Services`)
+                    // or by its last segment inside its parent: looked up by name, not by a
+                    // walk of the file's every definition.
+                    let language = self.files[f as usize].language.as_deref();
+                    let last = name.rsplit('.').next().unwrap_or(name);
+                    let mut named = self.defined_in(f, name);
+                    if last != name {
+                        named.extend(self.defined_in(f, last));
+                    }
+                    named.into_iter().any(|s| {
+                        let symbol = self.symbols[s as usize].symbol();
+                        resolve::declared_modules(language, [symbol])
+                            .iter()
+                            .any(|m| m == name)
+                    })
                 })
                 .collect();
         }

@@ -192,11 +192,15 @@ impl Graph {
                     names.extend(changed);
                     moved.insert(o, map);
                     let before = &self.facts[o as usize];
-                    // A namespace declared or dropped: `using`s of it may name this file now.
-                    let (was, is) = (lookup_keys(before), lookup_keys(f));
-                    if was != is {
-                        keys.extend(was);
-                        keys.extend(is);
+                    // A namespace declared, dropped or renamed (`Shop.Services` to
+                    // `Legacy.Services` keeps the key): `using`s of either may name another
+                    // file now.
+                    let declared = |x: &FileFacts| {
+                        resolve::declared_modules(x.language.as_deref(), &x.symbols)
+                    };
+                    if lookup_keys(before) != lookup_keys(f) || declared(before) != declared(f) {
+                        keys.extend(lookup_keys(before));
+                        keys.extend(lookup_keys(f));
                     }
                     if !same_imports(before, f) {
                         names.extend(import_names(before));

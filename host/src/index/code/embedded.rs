@@ -11,20 +11,45 @@ pub fn has_script(source: &str) -> bool {
     !script_view(source).trim().is_empty()
 }
 
-/// Whether a `<script ...>` tag (lower-cased) holds code: no `type`, or a JavaScript one.
+/// Whether a `<script ...>` tag (lower-cased) holds code: no `type` attribute, or a
+/// JavaScript one (parameters such as `; charset=utf-8` aside).
 fn holds_code(tag: &str) -> bool {
-    let Some(at) = tag.find("type=") else {
+    let mut rest = tag.strip_prefix("<script").unwrap_or(tag);
+    let mut value = None;
+    // Attribute by attribute: a quoted value may hold anything, `type=` included.
+    while let Some(start) = rest.find(|c: char| c.is_ascii_alphabetic()) {
+        rest = &rest[start..];
+        let name_end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == ':' || c == '_'))
+            .unwrap_or(rest.len());
+        let name = &rest[..name_end];
+        rest = rest[name_end..].trim_start();
+        let Some(after) = rest.strip_prefix('=') else {
+            continue;
+        };
+        let after = after.trim_start();
+        let (found, tail) = match after.chars().next() {
+            Some(q @ ('"' | '\'')) => {
+                let body = &after[1..];
+                let end = body.find(q).unwrap_or(body.len());
+                (&body[..end], &body[(end + 1).min(body.len())..])
+            }
+            _ => {
+                let end = after
+                    .find(|c: char| c.is_ascii_whitespace() || c == '>')
+                    .unwrap_or(after.len());
+                (&after[..end], &after[end..])
+            }
+        };
+        if name == "type" {
+            value = Some(found);
+        }
+        rest = tail;
+    }
+    let Some(value) = value else {
         return true;
     };
-    // `data-type=` or `x-type=` is another attribute.
-    if tag[..at].ends_with(|c: char| c == '-' || c.is_ascii_alphanumeric()) {
-        return holds_code(&tag[at + 5..]);
-    }
-    let value = tag[at + 5..].trim_start_matches(['"', '\'']);
-    let value = value
-        .split(['"', '\'', ' ', '>', '\t', '\n', '\r'])
-        .next()
-        .unwrap_or("");
+    let value = value.split(';').next().unwrap_or("").trim();
     matches!(
         value,
         "" | "module"
@@ -126,5 +151,14 @@ mod tests {
             "<html><script src=\"a.js\"></script><script type=\"text/template\">x</script></html>"
         ));
         assert!(!has_script("<p>no scripts</p>"));
+        // Spaces around `=`, parameters, and a `type=` inside another attribute's value.
+        assert!(!has_script("<script type = \"text/template\">x</script>"));
+        assert!(has_script(
+            "<script type=\"text/javascript; charset=utf-8\">let a</script>"
+        ));
+        assert!(has_script("<script src=\"a.js?type=x\">let b</script>"));
+        // Thousands of look-alike attributes cost a loop, not a stack.
+        let many = format!("<script {}>let c</script>", "x-type=x ".repeat(100_000));
+        assert!(has_script(&many));
     }
 }

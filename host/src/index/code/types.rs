@@ -123,7 +123,7 @@ pub fn return_type(language: Option<&str>, signature: &str) -> Option<String> {
             let rest = after_params()?.trim().strip_prefix("->")?;
             rest.split(" where").next()?.split('{').next()?
         }
-        "typescript" | "tsx" | "javascript" | "vue" | "svelte" => {
+        "typescript" | "tsx" | "javascript" | "vue" | "svelte" | "html" => {
             let rest = after_params()?.trim().strip_prefix(':')?;
             rest.split(['{', '=']).next()?
         }
