@@ -702,13 +702,9 @@ async fn files_are_read_again_when_what_reads_them_changes() {
     );
     let index = |config: &str| {
         fx.operator_config(config);
-        let out = fx.command(&["index", "--json"]).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+        let (ok, report) = common::json_report(&mut fx.command(&["index", "--json"]));
+        assert!(ok, "{report:#}");
+        report
     };
     // explore's first hit for a definition's name, and understand's outline of its file
     // (None when the file has no structure) and of the files that use the other.

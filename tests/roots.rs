@@ -198,18 +198,12 @@ async fn one_server_serves_two_roots_each_with_its_own_index_journal_and_status(
     client.cancel().await.unwrap();
 
     // The CLI indexes each root and reports each by name.
-    let out = api
-        .command(&["--root"])
-        .arg(web.path())
-        .args(["index", "--json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let (ok, report) = common::json_report(
+        api.command(&["--root"])
+            .arg(web.path())
+            .args(["index", "--json"]),
     );
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(ok, "{report:#}");
     for name in [api_name, web_name] {
         assert!(
             report["roots"][name]["scanned"].as_u64().unwrap() >= 1,

@@ -689,8 +689,13 @@ impl Index {
         self.ws.stat(&rel)?;
         // Where imports name declared modules (C# namespaces): the imports of the modules
         // the file declares.
+        // Asked of the file's language first (by its name, no read), so another language's
+        // file is neither read nor parsed again here.
         let mut declared = Vec::new();
-        if let Ok((_, language, symbols, _)) = self.symbols_fast(&rel) {
+        let language = self.parsers().and_then(|p| p.code_language(&rel));
+        if resolve::imports_declared_modules(language.as_deref())
+            && let Ok((_, language, symbols, _)) = self.symbols_fast(&rel)
+        {
             declared = resolve::declared_modules(Some(&language), &symbols);
         }
         let conn = self.reader();
