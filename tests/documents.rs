@@ -72,7 +72,7 @@ fn every_corpus_file_parses_or_fails_cleanly_within_its_deadline() {
         embedded_plugins: &[],
         data_dir: Some(home.path().join("data")),
         state_dir: None,
-        only_plugin: None,
+        ..OpenOptions::default()
     })
     .unwrap();
     let files = files(&corpus);

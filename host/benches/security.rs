@@ -197,7 +197,7 @@ fn path_authority(root: &std::path::Path, config: &std::path::Path, home: &std::
         embedded_plugins: &[],
         data_dir: Some(home.join("data")),
         state_dir: None,
-        only_plugin: None,
+        ..OpenOptions::default()
     })
     .unwrap();
     let index = runtime.services().index.clone();

@@ -33,6 +33,9 @@ pub struct OpenOptions {
     /// Load this plugin (a directory, the name of its `NAME.wasm`, its grants) and no other
     /// third-party one: `plugin check`.
     pub only_plugin: Option<(PathBuf, String, Vec<String>)>,
+    /// The first root's name (default: its directory's) and policy, from `[[roots]]`.
+    pub root_name: Option<String>,
+    pub policy: crate::config::RootPolicy,
 }
 
 pub fn open(options: &OpenOptions) -> Result<Arc<Runtime>> {
@@ -41,11 +44,21 @@ pub fn open(options: &OpenOptions) -> Result<Arc<Runtime>> {
         config.only_plugin(dir.clone(), name, grants.clone());
     }
     let services = open_root(&options.root, config, options)?;
+    services
+        .workspace
+        .set_read_only(options.policy == crate::config::RootPolicy::ReadOnly);
+    let first = crate::roots::Root {
+        name: options
+            .root_name
+            .clone()
+            .unwrap_or_else(|| crate::roots::default_name(services.workspace.root())),
+        services,
+    };
     let builtins = match &options.builtin_plugins {
         Some(dir) => runtime::plugins::Builtins::Dir(dir.clone()),
         None => runtime::builtins(options.embedded_plugins),
     };
-    let runtime = Runtime::load(services, &builtins)?;
+    let runtime = Runtime::load(first, &builtins)?;
     if runtime.tools().is_empty() {
         let mut why = format!(
             "no tool plugin loaded (built-in plugins: {}), so there is nothing to serve",
@@ -69,24 +82,40 @@ pub fn open(options: &OpenOptions) -> Result<Arc<Runtime>> {
     Ok(runtime)
 }
 
-/// Opens one more workspace root beside the runtime's first and serves it under its
-/// directory's name (see `crate::roots`): its own config (the operator's with this root's
-/// file), workspace, state directory, journal (recovered), index and memory, read by the
-/// runtime's parsers. A call routed to it (`Runtime::call_tool_routed`) acts there. Refused,
+/// Opens one more workspace root beside the runtime's first and serves it under the
+/// operator's name for it or its directory's, with its policy (see `crate::roots`): its own
+/// config (the operator's with this root's file), workspace, state directory, journal
+/// (recovered), index and memory, read by the runtime's parsers. A call routed to it (`Runtime::call_tool_routed`) acts there. Refused,
 /// before anything is made in it, when it overlaps a root served already or takes its name.
 pub fn open_another_root(
     runtime: &Arc<Runtime>,
-    root: &Path,
+    spec: &crate::roots::Spec,
     options: &OpenOptions,
 ) -> Result<Arc<Services>> {
-    let path = std::fs::canonicalize(root)
-        .with_context(|| format!("the root {} cannot be opened", root.display()))?;
-    let name = crate::roots::default_name(&path);
+    let path = std::fs::canonicalize(&spec.path)
+        .with_context(|| format!("the root {} cannot be opened", spec.path.display()))?;
+    let name = spec.name_for(&path);
     runtime.roots().check(&name, &path)?;
+    let services = open_served_root(runtime, &path, spec.policy, options)?;
+    runtime.roots().add(crate::roots::Root {
+        name,
+        services: services.clone(),
+    })?;
+    Ok(services)
+}
+
+/// A root beside the first, opened for the runtime: its config (the operator's with this
+/// root's file), services, policy, and the runtime's parsers. The audit log may not lie in it.
+fn open_served_root(
+    runtime: &Arc<Runtime>,
+    path: &Path,
+    policy: crate::config::RootPolicy,
+    options: &OpenOptions,
+) -> Result<Arc<Services>> {
     // The audit log stays out of every root a plugin may edit (see `runtime::audit`).
     if let Some(log) = runtime.services().config.audit_path() {
         let dir = log.parent().and_then(|d| d.canonicalize().ok());
-        if dir.is_some_and(|d| d.starts_with(&path)) {
+        if dir.is_some_and(|d| d.starts_with(path)) {
             anyhow::bail!(
                 "the audit log {} is inside the root {}, where a plugin granted edits could rewrite it; set [audit] path outside every root",
                 log.display(),
@@ -94,19 +123,126 @@ pub fn open_another_root(
             );
         }
     }
-    let config = Config::load(&path, options.config.as_deref())?;
+    let config = Config::load(path, options.config.as_deref())?;
     let options = OpenOptions {
         state_dir: None,
         ..options.clone()
     };
-    let services = open_root(&path, config, &options)?;
+    let services = open_root(path, config, &options)?;
+    services
+        .workspace
+        .set_read_only(policy == crate::config::RootPolicy::ReadOnly);
     let parsers: Arc<dyn DocumentParsers> = runtime.clone();
     services.index.set_parsers(Arc::downgrade(&parsers));
-    runtime.roots().add(crate::roots::Root {
-        name,
-        services: services.clone(),
-    })?;
     Ok(services)
+}
+
+/// Starts what keeps a served root's answers current besides its index pass: the graphs
+/// understand and change's impact report read (built after each pass rather than by the call
+/// that needs them), and the operator's SCIP indexer when configured.
+pub fn keep_up(services: &Arc<Services>) {
+    let warm = services.clone();
+    let _ = std::thread::Builder::new()
+        .name("analysis".into())
+        .spawn(move || warm.analysis.keep_warm());
+    let s = services.clone();
+    let _ = std::thread::Builder::new()
+        .name("scip".into())
+        .spawn(move || crate::tasks::scip::keep_fresh(&s.index, &s.workspace, &s.config.scip));
+}
+
+/// Opens the workspace roots an MCP client lists (`roots/list`) when the operator allows it
+/// (`[client_roots]`): `file://` directories beneath `under`, with the operator's policy for
+/// them, at most `max`. Each is opened once per process, indexed and kept up like the
+/// operator's; a root the rules refuse is skipped with a warning, never an error the client
+/// sees.
+pub struct ClientRootOpener {
+    runtime: Arc<Runtime>,
+    options: OpenOptions,
+    under: Vec<PathBuf>,
+    policy: crate::config::RootPolicy,
+    max: usize,
+}
+
+impl ClientRootOpener {
+    /// The opener the operator's config asks for, or `None` when client roots are off.
+    pub fn new(
+        runtime: &Arc<Runtime>,
+        operator: &Config,
+        options: &OpenOptions,
+    ) -> Result<Option<Self>> {
+        let settings = &operator.client_roots;
+        if !settings.allow {
+            return Ok(None);
+        }
+        let under: Vec<PathBuf> = operator
+            .client_roots_under()
+            .iter()
+            .filter_map(|dir| match dir.canonicalize() {
+                Ok(dir) => Some(dir),
+                Err(err) => {
+                    tracing::warn!("[client_roots] under {}: {err}; left out", dir.display());
+                    None
+                }
+            })
+            .collect();
+        if under.is_empty() {
+            anyhow::bail!(
+                "[client_roots] allow = true needs `under`: the directories clients' roots must lie in"
+            );
+        }
+        Ok(Some(Self {
+            runtime: runtime.clone(),
+            options: options.clone(),
+            under,
+            policy: settings.policy,
+            max: settings.max,
+        }))
+    }
+
+    /// The roots among `listed` (URI and the client's name for it) this session may use, in
+    /// order; operator roots among them are left out (every session has those).
+    pub fn open(&self, listed: &[(String, Option<String>)]) -> Vec<crate::roots::Root> {
+        let mut roots = Vec::new();
+        for (uri, name) in listed {
+            if roots.len() == self.max {
+                tracing::warn!(
+                    "the client listed more than {} roots ([client_roots] max); {uri} and the rest are not served",
+                    self.max
+                );
+                break;
+            }
+            match self.open_one(uri, name.as_deref()) {
+                Ok(Some(root)) => roots.push(root),
+                Ok(None) => {}
+                Err(err) => tracing::warn!("the client's root {uri} is not served: {err:#}"),
+            }
+        }
+        roots
+    }
+
+    fn open_one(&self, uri: &str, name: Option<&str>) -> Result<Option<crate::roots::Root>> {
+        let url = url::Url::parse(uri).context("not a URI")?;
+        anyhow::ensure!(url.scheme() == "file", "only file:// roots are served");
+        let path = url
+            .to_file_path()
+            .map_err(|()| anyhow::anyhow!("not a local path"))?;
+        let path = path
+            .canonicalize()
+            .with_context(|| format!("{} cannot be opened", path.display()))?;
+        anyhow::ensure!(path.is_dir(), "{} is not a directory", path.display());
+        anyhow::ensure!(
+            self.under.iter().any(|dir| path.starts_with(dir)),
+            "{} is not beneath the directories [client_roots] under allows",
+            path.display()
+        );
+        self.runtime.roots().client_root(&path, name, |_| {
+            let services = open_served_root(&self.runtime, &path, self.policy, &self.options)?;
+            services.index.start_background();
+            keep_up(&services);
+            Ok(services)
+        })
+    }
 }
 
 /// The services of one root: workspace capability, state directory and store (pending
@@ -345,7 +481,16 @@ pub(crate) mod tests {
         let opts = options(api.path(), home.path(), "");
         let runtime = open(&opts).unwrap();
         let api_root = runtime.services().clone();
-        let web_root = open_another_root(&runtime, web.path(), &opts).unwrap();
+        let web_root = open_another_root(
+            &runtime,
+            &crate::roots::Spec {
+                path: web.path().to_path_buf(),
+                name: None,
+                policy: crate::config::RootPolicy::ReadWrite,
+            },
+            &opts,
+        )
+        .unwrap();
         for root in [&api_root, &web_root] {
             root.index.update(false, None).unwrap();
         }

@@ -42,6 +42,14 @@ pub struct Config {
     pub audit: AuditSettings,
     #[serde(default)]
     pub scip: ScipSettings,
+    /// The roots `serve`, `index` and `call` serve when no `--root` is given, and the names
+    /// and policies of those given that match one. Read from the operator's config only: a
+    /// repository never picks directories.
+    #[serde(default)]
+    pub roots: Vec<RootEntry>,
+    /// Whether an MCP client's own workspace roots (`roots/list`) are served too.
+    #[serde(default)]
+    pub client_roots: ClientRoots,
     /// Where the file was read from, for resolving relative paths.
     #[serde(skip)]
     pub source: Option<PathBuf>,
@@ -91,6 +99,52 @@ impl Default for Limits {
             core_instances_per_component: 64,
             memories_per_component: 8,
             tables_per_component: 32,
+        }
+    }
+}
+
+/// One `[[roots]]` entry.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RootEntry {
+    /// What tools call it (`root`); default: its directory's name.
+    pub name: Option<String>,
+    /// The directory, relative to the config file.
+    pub path: PathBuf,
+    #[serde(default)]
+    pub policy: RootPolicy,
+}
+
+/// What agents may do in a root: everything (`read-write`), or look only (`read-only`:
+/// edits, undo and test runs are refused; searches, reads and reindexing work).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RootPolicy {
+    #[default]
+    ReadWrite,
+    ReadOnly,
+}
+
+/// The roots an MCP client lists (`roots/list`), served beside the operator's for that
+/// client's session: off unless the operator allows it, only directories beneath `under`,
+/// read-only unless the operator says otherwise, at most `max` a session.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ClientRoots {
+    pub allow: bool,
+    /// Directories a client's roots must lie in, relative to the config file.
+    pub under: Vec<PathBuf>,
+    pub policy: RootPolicy,
+    pub max: usize,
+}
+
+impl Default for ClientRoots {
+    fn default() -> Self {
+        Self {
+            allow: false,
+            under: Vec::new(),
+            policy: RootPolicy::ReadOnly,
+            max: 8,
         }
     }
 }
@@ -276,6 +330,23 @@ impl Config {
         match trust_state(&repo, &bytes, user_dir) {
             Trust::Trusted => {
                 let mut trusted = Self::parse(&repo, &bytes)?;
+                if !trusted.roots.is_empty() {
+                    trusted.notices.push(format!(
+                        "{}: [[roots]] ignored: only the operator's config (--config or {}) picks the roots to serve",
+                        repo.display(),
+                        user.display()
+                    ));
+                    trusted.roots = config.roots.clone();
+                }
+                if trusted.client_roots.allow != config.client_roots.allow
+                    || !trusted.client_roots.under.is_empty()
+                {
+                    trusted.notices.push(format!(
+                        "{}: [client_roots] ignored: only the operator's config lets clients add roots",
+                        repo.display()
+                    ));
+                }
+                trusted.client_roots = config.client_roots.clone();
                 // The operator's audit log stays on whatever a trusted root file says, unless
                 // that file names its own.
                 if trusted.audit.path.is_none() {
@@ -376,25 +447,61 @@ impl Config {
         )]);
     }
 
+    /// The directory relative paths in this config are resolved against: the file's own.
+    fn base_dir(&self) -> &Path {
+        self.source
+            .as_deref()
+            .and_then(Path::parent)
+            .unwrap_or(Path::new("."))
+    }
+
     /// The audit log's file, a relative one resolved against the config file's directory.
     pub fn audit_path(&self) -> Option<PathBuf> {
         let path = self.audit.path.as_ref()?;
-        let base = self
-            .source
-            .as_deref()
-            .and_then(Path::parent)
-            .unwrap_or(Path::new("."));
+        let base = self.base_dir();
         Some(base.join(path))
     }
 
     /// Extra plugin directories, relative ones resolved against the config file's directory.
     pub fn plugin_dirs(&self) -> Vec<PathBuf> {
-        let base = self
-            .source
-            .as_deref()
-            .and_then(Path::parent)
-            .unwrap_or(Path::new("."));
+        let base = self.base_dir();
         self.plugin_dirs.iter().map(|d| base.join(d)).collect()
+    }
+
+    /// The `[[roots]]` entries, relative paths resolved against the config file's directory.
+    pub fn root_entries(&self) -> Vec<RootEntry> {
+        let base = self.base_dir();
+        self.roots
+            .iter()
+            .map(|r| RootEntry {
+                path: base.join(&r.path),
+                ..r.clone()
+            })
+            .collect()
+    }
+
+    /// `[client_roots] under`, relative paths resolved against the config file's directory.
+    pub fn client_roots_under(&self) -> Vec<PathBuf> {
+        let base = self.base_dir();
+        self.client_roots
+            .under
+            .iter()
+            .map(|d| base.join(d))
+            .collect()
+    }
+
+    /// The operator's own config, no root's file: `explicit`, else the user's file, else
+    /// the defaults. What decides the roots before any is opened.
+    pub fn load_operator(explicit: Option<&Path>) -> Result<Self> {
+        if let Some(path) = explicit {
+            return Self::read(path);
+        }
+        let user = user_config_dir().join("config.toml");
+        if user.is_file() {
+            Self::read(&user)
+        } else {
+            Ok(Self::default())
+        }
     }
 
     pub fn policy(&self, plugin: &str) -> Option<&PluginPolicy> {
@@ -521,6 +628,37 @@ mod tests {
         assert_eq!(config.limits.memory_mib, 256);
         assert_eq!(config.plugin_dirs(), vec![dir.path().join("extra")]);
         assert_eq!(config.policy("spin").unwrap().grants, ["log"]);
+    }
+
+    #[test]
+    fn roots_resolve_against_the_config_and_refuse_unknown_keys() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("operator.toml");
+        std::fs::write(
+            &path,
+            "[[roots]]\npath = \"api\"\n\n[[roots]]\nname = \"docs\"\npath = \"/srv/docs\"\npolicy = \"read-only\"\n",
+        )
+        .unwrap();
+        let roots = Config::load_operator(Some(&path)).unwrap().root_entries();
+        assert_eq!(roots.len(), 2);
+        assert_eq!(roots[0].path, dir.path().join("api"));
+        assert_eq!(
+            (roots[0].name.as_deref(), roots[0].policy),
+            (None, RootPolicy::ReadWrite)
+        );
+        assert_eq!(roots[1].path, PathBuf::from("/srv/docs"));
+        assert_eq!(
+            (roots[1].name.as_deref(), roots[1].policy),
+            (Some("docs"), RootPolicy::ReadOnly)
+        );
+        for wrong in [
+            "[[roots]]\npath = \"a\"\nwritable = true\n",
+            "[[roots]]\npath = \"a\"\npolicy = \"readonly\"\n",
+            "[[roots]]\nname = \"a\"\n",
+        ] {
+            std::fs::write(&path, wrong).unwrap();
+            assert!(Config::load_operator(Some(&path)).is_err(), "{wrong}");
+        }
     }
 
     #[test]

@@ -24,10 +24,10 @@ use tracing_subscriber::prelude::*;
 struct Cli {
     /// The workspace root every path is relative to. Repeat it to serve several (each with
     /// its own index, journal and memory; tools then take `root`, a root's directory name).
+    /// Default: the operator config's `[[roots]]`, else the current directory.
     #[arg(
         long,
         global = true,
-        default_value = ".",
         env = "SMART_CONTEXT_ROOT",
         action = clap::ArgAction::Append
     )]
@@ -276,18 +276,23 @@ fn run(cli: Cli) -> Result<ExitCode> {
         ))?;
         return Ok(ExitCode::SUCCESS);
     }
+    let operator = smart_context::config::Config::load_operator(cli.config.as_deref())?;
+    let specs = smart_context::roots::to_serve(&cli.root, &operator.root_entries())?;
+    let first = &specs[0];
     let mut options = OpenOptions {
-        root: cli.first_root().to_path_buf(),
+        root: first.path.clone(),
         config: cli.config.clone(),
         builtin_plugins: None,
         embedded_plugins: EMBEDDED_PLUGINS,
         data_dir: None,
         state_dir: None,
         only_plugin: None,
+        root_name: first.name.clone(),
+        policy: first.policy,
     };
     // Commands that only look leave no state behind in a root that has none: `plugins`
     // always, `call` when its arguments or tool name are wrong.
-    let no_state_yet = !cli.first_root().join(app::STATE_DIR).exists();
+    let no_state_yet = !first.path.join(app::STATE_DIR).exists();
     if let Command::Plugin {
         action:
             PluginCommand::New {
@@ -373,8 +378,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         options.state_dir = Some(scratch.path().join("state"));
     }
     let runtime = app::open(&options)?;
-    for root in cli.root.iter().skip(1) {
-        app::open_another_root(&runtime, root, &options)?;
+    for spec in &specs[1..] {
+        app::open_another_root(&runtime, spec, &options)?;
     }
     let roots = runtime.roots().all();
     let index = runtime.services().index.clone();
@@ -398,27 +403,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     }
                 });
             for root in &roots {
-                // The graphs understand and change's impact report read, built once the
-                // first pass is done (and after each pass since) rather than by the call
-                // that needs them.
-                let warm = root.services.clone();
-                let _ = std::thread::Builder::new()
-                    .name("analysis".into())
-                    .spawn(move || warm.analysis.keep_warm());
-                // The operator's SCIP indexer, when configured, after passes that left it
-                // stale.
-                let s = root.services.clone();
-                let _ = std::thread::Builder::new()
-                    .name("scip".into())
-                    .spawn(move || {
-                        smart_context::tasks::scip::keep_fresh(
-                            &s.index,
-                            &s.workspace,
-                            &s.config.scip,
-                        )
-                    });
+                app::keep_up(&root.services);
             }
-            let server = Server::new(runtime.clone());
+            let mut server = Server::new(runtime.clone());
+            if let Some(opener) = app::ClientRootOpener::new(&runtime, &operator, &options)? {
+                server = server.with_client_roots(opener);
+            }
             let owner = runtime.clone();
             let rt = tokio::runtime::Runtime::new()?;
             let served = rt.block_on(async move {
@@ -470,7 +460,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             // their next check; a straggler does not keep the process alive.
             rt.shutdown_timeout(std::time::Duration::from_secs(2));
             // The last calls' memory events are written behind their answers: keep them.
-            for root in owner.roots().all() {
+            for root in owner.roots().every() {
                 root.services.memory.flush();
             }
             served?;
@@ -553,6 +543,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         serde_json::json!({
                             "name": r.name,
                             "root": r.services.workspace.root().display().to_string(),
+                            "readOnly": r.services.workspace.is_read_only(),
                             "index": r.services.index.status(),
                         })
                     })

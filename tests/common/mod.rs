@@ -102,8 +102,14 @@ impl Fixture {
     /// component cache so tests do not each recompile every plugin, the fixture's own XDG
     /// config and data directories, and warnings-only logging.
     pub fn command(&self, args: &[&str]) -> std::process::Command {
+        let mut cmd = self.operator_command(&[]);
+        cmd.arg("--root").arg(self.path()).args(args);
+        cmd
+    }
+
+    /// [`Fixture::command`] without `--root`: the operator config's `[[roots]]` decide.
+    pub fn operator_command(&self, args: &[&str]) -> std::process::Command {
         let mut cmd = std::process::Command::new(BIN);
-        cmd.arg("--root").arg(self.path());
         if self.operator_config_path().is_file() {
             cmd.arg("--config").arg(self.operator_config_path());
         }

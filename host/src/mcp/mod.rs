@@ -2,6 +2,7 @@
 //! stdio (default) or streamable HTTP. Results carry structuredContent and the pillar's compact
 //! text; failures are isError results with code, message and suggestion.
 
+pub mod client_roots;
 pub mod http;
 pub mod logging;
 pub mod prompts;
@@ -30,6 +31,8 @@ pub struct Server {
     tools: Arc<Vec<Tool>>,
     /// The forwarder of this client's log messages, once it asked for them.
     log: Arc<std::sync::Mutex<Option<tokio::task::AbortHandle>>>,
+    /// The roots this client listed, when the operator lets clients add theirs.
+    roots: Arc<client_roots::SessionRoots>,
 }
 
 impl Clone for Server {
@@ -38,6 +41,7 @@ impl Clone for Server {
             runtime: self.runtime.clone(),
             tools: self.tools.clone(),
             log: Default::default(),
+            roots: Arc::new(self.roots.for_another_session()),
         }
     }
 }
@@ -59,7 +63,14 @@ impl Server {
             runtime,
             tools: Arc::new(tools),
             log: Default::default(),
+            roots: Arc::new(client_roots::SessionRoots::new(None)),
         }
+    }
+
+    /// Serves each client's own workspace roots too (`roots/list`), as `opener` allows.
+    pub fn with_client_roots(mut self, opener: crate::app::ClientRootOpener) -> Self {
+        self.roots = Arc::new(client_roots::SessionRoots::new(Some(Arc::new(opener))));
+        self
     }
 
     /// Serves MCP on stdin/stdout until the client disconnects, within the limits of
@@ -86,8 +97,9 @@ impl Server {
         let args = Value::Object(arguments.unwrap_or_default()).to_string();
         let runtime = self.runtime.clone();
         let name_owned = name.to_string();
+        let view = self.roots.view(&runtime).await;
         let outcome = tokio::task::spawn_blocking(move || {
-            runtime.call_tool_routed(&name_owned, &args, &control)
+            runtime.call_tool_in_view(&view, &name_owned, &args, &control)
         })
         .await;
         match outcome {
@@ -275,6 +287,14 @@ impl ServerHandler for Server {
             env!("CARGO_PKG_VERSION"),
         ))
         .with_instructions(prompts::INSTRUCTIONS)
+    }
+
+    async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
+        self.roots.refresh(context.peer);
+    }
+
+    async fn on_roots_list_changed(&self, context: rmcp::service::NotificationContext<RoleServer>) {
+        self.roots.refresh(context.peer);
     }
 
     async fn list_prompts(

@@ -156,7 +156,8 @@ impl Runtime {
     /// `loading`), and starts compiling them on a thread of their own: explore first, then the
     /// other tools, then the parsers. A plugin that fails to load is logged and listed as
     /// rejected; the rest carry on.
-    pub fn load(services: Arc<Services>, builtins: &plugins::Builtins) -> Result<Arc<Self>> {
+    pub fn load(first: crate::roots::Root, builtins: &plugins::Builtins) -> Result<Arc<Self>> {
+        let services = first.services.clone();
         let config = &services.config;
         let limits = config.limits.clone();
         let engine = engine::build(&limits)?;
@@ -199,10 +200,6 @@ impl Runtime {
                 Kind::Tool { .. } => {}
             }
         }
-        let first = crate::roots::Root {
-            name: crate::roots::default_name(services.workspace.root()),
-            services: services.clone(),
-        };
         let runtime = Arc::new(Self {
             engine,
             roots: crate::roots::Roots::new(first),
@@ -285,15 +282,33 @@ impl Runtime {
         &self.services
     }
 
+    /// The host's limits (the operator's `[limits]`).
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
     /// The roots this runtime serves (see `app::open_another_root`).
     pub fn roots(&self) -> &crate::roots::Roots {
         &self.roots
     }
 
     /// Calls tool `name` in the root its arguments name (`root`, taken out before the plugin
-    /// sees them), or the only one: how the MCP server and the `call` command call.
+    /// sees them), or the only one, among the operator's roots: how the `call` command calls.
     pub fn call_tool_routed(
         self: &Arc<Self>,
+        name: &str,
+        args_json: &str,
+        control: &crate::tasks::Control,
+    ) -> HostResult<ToolOutput> {
+        self.call_tool_in_view(&self.roots.all(), name, args_json, control)
+    }
+
+    /// [`Runtime::call_tool_routed`] among the roots a session sees (`view`: the operator's,
+    /// then its client's own): explore without `root` searches them all, any other tool acts
+    /// in the one named.
+    pub fn call_tool_in_view(
+        self: &Arc<Self>,
+        view: &[crate::roots::Root],
         name: &str,
         args_json: &str,
         control: &crate::tasks::Control,
@@ -303,13 +318,16 @@ impl Runtime {
             // Not an object: the tool says what is wrong with it, in the first root.
             _ => return self.call_tool_with(name, args_json, control),
         };
-        if !args.contains_key(crate::roots::ARGUMENT) && self.roots.all().len() == 1 {
-            return self.call_tool_with(name, args_json, control);
+        if !args.contains_key(crate::roots::ARGUMENT) && view.len() == 1 {
+            return self.call_tool_in(&view[0].services, name, args_json, control);
         }
-        let root = self.roots.route(name, &mut args)?;
+        if name == "explore" && view.len() > 1 {
+            return crate::roots::explore::call(self, view, args, control);
+        }
+        let root = crate::roots::route(view, name, &mut args)?;
         let args = serde_json::Value::Object(args).to_string();
         let mut output = self.call_tool_in(&root.services, name, &args, control)?;
-        if self.roots.all().len() > 1 {
+        if view.len() > 1 {
             crate::roots::name_in_follow_ups(&mut output.structured, &root.name);
         }
         Ok(output)
@@ -833,7 +851,7 @@ fn agent_opted_in(args_json: &str) -> bool {
 
 /// Everything a tool returns passes the secret guard: secret-looking values are redacted in
 /// the structured result and the text, and the text says how many were.
-fn guard_output(mut output: ToolOutput) -> ToolOutput {
+pub(crate) fn guard_output(mut output: ToolOutput) -> ToolOutput {
     let mut hidden = secrets::redact_json(&mut output.structured);
     let (text, n) = secrets::redact(&output.text);
     hidden += n;

@@ -159,10 +159,37 @@ impl Workspace {
         Ok(resolved)
     }
 
+    /// Makes the root read-only (the operator's `[[roots]]` policy) or writable again.
+    pub fn set_read_only(&self, read_only: bool) {
+        self.read_only
+            .store(read_only, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    pub fn is_read_only(&self) -> bool {
+        self.read_only.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Refuses anything that would change the root's files (an edit, an undo, a test run)
+    /// when the operator made it read-only.
+    pub fn check_writable(&self) -> HostResult<()> {
+        if !self.is_read_only() {
+            return Ok(());
+        }
+        Err(HostError::new(
+            codes::ACCESS_DENIED,
+            format!(
+                "the root {} is read-only (the operator's policy): nothing here may be changed or run",
+                self.root().display()
+            ),
+        )
+        .suggest("read and search here; make changes in a read-write root"))
+    }
+
     /// Checks that `path` may be written: not the root, not protected (any `.git`,
     /// `.smart-context`, `.ssh`, `.gnupg`, the root config), not sensitive, and no component a
     /// symbolic link (a write never follows one). Returns the normalized path.
     pub fn check_write(&self, path: &str) -> HostResult<String> {
+        self.check_writable()?;
         let rel = self.normalize(path)?;
         if rel == "." {
             return Err(HostError::new(

@@ -66,6 +66,8 @@ pub struct Workspace {
     root: PathBuf,
     dir: Dir,
     links: links::Census,
+    /// The operator's `read-only` policy for this root: nothing is written here.
+    read_only: std::sync::atomic::AtomicBool,
 }
 
 impl Workspace {
@@ -79,6 +81,7 @@ impl Workspace {
             root,
             dir,
             links: links::Census::default(),
+            read_only: Default::default(),
         })
     }
 

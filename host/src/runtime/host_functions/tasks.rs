@@ -58,6 +58,8 @@ impl tasks::Host for HostState {
     fn run_tests(&mut self) -> Result<tasks::TestReport, types::Error> {
         let started = std::time::Instant::now();
         let services = self.services()?;
+        // Tests write (builds, caches, reports): not in a root the operator made read-only.
+        services.workspace.check_writable().map_err(to_wit)?;
         let settings = &services.config.test;
         let root = services.workspace.root();
         let (argv, source) = crate::tasks::command(root, settings).map_err(to_wit)?;
