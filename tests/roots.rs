@@ -380,6 +380,36 @@ async fn explore_without_root_searches_every_root_and_pages_each() {
     );
     assert!(text.contains(&format!("packId: {pack_id}")), "{text}");
 
+    // A continuation one root can no longer follow (its part forged here, as an expired
+    // pack would be): the other root answers, and the answer says what was left out.
+    let (api_part, _) = first["next"]["itemsCursor"]
+        .as_str()
+        .unwrap()
+        .split_once('+')
+        .unwrap();
+    let half = format!("{api_part}+{web_name}:i.1.1.0000000000000000");
+    let result = call(
+        client,
+        "explore",
+        json!({ "packId": pack_id, "cursor": { "items": half } }),
+    )
+    .await;
+    let partial = structured(&result);
+    assert_eq!(partial["degraded"], true, "{partial:#}");
+    assert!(
+        partial["reasons"].to_string().contains("pack_expired"),
+        "{partial:#}"
+    );
+    assert!(
+        items(&partial).iter().all(|(root, ..)| root == api_name),
+        "{partial:#}"
+    );
+    assert!(
+        common::text(&result).contains(&format!("left out: {web_name} (INVALID_ARGS")),
+        "{}",
+        common::text(&result)
+    );
+
     // Paging with the packId and cursor alone, no root: the next items of both roots, none
     // shown twice, until no cursor is left.
     let mut seen = shown.clone();
@@ -460,6 +490,33 @@ async fn explore_without_root_searches_every_root_and_pages_each() {
         "{read:#}"
     );
     assert!(read["degraded"].is_null(), "{read:#}");
+    // Paths spread over the roots: each root reads the ones it holds, in one answer.
+    let both = structured(
+        &call(
+            client,
+            "explore",
+            json!({ "paths": ["only_api.md", "zebra.md"] }),
+        )
+        .await,
+    );
+    let mut read: Vec<(String, String)> = items(&both)
+        .into_iter()
+        .map(|(root, path, _)| (root, path))
+        .collect();
+    read.sort();
+    assert_eq!(
+        read,
+        [
+            (api_name.clone(), "only_api.md".to_string()),
+            (web_name.clone(), "zebra.md".to_string())
+        ],
+        "{both:#}"
+    );
+    let ids = both["pack"]["packId"].as_str().unwrap();
+    assert!(
+        ids.contains(&format!("~{api_name}+")) && ids.ends_with(&format!("~{web_name}")),
+        "{ids}"
+    );
 
     // Naming a root searches it alone, and the ids still name it.
     let named = structured(
@@ -751,12 +808,16 @@ async fn a_clients_own_roots_are_served_when_the_operator_allows_them() {
     running.cancel().await.unwrap();
     assert_eq!(client.asked(), 0);
 
+    // `under` takes in the operator's own directory too, to show that a client root holding
+    // the operator's config is refused all the same.
+    let home = api.operator_config_path().parent().unwrap().to_path_buf();
     api.operator_config(&format!(
-        "[client_roots]\nallow = true\nunder = [{:?}]\n",
-        base.path()
+        "[client_roots]\nallow = true\nunder = [{:?}, {:?}]\n",
+        base.path(),
+        home
     ));
     let client = RootsClient::default();
-    client.set(&[(&c, "c"), (outside.path(), "outside")]);
+    client.set(&[(&c, "c"), (outside.path(), "outside"), (&home, "home")]);
     let running = client
         .clone()
         .serve(TokioChildProcess::new(api.tokio_command(&["serve"])).unwrap())
@@ -772,22 +833,24 @@ async fn a_clients_own_roots_are_served_when_the_operator_allows_them() {
         Some(("c", "birds.md")),
         "{found:#}"
     );
-    // Outside `under`: not served.
-    let refused = failure(
-        &call_as(
-            &running,
-            "manage",
-            json!({ "command": "status", "root": "outside" }),
-        )
-        .await,
-    );
-    assert!(
-        refused["message"]
-            .as_str()
-            .unwrap()
-            .contains("no root named"),
-        "{refused:#}"
-    );
+    // Outside `under`, or holding the operator's files: not served.
+    for name in ["outside", "home"] {
+        let refused = failure(
+            &call_as(
+                &running,
+                "manage",
+                json!({ "command": "status", "root": name }),
+            )
+            .await,
+        );
+        assert!(
+            refused["message"]
+                .as_str()
+                .unwrap()
+                .contains("no root named"),
+            "{refused:#}"
+        );
+    }
     // Read-only by default.
     let refused = failure(
         &call_as(

@@ -43,10 +43,7 @@ pub fn open(options: &OpenOptions) -> Result<Arc<Runtime>> {
     if let Some((dir, name, grants)) = &options.only_plugin {
         config.only_plugin(dir.clone(), name, grants.clone());
     }
-    let services = open_root(&options.root, config, options)?;
-    services
-        .workspace
-        .set_read_only(options.policy == crate::config::RootPolicy::ReadOnly);
+    let services = open_root(&options.root, config, options.policy, options)?;
     let first = crate::roots::Root {
         name: options
             .root_name
@@ -128,10 +125,7 @@ fn open_served_root(
         state_dir: None,
         ..options.clone()
     };
-    let services = open_root(path, config, &options)?;
-    services
-        .workspace
-        .set_read_only(policy == crate::config::RootPolicy::ReadOnly);
+    let services = open_root(path, config, policy, &options)?;
     let parsers: Arc<dyn DocumentParsers> = runtime.clone();
     services.index.set_parsers(Arc::downgrade(&parsers));
     Ok(services)
@@ -139,12 +133,18 @@ fn open_served_root(
 
 /// Starts what keeps a served root's answers current besides its index pass: the graphs
 /// understand and change's impact report read (built after each pass rather than by the call
-/// that needs them), and the operator's SCIP indexer when configured.
-pub fn keep_up(services: &Arc<Services>) {
+/// that needs them), and, when `run_scip`, the operator's SCIP indexer if configured (an
+/// `index.scip` already there is read either way).
+pub fn keep_up(services: &Arc<Services>, run_scip: bool) {
     let warm = services.clone();
     let _ = std::thread::Builder::new()
         .name("analysis".into())
         .spawn(move || warm.analysis.keep_warm());
+    // The SCIP indexer runs a command in the root (often the project's build): never where
+    // the operator allows nothing to run.
+    if !run_scip || services.workspace.is_read_only() {
+        return;
+    }
     let s = services.clone();
     let _ = std::thread::Builder::new()
         .name("scip".into())
@@ -160,8 +160,12 @@ pub struct ClientRootOpener {
     runtime: Arc<Runtime>,
     options: OpenOptions,
     under: Vec<PathBuf>,
+    /// The operator's own places (config, trust list, journal key, plugins, component cache,
+    /// audit log): a client root may not hold any, or an agent could rewrite its own grants.
+    operators: Vec<PathBuf>,
     policy: crate::config::RootPolicy,
     max: usize,
+    max_open: usize,
 }
 
 impl ClientRootOpener {
@@ -191,19 +195,36 @@ impl ClientRootOpener {
                 "[client_roots] allow = true needs `under`: the directories clients' roots must lie in"
             );
         }
+        let mut operators = vec![
+            crate::config::user_config_dir(),
+            options
+                .data_dir
+                .clone()
+                .unwrap_or_else(crate::config::user_data_dir),
+            operator.cache_dir(),
+        ];
+        operators.extend(options.config.iter().cloned());
+        operators.extend(operator.plugin_dirs());
+        operators.extend(operator.audit_path());
+        let operators = operators
+            .into_iter()
+            .map(|p| p.canonicalize().unwrap_or(p))
+            .collect();
         Ok(Some(Self {
             runtime: runtime.clone(),
             options: options.clone(),
             under,
+            operators,
             policy: settings.policy,
             max: settings.max,
+            max_open: settings.max_open,
         }))
     }
 
     /// The roots among `listed` (URI and the client's name for it) this session may use, in
     /// order; operator roots among them are left out (every session has those).
     pub fn open(&self, listed: &[(String, Option<String>)]) -> Vec<crate::roots::Root> {
-        let mut roots = Vec::new();
+        let mut roots: Vec<crate::roots::Root> = Vec::new();
         for (uri, name) in listed {
             if roots.len() == self.max {
                 tracing::warn!(
@@ -213,8 +234,9 @@ impl ClientRootOpener {
                 break;
             }
             match self.open_one(uri, name.as_deref()) {
-                Ok(Some(root)) => roots.push(root),
-                Ok(None) => {}
+                // The same directory listed twice (another spelling, a link) is one root.
+                Ok(Some(root)) if !roots.iter().any(|r| r.name == root.name) => roots.push(root),
+                Ok(_) => {}
                 Err(err) => tracing::warn!("the client's root {uri} is not served: {err:#}"),
             }
         }
@@ -236,23 +258,45 @@ impl ClientRootOpener {
             "{} is not beneath the directories [client_roots] under allows",
             path.display()
         );
-        self.runtime.roots().client_root(&path, name, |_| {
-            let services = open_served_root(&self.runtime, &path, self.policy, &self.options)?;
-            services.index.start_background();
-            keep_up(&services);
-            Ok(services)
-        })
+        if let Some(held) = self.operators.iter().find(|p| p.starts_with(&path)) {
+            anyhow::bail!(
+                "{} holds the operator's {}, which no client root may",
+                path.display(),
+                held.display()
+            );
+        }
+        self.runtime
+            .roots()
+            .client_root(&path, name, self.max_open, |_| {
+                let services = open_served_root(&self.runtime, &path, self.policy, &self.options)?;
+                // Opened by the path checked above, not a link swapped in since.
+                anyhow::ensure!(
+                    services.workspace.root() == path,
+                    "{} moved while it was opened",
+                    path.display()
+                );
+                services.index.start_background();
+                keep_up(&services, false);
+                Ok(services)
+            })
     }
 }
 
 /// The services of one root: workspace capability, state directory and store (pending
 /// transactions recovered), session memory and index.
-fn open_root(root: &Path, config: Config, options: &OpenOptions) -> Result<Arc<Services>> {
+fn open_root(
+    root: &Path,
+    config: Config,
+    policy: crate::config::RootPolicy,
+    options: &OpenOptions,
+) -> Result<Arc<Services>> {
     for notice in &config.notices {
         tracing::warn!("config: {notice}");
     }
     let workspace = Workspace::open(root)?;
     workspace.allow_hard_links(config.workspace.allow_hard_links);
+    // Before recovery, which would otherwise write here.
+    workspace.set_read_only(policy == crate::config::RootPolicy::ReadOnly);
     let state_dir = options
         .state_dir
         .clone()

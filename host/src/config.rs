@@ -127,7 +127,8 @@ pub enum RootPolicy {
 
 /// The roots an MCP client lists (`roots/list`), served beside the operator's for that
 /// client's session: off unless the operator allows it, only directories beneath `under`,
-/// read-only unless the operator says otherwise, at most `max` a session.
+/// read-only unless the operator says otherwise, at most `max` a listing and `max_open` a
+/// process.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ClientRoots {
@@ -135,7 +136,11 @@ pub struct ClientRoots {
     /// Directories a client's roots must lie in, relative to the config file.
     pub under: Vec<PathBuf>,
     pub policy: RootPolicy,
+    /// Roots one listing may add.
     pub max: usize,
+    /// Client roots this process opens in all (each keeps an index, a store and threads
+    /// until the process ends); past it, new ones are refused.
+    pub max_open: usize,
 }
 
 impl Default for ClientRoots {
@@ -145,6 +150,7 @@ impl Default for ClientRoots {
             under: Vec::new(),
             policy: RootPolicy::ReadOnly,
             max: 8,
+            max_open: 32,
         }
     }
 }

@@ -403,7 +403,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     }
                 });
             for root in &roots {
-                app::keep_up(&root.services);
+                app::keep_up(&root.services, true);
             }
             let mut server = Server::new(runtime.clone());
             if let Some(opener) = app::ClientRootOpener::new(&runtime, &operator, &options)? {

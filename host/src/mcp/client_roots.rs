@@ -16,6 +16,8 @@ use std::time::Duration;
 
 /// How long a call waits for a listing in progress before it runs on the roots known.
 const LISTING_WAIT: Duration = Duration::from_secs(5);
+/// How long the client has to answer `roots/list`.
+const LIST_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// One session's client roots.
 pub struct SessionRoots {
@@ -25,6 +27,17 @@ pub struct SessionRoots {
     pending: tokio::sync::watch::Sender<usize>,
     /// One listing at a time, so a later list never loses to an earlier one.
     listing: Arc<tokio::sync::Mutex<()>>,
+    /// The first listing was asked for (at `initialized`, or by a call that came first).
+    asked: std::sync::atomic::AtomicBool,
+}
+
+/// Counts a listing as done however its task ends.
+struct Done(tokio::sync::watch::Sender<usize>);
+
+impl Drop for Done {
+    fn drop(&mut self) {
+        self.0.send_modify(|n| *n = n.saturating_sub(1));
+    }
 }
 
 impl SessionRoots {
@@ -34,6 +47,7 @@ impl SessionRoots {
             roots: RwLock::default(),
             pending: tokio::sync::watch::Sender::new(0),
             listing: Default::default(),
+            asked: Default::default(),
         }
     }
 
@@ -52,26 +66,47 @@ impl SessionRoots {
         view
     }
 
+    /// The session's first listing, unless one was asked for already: at `initialized`,
+    /// or by the first call if it came before.
+    pub fn first_listing(self: &Arc<Self>, peer: &Peer<RoleServer>) {
+        if !self.asked.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            self.refresh(peer.clone());
+        }
+    }
+
     /// Asks the client for its roots and serves those the operator allows, in the
-    /// background; nothing when client roots are off or the client declared none.
+    /// background; nothing when client roots are off, the client declared none, or its
+    /// protocol forbids server requests (2026-07-28).
     pub fn refresh(self: &Arc<Self>, peer: Peer<RoleServer>) {
+        self.asked.store(true, std::sync::atomic::Ordering::SeqCst);
         let Some(opener) = self.opener.clone() else {
             return;
         };
-        if peer
-            .peer_info()
-            .is_none_or(|info| info.capabilities.roots.is_none())
+        let Some(info) = peer.peer_info() else {
+            return;
+        };
+        let forbidden = rmcp::model::ProtocolVersion::V_2026_07_28;
+        if info.capabilities.roots.is_none() || info.protocol_version.as_str() >= forbidden.as_str()
         {
             return;
         }
         self.pending.send_modify(|n| *n += 1);
+        let done = Done(self.pending.clone());
         let session = self.clone();
         tokio::spawn(async move {
+            let _done = done;
             let _one_at_a_time = session.listing.clone().lock_owned().await;
             #[allow(deprecated)] // roots/list: for clients of 2025-11-25 and earlier
-            let listed = peer.list_roots().await;
+            let listed = tokio::time::timeout(LIST_TIMEOUT, peer.list_roots()).await;
             match listed {
-                Ok(result) => {
+                Err(_) => tracing::warn!(
+                    "the client did not answer roots/list within {} s; this session keeps the roots it had",
+                    LIST_TIMEOUT.as_secs()
+                ),
+                Ok(Err(err)) => {
+                    tracing::warn!("roots/list failed ({err}); this session keeps the roots it had")
+                }
+                Ok(Ok(result)) => {
                     #[allow(deprecated)]
                     let pairs: Vec<(String, Option<String>)> =
                         result.roots.into_iter().map(|r| (r.uri, r.name)).collect();
@@ -80,11 +115,7 @@ impl SessionRoots {
                         .unwrap_or_default();
                     *session.roots.write().unwrap_or_else(|p| p.into_inner()) = opened;
                 }
-                Err(err) => {
-                    tracing::warn!("roots/list failed ({err}); this session keeps the roots it had")
-                }
             }
-            session.pending.send_modify(|n| *n -= 1);
         });
     }
 }

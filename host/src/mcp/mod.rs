@@ -290,7 +290,7 @@ impl ServerHandler for Server {
     }
 
     async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
-        self.roots.refresh(context.peer);
+        self.roots.first_listing(&context.peer);
     }
 
     async fn on_roots_list_changed(&self, context: rmcp::service::NotificationContext<RoleServer>) {
@@ -362,6 +362,8 @@ impl ServerHandler for Server {
                 None,
             ));
         }
+        // A call that overtook `initialized` still sees the client's roots.
+        self.roots.first_listing(&context.peer);
         // The request's token is cancelled by notifications/cancelled and when the client
         // goes away (the transport closed): either stops the work.
         let mut control = Control::new();

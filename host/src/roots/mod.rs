@@ -14,6 +14,9 @@ use std::sync::{Arc, RwLock};
 /// The argument every tool takes to name the root it acts in.
 pub const ARGUMENT: &str = "root";
 
+/// The longest name a client's root gets (names travel in every item, id and cursor).
+const MAX_CLIENT_NAME: usize = 64;
+
 /// A root and the name tools know it by.
 #[derive(Clone)]
 pub struct Root {
@@ -37,7 +40,8 @@ impl Spec {
 }
 
 /// The roots to serve: those given with `--root` (a `[[roots]]` entry for the same directory
-/// lends its name and policy), else the operator's `[[roots]]`, else the current directory.
+/// lends its name and policy; one inside a read-only entry, or holding one, is read-only),
+/// else the operator's `[[roots]]`, else the current directory.
 pub fn to_serve(given: &[PathBuf], entries: &[RootEntry]) -> anyhow::Result<Vec<Spec>> {
     for entry in entries {
         if let Some(name) = &entry.name
@@ -79,7 +83,7 @@ pub fn to_serve(given: &[PathBuf], entries: &[RootEntry]) -> anyhow::Result<Vec<
                     .find(|(_, c)| c.as_ref() == Some(here))
                     .map(|(e, _)| e)
             });
-            match entry {
+            let mut served = match entry {
                 Some(entry) => Spec {
                     path: path.clone(),
                     ..spec(entry)
@@ -89,7 +93,20 @@ pub fn to_serve(given: &[PathBuf], entries: &[RootEntry]) -> anyhow::Result<Vec<
                     name: None,
                     policy: RootPolicy::ReadWrite,
                 },
+            };
+            // A directory inside a read-only root, or holding one, is read-only too: another
+            // spelling of the same files must not lift the operator's policy.
+            let overlaps_read_only = here.as_ref().is_some_and(|here| {
+                entries.iter().zip(&canonical).any(|(e, c)| {
+                    e.policy == RootPolicy::ReadOnly
+                        && c.as_ref()
+                            .is_some_and(|c| here.starts_with(c) || c.starts_with(here))
+                })
+            });
+            if overlaps_read_only {
+                served.policy = RootPolicy::ReadOnly;
             }
+            served
         })
         .collect())
 }
@@ -172,13 +189,16 @@ impl Roots {
     }
 
     /// The client root at `path` (canonical): the one open already, else one `open` makes
-    /// under the client's `wanted` name (made safe; its directory's when it has none; `-2`,
-    /// `-3`... when taken). `None` when `path` is an operator root (every session has it).
-    /// Refused when it overlaps an operator root or another client root.
+    /// under the client's `wanted` name (made safe, at most 64 characters; its directory's
+    /// when it has none; with a suffix from its path when taken, so a directory keeps its
+    /// name across restarts). `None` when `path` is an operator root (every session has it).
+    /// Refused when it overlaps an operator root or another client root, or when `max_open`
+    /// client roots are open already.
     pub fn client_root(
         &self,
         path: &Path,
         wanted: Option<&str>,
+        max_open: usize,
         open: impl FnOnce(&str) -> anyhow::Result<Arc<Services>>,
     ) -> anyhow::Result<Option<Root>> {
         let operator = self.all();
@@ -189,15 +209,21 @@ impl Roots {
         if let Some(open) = clients.iter().find(|r| r.services.workspace.root() == path) {
             return Ok(Some(open.clone()));
         }
-        let base = wanted
+        anyhow::ensure!(
+            clients.len() < max_open,
+            "{max_open} client roots are open already ([client_roots] max_open)"
+        );
+        let mut base = wanted
             .map(safe_name)
             .filter(|n| !n.is_empty())
             .unwrap_or_else(|| default_name(path));
+        base.truncate(MAX_CLIENT_NAME);
         let everyone: Vec<Root> = operator.iter().chain(clients.iter()).cloned().collect();
-        let name = std::iter::once(base.clone())
-            .chain((2..).map(|i| format!("{base}-{i}")))
+        let hash = blake3::hash(path.as_os_str().as_encoded_bytes()).to_hex();
+        let name = [base.clone(), format!("{base}-{}", &hash[..8])]
+            .into_iter()
             .find(|n| !everyone.iter().any(|r| &r.name == n))
-            .expect("an unbounded sequence has a free name");
+            .ok_or_else(|| anyhow::anyhow!("the name {base:?} is taken"))?;
         admissible(&everyone, &name, path)?;
         let root = Root {
             name: name.clone(),
@@ -370,11 +396,23 @@ mod tests {
         assert_eq!(served.len(), 1);
         assert_eq!(served[0].name.as_deref(), Some("site"));
         assert_eq!(served[0].policy, RootPolicy::ReadOnly);
-        let served = to_serve(&[dir.path().to_path_buf()], &entries).unwrap();
-        assert_eq!(
-            (served[0].name.as_deref(), served[0].policy),
-            (None, RootPolicy::ReadWrite)
-        );
+        // Inside a read-only root, or around one: read-only all the same.
+        std::fs::create_dir_all(web.join("lib")).unwrap();
+        for given in [web.join("lib"), dir.path().to_path_buf()] {
+            let served = to_serve(std::slice::from_ref(&given), &entries).unwrap();
+            assert_eq!(
+                (served[0].name.as_deref(), served[0].policy),
+                (None, RootPolicy::ReadOnly),
+                "{}",
+                given.display()
+            );
+        }
+        let served = to_serve(
+            std::slice::from_ref(&dir.path().to_path_buf()),
+            &entries[..1],
+        )
+        .unwrap();
+        assert_eq!(served[0].policy, RootPolicy::ReadWrite);
         assert_eq!(to_serve(&[], &[]).unwrap()[0].path, PathBuf::from("."));
         let bad = [entry("my api", &api, RootPolicy::ReadWrite)];
         assert!(to_serve(&[], &bad).is_err());

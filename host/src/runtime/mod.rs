@@ -318,7 +318,15 @@ impl Runtime {
             // Not an object: the tool says what is wrong with it, in the first root.
             _ => return self.call_tool_with(name, args_json, control),
         };
+        let null_root = args.get(crate::roots::ARGUMENT) == Some(&serde_json::Value::Null);
+        if null_root {
+            args.remove(crate::roots::ARGUMENT);
+        }
         if !args.contains_key(crate::roots::ARGUMENT) && view.len() == 1 {
+            if null_root {
+                let args = serde_json::Value::Object(args).to_string();
+                return self.call_tool_in(&view[0].services, name, &args, control);
+            }
             return self.call_tool_in(&view[0].services, name, args_json, control);
         }
         if name == "explore" && view.len() > 1 {

@@ -232,6 +232,16 @@ impl Transactions<'_> {
     pub fn recover(&self) -> HostResult<Vec<String>> {
         let (store, _lock) = self.lock()?;
         let mut report = Vec::new();
+        if self.workspace.is_read_only() {
+            // Nothing is written in a read-only root, so nothing is rolled back either: the
+            // transactions stay pending for a process that may write here.
+            for id in store.pending().map_err(store_error)? {
+                report.push(format!(
+                    "{id}: left pending (the root is read-only); serve it read-write to roll it back"
+                ));
+            }
+            return Ok(report);
+        }
         for id in store.pending().map_err(store_error)? {
             let tx = match store.load(&id) {
                 Ok(Some(tx)) => tx,
@@ -737,6 +747,17 @@ mod tests {
         };
         f.store.lock().unwrap().begin(&tx).unwrap();
         f.ws.write_atomic("a.txt", b"two\n").unwrap();
+        // In a root the operator made read-only, nothing is rolled back, nothing is lost.
+        f.ws.set_read_only(true);
+        let report = f.tx().recover().unwrap();
+        assert!(report[0].contains("left pending"), "{report:?}");
+        assert_eq!(f.read("a.txt").as_deref(), Some("two\n"));
+        let state = |f: &Fixture| {
+            let store = f.store.lock().unwrap();
+            store.load("tx-crash").unwrap().unwrap().state
+        };
+        assert_eq!(state(&f), state::PENDING);
+        f.ws.set_read_only(false);
         let report = f.tx().recover().unwrap();
         assert_eq!(report.len(), 1, "{report:?}");
         assert_eq!(f.read("a.txt").as_deref(), Some("one\n"));
