@@ -239,13 +239,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         .with(stderr)
         .with(clients)
         .init();
-    if cli.root.len() > 1
-        && matches!(
-            cli.command,
-            Command::Setup { .. } | Command::Memory { .. } | Command::Trust
-        )
-    {
-        bail!("setup, memory and trust act on one root: run them once per --root");
+    if cli.root.len() > 1 && matches!(cli.command, Command::Memory { .. }) {
+        bail!("memory acts on one root: run it once per --root");
     }
     if let Command::Setup {
         client,
@@ -254,7 +249,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
         http,
     } = &cli.command
     {
-        return run_setup(cli.first_root(), *client, *write, *force, http.clone());
+        let roots = match cli.root.as_slice() {
+            [] => vec![PathBuf::from(".")],
+            given => given.to_vec(),
+        };
+        return run_setup(&roots, *client, *write, *force, http.clone());
     }
     if let Command::Memory { action } = &cli.command {
         return run_memory(cli.first_root(), action);
@@ -269,11 +268,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if let Command::Trust = cli.command {
-        let (path, hash) = smart_context::config::trust(cli.first_root())?;
-        emit(&format!(
-            "trusted {} (sha256 {hash}); its settings apply from the next start",
-            path.display()
-        ))?;
+        for root in cli
+            .root
+            .iter()
+            .map(PathBuf::as_path)
+            .chain(cli.root.is_empty().then_some(std::path::Path::new(".")))
+        {
+            let (path, hash) = smart_context::config::trust(root)?;
+            emit(&format!(
+                "trusted {} (sha256 {hash}); its settings apply from the next start",
+                path.display()
+            ))?;
+        }
         return Ok(ExitCode::SUCCESS);
     }
     let operator = smart_context::config::Config::load_operator(cli.config.as_deref())?;
@@ -648,20 +654,26 @@ fn run_memory(root: &std::path::Path, action: &MemoryCommand) -> Result<ExitCode
 }
 
 fn run_setup(
-    root: &std::path::Path,
+    roots: &[PathBuf],
     client: setup::Client,
     write: bool,
     force: bool,
     http: Option<String>,
 ) -> Result<ExitCode> {
-    let root = root
-        .canonicalize()
-        .with_context(|| format!("the root {} does not exist", root.display()))?;
+    let roots = roots
+        .iter()
+        .map(|root| {
+            root.canonicalize()
+                .with_context(|| format!("the root {} does not exist", root.display()))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    // One entry serves every root; a project-level file goes in the first.
+    let root = roots[0].clone();
     let transport = match http {
         Some(url) => setup::Transport::Http { url },
         None => setup::Transport::Stdio {
             binary: std::env::current_exe()?.canonicalize()?,
-            root: root.clone(),
+            roots: roots.clone(),
         },
     };
     let home = std::env::var_os("HOME")

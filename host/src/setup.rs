@@ -49,8 +49,12 @@ impl Client {
 /// How the client reaches the server.
 #[derive(Debug, Clone)]
 pub enum Transport {
-    /// The client starts `binary --root ROOT serve`.
-    Stdio { binary: PathBuf, root: PathBuf },
+    /// The client starts `binary --root ROOT [--root ROOT...] serve`: one entry serving
+    /// every root given.
+    Stdio {
+        binary: PathBuf,
+        roots: Vec<PathBuf>,
+    },
     /// The client connects to a running `serve --http` at this URL.
     Http { url: String },
 }
@@ -74,7 +78,19 @@ pub enum Entry {
     Toml(String),
 }
 
-/// The plan for `client`; `home` is the user's home directory, `root` the project. An HTTP
+/// `--root A [--root B ...] serve`: what a client runs.
+fn server_args(roots: &[PathBuf]) -> Vec<String> {
+    let mut args = Vec::new();
+    for root in roots {
+        args.push("--root".to_string());
+        args.push(root.display().to_string());
+    }
+    args.push("serve".to_string());
+    args
+}
+
+/// The plan for `client`; `home` is the user's home directory, `root` the project (the first
+/// root, where a project-level entry is written). An HTTP
 /// URL that is not `http(s)://host...` is refused before anything is planned.
 /// `tool_timeout_secs` is how long a client that has a per-call timeout should wait (longer
 /// than the slowest call, a test run).
@@ -89,12 +105,12 @@ pub fn plan(
         check_url(url)?;
     }
     let stdio = |extra: Option<(&str, Value)>| -> Value {
-        let Transport::Stdio { binary, root } = transport else {
+        let Transport::Stdio { binary, roots } = transport else {
             unreachable!("called for stdio only")
         };
         let mut v = json!({
             "command": binary.display().to_string(),
-            "args": ["--root", root.display().to_string(), "serve"],
+            "args": server_args(roots),
         });
         if let Some((k, x)) = extra {
             v[k] = x;
@@ -103,16 +119,20 @@ pub fn plan(
     };
     let bearer = format!("Bearer ${{{TOKEN_ENV}}}");
     let plan = match (client, transport) {
-        (Client::ClaudeCode, Transport::Stdio { binary, root: r }) => Plan {
+        (Client::ClaudeCode, Transport::Stdio { binary, roots }) => Plan {
             file: root.join(".mcp.json"),
             entry: Entry::Json {
                 key: "mcpServers",
                 value: stdio(None),
             },
             command: Some(format!(
-                "claude mcp add --scope project {SERVER_NAME} -- {} --root {} serve",
+                "claude mcp add --scope project {SERVER_NAME} -- {} {}",
                 shell(&binary.display().to_string()),
-                shell(&r.display().to_string())
+                server_args(roots)
+                    .iter()
+                    .map(|a| shell(a))
+                    .collect::<Vec<_>>()
+                    .join(" ")
             )),
             note: None,
         },
@@ -182,10 +202,14 @@ pub fn plan(
         (Client::Codex, transport) => {
             // Codex waits 60 s for a tool call unless told otherwise: shorter than a test run.
             let table = match transport {
-                Transport::Stdio { binary, root } => format!(
-                    "[mcp_servers.{SERVER_NAME}]\ncommand = {}\nargs = [\"--root\", {}, \"serve\"]\ntool_timeout_sec = {tool_timeout_secs}\n",
+                Transport::Stdio { binary, roots } => format!(
+                    "[mcp_servers.{SERVER_NAME}]\ncommand = {}\nargs = [{}]\ntool_timeout_sec = {tool_timeout_secs}\n",
                     toml_string(&binary.display().to_string()),
-                    toml_string(&root.display().to_string())
+                    server_args(roots)
+                        .iter()
+                        .map(|a| toml_string(a))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
                 Transport::Http { url } => format!(
                     "[mcp_servers.{SERVER_NAME}]\nurl = {}\nbearer_token_env_var = \"{TOKEN_ENV}\"\ntool_timeout_sec = {tool_timeout_secs}\n",
@@ -509,7 +533,7 @@ mod tests {
     fn stdio() -> Transport {
         Transport::Stdio {
             binary: "/usr/local/bin/smart-context".into(),
-            root: "/work/my project".into(),
+            roots: vec!["/work/my project".into()],
         }
     }
 
@@ -548,6 +572,40 @@ mod tests {
             Some(
                 "claude mcp add --scope project smart-context -- /usr/local/bin/smart-context --root '/work/my project' serve"
             )
+        );
+        assert_eq!(code.file, root.join(".mcp.json"));
+    }
+
+    #[test]
+    fn one_entry_serves_every_root_given() {
+        let (root, home) = (Path::new("/work/api"), Path::new("/home/u"));
+        let both = Transport::Stdio {
+            binary: "/usr/local/bin/smart-context".into(),
+            roots: vec!["/work/api".into(), "/work/web app".into()],
+        };
+        let desktop = plan(Client::ClaudeDesktop, &both, root, home, 660).unwrap();
+        let Entry::Json { value, .. } = &desktop.entry else {
+            panic!("{desktop:?}")
+        };
+        assert_eq!(
+            value["args"],
+            json!(["--root", "/work/api", "--root", "/work/web app", "serve"])
+        );
+        let codex = plan(Client::Codex, &both, root, home, 660).unwrap();
+        assert!(
+            codex
+                .snippet()
+                .contains(r#"args = ["--root", "/work/api", "--root", "/work/web app", "serve"]"#),
+            "{}",
+            codex.snippet()
+        );
+        let code = plan(Client::ClaudeCode, &both, root, home, 660).unwrap();
+        assert!(
+            code.command
+                .as_deref()
+                .unwrap()
+                .ends_with("--root /work/api --root '/work/web app' serve"),
+            "{code:?}"
         );
         assert_eq!(code.file, root.join(".mcp.json"));
     }
