@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Precision and recall of understand's default call-graph answer against a language server's
 call hierarchy (issue 41): pyright for Python, typescript-language-server (tsserver) for
-TypeScript, rust-analyzer for Rust, on sampled definitions of real projects.
+TypeScript, rust-analyzer for Rust, gopls for Go, on sampled definitions of real projects.
 
     cargo build --release
     python3 scripts/lsp-callgraph.py [--bin target/release/smart-context] [--sample 40]
-        [--seed 41] [--show 10] [--only requests,flask,rxjs,ignore] [--scip]
+        [--seed 41] [--show 10] [--only requests,flask,rxjs,ignore,mux] [--scip]
+
+Go needs Debian's golang-go, gopls (0.5.0) and golang-github-gorilla-mux-dev (the project's
+sources): apt-get install golang-go gopls golang-github-gorilla-mux-dev.
 
 Everything lands under target/lsp-eval/, made once: the language servers from npm (exact
 versions in NPM), the projects (requests and flask sdists from PyPI, their src/ and tests/;
@@ -110,7 +113,14 @@ PROJECTS = {
     "flask": ("python", "pypi:flask==3.0.3", ["src", "tests"], "src/"),
     "rxjs": ("typescript", "npm:rxjs@7.8.1", ["src"], "src/internal/"),
     "ignore": ("rust", "crate:ignore-0.4.34", None, "src/"),
+    # Go from Debian's packages (golang-go, gopls, and the project's -dev package, whose
+    # sources land under /usr/share/gocode): gorilla/mux has no dependencies, so gopls types
+    # all of it offline.
+    "mux": ("go", "debian:/usr/share/gocode/src/github.com/gorilla/mux", None, ""),
 }
+# gopls offline: modules from the project alone, never the proxy.
+GO_ENV = {"GOPROXY": "off", "GOFLAGS": "-mod=mod", "GO111MODULE": "on", "GOTOOLCHAIN": "local"}
+SOURCE_SUFFIXES = {".py", ".ts", ".rs", ".go"}
 TSCONFIG = {"compilerOptions": {
     "strict": True, "noEmit": True, "moduleResolution": "node", "target": "esnext",
     "lib": ["esnext", "dom"], "baseUrl": ".", "paths": {
@@ -181,6 +191,12 @@ def fetch(name: str) -> Path:
         with tarfile.open(downloads / tarball) as t:
             t.extractall(staging, filter="data")
         tree = staging / "package"
+    elif kind == "debian":
+        if not Path(spec).is_dir():
+            raise SystemExit(f"{spec} is missing: apt-get install golang-go gopls "
+                             "golang-github-gorilla-mux-dev")
+        tree = staging / name
+        shutil.copytree(spec, tree)
     else:
         found = sorted(glob.glob(os.path.expanduser(f"~/.cargo/registry/src/*/{spec}")))
         if not found:
@@ -320,6 +336,10 @@ def start_server(lang: str, root: Path, log) -> Lsp:
         return Lsp(["node", str(mods / "typescript-language-server/lib/cli.mjs"), "--stdio"], root,
                    init_options={"tsserver": {"path": str(mods / "typescript/lib/tsserver.js")}},
                    log=log)
+    if lang == "go":
+        if not shutil.which("gopls"):
+            raise SystemExit("gopls is missing: apt-get install golang-go gopls")
+        return Lsp(["gopls"], root, env=dict(os.environ, **GO_ENV), log=log)
     ra = RA_SETTINGS
     lsp = Lsp([rust_analyzer()], root, settings={"rust-analyzer": ra}, init_options=ra,
               env=dict(os.environ, CARGO_NET_OFFLINE="true"), log=log)
@@ -569,7 +589,9 @@ def name_position(lsp, root: Path, rel: str, d):
     except LspError:
         symbols = []
     for sym_name, pos in flatten(symbols):
-        bare = re.sub(r"^(get |set |async |static )|\(.*$", "", sym_name).strip()
+        # Go names methods by receiver: `(*Router).Match`.
+        bare = re.sub(r"^\(\*?[\w.]+\)\.", "", sym_name)
+        bare = re.sub(r"^(get |set |async |static )|\(.*$", "", bare).strip()
         if bare == name and start <= pos["line"] + 1 <= end:
             return pos
     word = re.compile(rf"\b(def|fn|function)\s+{re.escape(name)}\b|\b{re.escape(name)}\b")
@@ -637,9 +659,11 @@ def judge(name, binary, sample_n, seed, log):
     started = time.time()
     ours = Ours(binary, root, log)
     candidates, properties = [], 0
-    for path in sorted(p for p in root.rglob("*") if p.suffix in {".py", ".ts", ".rs"}):
+    for path in sorted(p for p in root.rglob("*") if p.suffix in SOURCE_SUFFIXES):
         rel = str(path.relative_to(root))
-        if not rel.startswith(under) or rel.endswith(".d.ts"):
+        # Declarations, and Go's tests (callers, not what is sampled: as the Python
+        # projects' tests/).
+        if not rel.startswith(under) or rel.endswith((".d.ts", "_test.go")):
             continue
         defs = ours.outline(rel)
         once = Counter(d[3] for d in defs)

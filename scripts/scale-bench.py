@@ -200,14 +200,17 @@ def main() -> None:
         shutil.rmtree(root / ".smart-context", ignore_errors=True)
         on_disk = tree_size(root)
         report, wall, rss = run_index(root, env)
-        read = report.get("bytesRead") or report.get("bytes") or on_disk
+        read = report.get("bytes") or on_disk
         sizes = index_sizes(root / ".smart-context")
         tantivy = sum(sizes["tantivy"].values())
         db = sum(sizes["state.db"].values())
         print(f"\n== {size} MB tree: {mb(on_disk)} MB on disk, {report.get('scanned')} files scanned")
-        print(f"index --full: {wall:.1f} s, {on_disk / (1 << 20) / wall:.2f} MB/s, peak RSS {rss:.0f} MB")
+        print(f"index --full: {wall:.1f} s, {read / (1 << 20) / wall:.2f} MB/s of {mb(read)} MB read "
+              f"({on_disk / (1 << 20) / wall:.2f} MB/s of the tree), peak RSS {rss:.0f} MB")
+        print(f"phases (ms): {report.get('phase_ms') or report.get('phaseMs')}; "
+              f"{report.get('chunks')} chunks, {report.get('symbols')} symbols, indexed {report.get('indexed')}")
         print(f"index on disk: tantivy {mb(tantivy)} MB + state.db {mb(db)} MB + other "
-              f"{mb(sizes['other'])} MB = {(tantivy + db + sizes['other']) / on_disk:.2f}x the tree")
+              f"{mb(sizes['other'])} MB = {(tantivy + db + sizes['other']) / read:.2f}x the bytes read")
         for kind, n in sorted(sizes["tantivy"].items(), key=lambda kv: -kv[1]):
             print(f"  tantivy {kind}: {mb(n)} MB")
         for name, n in list(sizes["state.db"].items())[:12]:
@@ -220,7 +223,6 @@ def main() -> None:
         if theirs:
             print(f"ripgrep -F -i -c, same queries: p50 {statistics.median(theirs):.1f} ms, "
                   f"p99 {percentile(theirs, 0.99):.1f} ms")
-        print(json.dumps({"size_mb": size, "report": {k: report.get(k) for k in ("scanned", "indexed", "elapsedMs")}}))
         if not args.keep:
             shutil.rmtree(base, ignore_errors=True)
 

@@ -44,6 +44,9 @@ pub enum Confidence {
     Base,
     /// Defined in the caller's file.
     File,
+    /// A function defined in another file of the caller's package, where a package is a
+    /// directory whose files share their top-level names (Go).
+    Package,
     /// A top-level definition of a module the caller's file imports.
     Module,
     /// Only the name matches (one of at most [`MAX_NAME_ONLY`] definitions).
@@ -61,6 +64,7 @@ impl Confidence {
             Self::Dispatch => "dispatch",
             Self::Base => "base",
             Self::File => "file",
+            Self::Package => "package",
             Self::Module => "module",
             Self::Name => "name",
         }
@@ -77,6 +81,7 @@ impl Confidence {
             Self::Dispatch => 0.7,
             Self::Base => 0.85,
             Self::File => 0.85,
+            Self::Package => 0.85,
             Self::Module => 0.7,
             Self::Name => 0.4,
         }

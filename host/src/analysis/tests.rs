@@ -257,6 +257,33 @@ fn go_and_java_method_calls_resolve_by_receiver_and_container() {
 }
 
 #[test]
+fn a_go_call_reaches_the_functions_of_its_own_package_in_other_files() {
+    let s = snapshot(&[
+        (
+            "mux/route.go",
+            "package mux\n\nfunc (r *Route) Match() bool {\n\treturn matchAll(r)\n}\n",
+        ),
+        (
+            "mux/helpers.go",
+            "package mux\n\nfunc matchAll(r *Route) bool {\n\treturn true\n}\n",
+        ),
+        // Another package's function of that name, and a method of it: never a bare call's.
+        (
+            "other/helpers.go",
+            "package other\n\nfunc matchAll(x int) bool {\n\treturn false\n}\n",
+        ),
+        (
+            "mux/types.go",
+            "package mux\n\ntype Route struct{}\n\nfunc (r *Route) matchAll() bool {\n\treturn true\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "mux/route.go:Route.Match"),
+        pairs(&[("mux/helpers.go:matchAll", "package")])
+    );
+}
+
+#[test]
 fn pagerank_matches_the_hand_computed_answer() {
     // A -> B, B -> C, C -> A, D -> C: C collects from B and D; D gets only the base share.
     let edges = [(0, 1, 1.0), (1, 2, 1.0), (2, 0, 1.0), (3, 2, 1.0)];

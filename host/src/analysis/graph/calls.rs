@@ -157,6 +157,12 @@ impl Graph {
                 }
                 return (local, Confidence::File);
             }
+            if let Some(package) = self.in_package(scope, name) {
+                let functions: Vec<u32> = package.into_iter().filter(callable).collect();
+                if !functions.is_empty() {
+                    return (functions, Confidence::Package);
+                }
+            }
             let members = scope.members.get(name).cloned().unwrap_or_default();
             if let Some(m) = few(members) {
                 return (m, Confidence::Module);
@@ -338,6 +344,35 @@ impl Graph {
     /// The files a module path written in `importer` may name, by the index's conventions:
     /// the last segment names the file, or (`use a::file::Item`) an earlier one does; in a
     /// language whose imports name declared modules (C#'s namespaces), the files declaring it.
+    /// The top-level functions named `name` in the other files of the caller's package,
+    /// for a language whose packages are directories (Go: every file of a directory sees
+    /// the others' top-level names without an import); `None` for other languages.
+    fn in_package(&self, scope: &Scope, name: &str) -> Option<Vec<u32>> {
+        if scope.facts.language.as_deref() != Some("go") {
+            return None;
+        }
+        let dir_of = |file: u32| {
+            let path = self.files[file as usize].path.as_str();
+            path.rsplit_once('/').map_or("", |(dir, _)| dir)
+        };
+        let here = dir_of(scope.file);
+        Some(
+            self.named(name)
+                .iter()
+                .copied()
+                .filter(|&s| {
+                    let node = &self.symbols[s as usize];
+                    let symbol = node.symbol();
+                    node.file != scope.file
+                        && symbol.kind == "function"
+                        && symbol.container.is_none()
+                        && dir_of(node.file) == here
+                        && self.files[node.file as usize].language.as_deref() == Some("go")
+                })
+                .collect(),
+        )
+    }
+
     pub(super) fn files_named(
         &self,
         language: Option<&str>,
