@@ -281,6 +281,25 @@ fn a_go_call_reaches_the_functions_of_its_own_package_in_other_files() {
         callees(&s, "mux/route.go:Route.Match"),
         pairs(&[("mux/helpers.go:matchAll", "package")])
     );
+    // `new(Route)` makes a Route: a method called on it is Route's.
+    let s = snapshot(&[
+        (
+            "mux/route.go",
+            "package mux\n\ntype Route struct{}\n\nfunc (r *Route) Host(h string) *Route {\n\treturn r\n}\n",
+        ),
+        (
+            "mux/other.go",
+            "package mux\n\ntype Other struct{}\n\nfunc (o *Other) Host(h string) {}\n",
+        ),
+        (
+            "mux/route_test.go",
+            "package mux\n\nfunc TestHost() {\n\tnew(Route).Host(\"a\")\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "mux/route_test.go:TestHost"),
+        pairs(&[("mux/route.go:Route.Host", "type")])
+    );
 }
 
 #[test]

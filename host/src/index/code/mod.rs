@@ -145,7 +145,7 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
             out.calls.push(Edge {
                 name: text(node, source).to_string(),
                 line: line_of(node),
-                receiver: receiver.map(|r| receiver_text(text(r, source))),
+                receiver: receiver.map(|r| receiver_text(lang, text(r, source))),
             });
         }
         if let (Some((node, kind)), Some(name)) = (def, name) {
@@ -289,8 +289,9 @@ fn assign_containers(defs: &mut [(Node, Symbol)]) {
 /// Python's `super()` and `super(Cls, self)` are `super`, as Java's and JavaScript's `super`:
 /// the call means a base class's method. A receiver that is itself a call of a plain path
 /// is that path with `()`, arguments dropped (`Request(url)`, `new Foo()`, `Foo::new(x)`
-/// give `Request()`, `Foo()`, `Foo::new()`): the value it makes is what the call is on.
-fn receiver_text(raw: &str) -> String {
+/// give `Request()`, `Foo()`, `Foo::new()`): the value it makes is what the call is on. Go's
+/// builtin `new(T)` makes a `T`, so it is `T()`.
+fn receiver_text(lang: Language, raw: &str) -> String {
     if raw.starts_with("super(") && raw.ends_with(')') {
         return "super".to_string();
     }
@@ -304,6 +305,12 @@ fn receiver_text(raw: &str) -> String {
         return raw.to_string();
     }
     if let Some(callee) = called_path(raw) {
+        if lang == Language::Go && callee == "new" {
+            let made = raw[callee.len()..].trim_matches(|c| c == '(' || c == ')').trim();
+            if is_path(made) {
+                return format!("{made}()");
+            }
+        }
         let callee = callee.strip_prefix("new ").unwrap_or(callee).trim();
         if is_path(callee) {
             return format!("{callee}()");

@@ -426,4 +426,23 @@ fn a_receiver_made_by_one_call_keeps_its_path() {
         "{:?}",
         x.calls
     );
+    // Go's builtin `new(T)` makes a T; `new` of anything but a type path says nothing.
+    let x = extract(
+        Language::Go,
+        "package mux\n\nfunc f() {\n\tnew(Route).Host(\"a\")\n\tnew(web.Route).Path(\"/\")\n\tnew(map[string]int).Len()\n}\n",
+    );
+    let receivers: Vec<(&str, Option<&str>)> = x
+        .calls
+        .iter()
+        .map(|c| (c.name.as_str(), c.receiver.as_deref()))
+        .filter(|(n, _)| matches!(*n, "Host" | "Path" | "Len"))
+        .collect();
+    assert_eq!(
+        receivers,
+        [
+            ("Host", Some("Route()")),
+            ("Path", Some("web.Route()")),
+            ("Len", Some("new()")),
+        ]
+    );
 }
