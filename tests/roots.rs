@@ -235,6 +235,20 @@ fn overlapping_roots_are_refused_and_one_root_answers_to_its_name() {
     assert!(err.contains("audit log"), "{err}");
     fx.operator_config("");
 
+    // Listing plugins makes no state in any root.
+    let out = fx
+        .command(&["--root"])
+        .arg(web.path())
+        .arg("plugins")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!web.path().join(".smart-context").exists());
+
     let out = fx
         .command(&["--root"])
         .arg(fx.path().join("src"))

@@ -384,8 +384,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
         options.state_dir = Some(scratch.path().join("state"));
     }
     let runtime = app::open(&options)?;
-    for spec in &specs[1..] {
-        app::open_another_root(&runtime, spec, &options)?;
+    // `plugins` lists what the runtime loaded: the other roots play no part, and opening
+    // them would leave state directories behind.
+    if !matches!(cli.command, Command::Plugins { .. }) {
+        for spec in &specs[1..] {
+            app::open_another_root(&runtime, spec, &options)?;
+        }
     }
     let roots = runtime.roots().all();
     let index = runtime.services().index.clone();

@@ -306,7 +306,9 @@ fn receiver_text(lang: Language, raw: &str) -> String {
     }
     if let Some(callee) = called_path(raw) {
         if lang == Language::Go && callee == "new" {
-            let made = raw[callee.len()..].trim_matches(|c| c == '(' || c == ')').trim();
+            let made = raw[callee.len()..]
+                .trim_matches(|c| c == '(' || c == ')')
+                .trim();
             if is_path(made) {
                 return format!("{made}()");
             }
