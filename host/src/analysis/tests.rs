@@ -300,6 +300,28 @@ fn a_go_call_reaches_the_functions_of_its_own_package_in_other_files() {
         callees(&s, "mux/route_test.go:TestHost"),
         pairs(&[("mux/route.go:Route.Host", "type")])
     );
+    // Ranging over a field's slice, or a local's map, gives its element: Route's method.
+    let s = snapshot(&[
+        (
+            "mux/route.go",
+            "package mux\n\ntype Route struct{}\n\nfunc (r *Route) Match() bool {\n\treturn true\n}\n",
+        ),
+        (
+            "mux/other.go",
+            "package mux\n\ntype Other struct{}\n\nfunc (o *Other) Match() bool {\n\treturn false\n}\n",
+        ),
+        (
+            "mux/router.go",
+            "package mux\n\ntype Router struct {\n\troutes []*Route\n}\n\nfunc (r *Router) Match() bool {\n\tfor _, route := range r.routes {\n\t\troute.Match()\n\t}\n\treturn false\n}\n\nfunc named(byName map[string]*Route) {\n\tfor _, route := range byName {\n\t\troute.Match()\n\t}\n}\n",
+        ),
+    ]);
+    for caller in ["mux/router.go:Router.Match", "mux/router.go:named"] {
+        assert_eq!(
+            callees(&s, caller),
+            pairs(&[("mux/route.go:Route.Match", "type")]),
+            "{caller}"
+        );
+    }
 }
 
 #[test]

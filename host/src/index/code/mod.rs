@@ -100,6 +100,8 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
         let (mut call, mut receiver) = (None, None);
         // A typed name: (node, is a field), its type as written, or a constructor path.
         let (mut bound, mut bound_type, mut ctor, mut own) = (None, None, None, true);
+        // What the bound name ranges over (Go's `for _, x := range r.items`).
+        let mut element_of = None;
         for capture in m.captures() {
             let capture_name = names[capture.index as usize];
             let node = capture.node;
@@ -108,6 +110,7 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
                 "bind.field" => bound = Some((node, true)),
                 "bind.type" => bound_type = Some(node),
                 "bind.ctor" => ctor = Some(node),
+                "bind.elem" => element_of = Some(node),
                 // `self.x = ...` / `this.x = ...`: another object's field is not typed here.
                 "bind.self" => own = matches!(text(node, source), "self" | "this"),
                 "name" => name = Some(node),
@@ -126,10 +129,19 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
             }
         }
         if let (Some((node, field)), true) = (bound, own) {
-            let type_name = match (bound_type, ctor) {
-                (Some(t), _) => types::type_name(text(t, source)),
-                (None, Some(c)) => types::constructed_by(text(c, source)),
-                (None, None) => None,
+            let type_name = match (bound_type, ctor, element_of) {
+                (Some(t), _, _) => types::type_name(text(t, source)),
+                (None, Some(c), _) => types::constructed_by(text(c, source)),
+                (None, None, Some(over)) => {
+                    let path = text(over, source);
+                    let is_path = !path.is_empty()
+                        && path.len() <= 80
+                        && path
+                            .chars()
+                            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.'));
+                    is_path.then(|| format!("{}{path}", types::ELEMENT_OF))
+                }
+                (None, None, None) => None,
             };
             if let Some(type_name) = type_name {
                 out.types.push(Typed {

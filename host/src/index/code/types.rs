@@ -16,6 +16,10 @@ pub struct Typed {
     pub line: u32,
 }
 
+/// What a `type_name` of a [`Typed`] begins with when it names no type but a path whose
+/// type's element the variable holds (Go's `for _, route := range r.routes`): `@r.routes`.
+pub const ELEMENT_OF: char = '@';
+
 /// Wrappers whose first type argument is the type a call on the value reaches.
 const WRAPPERS: &[&str] = &[
     "Option", "Optional", "Box", "Arc", "Rc", "RefCell", "Cell", "Mutex", "RwLock", "Weak", "Pin",
@@ -66,6 +70,31 @@ pub fn type_name(raw: &str) -> Option<String> {
             .filter(|_| t.contains('|'))
         {
             t = first;
+        }
+        // Go's slices, arrays and maps (`[]*Route`, `[4]Route`, `map[string]*Route`): the
+        // element's type, what indexing or ranging gives (as TypeScript's `Route[]` is).
+        if let Some(rest) = t.strip_prefix("map[") {
+            let mut depth = 1i32;
+            let close = rest.char_indices().find_map(|(i, c)| {
+                depth += match c {
+                    '[' => 1,
+                    ']' => -1,
+                    _ => 0,
+                };
+                (depth == 0).then_some(i)
+            });
+            t = close.map_or("", |i| rest[i + 1..].trim_start());
+            continue;
+        }
+        if t.starts_with('[')
+            && let Some(close) = t.find(']')
+            && t[1..close]
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !t[close + 1..].trim().is_empty()
+        {
+            t = t[close + 1..].trim_start();
+            continue;
         }
         // `Outer<Inner>` / `Outer[Inner]`: a wrapper's inner type, else the outer one.
         if let Some(open) = t.find(['<', '[']) {
@@ -184,6 +213,11 @@ mod tests {
             ("dict[str, int]", Some("dict")),
             ("*Server", Some("Server")),
             ("impl Handler", Some("Handler")),
+            ("[]*Route", Some("Route")),
+            ("[4]Route", Some("Route")),
+            ("map[string]*Route", Some("Route")),
+            ("map[string][]Route", Some("Route")),
+            ("[u8; 4]", None),
             ("(A, B)", None),
             ("", None),
         ];
