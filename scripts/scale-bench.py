@@ -11,7 +11,7 @@ index of it with the release binary, and reports:
     the bytes read;
   - explore: p50/p99 over QUERIES identifier and word queries sampled from the tree, one
     server over stdio (mcp_stdio.Server), after the first pass, against ripgrep (`rg`, when on
-    PATH) running the same queries as fixed strings over the same tree.
+    PATH; `cargo install ripgrep`) running the same queries as fixed strings over the same tree.
 
 Usage: python3 scripts/scale-bench.py [--size MB ...] [--queries N] [--keep DIR] [--source DIR]
 (cargo build --release first). Numbers and the command go to docs/benchmarks.md.
