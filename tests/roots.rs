@@ -18,7 +18,10 @@ fn failure(result: &rmcp::model::CallToolResult) -> Value {
 }
 
 /// Polls `manage status` in `root` until its first pass is done.
-async fn wait_indexed(client: &Client, root: &str) {
+async fn wait_indexed<S: rmcp::service::Service<rmcp::RoleClient>>(
+    client: &rmcp::service::RunningService<rmcp::RoleClient, S>,
+    root: &str,
+) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     loop {
         let status = structured(
@@ -752,41 +755,15 @@ impl rmcp::ClientHandler for RootsClient {
     }
 }
 
-/// The structured answer of a call made through any client.
-async fn call_as<S: rmcp::service::Service<rmcp::RoleClient>>(
-    client: &rmcp::service::RunningService<rmcp::RoleClient, S>,
-    tool: &str,
-    arguments: Value,
-) -> rmcp::model::CallToolResult {
-    client
-        .call_tool(
-            rmcp::model::CallToolRequestParams::new(tool.to_string())
-                .with_arguments(common::args(arguments)),
-        )
-        .await
-        .expect("tools/call")
-}
-
-/// A root's first pass, polled through `manage status`.
-async fn wait_fresh_as<S: rmcp::service::Service<rmcp::RoleClient>>(
+/// A call naming `root` is refused: the session does not see that root.
+async fn assert_not_served<S: rmcp::service::Service<rmcp::RoleClient>>(
     client: &rmcp::service::RunningService<rmcp::RoleClient, S>,
     root: &str,
 ) {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    loop {
-        let result = call_as(
-            client,
-            "manage",
-            json!({ "command": "status", "root": root }),
-        )
-        .await;
-        let index = &structured(&result)["result"]["index"];
-        if index["state"] == "fresh" && index["lastIndexedMs"].as_u64().unwrap_or(0) > 0 {
-            return;
-        }
-        assert!(std::time::Instant::now() < deadline, "{root}: {index}");
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    let args = json!({ "command": "status", "root": root });
+    let refused = failure(&call(client, "manage", args).await);
+    let message = refused["message"].as_str().unwrap_or_default();
+    assert!(message.contains("no root named"), "{root}: {refused:#}");
 }
 
 /// With `[client_roots]` allowed, a client's listed roots are served to it by its names,
@@ -817,7 +794,7 @@ async fn a_clients_own_roots_are_served_when_the_operator_allows_them() {
         .serve(TokioChildProcess::new(api.tokio_command(&["serve"])).unwrap())
         .await
         .expect("MCP handshake");
-    let status = structured(&call_as(&running, "manage", json!({ "command": "status" })).await);
+    let status = structured(&call(&running, "manage", json!({ "command": "status" })).await);
     assert_eq!(status["success"], true, "{status:#}");
     running.cancel().await.unwrap();
     assert_eq!(client.asked(), 0);
@@ -837,9 +814,9 @@ async fn a_clients_own_roots_are_served_when_the_operator_allows_them() {
         .serve(TokioChildProcess::new(api.tokio_command(&["serve"])).unwrap())
         .await
         .expect("MCP handshake");
-    wait_fresh_as(&running, "c").await;
+    wait_indexed(&running, "c").await;
     assert_eq!(client.asked(), 1);
-    let found = structured(&call_as(&running, "explore", json!({ "query": "heron nests" })).await);
+    let found = structured(&call(&running, "explore", json!({ "query": "heron nests" })).await);
     assert_eq!(
         items(&found)
             .first()
@@ -849,25 +826,11 @@ async fn a_clients_own_roots_are_served_when_the_operator_allows_them() {
     );
     // Outside `under`, or holding the operator's files: not served.
     for name in ["outside", "home"] {
-        let refused = failure(
-            &call_as(
-                &running,
-                "manage",
-                json!({ "command": "status", "root": name }),
-            )
-            .await,
-        );
-        assert!(
-            refused["message"]
-                .as_str()
-                .unwrap()
-                .contains("no root named"),
-            "{refused:#}"
-        );
+        assert_not_served(&running, name).await;
     }
     // Read-only by default.
     let refused = failure(
-        &call_as(
+        &call(
             &running,
             "write",
             json!({ "root": "c", "intent": "n", "targetPath": "n.md", "content": "n\n" }),
@@ -888,23 +851,12 @@ async fn a_clients_own_roots_are_served_when_the_operator_allows_them() {
         );
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
-    wait_fresh_as(&running, "d").await;
-    let found = structured(&call_as(&running, "explore", json!({ "query": "osprey" })).await);
+    wait_indexed(&running, "d").await;
+    let found = structured(&call(&running, "explore", json!({ "query": "osprey" })).await);
     assert!(
         items(&found).iter().any(|(root, ..)| root == "d"),
         "{found:#}"
     );
-    let gone = failure(
-        &call_as(
-            &running,
-            "manage",
-            json!({ "command": "status", "root": "c" }),
-        )
-        .await,
-    );
-    assert!(
-        gone["message"].as_str().unwrap().contains("no root named"),
-        "{gone:#}"
-    );
+    assert_not_served(&running, "c").await;
     running.cancel().await.unwrap();
 }

@@ -232,8 +232,12 @@ pub async fn wait_indexed(client: &Client) {
     }
 }
 
-/// tools/call with JSON object arguments.
-pub async fn call(client: &Client, tool: &str, arguments: serde_json::Value) -> CallToolResult {
+/// tools/call with JSON object arguments, through any client (a test's own handler too).
+pub async fn call<S: rmcp::service::Service<rmcp::RoleClient>>(
+    client: &rmcp::service::RunningService<rmcp::RoleClient, S>,
+    tool: &str,
+    arguments: serde_json::Value,
+) -> CallToolResult {
     client
         .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args(arguments)))
         .await
