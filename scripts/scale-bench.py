@@ -9,6 +9,7 @@ index of it with the release binary, and reports:
   - the index on disk: the tantivy directory by file kind (postings, positions, terms, stored
     documents, fast fields, norms) and state.db by table and index (SQLite's dbstat), against
     the bytes read;
+  - the call and dependency graphs' cold build (a new process's first `understand`);
   - explore: p50/p99 over QUERIES identifier and word queries sampled from the tree, one
     server over stdio (mcp_stdio.Server), after the first pass, against ripgrep (`rg`, when on
     PATH; `cargo install ripgrep`) running the same queries as fixed strings over the same tree.
@@ -159,6 +160,22 @@ def explore_latency(root: Path, queries: list[str], env: dict) -> list[float]:
         server.p.kill()
 
 
+def graph_build(root: Path, env: dict) -> float | None:
+    """The call and dependency graphs' cold build, ms: what a new process's first `understand`
+    waits for (the analysis layer logs it at debug), on the first Rust file of the tree."""
+    first = next(iter(sorted(root.rglob("*.rs"))), None)
+    if first is None:
+        return None
+    out = subprocess.run(
+        [str(BINARY), "--root", str(root), "call", "understand",
+         json.dumps({"path": str(first.relative_to(root))})],
+        capture_output=True, text=True,
+        env=dict(env, SMART_CONTEXT_LOG="smart_context::analysis=debug"),
+    )
+    found = re.search(r"analysis graphs rebuilt .*total_ms=(\d+)", out.stderr)
+    return float(found.group(1)) if found else None
+
+
 def ripgrep_latency(root: Path, queries: list[str]) -> list[float] | None:
     rg = shutil.which("rg")
     if not rg:
@@ -215,6 +232,9 @@ def main() -> None:
             print(f"  tantivy {kind}: {mb(n)} MB")
         for name, n in list(sizes["state.db"].items())[:12]:
             print(f"  state.db {name}: {mb(n)} MB")
+        built = graph_build(root, env)
+        if built is not None:
+            print(f"call and dependency graphs, cold build: {built / 1000:.1f} s")
         queries = sample_queries(root, args.queries, args.seed)
         ours = explore_latency(root, queries, env)
         print(f"explore ({len(ours)} queries): p50 {statistics.median(ours):.1f} ms, "

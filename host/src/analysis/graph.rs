@@ -197,10 +197,13 @@ pub struct Graph {
     /// The facts each file was resolved from, for the next update to compare against.
     facts: Vec<Arc<FileFacts>>,
     by_path: HashMap<String, u32>,
-    by_name: HashMap<String, Vec<u32>>,
+    by_name: HashMap<String, Named>,
     /// Each file's definitions sorted by name (laid out as `symbols`): a name's definitions
     /// in one file by binary search, not by a scan of a large file's every definition.
     by_file_name: Vec<u32>,
+    /// Every definition sorted by name, then container: a type's methods of one name
+    /// (`Foo::new` among the thousands of `new`s of a large tree) by binary search.
+    by_member: Vec<u32>,
     /// File lookup keys (see [`resolve::file_keys`]) to files.
     keys: HashMap<String, Vec<u32>>,
     /// The SCIP index the calls were resolved with, if the project has one.
@@ -260,7 +263,9 @@ impl Graph {
             g.by_path.insert(f.path.clone(), file);
             for (index, s) in f.symbols.iter().enumerate() {
                 let id = g.symbols.len() as u32;
-                g.by_name.entry(s.name.clone()).or_default().push(id);
+                let named = g.by_name.entry(s.name.clone()).or_default();
+                named.ids.push(id);
+                named.kinds.insert(&s.kind);
                 g.symbols.push(SymbolNode {
                     file,
                     facts: f.clone(),
@@ -289,7 +294,41 @@ impl Graph {
                     .cmp(&symbols[b as usize].symbol().name)
             });
         }
+        g.by_member = (0..g.symbols.len() as u32).collect();
+        let symbols = &g.symbols;
+        g.by_member.sort_unstable_by(|&a, &b| {
+            member_key(&symbols[a as usize])
+                .cmp(&member_key(&symbols[b as usize]))
+                .then(a.cmp(&b))
+        });
+        // Each name's run of `by_member`, so a member lookup searches one name's definitions.
+        let mut start = 0;
+        while start < g.by_member.len() {
+            let name = &symbols[g.by_member[start] as usize].symbol().name;
+            let len = g.by_member[start..]
+                .iter()
+                .take_while(|&&s| symbols[s as usize].symbol().name == *name)
+                .count();
+            if let Some(named) = g.by_name.get_mut(name.as_str()) {
+                named.members = start as u32..(start + len) as u32;
+            }
+            start += len;
+        }
         g
+    }
+
+    /// The definitions named `name` whose container is `container` (a type's methods,
+    /// wherever its `impl` or class body is), in the order of `symbols`.
+    pub fn members(&self, name: &str, container: &str) -> &[u32] {
+        let Some(named) = self.by_name.get(name) else {
+            return &[];
+        };
+        let run = &self.by_member[named.members.start as usize..named.members.end as usize];
+        let wanted = Some(container);
+        let container_of = |s: &u32| self.symbols[*s as usize].symbol().container.as_deref();
+        let first = run.partition_point(|s| container_of(s) < wanted);
+        let len = run[first..].partition_point(|s| container_of(s) == wanted);
+        &run[first..first + len]
     }
 
     /// The definitions of `file` named `name`, in source order.
@@ -337,7 +376,15 @@ impl Graph {
 
     /// Definitions named exactly `name`.
     pub fn named(&self, name: &str) -> &[u32] {
-        self.by_name.get(name).map_or(&[], Vec::as_slice)
+        self.by_name.get(name).map_or(&[], |n| n.ids.as_slice())
+    }
+
+    /// Whether some definition named `name` may be of one of `kinds`: false only when none
+    /// is (one lookup, where a scan of a common name's definitions costs thousands).
+    pub fn may_name_kind(&self, name: &str, kinds: &[&str]) -> bool {
+        self.by_name
+            .get(name)
+            .is_some_and(|n| n.kinds.meets(KindSet::of(kinds)))
     }
 
     /// The definitions of `file`, as positions in `symbols`.
@@ -394,6 +441,70 @@ impl Graph {
             self.file_dependents[e.to as usize].push(e.from);
         }
     }
+}
+
+/// The definitions of one name, and the kinds among them.
+#[derive(Debug, Default)]
+struct Named {
+    ids: Vec<u32>,
+    kinds: KindSet,
+    /// Where these definitions lie in `by_member` (sorted there by container).
+    members: std::ops::Range<u32>,
+}
+
+/// A set of definition kinds, one bit each for the kinds resolution asks about and one
+/// shared by every other: "may hold" is never wrong, only coarse for the others.
+#[derive(Debug, Default, Clone, Copy)]
+struct KindSet(u32);
+
+impl KindSet {
+    /// The kinds with a bit of their own.
+    const KINDS: &[&str] = &[
+        "function",
+        "method",
+        "class",
+        "struct",
+        "interface",
+        "enum",
+        "trait",
+        "union",
+        "constructor",
+        "macro",
+    ];
+
+    fn bit(kind: &str) -> u32 {
+        let i = Self::KINDS
+            .iter()
+            .position(|k| *k == kind)
+            .unwrap_or(Self::KINDS.len());
+        1 << i
+    }
+
+    fn insert(&mut self, kind: &str) {
+        self.0 |= Self::bit(kind);
+    }
+
+    fn of(kinds: &[&str]) -> Self {
+        Self(kinds.iter().fold(0, |set, k| set | Self::bit(k)))
+    }
+
+    fn meets(self, other: Self) -> bool {
+        self.0 & other.0 != 0
+    }
+}
+
+/// What [`Graph::members`] looks definitions up by.
+fn member_key(node: &SymbolNode) -> (&str, Option<&str>) {
+    let s = node.symbol();
+    (s.name.as_str(), s.container.as_deref())
+}
+
+/// `found` when it holds at least one and at most [`MAX_NAME_ONLY`] definitions: a name
+/// guess worth making. Takes no more than one past the limit, so a name defined thousands of
+/// times (`new`, `fmt`) costs as little as a rare one.
+fn few(found: impl Iterator<Item = u32>) -> Option<Vec<u32>> {
+    let v: Vec<u32> = found.take(MAX_NAME_ONLY + 1).collect();
+    (!v.is_empty() && v.len() <= MAX_NAME_ONLY).then_some(v)
 }
 
 /// The file lookup keys a module path written in an import (or a call's `a::b` path) is

@@ -1980,3 +1980,58 @@ fn importers_of_a_package_root_count_only_where_they_use_the_file() {
     assert_eq!((b.blast_radius, b.through_package_root), (1, 5));
     assert_eq!(b.dependents, vec![("pkg/__init__.py".to_string(), 1)]);
 }
+
+/// The by-container lookup of a name's definitions agrees with a scan of every definition,
+/// for every (name, container) pair and for ones no definition has; and a call on a type
+/// among many types sharing a method name reaches that type's method only.
+#[test]
+fn a_types_methods_are_found_among_many_of_the_same_name() {
+    let mut files = Vec::new();
+    for i in 0..12 {
+        files.push((
+            format!("src/t{i}.rs"),
+            format!(
+                "pub struct T{i};\nimpl T{i} {{\n    pub fn new() -> Self {{ T{i} }}\n    pub fn run(&self) {{}}\n}}\npub fn new() {{}}\n"
+            ),
+        ));
+    }
+    files.push((
+        "src/main.rs".to_string(),
+        "fn main() {\n    let t = T7::new();\n    T3::run(&t);\n}\n".to_string(),
+    ));
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, s)| (p.as_str(), s.as_str()))
+        .collect();
+    let s = snapshot(&refs);
+    let g = &s.graph;
+    let mut keys: Vec<(String, Option<String>)> = g
+        .symbols
+        .iter()
+        .map(|n| (n.symbol().name.clone(), n.symbol().container.clone()))
+        .collect();
+    keys.push(("new".into(), Some("Absent".into())));
+    keys.push(("absent".into(), Some("T1".into())));
+    for (name, container) in &keys {
+        let Some(container) = container else { continue };
+        let scanned: Vec<u32> = (0..g.symbols.len() as u32)
+            .filter(|&i| {
+                let s = g.symbols[i as usize].symbol();
+                s.name == *name && s.container.as_deref() == Some(container.as_str())
+            })
+            .collect();
+        assert_eq!(
+            g.members(name, container),
+            scanned.as_slice(),
+            "{container}.{name}"
+        );
+    }
+    assert_eq!(g.members("new", "T7").len(), 1);
+    assert_eq!(
+        callees(&s, "src/main.rs:main"),
+        pairs(&[
+            ("src/t7.rs:T7.new", "container"),
+            ("src/t3.rs:T3.run", "container"),
+        ])
+    );
+}

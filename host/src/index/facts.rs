@@ -98,7 +98,7 @@ impl Index {
         &self,
         wanted: impl Fn(&CodeFile) -> bool,
     ) -> HostResult<(Vec<CodeFile>, Vec<FileFacts>)> {
-        let conn = self.reader();
+        let conn = self.bulk_reader();
         let read = conn
             .unchecked_transaction()
             .map_err(|e| store_error(e.into()))?;

@@ -118,6 +118,10 @@ pub struct Index {
     fulltext: RwLock<Option<Arc<Fulltext>>>,
     writer: Mutex<Connection>,
     reader: Mutex<Connection>,
+    /// A second reader for reads of the whole catalogue (the analysis layer's facts of every
+    /// file, seconds on a large tree): in WAL mode it reads beside `reader`, so a search's
+    /// previews never wait behind a graph build.
+    bulk: Mutex<Connection>,
     parsers: RwLock<Option<Weak<dyn DocumentParsers>>>,
     /// One pass at a time.
     pass: Mutex<()>,
@@ -200,6 +204,7 @@ impl Index {
             fulltext: RwLock::new(fulltext),
             writer: Mutex::new(writer),
             reader: Mutex::new(catalog::connect(db)?),
+            bulk: Mutex::new(catalog::connect(db)?),
             parsers: RwLock::new(None),
             pass: Mutex::new(()),
             freshness: AtomicU8::new(Freshness::Stale as u8),
@@ -360,6 +365,10 @@ impl Index {
 
     fn reader(&self) -> MutexGuard<'_, Connection> {
         self.reader.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn bulk_reader(&self) -> MutexGuard<'_, Connection> {
+        self.bulk.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// A process that has run no pass knows its index only from disk: when the files match

@@ -134,15 +134,18 @@ impl Graph {
         // `self.` / `this.` (Java, C++); elsewhere it means a function.
         let implicit_this = matches!(scope.facts.language.as_deref(), Some("java" | "cpp"));
         let bare_reaches = |s: &u32| implicit_this || sym(*s).kind != "method";
-        let few = |v: Vec<u32>| (!v.is_empty() && v.len() <= MAX_NAME_ONLY).then_some(v);
+        let few_in = |v: Vec<u32>| few(v.into_iter());
         let callables =
             |found: Vec<u32>| -> Vec<u32> { found.into_iter().filter(callable).collect() };
-        let named = |keep: &dyn Fn(&u32) -> bool| -> Vec<u32> {
-            self.named(name)
+        // A guess by the name alone: the few definitions of `name` that `keep` admits, or
+        // none when there are more.
+        let guess = |keep: &dyn Fn(&u32) -> bool| -> Vec<u32> {
+            few(self
+                .named(name)
                 .iter()
                 .copied()
-                .filter(|s| callable(s) && keep(s))
-                .collect()
+                .filter(|s| callable(s) && keep(s)))
+            .unwrap_or_default()
         };
         if receiver.is_empty() {
             let bound = callables(scope.bound(name, at));
@@ -164,13 +167,10 @@ impl Graph {
                 }
             }
             let members = scope.members.get(name).cloned().unwrap_or_default();
-            if let Some(m) = few(members) {
+            if let Some(m) = few_in(members) {
                 return (m, Confidence::Module);
             }
-            return (
-                few(named(&bare_reaches)).unwrap_or_default(),
-                Confidence::Name,
-            );
+            return (guess(&bare_reaches), Confidence::Name);
         }
         let is_super = receiver == SUPER && scope.facts.language.as_deref() != Some("rust");
         if is_super || SELF.contains(&receiver) {
@@ -193,8 +193,8 @@ impl Graph {
             }
             // Inherited from a class the graph cannot place: a method of that name elsewhere
             // (not the caller's own), when there are few.
-            let methods = named(&|s| sym(*s).container.is_some() && !in_own(s));
-            return (few(methods).unwrap_or_default(), Confidence::Name);
+            let methods = guess(&|s| sym(*s).container.is_some() && !in_own(s));
+            return (methods, Confidence::Name);
         }
         // A call on what a call made (`Request(url).prepare()`, `Foo::new().build()`, `new
         // Foo().m()`): a method of the type made, when the call made one.
@@ -210,8 +210,8 @@ impl Graph {
                     return (methods, Confidence::Type);
                 }
             }
-            let methods = named(&|s| sym(*s).container.is_some());
-            return (few(methods).unwrap_or_default(), Confidence::Name);
+            let methods = guess(&|s| sym(*s).container.is_some());
+            return (methods, Confidence::Name);
         }
         // Through a module the file imports under the receiver's first name, or by its path.
         let head = receiver.split(['.', ':']).next().unwrap_or(receiver);
@@ -339,7 +339,12 @@ impl Graph {
             return (Vec::new(), Confidence::Name);
         }
         // A type named like the receiver's last name (`Foo::new`, `Config.load`).
-        let typed: Vec<u32> = named(&|s| sym(*s).container.as_deref() == Some(last));
+        let typed: Vec<u32> = self
+            .members(name, last)
+            .iter()
+            .copied()
+            .filter(callable)
+            .collect();
         if !typed.is_empty() {
             let here: Vec<u32> = typed
                 .iter()
@@ -359,8 +364,8 @@ impl Graph {
             return (inherited, Confidence::Base);
         }
         // Some object: a method of that name, when there are few.
-        let methods = named(&|s| sym(*s).container.is_some());
-        (few(methods).unwrap_or_default(), Confidence::Name)
+        let methods = guess(&|s| sym(*s).container.is_some());
+        (methods, Confidence::Name)
     }
 
     /// The files a module path written in `importer` may name, by the index's conventions:

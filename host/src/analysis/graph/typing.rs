@@ -68,9 +68,12 @@ impl Graph {
                 continue;
             }
             let family = self.family_of(node.file);
-            out.extend(self.named(name).iter().copied().filter(|m| {
-                of_type(m) && self.family_of(self.symbols[*m as usize].file) == family
-            }));
+            out.extend(
+                self.members(name, type_name)
+                    .iter()
+                    .copied()
+                    .filter(|m| self.family_of(self.symbols[*m as usize].file) == family),
+            );
         }
         out
     }
@@ -119,7 +122,7 @@ impl Graph {
         let of_kind = |s: &u32| kinds.contains(&self.symbols[*s as usize].symbol().kind.as_str());
         // Most names asked about (a variable's, a module's) are no type at all: known at the
         // cost of one lookup, unless an import renames one.
-        if !self.named(name).iter().any(of_kind) && !scope.aliased.contains_key(name) {
+        if !self.may_name_kind(name, kinds) && !scope.aliased.contains_key(name) {
             return Vec::new();
         }
         if file == scope.file {
@@ -137,17 +140,12 @@ impl Graph {
             return here;
         }
         let family = self.family_of(file);
-        let named: Vec<u32> = self
+        few(self
             .named(name)
             .iter()
             .copied()
-            .filter(|s| of_kind(s) && self.family_of(self.symbols[*s as usize].file) == family)
-            .collect();
-        if named.len() <= MAX_NAME_ONLY {
-            named
-        } else {
-            Vec::new()
-        }
+            .filter(|s| of_kind(s) && self.family_of(self.symbols[*s as usize].file) == family))
+        .unwrap_or_default()
     }
 
     /// The type the functions a call of `function` in the caller's file means are declared
