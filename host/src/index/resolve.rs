@@ -359,18 +359,40 @@ fn component_candidates(lang: &str, dir: &str, name: &str) -> Vec<String> {
 
 /// Whether `path` is one of `candidates` (a leading `/` means "ends with", a trailing `/`
 /// means "is directly inside").
+///
+/// Asked for every file a common module name (`mod`, `lib`, `error`) may mean, per import and
+/// call site, so it compares in place rather than building the rooted path.
 pub fn matches(path: &str, candidates: &[String]) -> bool {
-    let rooted = format!("/{path}");
+    // The rooted path is "/" + path; its directory with a trailing slash is "/" + the
+    // path's directory + "/" (just "/" at the top).
+    let dir = path.rsplit_once('/').map(|(d, _)| d);
     candidates.iter().any(|c| {
         if c.ends_with('/') {
-            let dir = rooted.rsplit_once('/').map_or("", |(d, _)| d);
-            format!("{dir}/").ends_with(c.as_str())
+            match dir {
+                Some(d) => concat_ends_with(&["/", d, "/"], c),
+                None => "/".ends_with(c.as_str()),
+            }
         } else if c.starts_with('/') {
-            rooted.ends_with(c.as_str())
+            concat_ends_with(&["/", path], c)
         } else {
             path == c
         }
     })
+}
+
+/// Whether the concatenation of `parts` ends with `suffix`, without building it.
+fn concat_ends_with(parts: &[&str], suffix: &str) -> bool {
+    let mut rest = suffix;
+    for part in parts.iter().rev() {
+        if rest.len() <= part.len() {
+            return part.ends_with(rest);
+        }
+        match rest.strip_suffix(part) {
+            Some(r) => rest = r,
+            None => return false,
+        }
+    }
+    rest.is_empty()
 }
 
 /// `dir` joined with a relative `spec`, `.` and `..` resolved.
@@ -412,6 +434,51 @@ mod tests {
         );
         assert_eq!(link_target("a.md", "https://x.org/a.md"), None);
         assert_eq!(link_target("a.md", "../../etc/passwd"), None);
+    }
+
+    /// `matches` compares in place; the answers are those of the rooted path it once built.
+    #[test]
+    fn matching_in_place_answers_as_the_rooted_path() {
+        let rooted = |path: &str, c: &str| {
+            let rooted = format!("/{path}");
+            if c.ends_with('/') {
+                let dir = rooted.rsplit_once('/').map_or("", |(d, _)| d);
+                format!("{dir}/").ends_with(c)
+            } else if c.starts_with('/') {
+                rooted.ends_with(c)
+            } else {
+                path == c
+            }
+        };
+        let paths = ["a.py", "x/a.py", "x/y/a.py", "xa.py", "é/ü.rs", ""];
+        let written = [
+            "/",
+            "/a.py",
+            "a.py",
+            "/x/a.py",
+            "x/",
+            "/x/",
+            "y/",
+            "/x/y/",
+            "x/y/",
+            "a.py/",
+            "/xa.py",
+            "/é/ü.rs",
+            "é/",
+            "/é/",
+            "//",
+            "",
+        ];
+        for path in paths {
+            for c in written {
+                let one = [c.to_string()];
+                assert_eq!(
+                    matches(path, &one),
+                    rooted(path, c),
+                    "{path:?} against {c:?}"
+                );
+            }
+        }
     }
 
     #[test]

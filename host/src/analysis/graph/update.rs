@@ -1,6 +1,7 @@
 //! Keeping the graph current: after a change only the files whose edges could have moved are resolved again (by what their facts, and the definitions they can see, changed); the rest carry their edges over.
 
 use super::*;
+use rayon::prelude::*;
 
 impl Graph {
     /// The graphs of `facts` (every code file, in catalogue order), resolving again only
@@ -54,22 +55,38 @@ impl Graph {
         let moved: Vec<Option<u32>> = previous.map_or_else(Vec::new, |p| {
             p.files.iter().map(|f| g.file(&f.path)).collect()
         });
-        let mut each: Vec<Vec<Option<u32>>> = Vec::with_capacity(n);
-        for (i, f) in facts.iter().enumerate() {
-            let carried = match (previous, kept[i]) {
-                (Some(p), Some(o)) if !dirty[i] => p.links[o as usize]
-                    .iter()
-                    .map(|t| match t {
-                        Some(t) => moved[*t as usize].map(Some),
-                        None => Some(None),
-                    })
-                    .collect::<Option<Vec<_>>>(),
-                _ => None,
-            };
-            // An import that named a removed file: resolve the file again.
-            dirty[i] |= carried.is_none();
-            each.push(carried.unwrap_or_else(|| resolve_imports(&g, i as u32, f)));
-        }
+        // Each file resolves against the graph's nodes alone, so files resolve in parallel
+        // (here and for calls below), each into its own slot: the same edges in the same
+        // order whatever the threads.
+        let each: Vec<(bool, Vec<Option<u32>>)> = facts
+            .par_iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let carried = match (previous, kept[i]) {
+                    (Some(p), Some(o)) if !dirty[i] => p.links[o as usize]
+                        .iter()
+                        .map(|t| match t {
+                            Some(t) => moved[*t as usize].map(Some),
+                            None => Some(None),
+                        })
+                        .collect::<Option<Vec<_>>>(),
+                    _ => None,
+                };
+                // An import that named a removed file: resolve the file again.
+                match carried {
+                    Some(links) => (false, links),
+                    None => (true, resolve_imports(&g, i as u32, f)),
+                }
+            })
+            .collect();
+        let each: Vec<Vec<Option<u32>>> = each
+            .into_iter()
+            .enumerate()
+            .map(|(i, (again, links))| {
+                dirty[i] |= again;
+                links
+            })
+            .collect();
         let resolved: Vec<Vec<(u32, u32)>> = facts
             .iter()
             .zip(&each)
@@ -118,6 +135,7 @@ impl Graph {
             }
         }
         let bindings: Vec<calls::Bindings> = (0..n)
+            .into_par_iter()
             .map(|i| {
                 if wanted[i] {
                     direct_bindings(&g, i as u32, &facts[i], &each[i], &resolved[i])
@@ -126,9 +144,17 @@ impl Graph {
                 }
             })
             .collect();
-        for i in (0..n).filter(|&i| !carried_from[i]) {
-            let mut own = Vec::new();
-            let missed = g.resolve_calls(i as u32, &facts[i], &resolved[i], &bindings, &mut own);
+        let own: Vec<(usize, usize, Vec<CallEdge>)> = (0..n)
+            .into_par_iter()
+            .filter(|&i| !carried_from[i])
+            .map(|i| {
+                let mut own = Vec::new();
+                let missed =
+                    g.resolve_calls(i as u32, &facts[i], &resolved[i], &bindings, &mut own);
+                (i, missed, own)
+            })
+            .collect();
+        for (i, missed, own) in own {
             g.unresolved[i] = missed as u32;
             calls.extend(own);
         }
