@@ -252,7 +252,8 @@ impl Analysis {
             .filter_map(|f| state.facts.get(&f.path).cloned())
             .collect();
         let previous = state.snapshot.clone();
-        let graph = Graph::update_with(previous.as_ref().map(|s| &s.graph), &ordered, view);
+        let graph = resolving_pool()
+            .install(|| Graph::update_with(previous.as_ref().map(|s| &s.graph), &ordered, view));
         let resolved = graph.resolved_again;
         // Ranked from scratch, not from the previous scores: a warm start stops at another
         // point within the tolerance, and the graphs of a server that has run for days must
@@ -309,6 +310,21 @@ impl Analysis {
             Freshness::Fresh | Freshness::Stale => Vec::new(),
         }
     }
+}
+
+/// Threads the graphs resolve files on: every core but one, which stays free for the
+/// questions a new server is asked while its graphs build (on two cores, resolution is
+/// serial).
+fn resolving_pool() -> &'static rayon::ThreadPool {
+    static POOL: std::sync::OnceLock<rayon::ThreadPool> = std::sync::OnceLock::new();
+    POOL.get_or_init(|| {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(cores.saturating_sub(1).max(1))
+            .thread_name(|i| format!("graphs-{i}"))
+            .build()
+            .expect("a thread pool for resolving the graphs")
+    })
 }
 
 /// How often each definition of `snapshot` changed in `history`'s window: the commits that

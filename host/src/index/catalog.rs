@@ -515,24 +515,15 @@ pub fn symbol_names(conn: &Connection) -> Result<Vec<String>> {
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-/// Edges of `kind` whose key or name is `value`.
+/// Edges of one kind whose name or key is `value`, as [`EdgeLookup`] says.
 pub fn edges_by(
     conn: &Connection,
-    kind: &str,
-    column: EdgeColumn,
+    lookup: EdgeLookup,
     value: &str,
     limit: usize,
 ) -> Result<Vec<EdgeRow>> {
-    let column = match column {
-        EdgeColumn::Key => "e.key",
-        EdgeColumn::Name => "e.name",
-    };
-    let sql = format!(
-        "SELECT f.path, f.language, e.kind, e.name, e.line FROM edges e JOIN files f ON f.id = e.file_id
-         WHERE e.kind = ?1 AND {column} = ?2 ORDER BY f.path, e.line, e.kind, e.name, e.key LIMIT ?3"
-    );
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map(params![kind, value, limit as i64], |r| {
+    let mut stmt = conn.prepare_cached(&lookup.sql())?;
+    let rows = stmt.query_map(params![value, limit as i64], |r| {
         Ok(EdgeRow {
             path: r.get(0)?,
             language: r.get(1)?,
@@ -544,11 +535,31 @@ pub fn edges_by(
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-/// Which edge column a lookup matches.
+/// The edge lookups the catalogue answers, each by an index of its own rows (migration 15).
 #[derive(Debug, Clone, Copy)]
-pub enum EdgeColumn {
-    Key,
-    Name,
+pub enum EdgeLookup {
+    /// Call sites of a name.
+    CallsNamed,
+    /// Imports whose key (a module path's last segment) is the value.
+    ImportsKeyed,
+    /// Links whose key (a document's stem) is the value.
+    LinksKeyed,
+}
+
+impl EdgeLookup {
+    /// The lookup's statement (value `?1`, limit `?2`). The kind is written into it, not
+    /// bound: only then does SQLite know the lookup's partial index covers it.
+    pub fn sql(self) -> String {
+        let (kind, column) = match self {
+            Self::CallsNamed => ("call", "e.name"),
+            Self::ImportsKeyed => ("import", "e.key"),
+            Self::LinksKeyed => ("link", "e.key"),
+        };
+        format!(
+            "SELECT f.path, f.language, e.kind, e.name, e.line FROM edges e JOIN files f ON f.id = e.file_id
+             WHERE e.kind = '{kind}' AND {column} = ?1 ORDER BY f.path, e.line, e.kind, e.name, e.key LIMIT ?2"
+        )
+    }
 }
 
 /// Indexed paths containing `fragment`, for import resolution.

@@ -2,7 +2,7 @@
 //! index (and say when it is still being built); a file's own symbols, skeleton and imports
 //! are extracted live from the file, so they are exact even for a file written a moment ago.
 
-use super::catalog::{self, EdgeColumn, SymbolRow};
+use super::catalog::{self, EdgeLookup, SymbolRow};
 use super::classify::{self, Class};
 use super::code::{self, Extraction, Symbol, skeleton};
 use super::digest::{self, Mode};
@@ -609,10 +609,10 @@ impl Index {
         let limit = limit.clamp(1, 1000);
         let rows = {
             let conn = self.reader();
-            let mut rows = catalog::edges_by(&conn, "call", EdgeColumn::Name, name, limit)
+            let mut rows = catalog::edges_by(&conn, EdgeLookup::CallsNamed, name, limit)
                 .map_err(store_error)?;
             rows.extend(
-                catalog::edges_by(&conn, "import", EdgeColumn::Key, name, limit)
+                catalog::edges_by(&conn, EdgeLookup::ImportsKeyed, name, limit)
                     .map_err(store_error)?,
             );
             // In file order, so each file is read once for its context lines.
@@ -702,7 +702,7 @@ impl Index {
         let mut out = Vec::new();
         for module in &declared {
             let key = resolve::import_key(module);
-            let rows = catalog::edges_by(&conn, "import", EdgeColumn::Key, &key, 5000)
+            let rows = catalog::edges_by(&conn, EdgeLookup::ImportsKeyed, &key, 5000)
                 .map_err(store_error)?;
             for row in rows.into_iter().filter(|r| {
                 &r.name == module && resolve::imports_declared_modules(r.language.as_deref())
@@ -715,7 +715,7 @@ impl Index {
             }
         }
         for key in resolve::file_keys(&rel) {
-            let rows = catalog::edges_by(&conn, "import", EdgeColumn::Key, &key, 5000)
+            let rows = catalog::edges_by(&conn, EdgeLookup::ImportsKeyed, &key, 5000)
                 .map_err(store_error)?;
             for row in rows {
                 let candidates = resolve::candidates(row.language.as_deref(), &row.path, &row.name);
@@ -833,7 +833,7 @@ impl Index {
         let stem = resolve::link_key(&rel);
         let conn = self.reader();
         let rows =
-            catalog::edges_by(&conn, "link", EdgeColumn::Key, &stem, 5000).map_err(store_error)?;
+            catalog::edges_by(&conn, EdgeLookup::LinksKeyed, &stem, 5000).map_err(store_error)?;
         let incoming = rows
             .into_iter()
             .filter(|r| {

@@ -220,6 +220,15 @@ const MIGRATIONS: &[&str] = &[
     // reader, so the first pass after the upgrade checks them all.
     "ALTER TABLE files ADD COLUMN reader TEXT NOT NULL DEFAULT '';
      ALTER TABLE index_passes ADD COLUMN readers TEXT NOT NULL DEFAULT '';",
+    // 15: edges are looked up by name only as calls and by key only as imports and links
+    // (`catalog::EdgeLookup`): partial indexes of just those rows, without the kind, in place
+    // of the two over every edge (a third of the catalogue's index bytes on a large tree,
+    // and as much B-tree work per pass).
+    "DROP INDEX idx_edges_name;
+     DROP INDEX idx_edges_key;
+     CREATE INDEX idx_edges_call_name ON edges(name) WHERE kind = 'call';
+     CREATE INDEX idx_edges_import_key ON edges(key) WHERE kind = 'import';
+     CREATE INDEX idx_edges_link_key ON edges(key) WHERE kind = 'link';",
 ];
 
 /// The schema version this build writes.
@@ -401,6 +410,71 @@ mod tests {
             (salt.as_str(), meta.as_str(), shown.as_str(), hash.as_str()),
             ("", "{}", "", "")
         );
+    }
+
+    /// Each edge lookup reads its own partial index, and finds what it found before the
+    /// indexes over every edge were dropped.
+    #[test]
+    fn v14_to_v15_looks_edges_up_by_indexes_of_their_own_rows() {
+        use crate::index::catalog::{EdgeLookup, edges_by};
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.pragma_update(None, "foreign_keys", true).unwrap();
+        run_to(&mut conn, 14).unwrap();
+        conn.execute(
+            "INSERT INTO files (path, hash, size, mtime_ms, kind, indexed_ms) VALUES ('a.py', 'h', 1, 1, 'code', 1)",
+            [],
+        )
+        .unwrap();
+        let edges = [
+            ("call", "save", "save"),
+            ("import", "pkg.models", "models"),
+            ("link", "docs/models.md", "models"),
+            ("type", "models", "models"),
+            ("call", "models", "x"),
+        ];
+        for (line, (kind, name, key)) in edges.iter().enumerate() {
+            conn.execute(
+                "INSERT INTO edges (file_id, kind, name, key, line) VALUES (1, ?1, ?2, ?3, ?4)",
+                rusqlite::params![kind, name, key, line as i64 + 1],
+            )
+            .unwrap();
+        }
+        let found = |conn: &Connection, lookup: EdgeLookup, value: &str| -> Vec<(String, u32)> {
+            edges_by(conn, lookup, value, 10)
+                .unwrap()
+                .into_iter()
+                .map(|e| (e.kind, e.line))
+                .collect()
+        };
+        let lookups = [
+            (EdgeLookup::CallsNamed, "save", "idx_edges_call_name"),
+            (EdgeLookup::CallsNamed, "models", "idx_edges_call_name"),
+            (EdgeLookup::ImportsKeyed, "models", "idx_edges_import_key"),
+            (EdgeLookup::LinksKeyed, "models", "idx_edges_link_key"),
+        ];
+        let before: Vec<_> = lookups
+            .iter()
+            .map(|(l, v, _)| found(&conn, *l, v))
+            .collect();
+        run_to(&mut conn, 15).unwrap();
+        for ((lookup, value, index), before) in lookups.iter().zip(&before) {
+            assert_eq!(&found(&conn, *lookup, value), before, "{lookup:?} {value}");
+            let plan: Vec<String> = conn
+                .prepare(&format!("EXPLAIN QUERY PLAN {}", lookup.sql()))
+                .unwrap()
+                .query_map(rusqlite::params![value, 10], |r| r.get::<_, String>(3))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
+            assert!(
+                plan.iter().any(|step| step.contains(index)),
+                "{lookup:?} reads {plan:?}, not {index}"
+            );
+        }
+        assert_eq!(before[0], [("call".to_string(), 1)]);
+        assert_eq!(before[1], [("call".to_string(), 5)]);
+        assert_eq!(before[2], [("import".to_string(), 2)]);
+        assert_eq!(before[3], [("link".to_string(), 3)]);
     }
 
     #[test]
