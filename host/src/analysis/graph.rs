@@ -201,9 +201,6 @@ pub struct Graph {
     /// Each file's definitions sorted by name (laid out as `symbols`): a name's definitions
     /// in one file by binary search, not by a scan of a large file's every definition.
     by_file_name: Vec<u32>,
-    /// Every definition sorted by name, then container: a type's methods of one name
-    /// (`Foo::new` among the thousands of `new`s of a large tree) by binary search.
-    by_member: Vec<u32>,
     /// File lookup keys (see [`resolve::file_keys`]) to files.
     keys: HashMap<String, Vec<u32>>,
     /// The SCIP index the calls were resolved with, if the project has one.
@@ -294,25 +291,14 @@ impl Graph {
                     .cmp(&symbols[b as usize].symbol().name)
             });
         }
-        g.by_member = (0..g.symbols.len() as u32).collect();
-        let symbols = &g.symbols;
-        g.by_member.sort_unstable_by(|&a, &b| {
-            member_key(&symbols[a as usize])
-                .cmp(&member_key(&symbols[b as usize]))
-                .then(a.cmp(&b))
-        });
-        // Each name's run of `by_member`, so a member lookup searches one name's definitions.
-        let mut start = 0;
-        while start < g.by_member.len() {
-            let name = &symbols[g.by_member[start] as usize].symbol().name;
-            let len = g.by_member[start..]
-                .iter()
-                .take_while(|&&s| symbols[s as usize].symbol().name == *name)
-                .count();
-            if let Some(named) = g.by_name.get_mut(name.as_str()) {
-                named.members = start as u32..(start + len) as u32;
-            }
-            start += len;
+        // Each name's definitions by container as well: only containers are compared, within
+        // one name (a whole-graph sort by name would cost seconds on every update of a
+        // large tree).
+        let container = |s: u32| g.symbols[s as usize].symbol().container.as_deref();
+        for named in g.by_name.values_mut().filter(|n| n.ids.len() > 1) {
+            let mut sorted = named.ids.clone();
+            sorted.sort_by(|&a, &b| container(a).cmp(&container(b)));
+            named.by_container = sorted;
         }
         g
     }
@@ -323,7 +309,10 @@ impl Graph {
         let Some(named) = self.by_name.get(name) else {
             return &[];
         };
-        let run = &self.by_member[named.members.start as usize..named.members.end as usize];
+        let run = match named.by_container.as_slice() {
+            [] => named.ids.as_slice(),
+            sorted => sorted,
+        };
         let wanted = Some(container);
         let container_of = |s: &u32| self.symbols[*s as usize].symbol().container.as_deref();
         let first = run.partition_point(|s| container_of(s) < wanted);
@@ -448,8 +437,9 @@ impl Graph {
 struct Named {
     ids: Vec<u32>,
     kinds: KindSet,
-    /// Where these definitions lie in `by_member` (sorted there by container).
-    members: std::ops::Range<u32>,
+    /// `ids` ordered by container (a stable sort, so each container's in id order); empty
+    /// for a name defined once.
+    by_container: Vec<u32>,
 }
 
 /// A set of definition kinds, one bit each for the kinds resolution asks about and one
@@ -491,12 +481,6 @@ impl KindSet {
     fn meets(self, other: Self) -> bool {
         self.0 & other.0 != 0
     }
-}
-
-/// What [`Graph::members`] looks definitions up by.
-fn member_key(node: &SymbolNode) -> (&str, Option<&str>) {
-    let s = node.symbol();
-    (s.name.as_str(), s.container.as_deref())
 }
 
 /// `found` when it holds at least one and at most [`MAX_NAME_ONLY`] definitions: a name

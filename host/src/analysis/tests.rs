@@ -14,8 +14,12 @@ fn facts(path: &str, source: &str) -> Arc<FileFacts> {
     Arc::new(FileFacts::from_source(path, lang, source))
 }
 
-fn snapshot(files: &[(&str, &str)]) -> Snapshot {
-    let facts: Vec<_> = files.iter().map(|(p, s)| facts(p, s)).collect();
+/// The ranked graphs of `(path, source)` pairs, borrowed or owned.
+fn snapshot(files: &[(impl AsRef<str>, impl AsRef<str>)]) -> Snapshot {
+    let facts: Vec<_> = files
+        .iter()
+        .map(|(p, s)| facts(p.as_ref(), s.as_ref()))
+        .collect();
     rank_snapshot(Graph::build(&facts))
 }
 
@@ -810,11 +814,7 @@ fn hot_spots_rank_the_function_whose_file_keeps_changing_first() {
             format!("def s{i}():\n    return {i}\n"),
         ));
     }
-    let refs: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(p, s)| (p.as_str(), s.as_str()))
-        .collect();
-    let s = snapshot(&refs);
+    let s = snapshot(&files);
     let per_symbol = (0..s.graph.symbols.len() as u32)
         .map(|i| {
             if label(&s, i) == "m/busy.py:busy" {
@@ -1356,11 +1356,7 @@ mod planned {
                 format!("from pkg.util import helper\n\ndef use{i}():\n    return helper()\n"),
             ));
         }
-        let refs: Vec<(&str, &str)> = files
-            .iter()
-            .map(|(p, s)| (p.as_str(), s.as_str()))
-            .collect();
-        snapshot(&refs)
+        snapshot(&files)
     }
 
     #[test]
@@ -1967,11 +1963,7 @@ fn importers_of_a_package_root_count_only_where_they_use_the_file() {
             "import pkg\n\ndef go():\n    pkg.fa()\n".into(),
         ));
     }
-    let refs: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(p, t)| (p.as_str(), t.as_str()))
-        .collect();
-    let s = snapshot(&refs);
+    let s = snapshot(&files);
     let a = views::dependencies(&s, s.graph.file("pkg/a.py").unwrap(), 10, 50);
     let b = views::dependencies(&s, s.graph.file("pkg/b.py").unwrap(), 10, 50);
     // a's names are used through the root: the root and its five users depend on it.
@@ -1999,11 +1991,7 @@ fn a_types_methods_are_found_among_many_of_the_same_name() {
         "src/main.rs".to_string(),
         "fn main() {\n    let t = T7::new();\n    T3::run(&t);\n}\n".to_string(),
     ));
-    let refs: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(p, s)| (p.as_str(), s.as_str()))
-        .collect();
-    let s = snapshot(&refs);
+    let s = snapshot(&files);
     let g = &s.graph;
     let mut keys: Vec<(String, Option<String>)> = g
         .symbols

@@ -134,7 +134,6 @@ impl Graph {
         // `self.` / `this.` (Java, C++); elsewhere it means a function.
         let implicit_this = matches!(scope.facts.language.as_deref(), Some("java" | "cpp"));
         let bare_reaches = |s: &u32| implicit_this || sym(*s).kind != "method";
-        let few_in = |v: Vec<u32>| few(v.into_iter());
         let callables =
             |found: Vec<u32>| -> Vec<u32> { found.into_iter().filter(callable).collect() };
         // A guess by the name alone: the few definitions of `name` that `keep` admits, or
@@ -167,7 +166,7 @@ impl Graph {
                 }
             }
             let members = scope.members.get(name).cloned().unwrap_or_default();
-            if let Some(m) = few_in(members) {
+            if let Some(m) = few(members.into_iter()) {
                 return (m, Confidence::Module);
             }
             return (guess(&bare_reaches), Confidence::Name);

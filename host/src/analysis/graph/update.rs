@@ -58,7 +58,7 @@ impl Graph {
         // Each file resolves against the graph's nodes alone, so files resolve in parallel
         // (here and for calls below), each into its own slot: the same edges in the same
         // order whatever the threads.
-        let each: Vec<(bool, Vec<Option<u32>>)> = facts
+        let (again, each): (Vec<bool>, Vec<Vec<Option<u32>>>) = facts
             .par_iter()
             .enumerate()
             .map(|(i, f)| {
@@ -78,15 +78,10 @@ impl Graph {
                     None => (true, resolve_imports(&g, i as u32, f)),
                 }
             })
-            .collect();
-        let each: Vec<Vec<Option<u32>>> = each
-            .into_iter()
-            .enumerate()
-            .map(|(i, (again, links))| {
-                dirty[i] |= again;
-                links
-            })
-            .collect();
+            .unzip();
+        for (dirty, again) in dirty.iter_mut().zip(again) {
+            *dirty |= again;
+        }
         let resolved: Vec<Vec<(u32, u32)>> = facts
             .iter()
             .zip(&each)
