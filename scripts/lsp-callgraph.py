@@ -1,14 +1,31 @@
 #!/usr/bin/env python3
 """Precision and recall of understand's default call-graph answer against a language server's
 call hierarchy (issue 41): pyright for Python, typescript-language-server (tsserver) for
-TypeScript, rust-analyzer for Rust, gopls for Go, on sampled definitions of real projects.
+TypeScript, rust-analyzer for Rust, gopls for Go, and for Java the compiler itself (javac's
+attribution through its tree API, scripts/JavacCalls.java: no Java language server is
+packaged here), on sampled definitions of real projects.
 
     cargo build --release
     python3 scripts/lsp-callgraph.py [--bin target/release/smart-context] [--sample 40]
-        [--seed 41] [--show 10] [--only requests,flask,rxjs,ignore,mux] [--scip]
+        [--seed 41] [--show 10] [--only requests,flask,rxjs,ignore,mux,gson,jsoup,javapoet] [--scip]
+        [--git-mirror DIR]
 
 Go needs Debian's golang-go, gopls (0.5.0) and golang-github-gorilla-mux-dev (the project's
 sources): apt-get install golang-go gopls golang-github-gorilla-mux-dev.
+
+Java needs a JDK (17: Debian's openjdk-17-jdk-headless) and, for the projects' tests to
+compile, Debian's junit4, junit5, libtruth-java, liberror-prone-java, libguava-java and
+libgoogle-gson-java (their jars under /usr/share/java; a missing one leaves calls on its
+types unbound, and report.json counts javac's errors). The projects are google/gson,
+jhy/jsoup and square/javapoet at release tags, taken from clones: `--git-mirror DIR` where
+DIR/<owner>+<name>/repo is one (as this machine's `fetch` lays them out), else cloned from
+GitHub. JavacCalls.java compiles the whole tree (main and tests) once,
+without annotation processing, and lists every call it binds into the project's sources,
+by their static types: what jdtls's call hierarchy reports (the method a call names, not
+every override it may reach), method references (`Foo::bar`) and anonymous subclasses'
+constructor calls included; javac's own implicit `super()` calls have no source and are left
+out. Both sides are keyed as for the servers: the caller is our innermost definition holding
+the call's line, the callee our definition holding the declaration's name.
 
 Everything lands under target/lsp-eval/, made once: the language servers from npm (exact
 versions in NPM), the projects (requests and flask sdists from PyPI, their src/ and tests/;
@@ -106,6 +123,7 @@ TIERS = ["scip", "import", "container", "base", "file", "module", "name"]  # and
 MAX_PAGES = 100
 DEF_KINDS = {"function", "method"}
 CONSTRUCTORS = {"constructor", "__init__"}
+CLASS_KINDS = {"class", "struct", "interface", "enum"}
 ENUM_MEMBER = 22  # LSP SymbolKind
 # Project: language, where it comes from, what of it to keep, where definitions are sampled.
 PROJECTS = {
@@ -117,10 +135,24 @@ PROJECTS = {
     # sources land under /usr/share/gocode): gorilla/mux has no dependencies, so gopls types
     # all of it offline.
     "mux": ("go", "debian:/usr/share/gocode/src/github.com/gorilla/mux", None, ""),
+    # Java from a release tag of a git repository (--git-mirror, else GitHub); the
+    # reference is javac (JavacCalls.java), with the test libraries from Debian's packages.
+    "gson": ("java", "git:google/gson@gson-parent-2.13.2",
+             ["gson/src/main/java", "gson/src/test/java"], "gson/src/main/"),
+    "jsoup": ("java", "git:jhy/jsoup@jsoup-1.23.1", ["src/main/java", "src/test/java"],
+              "src/main/"),
+    "javapoet": ("java", "git:square/javapoet@javapoet-1.13.0",
+                 ["src/main/java", "src/test/java"], "src/main/"),
 }
+# The libraries the Java projects' sources and tests compile against, under /usr/share/java
+# (a missing one leaves the calls on its types unbound: javac's error count is reported).
+JAVA_CLASSPATH = ["error_prone_annotations.jar", "guava.jar", "junit4.jar", "truth.jar",
+                  "hamcrest-core.jar", "junit-jupiter-api.jar", "junit-jupiter-params.jar",
+                  "apiguardian-api.jar", "opentest4j.jar", "gson.jar"]
+GIT_MIRROR = None  # --git-mirror
 # gopls offline: modules from the project alone, never the proxy.
 GO_ENV = {"GOPROXY": "off", "GOFLAGS": "-mod=mod", "GO111MODULE": "on", "GOTOOLCHAIN": "local"}
-SOURCE_SUFFIXES = {".py", ".ts", ".rs", ".go"}
+SOURCE_SUFFIXES = {".py", ".ts", ".rs", ".go", ".java"}
 TSCONFIG = {"compilerOptions": {
     "strict": True, "noEmit": True, "moduleResolution": "node", "target": "esnext",
     "lib": ["esnext", "dom"], "baseUrl": ".", "paths": {
@@ -191,6 +223,19 @@ def fetch(name: str) -> Path:
         with tarfile.open(downloads / tarball) as t:
             t.extractall(staging, filter="data")
         tree = staging / "package"
+    elif kind == "git":
+        repo, _, tag = spec.partition("@")
+        mirror = GIT_MIRROR and Path(GIT_MIRROR) / repo.replace("/", "+") / "repo"
+        clone = str(mirror) if mirror and mirror.exists() else None
+        if not clone:
+            clone = str(downloads / repo.replace("/", "+"))
+            if not Path(clone).exists():
+                run("git", "clone", "--bare", "--quiet", f"https://github.com/{repo}", clone)
+        tree = staging / name
+        tree.mkdir()
+        archive = subprocess.run(["git", "-C", clone, "archive", tag], check=True,
+                                 capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
     elif kind == "debian":
         if not Path(spec).is_dir():
             raise SystemExit(f"{spec} is missing: apt-get install golang-go gopls "
@@ -326,8 +371,64 @@ class Lsp:
             self.p.kill()
 
 
+class Javac:
+    """Java's reference: the calls javac binds (JavacCalls.java), asked as a server would be.
+    An item is our definition itself; its links are the calls whose declaration or site our
+    outline places in it."""
+
+    def __init__(self, root: Path, log):
+        if not shutil.which("java"):
+            raise SystemExit("java is missing: apt-get install openjdk-17-jdk-headless")
+        jars = [Path("/usr/share/java") / j for j in JAVA_CLASSPATH]
+        if missing := [j.name for j in jars if not j.exists()]:
+            print(f"javac without {', '.join(missing)}: apt-get install junit4 junit5 "
+                  "libtruth-java liberror-prone-java libguava-java libgoogle-gson-java",
+                  file=sys.stderr)
+            jars = [j for j in jars if j.exists()]
+        out = CACHE / "javac-calls.json"
+        subprocess.run(["java", str(Path(__file__).with_name("JavacCalls.java")), str(root),
+                        ":".join(map(str, jars)), str(out)], check=True, stderr=log)
+        found = json.loads(out.read_text())
+        self.calls, self.external, self.errors = found["calls"], found["external"], found["errors"]
+        self.by_target, self.by_site = None, None
+
+    def index(self, ours):
+        """Each call keyed by the definitions of ours holding its declaration and its site."""
+        self.by_target, self.by_site = defaultdict(list), defaultdict(list)
+        for c in self.calls:
+            target = ours.enclosing(*c["target"])
+            site = ours.enclosing(*c["site"])
+            self.by_target[target and target[3]].append((site and site[3], c))
+            self.by_site[site and site[3]].append((target and target[3], c))
+
+    def item(self, d):
+        return d[3]
+
+    def links(self, ours, key):
+        if self.by_target is None:
+            self.index(ours)
+        out = {"callers": defaultdict(list), "callees": defaultdict(list)}
+        dropped = Counter()
+        for site, c in self.by_target.get(key, []):
+            if site is None:
+                dropped["dropped caller: toplevel"] += 1
+            else:
+                out["callers"][site].append("%s:%d" % tuple(c["site"]))
+        for target, c in self.by_site.get(key, []):
+            if target is None:
+                dropped["dropped callee: toplevel"] += 1
+            else:
+                out["callees"][constructed(target, ours)].append("%s:%d" % tuple(c["site"]))
+        return out, dropped
+
+    def close(self):
+        pass
+
+
 def start_server(lang: str, root: Path, log) -> Lsp:
     mods = (CACHE / "node_modules").resolve()
+    if lang == "java":
+        return Javac(root, log)
     if lang == "python":
         settings = {"python": {"analysis": {"diagnosticMode": "openFilesOnly", **PYRIGHT}}}
         return Lsp(["node", str(mods / "pyright/langserver.index.js"), "--stdio"], root,
@@ -510,7 +611,7 @@ class Ours:
         self.s.close()
 
 
-def direct(lists, targets, direction):
+def direct(lists, targets, direction, ours):
     """Our direct links on one side: {far end: tiers}, {far end: call sites}."""
     tiers, sites = defaultdict(set), defaultdict(set)
     for name in (direction, "possibleC" + direction[1:]):
@@ -520,7 +621,7 @@ def direct(lists, targets, direction):
                     continue
                 far = link["caller"]
             elif direction == "callees" and link["caller"] in targets:
-                far = constructed(link["callee"])
+                far = constructed(link["callee"], ours)
             else:
                 continue
             tiers[far].add(link["confidence"])
@@ -554,12 +655,23 @@ def is_accessor(root: Path, rel: str, start: int) -> bool:
     return False
 
 
-def constructed(key: str) -> str:
+def constructed(key: str, ours) -> str:
     """A callee constructor as its class: `C()` / `new C()` reaches the class or its
-    constructor, by the server's or the graph's habit; either way it makes a C."""
+    constructor, by the server's or the graph's habit; either way it makes a C. The class is
+    the one of our outline holding the constructor (a nested class's key names its outer
+    class, its constructor's only the class itself)."""
     path, _, qualified = key.partition("#")
     container, _, name = qualified.rpartition(".")
-    return f"{path}#{container}" if container and name in CONSTRUCTORS else key
+    named_as_class = path.endswith(".java") and name == container.rpartition(".")[2]
+    if not container or not (name in CONSTRUCTORS or named_as_class):
+        return key
+    outline = ours.outline(path)
+    at = next((d for d in outline if d[3] == key), None)
+    holding = [d for d in outline if at and d is not at and d[0] <= at[0] <= d[1]
+               and d[3].partition("#")[2].rpartition(".")[2] == container.rpartition(".")[2]
+               and d[2] in CLASS_KINDS]
+    inner = min(holding, key=lambda d: d[1] - d[0], default=None)
+    return inner[3] if inner else f"{path}#{container}"
 
 
 def relative(root: Path, uri: str):
@@ -605,6 +717,8 @@ def name_position(lsp, root: Path, rel: str, d):
 
 def their_item(lsp, lang, root: Path, rel: str, d, tries: int):
     """The server's call-hierarchy item for our definition `d`, or None."""
+    if isinstance(lsp, Javac):
+        return lsp.item(d)
     file = root / rel
     lsp.open(file, lang)
     pos = name_position(lsp, root, rel, d)
@@ -624,6 +738,8 @@ def their_item(lsp, lang, root: Path, rel: str, d, tries: int):
 
 def their_links(lsp, ours, root: Path, item):
     """The server's direct links as {direction: {our key: [call sites]}}, and what was dropped."""
+    if isinstance(lsp, Javac):
+        return lsp.links(ours, item)
     out = {"callers": defaultdict(list), "callees": defaultdict(list)}
     dropped = Counter()
     for call in lsp.request("callHierarchy/incomingCalls", {"item": item}) or []:
@@ -646,7 +762,7 @@ def their_links(lsp, ours, root: Path, item):
         elif call["to"].get("kind") == ENUM_MEMBER:
             dropped["dropped callee: enum variant"] += 1
         else:
-            out["callees"][constructed(d[3])] += [f"{here}:{r['start']['line'] + 1}"
+            out["callees"][constructed(d[3], ours)] += [f"{here}:{r['start']['line'] + 1}"
                                                   for r in call["fromRanges"]]
     return out, dropped
 
@@ -699,8 +815,8 @@ def judge(name, binary, sample_n, seed, log):
         # A constructor's callers are where its class is instantiated: servers differ (tsserver
         # lists `new C()` under the constructor, pyright only under the class), so both are
         # asked and merged, as understand answers for a constructor.
-        if key.rpartition(".")[2] in CONSTRUCTORS:
-            class_key = constructed(key)
+        if constructed(key, ours) != key:
+            class_key = constructed(key, ours)
             class_def = next((c for c in ours.outline(rel) if c[3] == class_key), None)
             class_item = class_def and their_item(lsp, lang, root, rel, class_def, 1)
             if class_item:
@@ -714,7 +830,7 @@ def judge(name, binary, sample_n, seed, log):
         per_def = {"definition": key, "truncated": truncated}
         definitions.append(per_def)
         for direction in ("callers", "callees"):
-            mine, sites = direct(lists, targets, direction)
+            mine, sites = direct(lists, targets, direction, ours)
             known = {k for k, tiers in mine.items() if tiers - {"name"}}
             lsp_keys = set(theirs[direction])
             for far, tiers in mine.items():
@@ -739,6 +855,8 @@ def judge(name, binary, sample_n, seed, log):
                 note("name only", far, sites[far])
             for far in sorted(lsp_keys - known):
                 note("LSP only", far, set(theirs[direction][far]))
+    if isinstance(lsp, Javac):  # how much of the tree javac could bind
+        t["javac errors"], t["javac external calls"] = lsp.errors, lsp.external
     lsp.close()
     ours.close()
     for a in ("ours", "both", "theirs", "found", "possible"):
@@ -821,7 +939,11 @@ def main():
     ap.add_argument("--only", default=",".join(PROJECTS), help="projects, comma-separated")
     ap.add_argument("--scip", action="store_true",
                     help="judge each project without, then with, its SCIP index (index.scip)")
+    ap.add_argument("--git-mirror", help="where DIR/<owner>+<name>/repo holds a clone of a "
+                    "git-sourced project (else it is cloned from GitHub)")
     a = ap.parse_args()
+    global GIT_MIRROR
+    GIT_MIRROR = a.git_mirror
     binary = str(Path(a.bin).resolve())
     CACHE.mkdir(parents=True, exist_ok=True)
     install_servers(NPM + NPM_SCIP if a.scip else NPM)

@@ -260,6 +260,102 @@ fn go_and_java_method_calls_resolve_by_receiver_and_container() {
     );
 }
 
+/// What javac binds and a name-based graph missed in a Java project (issue 41, measured
+/// against javac on gson and jsoup): fluent chains, a type's static fields, inherited bare
+/// calls, same-package types, for-each variables, casts, method references, an inner
+/// class's view of its outer class's fields, and library-typed values kept apart.
+#[test]
+fn java_calls_resolve_as_the_compiler_binds_them() {
+    let builder = (
+        "app/Builder.java",
+        "package app;\n\npublic class Builder {\n  public Builder add(String a) {\n    return this;\n  }\n  @Deprecated\n  public Builder flag() {\n    return this;\n  }\n  public Built build() {\n    return new Built();\n  }\n}\n",
+    );
+    let built = (
+        "app/Built.java",
+        "package app;\n\npublic class Built {\n  public static final Built DEFAULT = new Built();\n  public void run() {}\n  public void size() {}\n  public void close() {}\n}\n",
+    );
+    // Four constructors: too many for a guess by name, one class of the caller's package.
+    let failure = (
+        "app/Failure.java",
+        "package app;\n\npublic class Failure extends RuntimeException {\n  public Failure() {}\n  public Failure(String m) {}\n  public Failure(Throwable t) {}\n  public Failure(String m, Throwable t) {}\n}\n",
+    );
+    let base = (
+        "app/Base.java",
+        "package app;\n\npublic class Base {\n  protected boolean strict() {\n    return true;\n  }\n}\n",
+    );
+    let user = (
+        "app/User.java",
+        "package app;\n\nimport java.util.Iterator;\nimport java.util.List;\n\npublic class User extends Base {\n  private Built built;\n  public void go(List<Built> all, Object o, Iterator<String> iterator) {\n    new Builder()\n        // chained\n        .add(\"a\")\n        .flag()\n        .build();\n    Built.DEFAULT.run();\n    if (strict()) {\n      throw new Failure(\"no\");\n    }\n    for (Built b : all) {\n      b.size();\n    }\n    ((Built) o).size();\n    all.forEach(Built::close);\n    iterator.next();\n  }\n  class Inner {\n    void poke() {\n      built.run();\n      User.this.go(null, null, null);\n    }\n  }\n}\n",
+    );
+    // A project method whose container is named like a library-typed variable.
+    let iterator = (
+        "app/Lists.java",
+        "package app;\n\nclass Lists {\n  Object iterator() {\n    return new Object() {\n      public String next() {\n        return null;\n      }\n    };\n  }\n}\n",
+    );
+    // A static import binds a type's method; a nested type is named through its outer one.
+    let checks = (
+        "app/util/Checks.java",
+        "package app.util;\n\npublic final class Checks {\n  public static void check(boolean ok) {}\n  public static Spec.Builder spec() {\n    return null;\n  }\n}\n",
+    );
+    let spec = (
+        "app/util/Spec.java",
+        "package app.util;\n\npublic final class Spec {\n  public static Builder builder() {\n    return new Builder();\n  }\n  public static final class Builder {\n    public Builder named(String n) {\n      return this;\n    }\n  }\n}\n",
+    );
+    let other_builder = (
+        "app/util/Other.java",
+        "package app.util;\n\npublic final class Other {\n  public static final class Builder {\n    public Builder named(String n) {\n      return this;\n    }\n  }\n}\n",
+    );
+    let third_builder = (
+        "app/util/Third.java",
+        "package app.util;\n\npublic final class Third {\n  public static final class Builder {\n    public Builder named(String n) {\n      return this;\n    }\n  }\n}\n",
+    );
+    let client = (
+        "app/Client.java",
+        "package app;\n\nimport static app.util.Checks.check;\nimport app.util.Spec;\n\nclass Client {\n  void run(Spec.Builder given) {\n    check(true);\n    Spec.builder().named(\"a\").named(\"b\");\n    given.named(\"c\");\n  }\n}\n",
+    );
+    let s = snapshot(&[checks, spec, other_builder, third_builder, client]);
+    assert_eq!(
+        callees(&s, "app/Client.java:Client.run"),
+        pairs(&[
+            ("app/util/Checks.java:Checks.check", "import"),
+            ("app/util/Spec.java:Builder.named", "type"),
+            ("app/util/Spec.java:Spec.builder", "import"),
+        ])
+    );
+    let s = snapshot(&[builder, built, failure, base, user, iterator]);
+    assert_eq!(
+        callees(&s, "app/User.java:User.go"),
+        pairs(&[
+            ("app/Base.java:Base.strict", "base"),
+            ("app/Builder.java:Builder", "package"),
+            ("app/Builder.java:Builder.add", "type"),
+            ("app/Builder.java:Builder.build", "type"),
+            ("app/Builder.java:Builder.flag", "type"),
+            ("app/Built.java:Built.close", "container"),
+            ("app/Built.java:Built.run", "type"),
+            ("app/Built.java:Built.size", "type"),
+            ("app/Failure.java:Failure", "package"),
+        ])
+    );
+    assert_eq!(
+        callees(&s, "app/User.java:Inner.poke"),
+        pairs(&[
+            ("app/Built.java:Built.run", "type"),
+            ("app/User.java:User.go", "type"),
+        ])
+    );
+    // A signature is the declaration, not the annotation above it: `flag` returns a
+    // Builder, which is how the chain goes on.
+    let flag = s
+        .graph
+        .symbols
+        .iter()
+        .map(|n| n.symbol())
+        .find(|d| d.name == "flag")
+        .expect("flag");
+    assert_eq!(flag.signature, "public Builder flag()");
+}
+
 #[test]
 fn a_go_call_reaches_the_functions_of_its_own_package_in_other_files() {
     let s = snapshot(&[

@@ -210,7 +210,15 @@ pub fn candidates(lang: Option<&str>, importer: &str, name: &str) -> Vec<String>
                 .map(|k| format!("/{}/", segments[k..].join("/")))
                 .collect()
         }
-        Some(Language::Java) => vec![format!("/{}.java", name.replace('.', "/"))],
+        // A type's file, else its outer type's: a static import's member or a nested type
+        // (`import static a.Util.check`, `import a.Outer.Inner`) is declared in the parent's.
+        Some(Language::Java) => {
+            let mut out = vec![format!("/{}.java", name.replace('.', "/"))];
+            if let Some((parent, _)) = name.rsplit_once('.') {
+                out.push(format!("/{}.java", parent.replace('.', "/")));
+            }
+            out
+        }
         None => Vec::new(),
     }
 }
@@ -511,6 +519,9 @@ mod tests {
         assert!(matches("server/run.go", &go) && !matches("server/sub/x.go", &go));
         let java = candidates(Some("java"), "A.java", "com.acme.Util");
         assert!(matches("src/main/java/com/acme/Util.java", &java));
+        // A static import's member lives in its type's file.
+        let member = candidates(Some("java"), "A.java", "com.acme.Util.check");
+        assert!(matches("src/main/java/com/acme/Util.java", &member));
     }
 
     #[test]

@@ -136,6 +136,15 @@ impl Graph {
         let bare_reaches = |s: &u32| implicit_this || sym(*s).kind != "method";
         let callables =
             |found: Vec<u32>| -> Vec<u32> { found.into_iter().filter(callable).collect() };
+        // The caller's own class, where its bases are looked up.
+        let own_classes = || -> Vec<u32> {
+            own.map_or_else(Vec::new, |class| {
+                self.defined_in(scope.file, class)
+                    .into_iter()
+                    .filter(|s| CLASS_LIKE.contains(&sym(*s).kind.as_str()))
+                    .collect()
+            })
+        };
         // A guess by the name alone: the few definitions of `name` that `keep` admits, or
         // none when there are more.
         let guess = |keep: &dyn Fn(&u32) -> bool| -> Vec<u32> {
@@ -159,6 +168,13 @@ impl Graph {
                 }
                 return (local, Confidence::File);
             }
+            // Where `this.` is implicit, a bare call may be a method the class inherits.
+            if implicit_this {
+                let inherited = callables(self.inherited(scope, at, own_classes(), name));
+                if !inherited.is_empty() {
+                    return (inherited, Confidence::Base);
+                }
+            }
             if let Some(package) = self.in_package(scope, name) {
                 let functions: Vec<u32> = package.into_iter().filter(callable).collect();
                 if !functions.is_empty() {
@@ -180,13 +196,7 @@ impl Graph {
                 }
             }
             // A base class's: the one the class declaration names, nearest first.
-            let classes: Vec<u32> = own.map_or_else(Vec::new, |class| {
-                self.defined_in(scope.file, class)
-                    .into_iter()
-                    .filter(|s| CLASS_LIKE.contains(&sym(*s).kind.as_str()))
-                    .collect()
-            });
-            let inherited = callables(self.inherited(scope, at, classes, name));
+            let inherited = callables(self.inherited(scope, at, own_classes(), name));
             if !inherited.is_empty() {
                 return (inherited, Confidence::Base);
             }
@@ -198,7 +208,19 @@ impl Graph {
         // A call on what a call made (`Request(url).prepare()`, `Foo::new().build()`, `new
         // Foo().m()`): a method of the type made, when the call made one.
         if let Some(made_by) = receiver.strip_suffix("()") {
-            let made = if made_by.contains("::") {
+            // What a method of a typed value is declared to return (`json.get(k).size()`,
+            // `new Builder().add(a).build()`).
+            if let Some((on, method)) = types::method_call(made_by) {
+                for type_name in self.returned_by_method(scope, caller_sym, at, on, method, 8) {
+                    let methods = callables(self.methods_of_type(scope, at, &type_name, name));
+                    if !methods.is_empty() {
+                        return (methods, Confidence::Type);
+                    }
+                }
+            }
+            let made = if made_by.contains("()") {
+                None // a chain whose returns are unknown: no name of it is a type made
+            } else if made_by.contains("::") {
                 types::constructed_by(made_by)
             } else {
                 Some(last_segment(made_by).to_string())
@@ -270,7 +292,23 @@ impl Graph {
             }
         }
         // A variable, parameter or field of a type the file states: that type's method.
-        let stated = scope.type_of(receiver, own, at);
+        let mut stated: Vec<String> = scope
+            .type_of(receiver, own, at)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        // A field a base class declares (`doc.nodes()` in a parser whose base holds `doc`,
+        // `self.session.get()` set in a base's `__init__`).
+        if stated.is_empty() {
+            let field = match receiver.split_once('.') {
+                None if implicit_this => Some(receiver),
+                Some((head, rest)) if SELF.contains(&head) && !rest.contains('.') => Some(rest),
+                _ => None,
+            };
+            if let Some(field) = field {
+                stated = self.inherited_field(scope, at, own_classes(), field);
+            }
+        }
         for type_name in &stated {
             let methods = callables(self.methods_of_type(scope, at, type_name, name));
             if !methods.is_empty() {
@@ -318,7 +356,7 @@ impl Graph {
             // below it that define it, where the call may dispatch.
             let all = stated
                 .iter()
-                .copied()
+                .map(String::as_str)
                 .chain(types.iter().map(String::as_str));
             for type_name in all {
                 let methods = callables(self.implementers(scope, at, type_name, name));
@@ -326,6 +364,15 @@ impl Graph {
                     return (methods, Confidence::Dispatch);
                 }
             }
+        }
+        // A name whose stated types the project defines nowhere (`Iterator<T> it`): a
+        // library's value, whose methods no project definition named like it is.
+        let library_value = !stated.is_empty()
+            && stated.iter().all(|t| {
+                !t.starts_with(types::ELEMENT_OF) && self.named(last_segment(t)).is_empty()
+            });
+        if library_value {
+            return (Vec::new(), Confidence::Name);
         }
         // A path the project does not define (`io::Error::from`, `std::env::current_dir`):
         // a library's, never a project type that happens to share its last name, not even
@@ -370,13 +417,18 @@ impl Graph {
     /// The files a module path written in `importer` may name, by the index's conventions:
     /// the last segment names the file, or (`use a::file::Item`) an earlier one does; in a
     /// language whose imports name declared modules (C#'s namespaces), the files declaring it.
-    /// The top-level functions named `name` in the other files of the caller's package,
-    /// for a language whose packages are directories (Go: every file of a directory sees
-    /// the others' top-level names without an import); `None` for other languages.
+    /// The top-level definitions named `name` in the other files of the caller's package,
+    /// for a language whose packages are directories, where every file sees the others'
+    /// top-level names without an import: Go's functions, Java's types (`new Foo()` of a
+    /// class beside the caller's, see [`Graph::package_types`]); `None` for other languages.
     fn in_package(&self, scope: &Scope, name: &str) -> Option<Vec<u32>> {
-        if scope.facts.language.as_deref() != Some("go") {
-            return None;
+        let language = scope.facts.language.as_deref();
+        match language {
+            Some("go") => {}
+            Some("java") => return Some(self.package_types(scope.file, name, CLASS_LIKE)),
+            _ => return None,
         }
+        let kinds = ["function"];
         let dir_of = |file: u32| {
             let path = self.files[file as usize].path.as_str();
             path.rsplit_once('/').map_or("", |(dir, _)| dir)
@@ -390,10 +442,10 @@ impl Graph {
                     let node = &self.symbols[s as usize];
                     let symbol = node.symbol();
                     node.file != scope.file
-                        && symbol.kind == "function"
+                        && kinds.contains(&symbol.kind.as_str())
                         && symbol.container.is_none()
                         && dir_of(node.file) == here
-                        && self.files[node.file as usize].language.as_deref() == Some("go")
+                        && self.files[node.file as usize].language.as_deref() == language
                 })
                 .collect(),
         )
@@ -435,7 +487,13 @@ impl Graph {
         if candidates.is_empty() {
             return Vec::new();
         }
-        tried_keys(name)
+        // Java names a static import's member or a nested type through its type's file.
+        let outer_file = (language == Some("java"))
+            .then(|| name.rsplit('.').nth(1))
+            .flatten()
+            .map(str::to_string);
+        let mut found: Vec<u32> = tried_keys(name)
+            .chain(outer_file)
             .filter_map(|key| self.keys.get(&key))
             .flatten()
             .copied()
@@ -444,7 +502,10 @@ impl Graph {
                 language != Some("python")
                     || !self.inside_package(&self.files[f as usize].path, name)
             })
-            .collect()
+            .collect();
+        found.sort_unstable();
+        found.dedup();
+        found
     }
 
     /// Whether `path`, which a Python absolute import of `module` matched, lies inside a
@@ -572,7 +633,22 @@ impl<'a, 'f> Scope<'a, 'f> {
                     .collect();
                 let implicit_this = matches!(self.facts.language.as_deref(), Some("java" | "cpp"));
                 if local.is_empty() && implicit_this {
-                    return field(receiver);
+                    let own_field = field(receiver);
+                    if !own_field.is_empty() {
+                        return own_field;
+                    }
+                    // An inner class sees its outer class's fields: the file's other
+                    // classes' field of that name, when they agree on its type.
+                    let mut outer: Vec<&'a str> = self
+                        .fields
+                        .get(receiver)
+                        .into_iter()
+                        .flatten()
+                        .map(|(t, _)| *t)
+                        .collect();
+                    outer.sort_unstable();
+                    outer.dedup();
+                    return if outer.len() == 1 { outer } else { Vec::new() };
                 }
                 local
             }

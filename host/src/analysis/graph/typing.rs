@@ -48,6 +48,49 @@ impl Graph {
         Vec::new()
     }
 
+    /// The types of a field named `field` that the classes `start` inherit: declared by the
+    /// nearest base class that declares it, up to [`MAX_BASE_DEPTH`] levels up.
+    pub(super) fn inherited_field(
+        &self,
+        scope: &Scope,
+        at: (u32, u32),
+        start: Vec<u32>,
+        field: &str,
+    ) -> Vec<String> {
+        let mut level = start;
+        let mut seen: HashSet<u32> = level.iter().copied().collect();
+        for _ in 0..MAX_BASE_DEPTH {
+            let mut next = Vec::new();
+            for &c in &level {
+                let file = self.symbols[c as usize].file;
+                let language = self.files[file as usize].language.as_deref();
+                for base in bases::bases(language, &self.symbols[c as usize].symbol().signature) {
+                    next.extend(
+                        self.types_named(scope, at, file, base, CLASS_LIKE)
+                            .into_iter()
+                            .filter(|b| seen.insert(*b)),
+                    );
+                }
+            }
+            let mut found: Vec<String> = next
+                .iter()
+                .flat_map(|&b| {
+                    let holder = self.symbols[b as usize].symbol().name.as_str();
+                    self.field_types.get(holder).into_iter().flatten()
+                })
+                .filter(|(name, _)| name == field)
+                .map(|(_, type_name)| type_name.clone())
+                .collect();
+            found.sort_unstable();
+            found.dedup();
+            if !found.is_empty() || next.is_empty() {
+                return found;
+            }
+            level = next;
+        }
+        Vec::new()
+    }
+
     /// The methods named `name` the types `types` define themselves: in the type's own file,
     /// else anywhere in its language family under that type's name (an `impl` elsewhere).
     fn own_methods(&self, types: &[u32], name: &str) -> Vec<u32> {
@@ -120,6 +163,21 @@ impl Graph {
         kinds: &[&str],
     ) -> Vec<u32> {
         let of_kind = |s: &u32| kinds.contains(&self.symbols[*s as usize].symbol().kind.as_str());
+        // A nested type named through its outer one (`Connection.Request`): that one, else
+        // the name alone.
+        if let Some((outer, inner)) = name.rsplit_once('.') {
+            let family = self.family_of(file);
+            let nested: Vec<u32> = self
+                .members(inner, outer)
+                .iter()
+                .copied()
+                .filter(|s| of_kind(s) && self.family_of(self.symbols[*s as usize].file) == family)
+                .collect();
+            if !nested.is_empty() {
+                return nested;
+            }
+            return self.types_named(scope, at, file, inner, kinds);
+        }
         // Most names asked about (a variable's, a module's) are no type at all: known at the
         // cost of one lookup, unless an import renames one.
         if !self.may_name_kind(name, kinds) && !scope.aliased.contains_key(name) {
@@ -139,6 +197,11 @@ impl Graph {
         if !here.is_empty() {
             return here;
         }
+        // Java: a type of the file's own package, before one nested in another class.
+        let beside = self.package_types(file, name, kinds);
+        if !beside.is_empty() {
+            return beside;
+        }
         let family = self.family_of(file);
         few(self
             .named(name)
@@ -152,22 +215,166 @@ impl Graph {
     /// to return, when they agree on one.
     fn returned_type(&self, scope: &Scope, at: (u32, u32), function: &str) -> Option<String> {
         let functions = self.types_named(scope, at, scope.file, function, &["function", "method"]);
-        let mut returned = functions.iter().map(|&f| {
-            let node = &self.symbols[f as usize];
-            let returned = types::return_type(
-                self.files[node.file as usize].language.as_deref(),
-                &node.symbol().signature,
-            )?;
-            // `fn new() -> Self` returns its impl's type.
-            match (returned.as_str(), &node.symbol().container) {
-                ("Self", Some(own)) => Some(own.clone()),
-                _ => Some(returned),
-            }
-        });
+        let mut returned = functions.iter().map(|&f| self.declared_return(f));
         let first = returned.next()??;
         returned
             .all(|r| r.as_deref() == Some(first.as_str()))
             .then_some(first)
+    }
+
+    /// The types the methods named `method` of a receiver `on` are declared to return (the
+    /// value `on.method(...)` is), when they agree: `on` typed as a call's receiver is, by
+    /// the caller's class, a stated type or a chain of fields.
+    pub(super) fn returned_by_method(
+        &self,
+        scope: &Scope,
+        caller: &Symbol,
+        at: (u32, u32),
+        on: &str,
+        method: &str,
+        depth: usize,
+    ) -> Vec<String> {
+        let types = self.value_types(scope, caller, at, on, depth);
+        let mut returned = types.iter().flat_map(|t| {
+            self.methods_of_type(scope, at, t, method)
+                .into_iter()
+                .map(|m| self.declared_return(m))
+        });
+        let Some(Some(first)) = returned.next() else {
+            return Vec::new();
+        };
+        if returned.all(|r| r.as_deref() == Some(first.as_str())) {
+            vec![first]
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// The types of the value a call's receiver `on` holds: the caller's class for `self`,
+    /// a stated type, a chain of fields, what a chain of calls returns, one call at a time
+    /// (`Builder::new()`, `Foo().add()`; at most `depth` calls), or a type itself, whose
+    /// static members a call reaches (`Gson.create()`).
+    fn value_types(
+        &self,
+        scope: &Scope,
+        caller: &Symbol,
+        at: (u32, u32),
+        on: &str,
+        depth: usize,
+    ) -> Vec<String> {
+        let own = caller.container.as_deref();
+        if SELF.contains(&on) {
+            return own.into_iter().map(str::to_string).collect();
+        }
+        if let Some(made_by) = on.strip_suffix("()") {
+            if depth == 0 {
+                return Vec::new();
+            }
+            if let Some((inner, method)) = types::method_call(made_by) {
+                let returned = self.returned_by_method(scope, caller, at, inner, method, depth - 1);
+                if !returned.is_empty() {
+                    return returned;
+                }
+            }
+            let made = if made_by.contains("()") {
+                None
+            } else if made_by.contains("::") {
+                types::constructed_by(made_by)
+            } else {
+                Some(last_segment(made_by).to_string())
+            };
+            let mut names: Vec<String> = made
+                .map(|t| self.types_meant(scope, at, &t))
+                .unwrap_or_default()
+                .into_iter()
+                .map(|t| self.symbols[t as usize].symbol().name.clone())
+                .collect();
+            names.dedup();
+            return names;
+        }
+        let stated: Vec<String> = scope
+            .type_of(on, own, at)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        if !stated.is_empty() {
+            return stated;
+        }
+        let chained = self.chain_types(scope, on, caller, at).0;
+        if !chained.is_empty() || on.contains('.') {
+            return chained;
+        }
+        if self
+            .types_named(scope, at, scope.file, on, CLASS_LIKE)
+            .is_empty()
+        {
+            Vec::new()
+        } else {
+            vec![on.to_string()]
+        }
+    }
+
+    /// The top-level types named `name` (of `kinds`) in the other files of `file`'s package,
+    /// for Java, whose packages are directories below a source root and whose files see
+    /// each other's types without an import; empty for other languages.
+    pub(super) fn package_types(&self, file: u32, name: &str, kinds: &[&str]) -> Vec<u32> {
+        let language = self.files[file as usize].language.as_deref();
+        if language != Some("java") {
+            return Vec::new();
+        }
+        // A package's directory below its source root: main and test sources
+        // (`src/main/java/a/b`, `src/test/java/a/b`) share a package.
+        let dir_of = |f: u32| {
+            let path = self.files[f as usize].path.as_str();
+            let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+            match dir.rfind("/java/") {
+                Some(i) => &dir[i + "/java/".len()..],
+                None => dir.strip_prefix("java/").unwrap_or(dir),
+            }
+        };
+        let here = dir_of(file);
+        self.named(name)
+            .iter()
+            .copied()
+            .filter(|&s| {
+                let node = &self.symbols[s as usize];
+                let symbol = node.symbol();
+                node.file != file
+                    && kinds.contains(&symbol.kind.as_str())
+                    && symbol.container.is_none()
+                    && dir_of(node.file) == here
+                    && self.files[node.file as usize].language.as_deref() == language
+            })
+            .collect()
+    }
+
+    /// The type a function or method is declared to return (`Self` as its impl's type).
+    fn declared_return(&self, function: u32) -> Option<String> {
+        let node = &self.symbols[function as usize];
+        let returned = types::return_type(
+            self.files[node.file as usize].language.as_deref(),
+            &node.symbol().signature,
+        )?;
+        if let ("Self", Some(own)) = (returned.as_str(), &node.symbol().container) {
+            return Some(own.clone());
+        }
+        // A type nested in the declaring file (`static Builder builder()` of a class whose
+        // `Builder` is its own): named through its outer type, as the declaring file means it,
+        // not as the caller's file would.
+        let nested: Vec<Option<&str>> = self
+            .defined_in(node.file, &returned)
+            .into_iter()
+            .filter_map(|t| {
+                let t = self.symbols[t as usize].symbol();
+                TYPE_LIKE
+                    .contains(&t.kind.as_str())
+                    .then_some(t.container.as_deref())
+            })
+            .collect();
+        match nested.as_slice() {
+            [Some(outer)] => Some(format!("{outer}.{returned}")),
+            _ => Some(returned),
+        }
     }
 
     /// The types a receiver chained through fields has (`self.app.config`, `h.pair.reader`):
@@ -192,11 +399,21 @@ impl Graph {
         } else if SELF.contains(&head) {
             own.into_iter().map(str::to_string).collect()
         } else {
-            scope
+            let stated: Vec<String> = scope
                 .type_of(head, own, at)
                 .into_iter()
                 .map(str::to_string)
-                .collect()
+                .collect();
+            // A type's own name: its static fields (`Allocator.INSTANCE.make()`).
+            if stated.is_empty()
+                && !self
+                    .types_named(scope, at, scope.file, head, CLASS_LIKE)
+                    .is_empty()
+            {
+                vec![head.to_string()]
+            } else {
+                stated
+            }
         };
         // A test's parameter named like a fixture it sees: what the fixture makes.
         let mut from_fixture = false;
@@ -209,9 +426,12 @@ impl Graph {
             from_fixture = true;
         }
         for field in segments {
+            if field == "this" {
+                continue; // Java's `Outer.this`: the outer instance, of the type before it
+            }
             let mut next: Vec<String> = types
                 .iter()
-                .flat_map(|t| self.field_types.get(t).into_iter().flatten())
+                .flat_map(|t| self.field_types.get(last_segment(t)).into_iter().flatten())
                 .filter(|(name, _)| name == field)
                 .map(|(_, type_name)| type_name.clone())
                 .collect();

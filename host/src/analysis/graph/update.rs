@@ -560,7 +560,7 @@ pub(super) fn direct_bindings<'f>(
     } else {
         Vec::new()
     };
-    let mut bind = |local: &'f str, name: &str, files: &[u32], line: u32| {
+    let mut bind = |local: &'f str, name: &str, outer: Option<&str>, files: &[u32], line: u32| {
         // An import inside a definition binds only there.
         let scope = innermost.get(line as usize).copied().flatten().map(|d| {
             let d = g.symbols[d as usize].symbol();
@@ -569,7 +569,10 @@ pub(super) fn direct_bindings<'f>(
         let defs = files
             .iter()
             .flat_map(|&f| g.defined_in(f, name))
-            .filter(|s| g.symbols[*s as usize].symbol().container.is_none())
+            .filter(|s| {
+                let container = g.symbols[*s as usize].symbol().container.as_deref();
+                container.is_none() || (outer.is_some() && container == outer)
+            })
             .map(|definition| calls::Binding { definition, scope });
         out.entry(local).or_default().extend(defs);
     };
@@ -595,9 +598,16 @@ pub(super) fn direct_bindings<'f>(
                 .and_then(|(_, f)| *f)
         })
     };
+    // Java imports a member of a type by the type's path (`import static a.Util.check`,
+    // `import a.Outer.Inner`): the segment before the name is the member's container.
+    let java = facts.language.as_deref() == Some("java");
     for (i, (name, line)) in facts.imports.iter().enumerate() {
         let last = last_segment(name);
-        bind(last, last, file_of(i).as_slice(), *line);
+        let outer = java
+            .then(|| name.rsplit('.').nth(1))
+            .flatten()
+            .filter(|o| o.starts_with(|c: char| c.is_uppercase()));
+        bind(last, last, outer, file_of(i).as_slice(), *line);
     }
     for (name, local, line) in &facts.aliases {
         // The import of that line naming the definition, else whatever the line resolved to.
@@ -617,7 +627,7 @@ pub(super) fn direct_bindings<'f>(
         } else {
             own
         };
-        bind(local.as_str(), name.as_str(), &files, *line);
+        bind(local.as_str(), name.as_str(), None, &files, *line);
     }
     out.retain(|_, defs| !defs.is_empty());
     out

@@ -130,7 +130,7 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
         }
         if let (Some((node, field)), true) = (bound, own) {
             let type_name = match (bound_type, ctor, element_of) {
-                (Some(t), _, _) => types::type_name(text(t, source)),
+                (Some(t), _, _) => bound_type_name(lang, text(t, source)),
                 (None, Some(c), _) => types::constructed_by(text(c, source)),
                 (None, None, Some(over)) => {
                     let path = text(over, source);
@@ -297,6 +297,29 @@ fn assign_containers(defs: &mut [(Node, Symbol)]) {
     }
 }
 
+/// The type a binding records: its own name, kept with its outer type's where Java names a
+/// nested type through it (`Connection.Request`), which a type of that name nested
+/// elsewhere, or in the caller's own file, is not.
+fn bound_type_name(lang: Language, written: &str) -> Option<String> {
+    let name = types::type_name(written)?;
+    if lang != Language::Java {
+        return Some(name);
+    }
+    let plain = written.split('<').next().unwrap_or(written).trim();
+    let outer = plain
+        .strip_suffix(name.as_str())
+        .and_then(|rest| rest.strip_suffix('.'))
+        .and_then(|rest| rest.rsplit('.').next())
+        .filter(|o| {
+            o.starts_with(|c: char| c.is_uppercase())
+                && o.chars().all(|c| c.is_alphanumeric() || c == '_')
+        });
+    Some(match outer {
+        Some(outer) => format!("{outer}.{name}"),
+        None => name,
+    })
+}
+
 /// A call's receiver as a plain dotted path (`self`, `os.path`, `crate::util`), or `?`.
 /// Python's `super()` and `super(Cls, self)` are `super`, as Java's and JavaScript's `super`:
 /// the call means a base class's method. A receiver that is itself a call of a plain path
@@ -316,6 +339,9 @@ fn receiver_text(lang: Language, raw: &str) -> String {
     if is_path(raw) {
         return raw.to_string();
     }
+    if let Some(cast) = cast_type(lang, raw) {
+        return format!("{cast}()");
+    }
     if let Some(callee) = called_path(raw) {
         if lang == Language::Go && callee == "new" {
             let made = raw[callee.len()..]
@@ -330,7 +356,97 @@ fn receiver_text(lang: Language, raw: &str) -> String {
             return format!("{callee}()");
         }
     }
-    "?".to_string()
+    call_chain(raw).unwrap_or_else(|| "?".to_string())
+}
+
+/// A receiver that is a chain of calls on a path (`new Builder(a).add(b)\n  .flag()`,
+/// `Builder::new(a).add(b)`) as that path with every call's arguments and type arguments
+/// dropped (`Builder().add().flag()`, `Builder::new().add()`): what each call returns is
+/// then looked up in turn. None for anything else (an index, an operator, a lambda).
+fn call_chain(raw: &str) -> Option<String> {
+    const LONGEST: usize = 160;
+    let raw = raw.trim();
+    let raw = raw.strip_prefix("new ").unwrap_or(raw);
+    let mut out = String::new();
+    let mut chars = raw.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            // Arguments, type arguments, and an anonymous class's body (`new Base() { .. }`).
+            '(' | '<' | '{' => {
+                let close = match c {
+                    '(' => ')',
+                    '<' => '>',
+                    _ => '}',
+                };
+                let mut depth = 1usize;
+                for inner in chars.by_ref() {
+                    if inner == c {
+                        depth += 1;
+                    } else if inner == close {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                }
+                if depth != 0 {
+                    return None;
+                }
+                if c == '(' {
+                    out.push_str("()");
+                }
+            }
+            // A comment between the calls of a chain.
+            '/' if chars.peek() == Some(&'/') => {
+                chars.by_ref().find(|&c| c == '\n');
+            }
+            '/' if chars.peek() == Some(&'*') => {
+                chars.next();
+                let mut last = ' ';
+                for inner in chars.by_ref() {
+                    if last == '*' && inner == '/' {
+                        break;
+                    }
+                    last = inner;
+                }
+            }
+            c if c.is_whitespace() => {}
+            c if c.is_alphanumeric() || matches!(c, '_' | '.' | ':' | '$') => out.push(c),
+            _ => return None,
+        }
+        if out.len() > LONGEST {
+            return None;
+        }
+    }
+    // A turbofish's `::` goes with its type arguments (`collect::<Vec<_>>()`).
+    let out = out.replace("::()", "()");
+    // Calls only between names: `a().b()`, never `a()b` or `()`.
+    let well_formed = out.contains("()")
+        && !out.starts_with('(')
+        && out
+            .match_indices("()")
+            .all(|(i, _)| matches!(out[i + 2..].chars().next(), None | Some('.')));
+    well_formed.then_some(out)
+}
+
+/// The type a parenthesized cast gives its value (Java's `((Foo) x)`, TypeScript's
+/// `(x as Foo)`): a value of that type, as if a call had made it.
+fn cast_type(lang: Language, raw: &str) -> Option<String> {
+    let inner = raw.strip_prefix('(')?.strip_suffix(')')?.trim();
+    let written = match lang {
+        Language::Java => {
+            let (ty, value) = inner.strip_prefix('(')?.split_once(')')?;
+            if value.trim().is_empty() {
+                return None;
+            }
+            ty
+        }
+        Language::TypeScript | Language::Tsx | Language::Vue | Language::Svelte => {
+            inner.rsplit_once(" as ")?.1
+        }
+        _ => return None,
+    };
+    types::type_name(written)
 }
 
 /// `f` of a receiver that is one call `f(args)`: its first parenthesis closes at its end (not
@@ -391,9 +507,42 @@ fn refine_kind(lang: Language, node: Node, kind: &'static str) -> &'static str {
 
 /// The definition's first line, without a trailing `{` or `:`.
 fn signature(node: Node, source: &str) -> String {
-    let first = text(node, source).lines().next().unwrap_or("").trim();
+    let own = &source[signature_start(node)..node.end_byte()];
+    let first = own.lines().next().unwrap_or("").trim();
     let first = first.trim_end_matches('{').trim_end();
     super::clip(first, 200)
+}
+
+/// Where a definition's own words start: after the annotations and decorators written
+/// before them (Java's `@Override`, TypeScript's `@Input()`), which say nothing of its name,
+/// parameters, type or bases.
+fn signature_start(node: Node) -> usize {
+    const NOT_SIGNATURE: &[&str] = &[
+        "marker_annotation",
+        "annotation",
+        "decorator",
+        "comment",
+        "line_comment",
+        "block_comment",
+    ];
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        if NOT_SIGNATURE.contains(&child.kind()) {
+            continue;
+        }
+        if child.kind() == "modifiers" {
+            let mut inner = child.walk();
+            let first = child
+                .children(&mut inner)
+                .find(|c| !NOT_SIGNATURE.contains(&c.kind()));
+            match first {
+                Some(first) => return first.start_byte(),
+                None => continue,
+            }
+        }
+        return child.start_byte();
+    }
+    node.start_byte()
 }
 
 /// Nodes that wrap a definition without being one: the doc comment sits before the wrapper.

@@ -396,6 +396,47 @@ fn names_get_the_types_each_language_states() {
 }
 
 #[test]
+fn a_receiver_made_by_a_chain_of_calls_keeps_each_call() {
+    let x = extract(
+        Language::Java,
+        "class T {\n  void f() {\n    new Builder<A>(a)\n        // a note\n        .add(b, c(d))\n        .with(new Base<X>() { void g() { h(); } })\n        /* more */ .build();\n    ((Json) value).size();\n    list.get(0).name();\n    items[0].run();\n    (a + b).run();\n  }\n}\n",
+    );
+    let receivers: Vec<(&str, Option<&str>)> = x
+        .calls
+        .iter()
+        .map(|c| (c.name.as_str(), c.receiver.as_deref()))
+        .filter(|(n, _)| matches!(*n, "build" | "size" | "name" | "run"))
+        .collect();
+    assert_eq!(
+        receivers,
+        [
+            ("build", Some("Builder().add().with()")),
+            ("size", Some("Json()")),
+            ("name", Some("list.get()")),
+            ("run", Some("?")),
+            ("run", Some("?")),
+        ]
+    );
+    let x = extract(
+        Language::TypeScript,
+        "function f() {\n  (node as Element).focus();\n  items.map(f).filter(g).at(0);\n}\n",
+    );
+    let receivers: Vec<(&str, Option<&str>)> = x
+        .calls
+        .iter()
+        .map(|c| (c.name.as_str(), c.receiver.as_deref()))
+        .filter(|(n, _)| matches!(*n, "focus" | "at"))
+        .collect();
+    assert_eq!(
+        receivers,
+        [
+            ("focus", Some("Element()")),
+            ("at", Some("items.map().filter()"))
+        ]
+    );
+}
+
+#[test]
 fn a_receiver_made_by_one_call_keeps_its_path() {
     let x = extract(
         Language::Rust,
@@ -411,7 +452,7 @@ fn a_receiver_made_by_one_call_keeps_its_path() {
         receivers,
         [
             ("build", Some("Builder::new()")),
-            ("build", Some("?")),
+            ("build", Some("Builder::new().add()")),
             ("go", Some("make()")),
         ]
     );

@@ -41,6 +41,18 @@ pub fn constructed_by(path: &str) -> Option<String> {
     makes_own_type(function).then(|| type_name(ty)).flatten()
 }
 
+/// A call's path split into the value it is made on and the method (`a.b().get` gives
+/// `a.b()` and `get`); none for a plain function or a path's associated function (`f`,
+/// `Foo::new`).
+pub fn method_call(path: &str) -> Option<(&str, &str)> {
+    let (on, method) = path.rsplit_once('.')?;
+    let plain = !method.is_empty()
+        && method
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '$');
+    (plain && !on.is_empty()).then_some((on, method))
+}
+
 /// The type's own name in a type as written, or none when it names no single type.
 pub fn type_name(raw: &str) -> Option<String> {
     let mut t = raw.trim().trim_matches(['"', '\'']).trim();

@@ -8,10 +8,17 @@
 
 (method_invocation object: (_)? @receiver name: (identifier) @call)
 (object_creation_expression type: (type_identifier) @call)
+(object_creation_expression type: (generic_type (type_identifier) @call))
+(object_creation_expression type: (scoped_type_identifier (type_identifier) @call .))
+(object_creation_expression type: (generic_type (scoped_type_identifier (type_identifier) @call .)))
+; `parser::hasNext` calls hasNext where it is applied: the language's tools count it a call.
+(method_reference . (_) @receiver . (identifier) @call .)
 
 (import_declaration) @import
 
 (local_variable_declaration type: (_) @bind.type declarator: (variable_declarator name: (identifier) @bind.name))
 (local_variable_declaration declarator: (variable_declarator name: (identifier) @bind.name value: (object_creation_expression type: (_) @bind.type)))
 (formal_parameter type: (_) @bind.type name: (identifier) @bind.name)
+(enhanced_for_statement type: (_) @bind.type name: (identifier) @bind.name)
+(resource type: (_) @bind.type name: (identifier) @bind.name)
 (field_declaration type: (_) @bind.type declarator: (variable_declarator name: (identifier) @bind.field))
