@@ -153,3 +153,21 @@ module Checkout =
         assert!(calls.contains(&call.to_string()), "{call} in {calls:?}");
     }
 }
+
+#[test]
+fn a_signature_is_the_declaration_not_its_attributes() {
+    let s = parse(
+        "namespace Shop\n{\n    [Serializable]\n    public class Cart : Base\n    {\n        [Fact]\n        [Trait(\"a\", \"b\")]\n        public void Adds()\n        {\n        }\n    }\n}\n",
+    );
+    let signature = |name: &str| {
+        s.definitions
+            .iter()
+            .find(|d| d.name == name)
+            .map(|d| d.signature.clone())
+    };
+    assert_eq!(
+        signature("Cart").as_deref(),
+        Some("public class Cart : Base")
+    );
+    assert_eq!(signature("Adds").as_deref(), Some("public void Adds()"));
+}

@@ -201,3 +201,20 @@ def twice = { x -> x * 2 }
         assert!(calls.contains(&call.to_string()), "{call} in {calls:?}");
     }
 }
+
+#[test]
+fn a_kotlin_signature_is_the_declaration_not_its_annotations() {
+    let s = Jvm::parse(
+        b"package shop\n\n@Serializable\nclass Cart : Base() {\n    @Test\n    @Suppress(\"x\")\n    fun adds(): Int = 1\n}\n",
+        "src/test/kotlin/shop/CartTest.kt",
+    )
+    .unwrap();
+    let signature = |name: &str| {
+        s.definitions
+            .iter()
+            .find(|d| d.name == name)
+            .map(|d| d.signature.clone())
+    };
+    assert_eq!(signature("Cart").as_deref(), Some("class Cart : Base()"));
+    assert_eq!(signature("adds").as_deref(), Some("fun adds(): Int = 1"));
+}

@@ -408,13 +408,53 @@ fn receiver_text(raw: &str) -> String {
 
 /// The definition's first line, without a trailing `{`.
 fn signature(node: Node, source: &str) -> String {
-    let first = text(node, source).lines().next().unwrap_or("").trim();
+    let own = source
+        .get(signature_start(node)..node.end_byte())
+        .unwrap_or_default();
+    let first = own.lines().next().unwrap_or("").trim();
     let first = first.trim_end_matches('{').trim_end();
     let mut out: String = first.chars().take(MAX_SIGNATURE_CHARS).collect();
     if first.chars().count() > MAX_SIGNATURE_CHARS {
         out.push('…');
     }
     out
+}
+
+/// Where a definition's own words start: after the attributes, annotations and decorators
+/// written before them (Java's `@Override`, C#'s `[Fact]`, Kotlin's `@Test`, Swift's `@objc`,
+/// PHP's `#[Route]`, TypeScript's `@Input()`), which say nothing of its name, parameters,
+/// type or bases. The host reads its own languages' signatures by it too.
+pub fn signature_start(node: Node) -> usize {
+    const NOT_SIGNATURE: &[&str] = &[
+        "attribute_list",
+        "attributes",
+        "attribute",
+        "annotation",
+        "marker_annotation",
+        "decorator",
+        "comment",
+        "line_comment",
+        "block_comment",
+        "multiline_comment",
+    ];
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        if NOT_SIGNATURE.contains(&child.kind()) {
+            continue;
+        }
+        if child.kind() == "modifiers" {
+            let mut inner = child.walk();
+            let first = child
+                .children(&mut inner)
+                .find(|c| !NOT_SIGNATURE.contains(&c.kind()));
+            match first {
+                Some(first) => return first.start_byte(),
+                None => continue,
+            }
+        }
+        return child.start_byte();
+    }
+    node.start_byte()
 }
 
 fn text<'s>(node: Node, source: &'s str) -> &'s str {

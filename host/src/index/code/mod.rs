@@ -507,42 +507,10 @@ fn refine_kind(lang: Language, node: Node, kind: &'static str) -> &'static str {
 
 /// The definition's first line, without a trailing `{` or `:`.
 fn signature(node: Node, source: &str) -> String {
-    let own = &source[signature_start(node)..node.end_byte()];
+    let own = &source[sdk::syntax::signature_start(node)..node.end_byte()];
     let first = own.lines().next().unwrap_or("").trim();
     let first = first.trim_end_matches('{').trim_end();
     super::clip(first, 200)
-}
-
-/// Where a definition's own words start: after the annotations and decorators written
-/// before them (Java's `@Override`, TypeScript's `@Input()`), which say nothing of its name,
-/// parameters, type or bases.
-fn signature_start(node: Node) -> usize {
-    const NOT_SIGNATURE: &[&str] = &[
-        "marker_annotation",
-        "annotation",
-        "decorator",
-        "comment",
-        "line_comment",
-        "block_comment",
-    ];
-    let mut cursor = node.walk();
-    for child in node.children(&mut cursor) {
-        if NOT_SIGNATURE.contains(&child.kind()) {
-            continue;
-        }
-        if child.kind() == "modifiers" {
-            let mut inner = child.walk();
-            let first = child
-                .children(&mut inner)
-                .find(|c| !NOT_SIGNATURE.contains(&c.kind()));
-            match first {
-                Some(first) => return first.start_byte(),
-                None => continue,
-            }
-        }
-        return child.start_byte();
-    }
-    node.start_byte()
 }
 
 /// Nodes that wrap a definition without being one: the doc comment sits before the wrapper.
