@@ -414,43 +414,22 @@ impl Graph {
         (methods, Confidence::Name)
     }
 
-    /// The files a module path written in `importer` may name, by the index's conventions:
-    /// the last segment names the file, or (`use a::file::Item`) an earlier one does; in a
-    /// language whose imports name declared modules (C#'s namespaces), the files declaring it.
     /// The top-level definitions named `name` in the other files of the caller's package,
     /// for a language whose packages are directories, where every file sees the others'
     /// top-level names without an import: Go's functions, Java's types (`new Foo()` of a
-    /// class beside the caller's, see [`Graph::package_types`]); `None` for other languages.
+    /// class beside the caller's); `None` for other languages.
     fn in_package(&self, scope: &Scope, name: &str) -> Option<Vec<u32>> {
-        let language = scope.facts.language.as_deref();
-        match language {
-            Some("go") => {}
-            Some("java") => return Some(self.package_types(scope.file, name, CLASS_LIKE)),
+        let kinds: &[&str] = match scope.facts.language.as_deref() {
+            Some("go") => &["function"],
+            Some("java") => CLASS_LIKE,
             _ => return None,
-        }
-        let kinds = ["function"];
-        let dir_of = |file: u32| {
-            let path = self.files[file as usize].path.as_str();
-            path.rsplit_once('/').map_or("", |(dir, _)| dir)
         };
-        let here = dir_of(scope.file);
-        Some(
-            self.named(name)
-                .iter()
-                .copied()
-                .filter(|&s| {
-                    let node = &self.symbols[s as usize];
-                    let symbol = node.symbol();
-                    node.file != scope.file
-                        && kinds.contains(&symbol.kind.as_str())
-                        && symbol.container.is_none()
-                        && dir_of(node.file) == here
-                        && self.files[node.file as usize].language.as_deref() == language
-                })
-                .collect(),
-        )
+        Some(self.package_members(scope.file, name, kinds))
     }
 
+    /// The files a module path written in `importer` may name, by the index's conventions:
+    /// the last segment names the file, or (`use a::file::Item`) an earlier one does; in a
+    /// language whose imports name declared modules (C#'s namespaces), the files declaring it.
     pub(super) fn files_named(
         &self,
         language: Option<&str>,

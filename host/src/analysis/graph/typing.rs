@@ -24,28 +24,7 @@ impl Graph {
         start: Vec<u32>,
         name: &str,
     ) -> Vec<u32> {
-        let mut level = start;
-        let mut seen: HashSet<u32> = level.iter().copied().collect();
-        for _ in 0..MAX_BASE_DEPTH {
-            let mut next = Vec::new();
-            for &c in &level {
-                let file = self.symbols[c as usize].file;
-                let language = self.files[file as usize].language.as_deref();
-                for base in bases::bases(language, &self.symbols[c as usize].symbol().signature) {
-                    next.extend(
-                        self.types_named(scope, at, file, base, CLASS_LIKE)
-                            .into_iter()
-                            .filter(|b| seen.insert(*b)),
-                    );
-                }
-            }
-            let found = self.own_methods(&next, name);
-            if !found.is_empty() || next.is_empty() {
-                return found;
-            }
-            level = next;
-        }
-        Vec::new()
+        self.nearest_bases(scope, at, start, |bases| self.own_methods(bases, name))
     }
 
     /// The types of a field named `field` that the classes `start` inherit: declared by the
@@ -57,6 +36,32 @@ impl Graph {
         start: Vec<u32>,
         field: &str,
     ) -> Vec<String> {
+        self.nearest_bases(scope, at, start, |bases| {
+            let mut found: Vec<String> = bases
+                .iter()
+                .flat_map(|&b| {
+                    let holder = self.symbols[b as usize].symbol().name.as_str();
+                    self.field_types.get(holder).into_iter().flatten()
+                })
+                .filter(|(name, _)| name == field)
+                .map(|(_, type_name)| type_name.clone())
+                .collect();
+            found.sort_unstable();
+            found.dedup();
+            found
+        })
+    }
+
+    /// What `find` answers for the first level of the bases of `start` (as their
+    /// declarations name them) where it answers anything, at most [`MAX_BASE_DEPTH`] levels
+    /// up; each class is visited once.
+    fn nearest_bases<T>(
+        &self,
+        scope: &Scope,
+        at: (u32, u32),
+        start: Vec<u32>,
+        find: impl Fn(&[u32]) -> Vec<T>,
+    ) -> Vec<T> {
         let mut level = start;
         let mut seen: HashSet<u32> = level.iter().copied().collect();
         for _ in 0..MAX_BASE_DEPTH {
@@ -72,17 +77,7 @@ impl Graph {
                     );
                 }
             }
-            let mut found: Vec<String> = next
-                .iter()
-                .flat_map(|&b| {
-                    let holder = self.symbols[b as usize].symbol().name.as_str();
-                    self.field_types.get(holder).into_iter().flatten()
-                })
-                .filter(|(name, _)| name == field)
-                .map(|(_, type_name)| type_name.clone())
-                .collect();
-            found.sort_unstable();
-            found.dedup();
+            let found = find(&next);
             if !found.is_empty() || next.is_empty() {
                 return found;
             }
@@ -198,7 +193,12 @@ impl Graph {
             return here;
         }
         // Java: a type of the file's own package, before one nested in another class.
-        let beside = self.package_types(file, name, kinds);
+        let java = self.files[file as usize].language.as_deref() == Some("java");
+        let beside = if java {
+            self.package_members(file, name, kinds)
+        } else {
+            Vec::new()
+        };
         if !beside.is_empty() {
             return beside;
         }
@@ -314,19 +314,23 @@ impl Graph {
         }
     }
 
-    /// The top-level types named `name` (of `kinds`) in the other files of `file`'s package,
-    /// for Java, whose packages are directories below a source root and whose files see
-    /// each other's types without an import; empty for other languages.
-    pub(super) fn package_types(&self, file: u32, name: &str, kinds: &[&str]) -> Vec<u32> {
+    /// The top-level definitions named `name` (of `kinds`) in the other files of `file`'s
+    /// package, for the languages whose packages are directories and whose files see each
+    /// other's top-level names without an import: Go's (a directory), Java's (a directory
+    /// below its source root); empty for other languages.
+    pub(super) fn package_members(&self, file: u32, name: &str, kinds: &[&str]) -> Vec<u32> {
         let language = self.files[file as usize].language.as_deref();
-        if language != Some("java") {
+        if !matches!(language, Some("go" | "java")) {
             return Vec::new();
         }
-        // A package's directory below its source root: main and test sources
-        // (`src/main/java/a/b`, `src/test/java/a/b`) share a package.
+        // Java's main and test sources (`src/main/java/a/b`, `src/test/java/a/b`) share a
+        // package.
         let dir_of = |f: u32| {
             let path = self.files[f as usize].path.as_str();
             let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+            if language != Some("java") {
+                return dir;
+            }
             match dir.rfind("/java/") {
                 Some(i) => &dir[i + "/java/".len()..],
                 None => dir.strip_prefix("java/").unwrap_or(dir),
