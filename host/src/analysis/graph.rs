@@ -208,6 +208,9 @@ pub struct Graph {
     /// Every typed field of the project: holder type name to (field, type name), for calls
     /// through chains of fields of other files' types.
     field_types: HashMap<String, Vec<(String, String)>>,
+    /// Enum variants holding one field, by name: the enums declaring them (see
+    /// [`types::VARIANT_OF`](crate::index::code::types::VARIANT_OF)).
+    variants: HashMap<String, Vec<String>>,
     /// The project's pytest fixtures by name (see [`fixtures`]).
     fixtures: HashMap<String, Vec<fixtures::Fixture>>,
     /// Base name to the class-like definitions declaring it (extends, implements, `(Base)`).

@@ -574,6 +574,157 @@ fn calls_through_chains_of_fields_reach_the_last_field_s_type() {
 }
 
 #[test]
+fn fields_and_module_values_take_the_types_their_assignments_state() {
+    let s = snapshot(&[
+        (
+            "pkg/config.py",
+            "class Config:\n    def load(self):\n        pass\n\nclass Other:\n    def load(self):\n        pass\n\n    def dump(self):\n        pass\n",
+        ),
+        (
+            "pkg/base.py",
+            "from pkg.config import Config\n\nclass App:\n    def __init__(self):\n        self.config = self.make_config()\n\n    def make_config(self) -> Config:\n        return Config()\n\n    def teardown(self):\n        pass\n",
+        ),
+        (
+            "pkg/app.py",
+            "from pkg.base import App\n\nclass Flask(App):\n    pass\n",
+        ),
+        (
+            "pkg/globals.py",
+            "from pkg.app import Flask\n\ncurrent: Flask = make_proxy()\n",
+        ),
+        (
+            "pkg/ctx.py",
+            "from pkg.app import Flask\nfrom pkg.globals import current\n\nclass Ctx:\n    def __init__(self, app: Flask, other):\n        self.app = app\n        self.other = other\n\n    def pop(self):\n        self.app.teardown()\n        self.other.dump()\n\ndef use():\n    current.config.load()\n    current.teardown()\n",
+        ),
+        (
+            "tests/test_config.py",
+            "import pkg.app\n\ndef test_load():\n    app = pkg.app.Flask()\n    app.config.load()\n\ndef test_custom():\n    class Flask(pkg.app.Flask):\n        pass\n\n    app = Flask()\n    app.config.load()\n",
+        ),
+    ]);
+    // `self.app = app` of a parameter typed `Flask`: the inherited `teardown`; an untyped
+    // parameter's field stays a guess.
+    assert_eq!(
+        callees(&s, "pkg/ctx.py:Ctx.pop"),
+        pairs(&[
+            ("pkg/base.py:App.teardown", "type"),
+            ("pkg/config.py:Other.dump", "name")
+        ])
+    );
+    // A module's variable typed where it is declared, imported: its type's methods; a
+    // field a base class assigns a method's result holds what the method returns.
+    assert_eq!(
+        callees(&s, "pkg/ctx.py:use"),
+        pairs(&[
+            ("pkg/base.py:App.teardown", "type"),
+            ("pkg/config.py:Config.load", "type")
+        ])
+    );
+    // The test's local subclass `Flask` is not the `Flask` another test makes.
+    assert_eq!(
+        callees(&s, "tests/test_config.py:test_load"),
+        pairs(&[("pkg/config.py:Config.load", "type")])
+    );
+}
+
+#[test]
+fn rust_results_unwrapped_keep_the_value_s_type() {
+    let s = snapshot(&[
+        (
+            "src/build.rs",
+            "pub struct Builder;\npub struct Built;\npub struct Other;\n\nimpl Builder {\n    pub fn new() -> Builder {\n        Builder\n    }\n    pub fn add(&mut self, g: &str) -> Result<&mut Builder, Error> {\n        Ok(self)\n    }\n    pub fn build(&self) -> io::Result<Built> {\n        Ok(Built)\n    }\n}\n\nimpl Built {\n    pub fn run(&self) {}\n}\n\nimpl Other {\n    pub fn build(&self) {}\n    pub fn run(&self) {}\n}\n",
+        ),
+        (
+            "src/main.rs",
+            "use crate::build::Builder;\n\nfn go() -> io::Result<()> {\n    let b = Builder::new().add(\"x\").unwrap().build()?;\n    Builder::new().add(\"y\")?.build()?.run();\n    Ok(())\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "src/main.rs:go"),
+        pairs(&[
+            ("src/build.rs:Builder.add", "type"),
+            ("src/build.rs:Builder.build", "type"),
+            ("src/build.rs:Builder.new", "import"),
+            ("src/build.rs:Built.run", "type"),
+        ])
+    );
+}
+
+#[test]
+fn a_rust_pattern_of_a_variant_binds_the_variant_s_field() {
+    let s = snapshot(&[
+        (
+            "src/entry.rs",
+            "pub struct Raw;\npub struct Walked;\npub struct Error;\n\nimpl Raw {\n    pub fn path(&self) {}\n    pub fn depth(&self) {}\n}\n\nimpl Walked {\n    pub fn new() -> Walked {\n        Walked\n    }\n    pub fn path(&self) {}\n    pub fn depth(&self) {}\n}\n\nimpl Error {\n    pub fn kind(&self) {}\n}\n\npub enum Inner {\n    Stdin,\n    Walk(Walked),\n    Direct(Raw),\n    Pair(Raw, Walked),\n    Io(io::Error),\n}\n\nimpl Inner {\n    pub fn raw(&self) -> Option<Raw> {\n        None\n    }\n}\n",
+        ),
+        (
+            "src/use.rs",
+            "use crate::entry::Inner;\n\nfn path(i: &Inner) {\n    use self::Inner::*;\n    match *i {\n        Stdin => {}\n        Direct(ref x) => x.path(),\n        Pair(a, b) => a.path(),\n        Io(e) => e.kind(),\n    }\n}\n\nfn walked(i: Inner) {\n    if let Inner::Walk(w) = i {\n        w.path();\n    }\n}\n\nfn arms(i: &Inner) {\n    match *i {\n        Inner::Walk(ref x) => x.depth(),\n        Inner::Direct(ref x) => {}\n        _ => {}\n    }\n}\n\nfn closure() {\n    let w = Walked::new();\n    run(|w: &Raw| {\n        w.depth()\n    });\n    w.path();\n}\n\nfn tried(i: &Inner) -> Option<()> {\n    let r = i.raw()?;\n    r.depth();\n    None\n}\n",
+        ),
+    ]);
+    // A variant of two fields binds neither as the variant's: a guess stays a guess. A
+    // library's `io::Error` is not the project's `Error`, not even as a guess.
+    assert_eq!(
+        callees(&s, "src/use.rs:path"),
+        pairs(&[
+            ("src/entry.rs:Raw.path", "type"),
+            ("src/entry.rs:Walked.path", "name"),
+        ])
+    );
+    assert_eq!(
+        callees(&s, "src/use.rs:walked"),
+        pairs(&[("src/entry.rs:Walked.path", "type")])
+    );
+    // Each arm's `x` is its own: the latest binding before the call.
+    assert_eq!(
+        callees(&s, "src/use.rs:arms"),
+        pairs(&[("src/entry.rs:Walked.depth", "type")])
+    );
+    // A variable assigned what `?` makes of a call's result.
+    assert_eq!(
+        callees(&s, "src/use.rs:tried"),
+        pairs(&[
+            ("src/entry.rs:Inner.raw", "type"),
+            ("src/entry.rs:Raw.depth", "type")
+        ])
+    );
+    // A closure's parameter holds inside the closure only.
+    assert_eq!(
+        callees(&s, "src/use.rs:closure"),
+        pairs(&[
+            ("src/entry.rs:Raw.depth", "type"),
+            ("src/entry.rs:Walked.new", "container"),
+            ("src/entry.rs:Walked.path", "type"),
+        ])
+    );
+}
+
+#[test]
+fn a_variable_assigned_a_method_s_value_has_that_method_s_return_type() {
+    let s = snapshot(&[
+        (
+            "pkg/kinds.py",
+            "class Match:\n    def is_none(self):\n        pass\n\nclass Other:\n    def is_none(self):\n        pass\n",
+        ),
+        (
+            "pkg/ignore.py",
+            "from pkg.kinds import Match\n\nclass Ignore:\n    def matched(self, p) -> Match:\n        return Match()\n",
+        ),
+        (
+            "pkg/incremental.py",
+            "from pkg.kinds import Other\nfrom pkg.ignore import Ignore\n\nclass Cached:\n    def matched(self, p) -> Other:\n        return Other()\n\ndef check(ig: Ignore, p):\n    m = ig.matched(p)\n    m.is_none()\n",
+        ),
+    ]);
+    // The receiver's type tells which `matched`: not the one of the caller's own file.
+    assert_eq!(
+        callees(&s, "pkg/incremental.py:check"),
+        pairs(&[
+            ("pkg/ignore.py:Ignore.matched", "type"),
+            ("pkg/kinds.py:Match.is_none", "type")
+        ])
+    );
+}
+
+#[test]
 fn a_test_s_fixture_parameter_is_the_value_its_fixture_makes() {
     let s = snapshot(&[
         (
@@ -1089,6 +1240,15 @@ mod incremental {
             (name.clone(), name.clone()).prop_map(|(d, c)| format!(
                 "class K{d}:\n    def __init__(self):\n        self.h = K{c}()\n\n    def {d}(self, x: K{c}):\n        x.h.{d}()\n        self.h.h.{c}()"
             )),
+            // A field assigned a typed parameter or a method's result, and a module's typed
+            // variable, imported and called through.
+            (name.clone(), name.clone()).prop_map(|(d, c)| format!(
+                "class K{d}(K{c}):\n    def __init__(self, p: K{c}):\n        self.p = p\n        self.q = self.mk{c}()\n\n    def {d}(self):\n        self.p.{c}()\n        self.q.{d}()"
+            )),
+            name.clone().prop_map(|c| format!("v{c}: K{c} = proxy()")),
+            (module.clone(), name.clone()).prop_map(|(m, c)| format!(
+                "from pkg.{m} import v{c}\n\ndef use_v{c}():\n    v{c}.{c}()\n    v{c}.q.{c}()"
+            )),
             // A pytest fixture (in a conftest or a module) and a test taking it.
             (name.clone(), name.clone()).prop_map(|(d, c)| format!(
                 "import pytest\n\n@pytest.fixture\ndef f{d}():\n    f{d} = K{c}()\n    return f{d}\n\ndef test_{c}(f{d}):\n    f{d}.{c}()"
@@ -1381,6 +1541,47 @@ mod incremental {
                     "from pkg.kinds import A, B\n\ndef make() -> B:\n    pass\n",
                 ),
             ],
+            ("-> pkg/kinds.py#B.run", true),
+        );
+    }
+
+    #[test]
+    fn a_field_or_module_variable_whose_stated_type_moves_moves_the_calls_through_it() {
+        let kinds = (
+            "pkg/kinds.py",
+            "class A:\n    def run(self):\n        pass\n\nclass B:\n    def run(self):\n        pass\n",
+        );
+        // `self.part = self.make()`: the method's declared return changes in the base's
+        // file; the caller's file and the file assigning the field stay as they are.
+        let user = (
+            "pkg/use.py",
+            "from pkg.app import App\n\ndef go(app: App):\n    app.part.run()\n",
+        );
+        let app = (
+            "pkg/app.py",
+            "from pkg.base import Base\n\nclass App(Base):\n    def __init__(self):\n        self.part = self.make()\n",
+        );
+        let base = |t: &str| {
+            format!(
+                "from pkg.kinds import A, B\n\nclass Base:\n    def make(self) -> {t}:\n        pass\n"
+            )
+        };
+        let (was, is) = (base("A"), base("B"));
+        updates_match(
+            &[user, app, kinds, ("pkg/base.py", &was)],
+            &[user, app, kinds, ("pkg/base.py", &is)],
+            ("-> pkg/kinds.py#B.run", true),
+        );
+        // A module's variable imported elsewhere: its stated type changes.
+        let user = (
+            "pkg/use.py",
+            "from pkg.state import current\n\ndef go():\n    current.run()\n",
+        );
+        let state = |t: &str| format!("from pkg.kinds import A, B\n\ncurrent: {t} = proxy()\n");
+        let (was, is) = (state("A"), state("B"));
+        updates_match(
+            &[user, kinds, ("pkg/state.py", &was)],
+            &[user, kinds, ("pkg/state.py", &is)],
             ("-> pkg/kinds.py#B.run", true),
         );
     }

@@ -133,12 +133,20 @@ fn facts_in(conn: &rusqlite::Connection, files: &[CodeFile]) -> HostResult<Vec<F
                 match kind.as_str() {
                     "import" => facts.imports.push((name, line)),
                     "call" => facts.calls.push((name, key, line)),
-                    "type" | "field" => facts.types.push(super::code::Typed {
-                        field: kind == "field",
-                        name,
-                        type_name: key,
-                        line,
-                    }),
+                    "type" | "field" => {
+                        // See `indexer`: `Foo 42` holds to line 42.
+                        let (type_name, until) = match key.split_once(' ') {
+                            Some((t, until)) => (t.to_string(), until.parse().ok()),
+                            None => (key, None),
+                        };
+                        facts.types.push(super::code::Typed {
+                            field: kind == "field",
+                            name,
+                            type_name,
+                            line,
+                            until,
+                        })
+                    }
                     _ => facts.aliases.push((name, key, line)),
                 }
             }

@@ -778,10 +778,16 @@ fn add_code(entry: &mut FileEntry, text: &str, x: code::Extraction) {
     for a in x.aliases {
         entry.edges.push(("reference", a.name, a.local, a.line));
     }
-    // A type edge gives a variable (or, `field`, a field) its type's name.
+    // A type edge gives a variable (or, `field`, a field) its type's name, followed by the
+    // last line it holds on when its scope is narrower than its definition (`Foo 42`; a
+    // type's name has no space).
     for t in x.types {
         let kind = if t.field { "field" } else { "type" };
-        entry.edges.push((kind, t.name, t.type_name, t.line));
+        let key = match t.until {
+            Some(until) => format!("{} {until}", t.type_name),
+            None => t.type_name,
+        };
+        entry.edges.push((kind, t.name, key, t.line));
     }
     entry.symbols = x.symbols;
 }

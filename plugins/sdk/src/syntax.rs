@@ -406,15 +406,39 @@ fn receiver_text(raw: &str) -> String {
     }
 }
 
-/// The definition's first line, without a trailing `{`.
-fn signature(node: Node, source: &str) -> String {
-    let own = source
-        .get(signature_start(node)..node.end_byte())
-        .unwrap_or_default();
-    let first = own.lines().next().unwrap_or("").trim();
-    let first = first.trim_end_matches('{').trim_end();
-    let mut out: String = first.chars().take(MAX_SIGNATURE_CHARS).collect();
-    if first.chars().count() > MAX_SIGNATURE_CHARS {
+/// A definition's declaration: its first line, or, when its parameters wrap onto more lines
+/// before its body, its words up to the body, whitespace collapsed (a wrapped `fn f(\n
+/// a: A,\n) -> R` is `fn f(a: A) -> R`: the return type is what a caller's variable
+/// holds); without a trailing `{`, at most [`MAX_SIGNATURE_CHARS`] characters.
+pub fn signature(node: Node, source: &str) -> String {
+    let start = signature_start(node);
+    let body = node
+        .child_by_field_name("body")
+        .filter(|b| b.start_position().row > node.start_position().row)
+        .map(|b| b.start_byte())
+        .filter(|&b| b > start);
+    let declared = match body {
+        Some(end) => source
+            .get(start..end)
+            .unwrap_or_default()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .replace("( ", "(")
+            .replace(", )", ")")
+            .replace(" )", ")"),
+        None => source
+            .get(start..node.end_byte())
+            .unwrap_or_default()
+            .lines()
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_string(),
+    };
+    let declared = declared.trim_end_matches('{').trim_end();
+    let mut out: String = declared.chars().take(MAX_SIGNATURE_CHARS).collect();
+    if declared.chars().count() > MAX_SIGNATURE_CHARS {
         out.push('…');
     }
     out

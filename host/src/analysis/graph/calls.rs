@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::index::code::{Language, types};
+use std::cell::Cell;
 
 impl Graph {
     pub(super) fn resolve_calls(
@@ -41,11 +42,11 @@ impl Graph {
                 }
             } else {
                 let span = def.map(|d| (d.start_line, d.end_line));
-                scope
-                    .typed
-                    .entry(t.name.as_str())
-                    .or_default()
-                    .push((t.type_name.as_str(), span));
+                scope.typed.entry(t.name.as_str()).or_default().push((
+                    t.type_name.as_str(),
+                    span,
+                    (t.line, t.until),
+                ));
             }
         }
         // Imports inside a definition bind only there.
@@ -63,6 +64,7 @@ impl Graph {
         let scip = self.scip_for(file);
         let path = facts.path.as_str();
         for (name, receiver, line) in &facts.calls {
+            scope.call_line.set(*line);
             let Some(caller) = innermost.get(*line as usize).copied().flatten() else {
                 unresolved += 1;
                 continue;
@@ -297,6 +299,12 @@ impl Graph {
             .into_iter()
             .map(str::to_string)
             .collect();
+        // A module-level variable another file states the type of (`current_app.f()`).
+        if stated.is_empty() && !receiver.contains(['.', ':']) {
+            stated = self.imported_value_types(scope, at, receiver);
+        }
+        let mut stated =
+            self.concrete_types(scope, caller_sym, at, stated, typing::CALL_VALUE_DEPTH);
         // A field a base class declares (`doc.nodes()` in a parser whose base holds `doc`,
         // `self.session.get()` set in a base's `__init__`).
         if stated.is_empty() {
@@ -369,7 +377,11 @@ impl Graph {
         // library's value, whose methods no project definition named like it is.
         let library_value = !stated.is_empty()
             && stated.iter().all(|t| {
-                !t.starts_with(types::ELEMENT_OF) && self.named(last_segment(t)).is_empty()
+                let through_library = t
+                    .rsplit_once("::")
+                    .is_some_and(|(module, _)| self.library_module(module));
+                !t.starts_with(types::ELEMENT_OF)
+                    && (through_library || self.named(last_segment(t)).is_empty())
             });
         if library_value {
             return (Vec::new(), Confidence::Name);
@@ -504,6 +516,10 @@ impl Graph {
     }
 }
 
+/// A local name's stated type, the lines of the definition declaring it, and the lines its
+/// binding holds from and, when a narrower scope ends it, to.
+pub(super) type TypedLocal<'a> = (&'a str, Span, (u32, Option<u32>));
+
 /// What one file's calls are resolved against.
 pub(super) struct Scope<'a, 'f> {
     pub(super) file: u32,
@@ -523,7 +539,12 @@ pub(super) struct Scope<'a, 'f> {
     pub(super) scoped: HashMap<u32, (u32, u32)>,
     /// Local names with their stated type and the lines of the definition they are declared
     /// in (none: at module level).
-    pub(super) typed: HashMap<&'a str, Vec<(&'a str, Span)>>,
+    /// With the lines each binding holds from and, when a narrower scope ends it, to.
+    pub(super) typed: HashMap<&'a str, Vec<TypedLocal<'a>>>,
+    /// The line of the call being resolved: of a name bound more than once in one
+    /// definition, the binding that holds there is the latest one before it (a match arm's
+    /// `Raw(x)`, not the next arm's `Walk(x)`; `x = Bar()` after `x = Foo()`).
+    pub(super) call_line: Cell<u32>,
     /// Fields with their stated type and the type (class, struct) holding them.
     pub(super) fields: HashMap<&'a str, Vec<(&'a str, &'a str)>>,
 }
@@ -548,6 +569,7 @@ impl<'a, 'f> Scope<'a, 'f> {
             files_on: HashMap::new(),
             scoped: HashMap::new(),
             typed: HashMap::new(),
+            call_line: Cell::new(0),
             fields: HashMap::new(),
         };
         for (m, line) in &facts.imports {
@@ -596,19 +618,36 @@ impl<'a, 'f> Scope<'a, 'f> {
         };
         match receiver.split_once('.') {
             None => {
-                let visible: Vec<&(&str, Span)> = self
+                let call_line = self.call_line.get();
+                let visible: Vec<&TypedLocal> = self
                     .typed
                     .get(receiver)
                     .into_iter()
                     .flatten()
-                    .filter(|(_, span)| span.is_none_or(|(s, e)| s <= at.0 && at.1 <= e))
+                    .filter(|(_, span, (_, until))| {
+                        span.is_none_or(|(s, e)| s <= at.0 && at.1 <= e)
+                            && until.is_none_or(|u| call_line <= u)
+                    })
                     .collect();
                 let width = |span: &Span| span.map_or(u32::MAX, |(s, e)| e - s);
-                let inner = visible.iter().map(|(_, span)| width(span)).min();
-                let local: Vec<&'a str> = visible
+                let inner = visible.iter().map(|(_, span, _)| width(span)).min();
+                let innermost: Vec<&&TypedLocal> = visible
                     .iter()
-                    .filter(|(_, span)| Some(width(span)) == inner)
-                    .map(|(t, _)| *t)
+                    .filter(|(_, span, _)| Some(width(span)) == inner)
+                    .collect();
+                // The latest binding before the call, and any on the call's own line (`r =
+                // s.send(r.prepare())` reads the `r` before it): every one when none precedes.
+                let latest = innermost
+                    .iter()
+                    .map(|(_, _, (line, _))| *line)
+                    .filter(|&line| line < call_line)
+                    .max();
+                let holds = |line: u32| line == call_line || Some(line) == latest;
+                let held = innermost.iter().any(|(_, _, (line, _))| holds(*line));
+                let local: Vec<&'a str> = innermost
+                    .iter()
+                    .filter(|(_, _, (line, _))| !held || holds(*line))
+                    .map(|(t, _, _)| *t)
                     .collect();
                 let implicit_this = matches!(self.facts.language.as_deref(), Some("java" | "cpp"));
                 if local.is_empty() && implicit_this {
@@ -647,7 +686,7 @@ impl<'a, 'f> Scope<'a, 'f> {
     /// The files an import binds to `name` in this file (`import os.path`, `from pkg import
     /// mod`, `import x as name`, `use a::b`), as seen from a definition spanning `at`: the
     /// files resolved on those import lines.
-    fn module_files(&self, name: &str, at: (u32, u32)) -> Vec<u32> {
+    pub(super) fn module_files(&self, name: &str, at: (u32, u32)) -> Vec<u32> {
         let lines = [self.by_last.get(name), self.by_whole.get(name)]
             .into_iter()
             .flatten()

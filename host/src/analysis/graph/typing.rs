@@ -9,6 +9,26 @@ use crate::index::code::{Language, types};
 /// How many levels of base classes a `super()` call is followed up.
 pub(super) const MAX_BASE_DEPTH: usize = 3;
 
+/// Methods of Rust's standard wrappers that give the wrapped value (or a borrow of it).
+const RUST_PASS_THROUGH: &[&str] = &[
+    "unwrap",
+    "expect",
+    "unwrap_or_default",
+    "unwrap_or",
+    "unwrap_or_else",
+    "clone",
+    "to_owned",
+    "as_ref",
+    "as_mut",
+    "borrow",
+    "borrow_mut",
+    "lock",
+];
+
+/// How many calls deep a variable assigned a call's value is followed (`a = b.f()` where
+/// `b = c.g()`): each level a method's declared return type.
+pub(super) const CALL_VALUE_DEPTH: usize = 3;
+
 /// How many implementing classes a call through a type may dispatch to before it is too
 /// broad to say.
 const MAX_IMPLEMENTERS: usize = 8;
@@ -158,6 +178,14 @@ impl Graph {
         kinds: &[&str],
     ) -> Vec<u32> {
         let of_kind = |s: &u32| kinds.contains(&self.symbols[*s as usize].symbol().kind.as_str());
+        // A Rust type reached through a module (`dir::Ignore`): by its name, unless the
+        // project has no such module (`io::Error` is the standard library's).
+        if let Some((module, inner)) = name.rsplit_once("::") {
+            if self.library_module(module) {
+                return Vec::new();
+            }
+            return self.types_named(scope, at, file, inner, kinds);
+        }
         // A nested type named through its outer one (`Connection.Request`): that one, else
         // the name alone.
         if let Some((outer, inner)) = name.rsplit_once('.') {
@@ -187,7 +215,7 @@ impl Graph {
         let here: Vec<u32> = self
             .defined_in(file, name)
             .into_iter()
-            .filter(of_kind)
+            .filter(|s| of_kind(s) && (file != scope.file || self.visible_at(*s, at)))
             .collect();
         if !here.is_empty() {
             return here;
@@ -235,12 +263,31 @@ impl Graph {
         depth: usize,
     ) -> Vec<String> {
         let types = self.value_types(scope, caller, at, on, depth);
+        self.returns_of(scope, at, types, method)
+    }
+
+    /// The types the methods named `method` of values of `types` are declared to return,
+    /// when they agree.
+    fn returns_of(
+        &self,
+        scope: &Scope,
+        at: (u32, u32),
+        types: Vec<String>,
+        method: &str,
+    ) -> Vec<String> {
         let mut returned = types.iter().flat_map(|t| {
             self.methods_of_type(scope, at, t, method)
                 .into_iter()
                 .map(|m| self.declared_return(m))
         });
         let Some(Some(first)) = returned.next() else {
+            // Rust's unwrapping and borrowing of a value whose type has no such method
+            // (`.unwrap()` of a `Result<Foo>`, `.lock()` of a `Mutex<Foo>`): the value
+            // itself, its wrapper already peeled from its type.
+            let rust = scope.facts.language.as_deref() == Some("rust");
+            if rust && RUST_PASS_THROUGH.contains(&method) {
+                return types;
+            }
             return Vec::new();
         };
         if returned.all(|r| r.as_deref() == Some(first.as_str())) {
@@ -271,9 +318,11 @@ impl Graph {
                 return Vec::new();
             }
             if let Some((inner, method)) = types::method_call(made_by) {
-                let returned = self.returned_by_method(scope, caller, at, inner, method, depth - 1);
-                if !returned.is_empty() {
-                    return returned;
+                let receiver = self.value_types(scope, caller, at, inner, depth - 1);
+                // A receiver of a known type: its method's declared return, or nothing (a
+                // function of that name elsewhere is another).
+                if !receiver.is_empty() {
+                    return self.returns_of(scope, at, receiver, method);
                 }
             }
             let made = if made_by.contains("()") {
@@ -297,6 +346,7 @@ impl Graph {
             .into_iter()
             .map(str::to_string)
             .collect();
+        let stated = self.concrete_types(scope, caller, at, stated, depth.saturating_sub(1));
         if !stated.is_empty() {
             return stated;
         }
@@ -352,6 +402,33 @@ impl Graph {
             .collect()
     }
 
+    /// Whether a module a Rust path names (`io` of `io::Error`) is none of the project's:
+    /// no definition (`mod io`) and no file is named so.
+    pub(super) fn library_module(&self, module: &str) -> bool {
+        let head = module.rsplit("::").next().unwrap_or(module);
+        self.named(head).is_empty() && !self.keys.contains_key(head)
+    }
+
+    /// Whether the definition `def`, read from a definition of its own file spanning `at`, is
+    /// in scope there: a type declared inside a function (a test's local subclass) is seen
+    /// only inside that function.
+    fn visible_at(&self, def: u32, at: (u32, u32)) -> bool {
+        let node = &self.symbols[def as usize];
+        let line = node.symbol().start_line;
+        let local_to = self
+            .symbols_of(node.file)
+            .filter(|&s| {
+                let sym = self.symbols[s as usize].symbol();
+                s != def
+                    && sym.start_line < line
+                    && line <= sym.end_line
+                    && matches!(sym.kind.as_str(), "function" | "method")
+            })
+            .map(|s| self.symbols[s as usize].symbol())
+            .min_by_key(|sym| sym.end_line - sym.start_line);
+        local_to.is_none_or(|f| f.start_line <= at.0 && at.1 <= f.end_line)
+    }
+
     /// The type a function or method is declared to return (`Self` as its impl's type).
     fn declared_return(&self, function: u32) -> Option<String> {
         let node = &self.symbols[function as usize];
@@ -403,11 +480,15 @@ impl Graph {
         } else if SELF.contains(&head) {
             own.into_iter().map(str::to_string).collect()
         } else {
-            let stated: Vec<String> = scope
+            let mut stated: Vec<String> = scope
                 .type_of(head, own, at)
                 .into_iter()
                 .map(str::to_string)
                 .collect();
+            if stated.is_empty() {
+                stated = self.imported_value_types(scope, at, head);
+            }
+            let stated = self.concrete_types(scope, caller, at, stated, CALL_VALUE_DEPTH);
             // A type's own name: its static fields (`Allocator.INSTANCE.make()`).
             if stated.is_empty()
                 && !self
@@ -435,9 +516,7 @@ impl Graph {
             }
             let mut next: Vec<String> = types
                 .iter()
-                .flat_map(|t| self.field_types.get(last_segment(t)).into_iter().flatten())
-                .filter(|(name, _)| name == field)
-                .map(|(_, type_name)| type_name.clone())
+                .flat_map(|t| self.field_of(scope, at, t, field))
                 .collect();
             next.sort_unstable();
             next.dedup();
@@ -447,6 +526,152 @@ impl Graph {
             types = next;
         }
         (types, from_fixture)
+    }
+
+    /// `stated` as types to look methods up in: a pattern-bound one by its variant's field
+    /// (see [`Graph::variant_payloads`]), a call's value ([`types::CALL_VALUE`]) by what the
+    /// method its receiver's type has is declared to return, else (its receiver unknown) by
+    /// the called name, as a function's declared return type. At most `depth` calls deep.
+    pub(super) fn concrete_types(
+        &self,
+        scope: &Scope,
+        caller: &Symbol,
+        at: (u32, u32),
+        stated: Vec<String>,
+        depth: usize,
+    ) -> Vec<String> {
+        let stated = self.variant_payloads(stated);
+        if !stated.iter().any(|t| t.ends_with(types::CALL_VALUE)) {
+            return stated;
+        }
+        let mut out = Vec::new();
+        for t in stated {
+            let Some(call) = t.strip_suffix(types::CALL_VALUE) else {
+                out.push(t);
+                continue;
+            };
+            let through = if depth > 0 {
+                self.value_types(scope, caller, at, &t, depth)
+            } else {
+                Vec::new()
+            };
+            if through.is_empty() {
+                out.push(last_segment(call).to_string());
+            } else {
+                out.extend(through);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// `types` with each pattern-bound one ([`types::VARIANT_OF`]) replaced by the type of
+    /// its variant's field: through the enum the pattern names, else the few enums declaring
+    /// a variant of that name; dropped when none does.
+    pub(super) fn variant_payloads(&self, types: Vec<String>) -> Vec<String> {
+        if !types.iter().any(|t| t.starts_with(types::VARIANT_OF)) {
+            return types;
+        }
+        let mut out: Vec<String> = types
+            .into_iter()
+            .flat_map(|t| {
+                let Some(path) = t.strip_prefix(types::VARIANT_OF) else {
+                    return vec![t];
+                };
+                let (named_enum, variant) = match path.rsplit_once('.') {
+                    Some((e, v)) => (Some(e), v),
+                    None => (None, path),
+                };
+                let enums: Vec<&String> = self
+                    .variants
+                    .get(variant)
+                    .into_iter()
+                    .flatten()
+                    .filter(|e| named_enum.is_none_or(|n| n == e.as_str()))
+                    .collect();
+                if enums.len() > MAX_NAME_ONLY {
+                    return Vec::new();
+                }
+                enums
+                    .into_iter()
+                    .flat_map(|e| self.field_types.get(e).into_iter().flatten())
+                    .filter(|(name, _)| name == variant)
+                    .map(|(_, type_name)| type_name.clone())
+                    .collect()
+            })
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The types of the field `field` of a value of type `holder`: as the type declares or
+    /// assigns it, else as its nearest base does. A field assigned a call's result (`self.config
+    /// = self.make_config()`) holds what that method is declared to return.
+    fn field_of(&self, scope: &Scope, at: (u32, u32), holder: &str, field: &str) -> Vec<String> {
+        if holder
+            .rsplit_once("::")
+            .is_some_and(|(module, _)| self.library_module(module))
+        {
+            return Vec::new();
+        }
+        let mut found: Vec<String> = self
+            .field_types
+            .get(last_segment(holder))
+            .into_iter()
+            .flatten()
+            .filter(|(name, _)| name == field)
+            .map(|(_, type_name)| type_name.clone())
+            .collect();
+        if found.is_empty() {
+            let classes = self.types_named(scope, at, scope.file, holder, CLASS_LIKE);
+            found = self.inherited_field(scope, at, classes, field);
+        }
+        found
+            .into_iter()
+            .flat_map(|type_name| {
+                if self.may_name_kind(last_segment(&type_name), TYPE_LIKE) {
+                    return vec![type_name];
+                }
+                let returned: Vec<String> = self
+                    .methods_of_type(scope, at, holder, &type_name)
+                    .into_iter()
+                    .filter_map(|m| self.declared_return(m))
+                    .collect();
+                if returned.is_empty() {
+                    vec![type_name]
+                } else {
+                    returned
+                }
+            })
+            .collect()
+    }
+
+    /// The types a module-level variable has in the files the caller's file imports it from
+    /// (`from .globals import current_app` where globals.py states `current_app: Flask =
+    /// ...`): a variable is no definition, so no import binds it otherwise.
+    pub(super) fn imported_value_types(
+        &self,
+        scope: &Scope,
+        at: (u32, u32),
+        name: &str,
+    ) -> Vec<String> {
+        let mut out: Vec<String> = scope
+            .module_files(name, at)
+            .into_iter()
+            .flat_map(|f| {
+                let facts = &self.facts[f as usize];
+                facts
+                    .types
+                    .iter()
+                    .filter(move |t| t.name == name && module_level(facts, t))
+            })
+            .map(|t| t.type_name.clone())
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     /// Base name to the class-like definitions whose declarations name it.
@@ -563,11 +788,56 @@ pub(super) fn field_types(facts: &[Arc<FileFacts>]) -> HashMap<String, Vec<(Stri
     out
 }
 
-/// (holder, field, type) of every typed field `f` declares: what a change of `f` is compared
-/// by, for the calls elsewhere that reach through those fields.
+/// Every enum variant holding one typed field, by name: the enums declaring it.
+pub(super) fn variants(facts: &[Arc<FileFacts>]) -> HashMap<String, Vec<String>> {
+    let mut out: HashMap<String, Vec<String>> = HashMap::new();
+    for f in facts
+        .iter()
+        .filter(|f| f.language.as_deref() == Some("rust"))
+    {
+        for t in f.types.iter().filter(|t| t.field) {
+            let def = f
+                .symbols
+                .iter()
+                .filter(|s| s.start_line <= t.line && t.line <= s.end_line)
+                .min_by_key(|s| s.end_line - s.start_line);
+            if let Some(def) = def.filter(|d| d.kind == "enum") {
+                out.entry(t.name.clone())
+                    .or_default()
+                    .push(def.name.clone());
+            }
+        }
+    }
+    for enums in out.values_mut() {
+        enums.sort();
+        enums.dedup();
+    }
+    out
+}
+
+/// (holder, field, type) of every typed field `f` declares, and of every module-level
+/// variable it types (holder empty): what a change of `f` is compared by, for the calls
+/// elsewhere that reach through those fields and variables.
 pub(super) fn declared_fields(f: &FileFacts) -> HashSet<(&str, &str, &str)> {
     f.types
         .iter()
-        .filter_map(|t| Some((field_holder(f, t)?, t.name.as_str(), t.type_name.as_str())))
+        .filter_map(|t| {
+            let holder = match field_holder(f, t) {
+                Some(holder) => holder,
+                None if module_level(f, t) => "",
+                None => return None,
+            };
+            Some((holder, t.name.as_str(), t.type_name.as_str()))
+        })
         .collect()
+}
+
+/// Whether `t` is typed outside every definition of `f`: a module's variable, which another
+/// file may import.
+pub(super) fn module_level(f: &FileFacts, t: &types::Typed) -> bool {
+    !t.field
+        && !f
+            .symbols
+            .iter()
+            .any(|s| s.start_line <= t.line && t.line <= s.end_line)
 }

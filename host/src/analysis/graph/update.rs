@@ -26,7 +26,10 @@ impl Graph {
         let previous = previous.filter(|p| index_hash(&p.scip) == index_hash(&scip));
         let mut g = Graph::nodes(facts);
         g.scip = scip;
+        // Resolution reads other files' facts (their module-level variables' types).
+        g.facts = facts.to_vec();
         g.field_types = typing::field_types(facts);
+        g.variants = typing::variants(facts);
         g.fixtures = fixtures::table(facts);
         g.subclasses = g.subclass_table();
         let n = facts.len();
@@ -160,7 +163,6 @@ impl Graph {
         calls.dedup_by_key(|e| (e.from, e.to));
         g.calls = calls;
         g.links = each;
-        g.facts = facts.to_vec();
         g.index_adjacency();
         g
     }
@@ -306,10 +308,19 @@ impl Graph {
                     }
                 }
             }
+            // A field or module variable typed by a name (`self.config = self.make_config()`,
+            // `current_app: Flask`): what calls through it reach moves with that name.
+            let mut typed_by: HashMap<&str, Vec<&str>> = HashMap::new();
+            for f in facts {
+                for (_, field, type_name) in typing::declared_fields(f) {
+                    typed_by.entry(type_name).or_default().push(field);
+                }
+            }
             let mut pending: Vec<&str> = names.iter().copied().collect();
             while let Some(n) = pending.pop() {
                 let below = subclasses.get(n).into_iter().flatten();
-                for &sub in below.chain(returning.get(n).into_iter().flatten()) {
+                let dependent = [returning.get(n), typed_by.get(n)];
+                for &sub in below.chain(dependent.into_iter().flatten().flatten()) {
                     if names.insert(sub) {
                         pending.push(sub);
                     }
@@ -448,14 +459,18 @@ pub(super) fn used_names(f: &FileFacts) -> impl Iterator<Item = &str> {
         .map(|(name, _, _)| name.as_str())
         // A receiver's names: the module, type or path it may be (`a.b.C()`, `io::Error`).
         .chain(f.calls.iter().flat_map(|(_, receiver, _)| {
+            // A chain of calls (`Builder().add()`) names each call.
             receiver
-                .trim_end_matches("()")
-                .split(['.', ':'])
+                .split(['.', ':', '(', ')'])
                 .filter(|s| !s.is_empty())
         }))
         .chain(import_names(f))
         .chain(declared_bases(f).map(|(_, base)| base))
-        .chain(f.types.iter().map(|t| t.type_name.as_str()))
+        // A nested type is named through its outer one (`Connection.Request`).
+        .chain(f.types.iter().flat_map(|t| {
+            std::iter::once(t.type_name.as_str())
+                .chain(t.type_name.split(['.', '@', '%', ':', '(', ')']))
+        }))
 }
 
 /// (class, base) for every base a class-like definition of `f` declares.

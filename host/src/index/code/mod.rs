@@ -95,6 +95,8 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
     let mut matches = cursor.matches(query, tree.root_node(), source.as_bytes());
     let mut out = Extraction::default();
     let mut defs: Vec<(Node, Symbol)> = Vec::new();
+    // Fields assigned a name (`self.app = app`): typed once every name's type is known.
+    let mut copies: Vec<(Node, &str)> = Vec::new();
     while let Some(m) = matches.next() {
         let (mut def, mut name, mut container) = (None, None, None);
         let (mut call, mut receiver) = (None, None);
@@ -102,6 +104,12 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
         let (mut bound, mut bound_type, mut ctor, mut own) = (None, None, None, true);
         // What the bound name ranges over (Go's `for _, x := range r.items`).
         let mut element_of = None;
+        // The name a field is assigned from (`self.app = app`).
+        let mut copied_from = None;
+        // The enum variant whose pattern binds the name (`Raw(x) =>`).
+        let mut variant = None;
+        // The method whose result the name is assigned (`m = ig.matched(p)`).
+        let mut called = None;
         for capture in m.captures() {
             let capture_name = names[capture.index as usize];
             let node = capture.node;
@@ -111,6 +119,9 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
                 "bind.type" => bound_type = Some(node),
                 "bind.ctor" => ctor = Some(node),
                 "bind.elem" => element_of = Some(node),
+                "bind.variant" => variant = Some(node),
+                "bind.call" => called = Some(node),
+                "bind.from" => copied_from = Some(node),
                 // `self.x = ...` / `this.x = ...`: another object's field is not typed here.
                 "bind.self" => own = matches!(text(node, source), "self" | "this"),
                 "name" => name = Some(node),
@@ -128,8 +139,14 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
                 }
             }
         }
+        if let (Some((node, true)), true, Some(from)) = (bound, own, copied_from) {
+            copies.push((node, text(from, source)));
+            continue;
+        }
         if let (Some((node, field)), true) = (bound, own) {
             let type_name = match (bound_type, ctor, element_of) {
+                _ if variant.is_some() => variant.and_then(|v| variant_path(text(v, source))),
+                _ if called.is_some() => called.and_then(|c| call_value(lang, text(c, source))),
                 (Some(t), _, _) => bound_type_name(lang, text(t, source)),
                 (None, Some(c), _) => types::constructed_by(text(c, source)),
                 (None, None, Some(over)) => {
@@ -149,6 +166,7 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
                     type_name,
                     field,
                     line: line_of(node),
+                    until: if field { None } else { scope_end(node) },
                 });
             }
             continue;
@@ -173,7 +191,7 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
                     container: container.map(|c| text(c, source).to_string()).or(qualifier),
                     start_line: line_of(node),
                     end_line: node.end_position().row as u32 + 1,
-                    signature: signature(node, source),
+                    signature: sdk::syntax::signature(node, source),
                     doc: doc_comment(lang, node, source),
                     branches: 0,
                 },
@@ -184,7 +202,86 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
     assign_containers(&mut defs);
     count_branches(tree.root_node(), &mut defs);
     out.symbols = defs.into_iter().map(|(_, s)| s).collect();
+    type_copied_fields(&mut out, &copies, source);
     out
+}
+
+/// Nodes whose bindings end with them, inside a definition: closures and lambdas (their
+/// parameters and locals), a match arm (its pattern's names), a catch clause.
+const NARROW_SCOPES: &[&str] = &[
+    "closure_expression",
+    "match_arm",
+    "func_literal",
+    "arrow_function",
+    "function_expression",
+    "function",
+    "lambda",
+    "lambda_expression",
+    "catch_clause",
+];
+
+/// Definitions: a binding reaching one of these first holds to the definition's end.
+const DEFINITION_SCOPES: &[&str] = &[
+    "function_item",
+    "function_definition",
+    "function_declaration",
+    "method_declaration",
+    "method_definition",
+    "constructor_declaration",
+    "class_declaration",
+    "class_definition",
+    "impl_item",
+    "source_file",
+    "module",
+    "program",
+];
+
+/// The last line a name bound at `node` holds on, when a narrower scope than its
+/// definition holds it (see [`Typed::until`]).
+fn scope_end(node: Node) -> Option<u32> {
+    let mut up = node.parent();
+    while let Some(n) = up {
+        if NARROW_SCOPES.contains(&n.kind()) {
+            return Some(n.end_position().row as u32 + 1);
+        }
+        if DEFINITION_SCOPES.contains(&n.kind()) {
+            return None;
+        }
+        up = n.parent();
+    }
+    None
+}
+
+/// Types each field assigned a name (`self.app = app` in `def __init__(self, app: Flask)`)
+/// as that name is typed in the definition holding the assignment: the parameter's or the
+/// local's latest statement before it.
+fn type_copied_fields(out: &mut Extraction, copies: &[(Node, &str)], source: &str) {
+    for &(field, from) in copies {
+        let line = line_of(field);
+        let Some(def) = out
+            .symbols
+            .iter()
+            .filter(|s| s.start_line <= line && line <= s.end_line)
+            .min_by_key(|s| s.end_line - s.start_line)
+        else {
+            continue;
+        };
+        let stated = out
+            .types
+            .iter()
+            .filter(|t| !t.field && t.name == from && (def.start_line..=line).contains(&t.line))
+            .max_by_key(|t| t.line)
+            .map(|t| t.type_name.clone());
+        if let Some(type_name) = stated {
+            out.types.push(Typed {
+                name: text(field, source).to_string(),
+                type_name,
+                field: true,
+                line,
+                until: None,
+            });
+        }
+    }
 }
 
 /// Node kinds that open a path through the code, across the supported grammars.
@@ -301,6 +398,9 @@ fn assign_containers(defs: &mut [(Node, Symbol)]) {
 /// nested type through it (`Connection.Request`), which a type of that name nested
 /// elsewhere, or in the caller's own file, is not.
 fn bound_type_name(lang: Language, written: &str) -> Option<String> {
+    if lang == Language::Rust {
+        return types::rust_type_name(written);
+    }
     let name = types::type_name(written)?;
     if lang != Language::Java {
         return Some(name);
@@ -317,6 +417,32 @@ fn bound_type_name(lang: Language, written: &str) -> Option<String> {
     Some(match outer {
         Some(outer) => format!("{outer}.{name}"),
         None => name,
+    })
+}
+
+/// The value of a call of `function` (`ig.matched`, `self.root().child`) as a type to look
+/// up: the called path with `()` (`ig.matched()`), whose receiver's type tells which method
+/// it is; the method's name alone where the receiver is no path.
+fn call_value(lang: Language, function: &str) -> Option<String> {
+    match receiver_text(lang, function).as_str() {
+        "?" => types::type_name(function.rsplit(['.', ':']).next()?),
+        path => Some(format!("{path}()")),
+    }
+}
+
+/// A variant as a pattern names it (`Raw`, `self::Inner::Raw`, `Self::Raw`) as a
+/// [`types::VARIANT_OF`] type: the variant, with its enum when the path names one.
+fn variant_path(written: &str) -> Option<String> {
+    let mut segments = written.rsplit("::").map(str::trim);
+    let variant = segments.next()?;
+    let plain = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_');
+    // The standard library's own (`Some(x)`, `Ok(v)`) are no project's variants.
+    if !plain(variant) || matches!(variant, "Some" | "Ok" | "Err") {
+        return None;
+    }
+    Some(match segments.next().filter(|e| plain(e) && *e != "Self") {
+        Some(enum_name) => format!("{}{enum_name}.{variant}", types::VARIANT_OF),
+        None => format!("{}{variant}", types::VARIANT_OF),
     })
 }
 
@@ -396,6 +522,9 @@ fn call_chain(raw: &str) -> Option<String> {
                     out.push_str("()");
                 }
             }
+            // Rust's `?` and TypeScript's optional chaining (`a()?.b()`) keep the value's
+            // type, a wrapper's already unwrapped.
+            '?' => {}
             // A comment between the calls of a chain.
             '/' if chars.peek() == Some(&'/') => {
                 chars.by_ref().find(|&c| c == '\n');
@@ -503,14 +632,6 @@ fn refine_kind(lang: Language, node: Node, kind: &'static str) -> &'static str {
         };
     }
     kind
-}
-
-/// The definition's first line, without a trailing `{` or `:`.
-fn signature(node: Node, source: &str) -> String {
-    let own = &source[sdk::syntax::signature_start(node)..node.end_byte()];
-    let first = own.lines().next().unwrap_or("").trim();
-    let first = first.trim_end_matches('{').trim_end();
-    super::clip(first, 200)
 }
 
 /// Nodes that wrap a definition without being one: the doc comment sits before the wrapper.

@@ -331,7 +331,7 @@ fn names_get_the_types_each_language_states() {
             ("cache", "Cache", true),
             ("req", "Request", false),
             ("s", "Session", false),
-            ("t", "Client", false),
+            ("t", "api.Client()", false),
             ("u", "Handler", false),
         ])
     );
@@ -485,5 +485,30 @@ fn a_receiver_made_by_one_call_keeps_its_path() {
             ("Path", Some("web.Route()")),
             ("Len", Some("new()")),
         ]
+    );
+}
+
+#[test]
+fn a_declaration_wrapped_over_lines_is_read_to_its_body() {
+    let x = extract(
+        Language::Rust,
+        "struct P { x: i32 }\n\nimpl P {\n    fn root(\n        &mut self,\n        errs: &mut Errors,\n    ) -> Option<Ignore> {\n        None\n    }\n}\n",
+    );
+    let signatures: Vec<&str> = x.symbols.iter().map(|s| s.signature.as_str()).collect();
+    assert_eq!(
+        signatures,
+        [
+            "struct P { x: i32 }",
+            "impl P",
+            "fn root(&mut self, errs: &mut Errors) -> Option<Ignore>"
+        ]
+    );
+    let x = extract(
+        Language::Python,
+        "@cached\ndef load(\n    path: str,\n    strict: bool = False,\n) -> Config:\n    return Config()\n",
+    );
+    assert_eq!(
+        x.symbols[0].signature,
+        "def load(path: str, strict: bool = False) -> Config:"
     );
 }

@@ -14,11 +14,25 @@ pub struct Typed {
     /// A field of the enclosing type (reached as `self.x` / `this.x`), not a local name.
     pub field: bool,
     pub line: u32,
+    /// The last line the name holds this type on, when its scope ends before the
+    /// definition's does: a closure's parameter, a match arm's binding (`Raw(x) =>`).
+    pub until: Option<u32>,
 }
 
 /// What a `type_name` of a [`Typed`] begins with when it names no type but a path whose
 /// type's element the variable holds (Go's `for _, route := range r.routes`): `@r.routes`.
 pub const ELEMENT_OF: char = '@';
+
+/// What a `type_name` of a [`Typed`] begins with when the name is bound by a pattern of an
+/// enum's variant (Rust's `Raw(x) =>`, `Inner::Raw(ref x)`): `%Raw`, `%Inner.Raw`. The name
+/// holds the variant's one field, which the enum's declaration types as a field named like
+/// the variant.
+pub const VARIANT_OF: char = '%';
+
+/// What a `type_name` of a [`Typed`] ends with when the name is assigned a method call's
+/// value (`m = ig.matched(p)` gives `ig.matched()`): the method's declared return type,
+/// through its receiver's type, is the name's.
+pub const CALL_VALUE: &str = "()";
 
 /// Wrappers whose first type argument is the type a call on the value reaches.
 const WRAPPERS: &[&str] = &[
@@ -55,6 +69,38 @@ pub fn method_call(path: &str) -> Option<(&str, &str)> {
 
 /// The type's own name in a type as written, or none when it names no single type.
 pub fn type_name(raw: &str) -> Option<String> {
+    let path = type_path(raw)?;
+    Some(
+        path.rsplit(['.', ':'])
+            .next()
+            .unwrap_or(path)
+            .trim()
+            .to_string(),
+    )
+}
+
+/// A Rust type's name as [`type_name`] gives it, but kept with the module it is reached
+/// through when that is a path of another crate's or module's (`io::Error` for
+/// `std::io::Error`, `walkdir::DirEntry`): the project's own `Error` is another type. A
+/// name right below `crate::`, `self::` or `super::` is given alone.
+pub fn rust_type_name(raw: &str) -> Option<String> {
+    let path = type_path(rust_ok_type(raw))?;
+    let mut segments = path.rsplit("::").map(str::trim);
+    let last = segments.next()?.to_string();
+    match segments.next() {
+        Some(module)
+            if !matches!(module, "crate" | "self" | "super" | "Self")
+                && module.starts_with(|c: char| c.is_lowercase()) =>
+        {
+            Some(format!("{module}::{last}"))
+        }
+        _ => Some(last),
+    }
+}
+
+/// The path of the one type a type as written names, wrappers and references peeled
+/// (`&mut pkg::Foo<T>` gives `pkg::Foo`), or none.
+fn type_path(raw: &str) -> Option<&str> {
     let mut t = raw.trim().trim_matches(['"', '\'']).trim();
     loop {
         let before = t;
@@ -130,13 +176,18 @@ pub fn type_name(raw: &str) -> Option<String> {
             .next()
             .is_some_and(|c| c.is_alphabetic() || c == '_')
         && last.chars().all(|c| c.is_alphanumeric() || c == '_');
-    plain.then(|| last.to_string())
+    plain.then_some(t.trim())
 }
 
 /// The type a function returns, from its declaration's first line (`def f() -> Foo:`,
 /// `fn f() -> Foo {`, `function f(): Foo {`, `func F() *Foo {`, `public Foo f(`): what a
 /// variable assigned its result is.
 pub fn return_type(language: Option<&str>, signature: &str) -> Option<String> {
+    // Rust's `pub(crate) fn`: the parameters open after `fn`.
+    let signature = match (language, signature.find("fn ")) {
+        (Some("rust"), Some(at)) => &signature[at..],
+        _ => signature,
+    };
     let after_params = || -> Option<&str> {
         let open = signature.find('(')?;
         let mut depth = 0i32;
@@ -155,15 +206,15 @@ pub fn return_type(language: Option<&str>, signature: &str) -> Option<String> {
         None
     };
     let written = match language? {
+        "rust" => {
+            let rest = after_params()?.trim().strip_prefix("->")?;
+            return rust_type_name(rest.split(" where").next()?.split('{').next()?);
+        }
         "python" => after_params()?
             .trim()
             .strip_prefix("->")?
             .split(':')
             .next()?,
-        "rust" => {
-            let rest = after_params()?.trim().strip_prefix("->")?;
-            rest.split(" where").next()?.split('{').next()?
-        }
         "typescript" | "tsx" | "javascript" | "vue" | "svelte" | "html" => {
             let rest = after_params()?.trim().strip_prefix(':')?;
             rest.split(['{', '=']).next()?
@@ -183,6 +234,23 @@ pub fn return_type(language: Option<&str>, signature: &str) -> Option<String> {
         _ => return None,
     };
     type_name(written)
+}
+
+/// What a Rust `Result` holds on success (`io::Result<Foo>`, `Result<&mut Foo, Error>` give
+/// `Foo` as written), what `?` and `.unwrap()` make of it; any other type as it is. Only
+/// Rust's: a `Result<T>` class elsewhere is a type of its own, with methods of its own.
+pub fn rust_ok_type(written: &str) -> &str {
+    let t = written.trim();
+    let Some(open) = t.find('<') else {
+        return t;
+    };
+    let outer = t[..open].trim();
+    if outer.rsplit("::").next() != Some("Result") || !t.ends_with('>') {
+        return t;
+    }
+    split_top(&t[open + 1..t.len() - 1], ',')
+        .first()
+        .map_or(t, |ok| ok.trim())
 }
 
 /// `text` split at `sep` outside brackets.
@@ -293,6 +361,34 @@ mod tests {
                 Some("Server"),
             ),
             ("java", "public static Repo open(String s) {", Some("Repo")),
+            (
+                "rust",
+                "pub fn add(&mut self, glob: &str) -> Result<&mut OverrideBuilder, Error> {",
+                Some("OverrideBuilder"),
+            ),
+            ("rust", "fn open() -> io::Result<File> {", Some("File")),
+            (
+                "rust",
+                "pub(crate) fn matched<'a, P: AsRef<Path>>(&'a self, p: P) -> Match<IgnoreMatch<'a>>",
+                Some("Match"),
+            ),
+            ("rust", "fn err(&self) -> &io::Error {", Some("io::Error")),
+            ("rust", "fn ig(&self) -> crate::Ignore {", Some("Ignore")),
+            (
+                "rust",
+                "fn ig(&self) -> crate::dir::Ignore {",
+                Some("dir::Ignore"),
+            ),
+            (
+                "rust",
+                "fn ig(&self) -> Result<dir::Ignore, E> {",
+                Some("dir::Ignore"),
+            ),
+            (
+                "java",
+                "public Result<Repo> open(String s) {",
+                Some("Result"),
+            ),
         ];
         for (language, signature, want) in cases {
             assert_eq!(

@@ -13,6 +13,6 @@
 (parameter_declaration name: (identifier) @bind.name type: (_) @bind.type)
 (var_spec name: (identifier) @bind.name type: (_) @bind.type)
 (short_var_declaration left: (expression_list . (identifier) @bind.name) right: (expression_list . [(composite_literal type: (_) @bind.type) (unary_expression operand: (composite_literal type: (_) @bind.type))]))
-(short_var_declaration left: (expression_list . (identifier) @bind.name) right: (expression_list . (call_expression function: [(identifier) @bind.type (selector_expression field: (field_identifier) @bind.type)])))
+(short_var_declaration left: (expression_list . (identifier) @bind.name) right: (expression_list . (call_expression function: [(identifier) @bind.type (selector_expression) @bind.call])))
 (field_declaration name: (field_identifier) @bind.field type: (_) @bind.type)
 (range_clause left: (expression_list (_) (identifier) @bind.name .) right: [(identifier) (selector_expression)] @bind.elem)

@@ -14,4 +14,5 @@
 
 (variable_declarator name: (identifier) @bind.name value: (new_expression constructor: (_) @bind.type))
 (assignment_expression left: (member_expression object: (this) @bind.self property: (property_identifier) @bind.field) right: (new_expression constructor: (_) @bind.type))
-(variable_declarator name: (identifier) @bind.name value: (call_expression function: [(identifier) @bind.type (member_expression property: (property_identifier) @bind.type)]))
+(assignment_expression left: (member_expression object: (this) @bind.self property: (property_identifier) @bind.field) right: (identifier) @bind.from)
+(variable_declarator name: (identifier) @bind.name value: (call_expression function: [(identifier) @bind.type (member_expression) @bind.call]))

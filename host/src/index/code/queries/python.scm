@@ -8,9 +8,10 @@
 (import_from_statement) @import
 
 (assignment left: (identifier) @bind.name type: (type) @bind.type)
-(assignment left: (identifier) @bind.name !type right: (call function: [(identifier) @bind.type (attribute attribute: (identifier) @bind.type)]))
+(assignment left: (identifier) @bind.name !type right: (call function: [(identifier) @bind.type (attribute) @bind.call]))
 (assignment left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.field) type: (type) @bind.type)
 (assignment left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.field) !type right: (call function: [(identifier) @bind.type (attribute attribute: (identifier) @bind.type)]))
+(assignment left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.field) !type right: (identifier) @bind.from)
 (typed_parameter (identifier) @bind.name type: (type) @bind.type)
 (typed_default_parameter name: (identifier) @bind.name type: (type) @bind.type)
 
