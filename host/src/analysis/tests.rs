@@ -714,6 +714,16 @@ fn a_variable_assigned_a_method_s_value_has_that_method_s_return_type() {
             "from pkg.kinds import Other\nfrom pkg.ignore import Ignore\n\nclass Cached:\n    def matched(self, p) -> Other:\n        return Other()\n\ndef check(ig: Ignore, p):\n    m = ig.matched(p)\n    m.is_none()\n",
         ),
     ]);
+    // A name assigned from itself (`node = node.parent.up()`) is followed a few calls deep,
+    // not forever.
+    let s2 = snapshot(&[(
+        "pkg/tree.py",
+        "class Node:\n    def up(self) -> Node:\n        return self\n\ndef walk(node: Node):\n    node = node.parent.up()\n    node = node.up().up()\n    node.up()\n",
+    )]);
+    assert_eq!(
+        callees(&s2, "pkg/tree.py:walk"),
+        pairs(&[("pkg/tree.py:Node.up", "type")])
+    );
     // The receiver's type tells which `matched`: not the one of the caller's own file.
     assert_eq!(
         callees(&s, "pkg/incremental.py:check"),

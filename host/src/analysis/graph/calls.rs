@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::index::code::{Language, types};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 impl Graph {
     pub(super) fn resolve_calls(
@@ -330,7 +330,8 @@ impl Graph {
             .filter_map(|t| t.strip_prefix(types::ELEMENT_OF))
         {
             let elements: Vec<String> = if over.contains('.') {
-                self.chain_types(scope, over, caller_sym, at).0
+                self.chain_types(scope, over, caller_sym, at, typing::CALL_VALUE_DEPTH)
+                    .0
             } else {
                 scope
                     .type_of(over, own, at)
@@ -348,7 +349,8 @@ impl Graph {
         // A chain through fields (`self.app.config.load()`, `h.pair.reader.close()`), or a
         // test's fixture parameter (`app.register_blueprint()`): the last type's method.
         if !receiver.contains("::") {
-            let (types, from_fixture) = self.chain_types(scope, receiver, caller_sym, at);
+            let (types, from_fixture) =
+                self.chain_types(scope, receiver, caller_sym, at, typing::CALL_VALUE_DEPTH);
             let how = if from_fixture {
                 Confidence::Fixture
             } else {
@@ -520,6 +522,12 @@ impl Graph {
 /// binding holds from and, when a narrower scope ends it, to.
 pub(super) type TypedLocal<'a> = (&'a str, Span, (u32, Option<u32>));
 
+/// A type's name, a method's name and the caller's span.
+pub(super) type MethodKey = (String, String, (u32, u32));
+
+/// A call's value as written, the call's line, the caller's span and the depth left.
+pub(super) type ValueKey = (String, u32, (u32, u32), usize);
+
 /// What one file's calls are resolved against.
 pub(super) struct Scope<'a, 'f> {
     pub(super) file: u32,
@@ -545,6 +553,13 @@ pub(super) struct Scope<'a, 'f> {
     /// definition, the binding that holds there is the latest one before it (a match arm's
     /// `Raw(x)`, not the next arm's `Walk(x)`; `x = Bar()` after `x = Foo()`).
     pub(super) call_line: Cell<u32>,
+    /// What [`Graph::methods_of_type`] answered in this file, by (type, method, caller's
+    /// span): the same receiver types are asked about at call after call, and the answer
+    /// (through bases, three levels up) does not depend on the call.
+    pub(super) methods_seen: RefCell<HashMap<MethodKey, Vec<u32>>>,
+    /// What a call's value (`ig.matched()`) was found to be, by (value, call line, caller's
+    /// span, depth): asked again for each way a receiver is tried at one call.
+    pub(super) values_seen: RefCell<HashMap<ValueKey, Vec<String>>>,
     /// Fields with their stated type and the type (class, struct) holding them.
     pub(super) fields: HashMap<&'a str, Vec<(&'a str, &'a str)>>,
 }
@@ -570,6 +585,8 @@ impl<'a, 'f> Scope<'a, 'f> {
             scoped: HashMap::new(),
             typed: HashMap::new(),
             call_line: Cell::new(0),
+            methods_seen: RefCell::new(HashMap::new()),
+            values_seen: RefCell::new(HashMap::new()),
             fields: HashMap::new(),
         };
         for (m, line) in &facts.imports {

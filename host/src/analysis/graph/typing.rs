@@ -145,12 +145,17 @@ impl Graph {
         type_name: &str,
         name: &str,
     ) -> Vec<u32> {
-        let types = self.types_meant(scope, at, type_name);
-        let own = self.own_methods(&types, name);
-        if !own.is_empty() {
-            return own;
+        let key = (type_name.to_string(), name.to_string(), at);
+        if let Some(known) = scope.methods_seen.borrow().get(&key) {
+            return known.clone();
         }
-        self.inherited(scope, at, types, name)
+        let types = self.types_meant(scope, at, type_name);
+        let mut found = self.own_methods(&types, name);
+        if found.is_empty() {
+            found = self.inherited(scope, at, types, name);
+        }
+        scope.methods_seen.borrow_mut().insert(key, found.clone());
+        found
     }
 
     /// The type definitions a type name written in the caller's file means, or, for a
@@ -350,7 +355,9 @@ impl Graph {
         if !stated.is_empty() {
             return stated;
         }
-        let chained = self.chain_types(scope, on, caller, at).0;
+        let chained = self
+            .chain_types(scope, on, caller, at, depth.saturating_sub(1))
+            .0;
         if !chained.is_empty() || on.contains('.') {
             return chained;
         }
@@ -414,18 +421,23 @@ impl Graph {
     /// only inside that function.
     fn visible_at(&self, def: u32, at: (u32, u32)) -> bool {
         let node = &self.symbols[def as usize];
-        let line = node.symbol().start_line;
+        let symbol = node.symbol();
+        // Only a definition held by another one can be local to a function: that one is
+        // named as its container.
+        let Some(container) = symbol.container.as_deref() else {
+            return true;
+        };
+        let line = symbol.start_line;
         let local_to = self
-            .symbols_of(node.file)
-            .filter(|&s| {
-                let sym = self.symbols[s as usize].symbol();
-                s != def
-                    && sym.start_line < line
-                    && line <= sym.end_line
-                    && matches!(sym.kind.as_str(), "function" | "method")
-            })
+            .defined_in(node.file, last_segment(container))
+            .into_iter()
             .map(|s| self.symbols[s as usize].symbol())
-            .min_by_key(|sym| sym.end_line - sym.start_line);
+            .filter(|f| {
+                f.start_line < line
+                    && line <= f.end_line
+                    && matches!(f.kind.as_str(), "function" | "method")
+            })
+            .min_by_key(|f| f.end_line - f.start_line);
         local_to.is_none_or(|f| f.start_line <= at.0 && at.1 <= f.end_line)
     }
 
@@ -469,6 +481,7 @@ impl Graph {
         receiver: &str,
         caller: &Symbol,
         at: (u32, u32),
+        depth: usize,
     ) -> (Vec<String>, bool) {
         let own = caller.container.as_deref();
         let mut segments = receiver.split('.').peekable();
@@ -488,7 +501,7 @@ impl Graph {
             if stated.is_empty() {
                 stated = self.imported_value_types(scope, at, head);
             }
-            let stated = self.concrete_types(scope, caller, at, stated, CALL_VALUE_DEPTH);
+            let stated = self.concrete_types(scope, caller, at, stated, depth);
             // A type's own name: its static fields (`Allocator.INSTANCE.make()`).
             if stated.is_empty()
                 && !self
@@ -551,7 +564,16 @@ impl Graph {
                 continue;
             };
             let through = if depth > 0 {
-                self.value_types(scope, caller, at, &t, depth)
+                let key = (t.clone(), scope.call_line.get(), at, depth);
+                let known = scope.values_seen.borrow().get(&key).cloned();
+                match known {
+                    Some(known) => known,
+                    None => {
+                        let found = self.value_types(scope, caller, at, &t, depth);
+                        scope.values_seen.borrow_mut().insert(key, found.clone());
+                        found
+                    }
+                }
             } else {
                 Vec::new()
             };
