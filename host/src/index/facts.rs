@@ -135,8 +135,11 @@ fn facts_in(conn: &rusqlite::Connection, files: &[CodeFile]) -> HostResult<Vec<F
                     "call" => facts.calls.push((name, key, line)),
                     "type" | "field" => {
                         // See `indexer`: `Foo 42` holds to line 42.
-                        let (type_name, until) = match key.split_once(' ') {
-                            Some((t, until)) => (t.to_string(), until.parse().ok()),
+                        let until = key
+                            .rsplit_once(' ')
+                            .and_then(|(t, u)| Some((t, u.parse().ok()?)));
+                        let (type_name, until) = match until {
+                            Some((t, until)) => (t.to_string(), Some(until)),
                             None => (key, None),
                         };
                         facts.types.push(super::code::Typed {

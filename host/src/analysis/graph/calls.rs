@@ -379,11 +379,8 @@ impl Graph {
         // library's value, whose methods no project definition named like it is.
         let library_value = !stated.is_empty()
             && stated.iter().all(|t| {
-                let through_library = t
-                    .rsplit_once("::")
-                    .is_some_and(|(module, _)| self.library_module(module));
                 !t.starts_with(types::ELEMENT_OF)
-                    && (through_library || self.named(last_segment(t)).is_empty())
+                    && (self.through_library(t) || self.named(last_segment(t)).is_empty())
             });
         if library_value {
             return (Vec::new(), Confidence::Name);

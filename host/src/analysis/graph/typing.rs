@@ -4,7 +4,7 @@
 
 use super::calls::Scope;
 use super::*;
-use crate::index::code::{Language, types};
+use crate::index::code::{Language, innermost, types};
 
 /// How many levels of base classes a `super()` call is followed up.
 pub(super) const MAX_BASE_DEPTH: usize = 3;
@@ -416,6 +416,13 @@ impl Graph {
         self.named(head).is_empty() && !self.keys.contains_key(head)
     }
 
+    /// Whether a type as stated is reached through a library's module (`io::Error`).
+    pub(super) fn through_library(&self, type_name: &str) -> bool {
+        type_name
+            .rsplit_once("::")
+            .is_some_and(|(module, _)| self.library_module(module))
+    }
+
     /// Whether the definition `def`, read from a definition of its own file spanning `at`, is
     /// in scope there: a type declared inside a function (a test's local subclass) is seen
     /// only inside that function.
@@ -632,10 +639,7 @@ impl Graph {
     /// assigns it, else as its nearest base does. A field assigned a call's result (`self.config
     /// = self.make_config()`) holds what that method is declared to return.
     fn field_of(&self, scope: &Scope, at: (u32, u32), holder: &str, field: &str) -> Vec<String> {
-        if holder
-            .rsplit_once("::")
-            .is_some_and(|(module, _)| self.library_module(module))
-        {
+        if self.through_library(holder) {
             return Vec::new();
         }
         let mut found: Vec<String> = self
@@ -770,12 +774,7 @@ impl Graph {
 /// for a local. The innermost definition holding the line decides, as for the file's own
 /// calls.
 pub(super) fn field_holder<'f>(f: &'f FileFacts, t: &types::Typed) -> Option<&'f str> {
-    let def = f
-        .symbols
-        .iter()
-        .filter(|s| s.start_line <= t.line && t.line <= s.end_line)
-        .min_by_key(|s| s.end_line - s.start_line)?;
-    holder(def, t.field)
+    holder(innermost(&f.symbols, t.line)?, t.field)
 }
 
 /// The type a name typed inside `def` is a field of: `def` itself when it is a type (a
@@ -818,12 +817,7 @@ pub(super) fn variants(facts: &[Arc<FileFacts>]) -> HashMap<String, Vec<String>>
         .filter(|f| f.language.as_deref() == Some("rust"))
     {
         for t in f.types.iter().filter(|t| t.field) {
-            let def = f
-                .symbols
-                .iter()
-                .filter(|s| s.start_line <= t.line && t.line <= s.end_line)
-                .min_by_key(|s| s.end_line - s.start_line);
-            if let Some(def) = def.filter(|d| d.kind == "enum") {
+            if let Some(def) = innermost(&f.symbols, t.line).filter(|d| d.kind == "enum") {
                 out.entry(t.name.clone())
                     .or_default()
                     .push(def.name.clone());
@@ -857,9 +851,5 @@ pub(super) fn declared_fields(f: &FileFacts) -> HashSet<(&str, &str, &str)> {
 /// Whether `t` is typed outside every definition of `f`: a module's variable, which another
 /// file may import.
 pub(super) fn module_level(f: &FileFacts, t: &types::Typed) -> bool {
-    !t.field
-        && !f
-            .symbols
-            .iter()
-            .any(|s| s.start_line <= t.line && t.line <= s.end_line)
+    !t.field && innermost(&f.symbols, t.line).is_none()
 }

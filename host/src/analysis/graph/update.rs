@@ -489,11 +489,7 @@ pub(super) fn declared_bases(f: &FileFacts) -> impl Iterator<Item = (&str, &str)
 /// The name of the innermost definition of `f` holding `line`, if any: where an import
 /// binds.
 fn scope_of(f: &FileFacts, line: u32) -> Option<&str> {
-    f.symbols
-        .iter()
-        .filter(|s| s.start_line <= line && line <= s.end_line)
-        .min_by_key(|s| s.end_line - s.start_line)
-        .map(|s| s.name.as_str())
+    crate::index::code::innermost(&f.symbols, line).map(|s| s.name.as_str())
 }
 
 /// The names a file's imports may bind: the last names of the paths it imports and both

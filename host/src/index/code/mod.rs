@@ -78,6 +78,15 @@ pub struct Extraction {
     pub types: Vec<Typed>,
 }
 
+/// The innermost of `symbols` whose lines hold `line`: the definition a name typed there
+/// belongs to.
+pub fn innermost(symbols: &[Symbol], line: u32) -> Option<&Symbol> {
+    symbols
+        .iter()
+        .filter(|s| s.start_line <= line && line <= s.end_line)
+        .min_by_key(|s| s.end_line - s.start_line)
+}
+
 /// Parses `source` and extracts its structure. A file tree-sitter cannot parse yields what it
 /// could recover (tree-sitter always produces a tree; error nodes are skipped).
 pub fn extract(lang: Language, source: &str) -> Extraction {
@@ -258,12 +267,7 @@ fn scope_end(node: Node) -> Option<u32> {
 fn type_copied_fields(out: &mut Extraction, copies: &[(Node, &str)], source: &str) {
     for &(field, from) in copies {
         let line = line_of(field);
-        let Some(def) = out
-            .symbols
-            .iter()
-            .filter(|s| s.start_line <= line && line <= s.end_line)
-            .min_by_key(|s| s.end_line - s.start_line)
-        else {
+        let Some(def) = innermost(&out.symbols, line) else {
             continue;
         };
         let stated = out

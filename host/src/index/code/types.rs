@@ -90,7 +90,8 @@ pub fn rust_type_name(raw: &str) -> Option<String> {
     match segments.next() {
         Some(module)
             if !matches!(module, "crate" | "self" | "super" | "Self")
-                && module.starts_with(|c: char| c.is_lowercase()) =>
+                && module.starts_with(|c: char| c.is_lowercase())
+                && module.chars().all(|c| c.is_alphanumeric() || c == '_') =>
         {
             Some(format!("{module}::{last}"))
         }
