@@ -1597,6 +1597,40 @@ mod incremental {
     }
 
     #[test]
+    fn a_go_field_reached_through_an_embedded_struct_or_a_path_s_value_moves_with_its_type() {
+        let kinds = (
+            "mux/kinds.go",
+            "package mux\n\ntype A struct{}\n\nfunc (a *A) Run() {}\n\ntype B struct{}\n\nfunc (b *B) Run() {}\n",
+        );
+        // `route := test.route; route.part.Run()` where `part` is a field of a struct `Route`
+        // embeds: only the embedded struct's file changes.
+        let user = (
+            "mux/use.go",
+            "package mux\n\ntype routeTest struct {\n\troute *Route\n}\n\nfunc check(test routeTest) {\n\troute := test.route\n\troute.part.Run()\n}\n",
+        );
+        let route = (
+            "mux/route.go",
+            "package mux\n\ntype Route struct {\n\tconf\n}\n",
+        );
+        let conf = |t: &str| format!("package mux\n\ntype conf struct {{\n\tpart *{t}\n}}\n");
+        let (conf_a, conf_b) = (conf("A"), conf("B"));
+        updates_match(
+            &[user, route, kinds, ("mux/conf.go", &conf_a)],
+            &[user, route, kinds, ("mux/conf.go", &conf_b)],
+            ("-> mux/kinds.go#B.Run", true),
+        );
+        // The embedding itself comes and goes.
+        let route = |embeds: &str| format!("package mux\n\ntype Route struct {{\n\t{embeds}\n}}\n");
+        let (was, is) = (route("other int"), route("conf"));
+        let conf = ("mux/conf.go", conf_a.as_str());
+        updates_match(
+            &[user, kinds, conf, ("mux/route.go", &was)],
+            &[user, kinds, conf, ("mux/route.go", &is)],
+            ("-> mux/kinds.go#A.Run", true),
+        );
+    }
+
+    #[test]
     fn one_edited_file_resolves_only_what_can_depend_on_it() {
         let mut files: Vec<(String, String)> = (0..20)
             .map(|i| {
@@ -2329,4 +2363,170 @@ fn a_types_methods_are_found_among_many_of_the_same_name() {
             ("src/t3.rs:T3.run", "container"),
         ])
     );
+}
+
+#[test]
+fn go_values_take_the_types_new_assertions_fields_and_embedded_structs_give_them() {
+    let s = snapshot(&[
+        (
+            "mux/route.go",
+            "package mux\n\ntype Route struct {\n\trouteConf\n\tname string\n}\n\n\
+             type routeConf struct {\n\tregexp routeRegexpGroup\n\tmatchers []matcher\n\tmiddlewares []middleware\n}\n\n\
+             type routeRegexpGroup struct {\n\thost *routeRegexp\n}\n\n\
+             type routeRegexp struct{}\n\nfunc (r *routeRegexp) url() string {\n\treturn \"\"\n}\n\n\
+             type matcher interface {\n\tMatch(r *Request) bool\n}\n\n\
+             type middleware interface {\n\tMiddleware(h Handler) Handler\n}\n\n\
+             func (r *Route) Path(p string) *Route {\n\treturn r\n}\n\n\
+             func (r *Route) Name(n string) *Route {\n\treturn r\n}\n\n\
+             func (r *Route) GetMethods() []string {\n\treturn nil\n}\n\n\
+             func (r *Route) URL() string {\n\treturn r.regexp.host.url()\n}\n\n\
+             func (r *Route) Match(req *Request) bool {\n\tfor _, m := range r.matchers {\n\t\tm.Match(req)\n\t}\n\tfor i := range r.middlewares {\n\t\tr.middlewares[i].Middleware(nil)\n\t}\n\treturn true\n}\n",
+        ),
+        (
+            "mux/router.go",
+            "package mux\n\ntype Router struct{}\n\nfunc (r *Router) ServeHTTP() {}\n\nfunc (r *Router) walk() {}\n\nfunc (r *Router) Match(req *Request) bool {\n\treturn false\n}\n\n\
+             type methodMatcher []string\n\nfunc (m methodMatcher) Match(req *Request) bool {\n\treturn true\n}\n\n\
+             // Has Match but another interface's method too: it meets both.\n\
+             type other struct{}\n\nfunc (o other) Match(req *Request) bool {\n\treturn true\n}\n\n\
+             type picky interface {\n\tMatch(r *Request) bool\n\tPick()\n}\n",
+        ),
+        (
+            "mux/route_test.go",
+            "package mux\n\ntype routeTest struct {\n\troute *Route\n}\n\ntype hostTest struct {\n\tmatcher *Route\n}\n\n\
+             var hostTests = []hostTest{\n\t{matcher: nil},\n}\n\n\
+             func BenchmarkMux() {\n\trouter := new(Router)\n\trouter.ServeHTTP()\n}\n\n\
+             func TestChain() {\n\tnew(Route).Path(\"a\").Name(\"b\")\n}\n\n\
+             func walkAll(sr interface{}) {\n\tif h, ok := sr.(*Router); ok {\n\t\th.walk()\n\t}\n}\n\n\
+             func testMethods(test routeTest) {\n\troute := test.route\n\troute.GetMethods()\n}\n\n\
+             func TestHost() {\n\tfor _, v := range hostTests {\n\t\tv.matcher.Match(nil)\n\t}\n}\n",
+        ),
+    ]);
+    let expect = [
+        (
+            "mux/route_test.go:BenchmarkMux",
+            "mux/router.go:Router.ServeHTTP",
+        ),
+        ("mux/route_test.go:TestChain", "mux/route.go:Route.Name"),
+        ("mux/route_test.go:walkAll", "mux/router.go:Router.walk"),
+        (
+            "mux/route_test.go:testMethods",
+            "mux/route.go:Route.GetMethods",
+        ),
+        ("mux/route_test.go:TestHost", "mux/route.go:Route.Match"),
+        // Through the embedded struct's fields.
+        ("mux/route.go:Route.URL", "mux/route.go:routeRegexp.url"),
+    ];
+    for (caller, callee) in expect {
+        assert!(
+            callees(&s, caller).contains(&(callee.to_string(), "type")),
+            "{caller} -> {callee}: {:?}",
+            callees(&s, caller)
+        );
+    }
+    // A call through an interface names the interface's method; an element of a slice field
+    // is of the slice's element type.
+    assert_eq!(
+        callees(&s, "mux/route.go:Route.Match"),
+        pairs(&[
+            ("mux/route.go:matcher.Match", "type"),
+            ("mux/route.go:middleware.Middleware", "type"),
+        ])
+    );
+    // Asked about an implementation, its callers include the calls through an interface its
+    // type meets (every method of it), never one it does not (`picky` wants `Pick`), nor the
+    // target's own call through the interface.
+    let callers_of = |target: &str| {
+        let view = views::call_graph(&s, &[id(&s, target)], 1, 50);
+        let mut out: Vec<(String, &str)> = view_links(&view)
+            .into_iter()
+            .filter(|(_, to, _)| to == target)
+            .map(|(from, _, how)| (from, how))
+            .collect();
+        out.sort();
+        out
+    };
+    assert_eq!(
+        callers_of("mux/router.go:methodMatcher.Match"),
+        [("mux/route.go:Route.Match".to_string(), "dispatch")]
+    );
+    assert_eq!(
+        callers_of("mux/route.go:Route.Match"),
+        [("mux/route_test.go:TestHost".to_string(), "type")]
+    );
+}
+
+#[test]
+fn a_name_assigned_a_field_s_value_has_the_field_s_type() {
+    let s = snapshot(&[
+        (
+            "app/models.py",
+            "class Session:\n    def send(self):\n        pass\n\nclass Other:\n    def send(self):\n        pass\n\n\
+             class Client:\n    def __init__(self, session: Session):\n        self.session = session\n\n\
+             def run(client: Client):\n    session = client.session\n    session.send()\n",
+        ),
+        (
+            "src/app.ts",
+            "export class Session {\n  send() {}\n}\n\nexport class Other {\n  send() {}\n}\n\n\
+             export class Client {\n  session: Session;\n\n  run() {\n    const s = this.session;\n    s.send();\n  }\n}\n",
+        ),
+        (
+            "src/lib.rs",
+            "pub struct Session;\n\nimpl Session {\n    pub fn send(&self) {}\n}\n\npub struct Other;\n\nimpl Other {\n    pub fn send(&self) {}\n}\n\n\
+             pub struct Client {\n    session: Session,\n}\n\nimpl Client {\n    pub fn run(&self) {\n        let s = &self.session;\n        s.send();\n    }\n}\n",
+        ),
+    ]);
+    for (caller, callee) in [
+        ("app/models.py:run", "app/models.py:Session.send"),
+        ("src/app.ts:Client.run", "src/app.ts:Session.send"),
+        ("src/lib.rs:Client.run", "src/lib.rs:Session.send"),
+    ] {
+        assert_eq!(callees(&s, caller), pairs(&[(callee, "type")]), "{caller}");
+    }
+}
+
+#[test]
+fn an_implementation_of_a_typescript_interface_is_called_where_the_interface_s_method_is() {
+    let s = snapshot(&[
+        (
+            "src/types.ts",
+            "export interface Sink {\n  complete(): void;\n}\n",
+        ),
+        (
+            "src/impl.ts",
+            "import { Sink } from './types';\n\nexport class Base implements Sink {\n  complete() {}\n}\n\n\
+             export class Leaf extends Base {\n  complete() {}\n}\n\nexport class Loose {\n  complete() {}\n}\n",
+        ),
+        (
+            "src/use.ts",
+            "import { Sink } from './types';\n\nexport function finish(s: Sink) {\n  s.complete();\n}\n",
+        ),
+    ]);
+    // The call names the interface's method.
+    assert_eq!(
+        callees(&s, "src/use.ts:finish"),
+        pairs(&[("src/types.ts:Sink.complete", "type")])
+    );
+    for (target, reached) in [
+        ("src/impl.ts:Base.complete", true),
+        ("src/impl.ts:Leaf.complete", true),
+        // A class with the method but not naming the interface: TypeScript's server does not
+        // list it.
+        ("src/impl.ts:Loose.complete", false),
+    ] {
+        let view = views::call_graph(&s, &[id(&s, target)], 1, 50);
+        let callers: Vec<_> = view_links(&view)
+            .into_iter()
+            .filter(|(_, to, _)| to == target)
+            .collect();
+        assert_eq!(
+            callers
+                == [(
+                    "src/use.ts:finish".to_string(),
+                    target.to_string(),
+                    "dispatch"
+                )],
+            reached,
+            "{target}: {callers:?}"
+        );
+    }
 }

@@ -161,10 +161,24 @@ pub fn call_graph(s: &Snapshot, targets: &[u32], depth: u32, max_links: usize) -
     // A constructor is called where its class is instantiated (`Foo(...)`, `new Foo()`):
     // those call sites, which resolve to the class, are its callers.
     let mut instantiated: HashMap<u32, u32> = HashMap::new();
+    // An implementation is called where the interface method it implements is, as Go's and
+    // TypeScript's servers list it: those call sites dispatch to it.
+    let mut dispatched: HashSet<u32> = HashSet::new();
     for &t in targets {
         for class in class_of_constructor(s, t) {
             for &e in &g.callers[class as usize] {
                 instantiated.insert(e, t);
+            }
+        }
+        for interface_method in g.implemented(t) {
+            // Not a target's own call through the interface (the servers list none).
+            let sure = |e: &&u32| {
+                let edge = &g.calls[**e as usize];
+                edge.confidence != Confidence::Name && edge.from != t
+            };
+            for &e in g.callers[interface_method as usize].iter().filter(sure) {
+                instantiated.insert(e, t);
+                dispatched.insert(e);
             }
         }
     }
@@ -175,7 +189,12 @@ pub fn call_graph(s: &Snapshot, targets: &[u32], depth: u32, max_links: usize) -
             if dir == 0 && level == 0 {
                 let mut made: Vec<u32> = instantiated.keys().copied().collect();
                 made.sort_unstable();
-                edges.extend(made.into_iter().filter(|&e| seen_edges.insert(e)));
+                // A call dispatched to a target stays its caller's call of the interface's
+                // method too, among that caller's callees.
+                edges.extend(
+                    made.into_iter()
+                        .filter(|&e| dispatched.contains(&e) || seen_edges.insert(e)),
+                );
             }
             for &node in &frontier[dir] {
                 let out = if dir == 0 {
@@ -213,7 +232,11 @@ pub fn call_graph(s: &Snapshot, targets: &[u32], depth: u32, max_links: usize) -
                     _ => edge.to,
                 };
                 let to = place(callee, &mut symbols);
-                links.push((from, to, edge.line, edge.confidence));
+                let confidence = match dir == 0 && dispatched.contains(&e) {
+                    true => Confidence::Dispatch,
+                    false => edge.confidence,
+                };
+                links.push((from, to, edge.line, confidence));
                 let reached = if dir == 0 { edge.from } else { edge.to };
                 if edge.confidence != Confidence::Name && seen[dir].insert(reached) {
                     next.push(reached);

@@ -1,6 +1,10 @@
 //! The base classes a class declaration names, read from its first line: what `super().m()`
 //! and an inherited `self.m()` resolve through.
 
+use crate::index::code::Symbol;
+use crate::index::code::types;
+use crate::index::facts::FileFacts;
+
 /// The base classes `signature` (a class declaration's first line) names, by their last name
 /// (`pkg.Base` and `ns::Base` give `Base`), generics and keyword arguments left out. Python
 /// `class A(B, C, metaclass=M):`, Java/JavaScript/TypeScript `class A extends B implements C`,
@@ -19,6 +23,23 @@ pub(super) fn bases<'s>(language: Option<&str>, signature: &'s str) -> Vec<&'s s
         .map(|b| b.rsplit(['.', ':']).next().unwrap_or(b))
         .filter(|b| !b.is_empty() && b.chars().all(|c| c.is_alphanumeric() || c == '_'))
         .collect()
+}
+
+/// The bases the class-like definition `s` of the file `f` declares: those its declaration
+/// names, and the types a Go struct embeds (a field without a name promotes its type's
+/// fields and methods, as a base class's are inherited).
+pub(super) fn declared<'f>(f: &'f FileFacts, s: &'f Symbol) -> Vec<&'f str> {
+    let mut out = bases(f.language.as_deref(), &s.signature);
+    if f.language.as_deref() == Some("go") {
+        out.extend(
+            f.types
+                .iter()
+                .filter(|t| t.field && t.name.starts_with(types::EMBEDDED))
+                .filter(|t| (s.start_line..=s.end_line).contains(&t.line))
+                .map(|t| t.type_name.rsplit('.').next().unwrap_or(&t.type_name)),
+        );
+    }
+    out
 }
 
 /// `class A(B, pkg.C, metaclass=M):` names B and pkg.C.

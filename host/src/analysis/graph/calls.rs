@@ -323,29 +323,6 @@ impl Graph {
                 return (methods, Confidence::Type);
             }
         }
-        // A variable ranging over a path (`for _, route := range r.routes`): the element of
-        // the path's type, which is what a slice's or map's type name already says.
-        for over in stated
-            .iter()
-            .filter_map(|t| t.strip_prefix(types::ELEMENT_OF))
-        {
-            let elements: Vec<String> = if over.contains('.') {
-                self.chain_types(scope, over, caller_sym, at, typing::CALL_VALUE_DEPTH)
-                    .0
-            } else {
-                scope
-                    .type_of(over, own, at)
-                    .into_iter()
-                    .map(str::to_string)
-                    .collect()
-            };
-            for type_name in &elements {
-                let methods = callables(self.methods_of_type(scope, at, type_name, name));
-                if !methods.is_empty() {
-                    return (methods, Confidence::Type);
-                }
-            }
-        }
         // A chain through fields (`self.app.config.load()`, `h.pair.reader.close()`), or a
         // test's fixture parameter (`app.register_blueprint()`): the last type's method.
         if !receiver.contains("::") {
@@ -378,10 +355,9 @@ impl Graph {
         // A name whose stated types the project defines nowhere (`Iterator<T> it`): a
         // library's value, whose methods no project definition named like it is.
         let library_value = !stated.is_empty()
-            && stated.iter().all(|t| {
-                !t.starts_with(types::ELEMENT_OF)
-                    && (self.through_library(t) || self.named(last_segment(t)).is_empty())
-            });
+            && stated
+                .iter()
+                .all(|t| self.through_library(t) || self.named(last_segment(t)).is_empty());
         if library_value {
             return (Vec::new(), Confidence::Name);
         }

@@ -87,9 +87,9 @@ impl Graph {
         for _ in 0..MAX_BASE_DEPTH {
             let mut next = Vec::new();
             for &c in &level {
-                let file = self.symbols[c as usize].file;
-                let language = self.files[file as usize].language.as_deref();
-                for base in bases::bases(language, &self.symbols[c as usize].symbol().signature) {
+                let node = &self.symbols[c as usize];
+                let file = node.file;
+                for base in bases::declared(&node.facts, node.symbol()) {
                     next.extend(
                         self.types_named(scope, at, file, base, CLASS_LIKE)
                             .into_iter()
@@ -551,7 +551,10 @@ impl Graph {
     /// `stated` as types to look methods up in: a pattern-bound one by its variant's field
     /// (see [`Graph::variant_payloads`]), a call's value ([`types::CALL_VALUE`]) by what the
     /// method its receiver's type has is declared to return, else (its receiver unknown) by
-    /// the called name, as a function's declared return type. At most `depth` calls deep.
+    /// the called name, as a function's declared return type; a path's value
+    /// ([`types::PATH_VALUE`]) and a ranged element ([`types::ELEMENT_OF`]) by the path's
+    /// type (a slice's or map's type name is already its element's), dropped when unknown.
+    /// At most `depth` calls or paths deep.
     pub(super) fn concrete_types(
         &self,
         scope: &Scope,
@@ -561,22 +564,28 @@ impl Graph {
         depth: usize,
     ) -> Vec<String> {
         let stated = self.variant_payloads(stated);
-        if !stated.iter().any(|t| t.ends_with(types::CALL_VALUE)) {
+        let derived = |t: &String| {
+            t.ends_with(types::CALL_VALUE) || t.starts_with([types::PATH_VALUE, types::ELEMENT_OF])
+        };
+        if !stated.iter().any(derived) {
             return stated;
         }
         let mut out = Vec::new();
         for t in stated {
-            let Some(call) = t.strip_suffix(types::CALL_VALUE) else {
+            if !derived(&t) {
                 out.push(t);
                 continue;
-            };
+            }
             let through = if depth > 0 {
                 let key = (t.clone(), scope.call_line.get(), at, depth);
                 let known = scope.values_seen.borrow().get(&key).cloned();
                 match known {
                     Some(known) => known,
                     None => {
-                        let found = self.value_types(scope, caller, at, &t, depth);
+                        let found = match t.strip_prefix([types::PATH_VALUE, types::ELEMENT_OF]) {
+                            Some(path) => self.path_types(scope, caller, at, path, depth - 1),
+                            None => self.value_types(scope, caller, at, &t, depth),
+                        };
                         scope.values_seen.borrow_mut().insert(key, found.clone());
                         found
                     }
@@ -584,15 +593,39 @@ impl Graph {
             } else {
                 Vec::new()
             };
-            if through.is_empty() {
-                out.push(last_segment(call).to_string());
-            } else {
-                out.extend(through);
+            match t.strip_suffix(types::CALL_VALUE) {
+                Some(call) if through.is_empty() => out.push(last_segment(call).to_string()),
+                _ => out.extend(through),
             }
         }
         out.sort_unstable();
         out.dedup();
         out
+    }
+
+    /// The types of a path's value: a chain of fields (`test.route`), or a name's stated type,
+    /// in this file or as another file's module-level variable it imports.
+    fn path_types(
+        &self,
+        scope: &Scope,
+        caller: &Symbol,
+        at: (u32, u32),
+        path: &str,
+        depth: usize,
+    ) -> Vec<String> {
+        if path.contains('.') {
+            return self.chain_types(scope, path, caller, at, depth).0;
+        }
+        let own = caller.container.as_deref();
+        let mut stated: Vec<String> = scope
+            .type_of(path, own, at)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        if stated.is_empty() {
+            stated = self.imported_value_types(scope, at, path);
+        }
+        self.concrete_types(scope, caller, at, stated, depth)
     }
 
     /// `types` with each pattern-bound one ([`types::VARIANT_OF`]) replaced by the type of
@@ -708,8 +741,7 @@ impl Graph {
             if !CLASS_LIKE.contains(&s.kind.as_str()) {
                 continue;
             }
-            let language = self.files[node.file as usize].language.as_deref();
-            for base in bases::bases(language, &s.signature) {
+            for base in bases::declared(&node.facts, s) {
                 out.entry(base.to_string()).or_default().push(i as u32);
             }
         }
@@ -759,6 +791,100 @@ impl Graph {
         found.sort_unstable();
         found.dedup();
         found
+    }
+
+    /// The interface methods `method` implements, whose calls may reach it, as Go's and
+    /// TypeScript's language servers list them among its callers: in Go every interface of its
+    /// language family declaring a method of that name whose every method the method's type
+    /// has (Go's interfaces are met without saying so); in TypeScript and JavaScript the
+    /// interfaces its class names as bases, up the chain. Empty in other languages, whose
+    /// servers list calls through a base apart from an implementation's.
+    pub fn implemented(&self, method: u32) -> Vec<u32> {
+        let node = &self.symbols[method as usize];
+        let sym = node.symbol();
+        let Some(owner) = sym.container.as_deref() else {
+            return Vec::new();
+        };
+        let family = self.family_of(node.file);
+        let kind_of = |s: u32| self.symbols[s as usize].symbol().kind.as_str();
+        let interfaces_named = |file: u32, name: &str| -> Vec<u32> {
+            self.defined_in(file, name)
+                .into_iter()
+                .filter(|&i| kind_of(i) == "interface")
+                .collect()
+        };
+        match self.files[node.file as usize].language.as_deref() {
+            Some("go") => {
+                let has_every_method = |interface: u32| {
+                    let file = self.symbols[interface as usize].file;
+                    let name = self.symbols[interface as usize].symbol().name.as_str();
+                    self.symbols_of(file).all(|m| {
+                        let s = self.symbols[m as usize].symbol();
+                        s.container.as_deref() != Some(name)
+                            || !self.members(&s.name, owner).is_empty()
+                    })
+                };
+                let mut out: Vec<u32> = self
+                    .named(&sym.name)
+                    .iter()
+                    .copied()
+                    .filter(|&m| m != method && kind_of(m) == "method")
+                    .filter(|&m| self.family_of(self.symbols[m as usize].file) == family)
+                    .filter(|&m| {
+                        let m = &self.symbols[m as usize];
+                        let interface = m.symbol().container.as_deref().unwrap_or_default();
+                        interfaces_named(m.file, interface)
+                            .into_iter()
+                            .any(has_every_method)
+                    })
+                    .collect();
+                out.truncate(MAX_IMPLEMENTERS);
+                out
+            }
+            Some("typescript" | "tsx" | "javascript") => {
+                let mut out = Vec::new();
+                let mut seen: HashSet<u32> = HashSet::new();
+                let mut level: Vec<u32> = self.defined_in(node.file, owner);
+                for _ in 0..MAX_BASE_DEPTH {
+                    let mut next = Vec::new();
+                    for &c in &level {
+                        let class = &self.symbols[c as usize];
+                        for base in bases::declared(&class.facts, class.symbol()) {
+                            next.extend(
+                                self.named(base)
+                                    .iter()
+                                    .copied()
+                                    .filter(|&b| CLASS_LIKE.contains(&kind_of(b)))
+                                    .filter(|&b| {
+                                        self.family_of(self.symbols[b as usize].file) == family
+                                    })
+                                    .filter(|b| seen.insert(*b)),
+                            );
+                        }
+                    }
+                    for &b in &next {
+                        if kind_of(b) == "interface" {
+                            let name = self.symbols[b as usize].symbol().name.as_str();
+                            let file = self.symbols[b as usize].file;
+                            out.extend(
+                                self.members(&sym.name, name)
+                                    .iter()
+                                    .copied()
+                                    .filter(|&m| self.symbols[m as usize].file == file),
+                            );
+                        }
+                    }
+                    if next.is_empty() {
+                        break;
+                    }
+                    level = next;
+                }
+                out.sort_unstable();
+                out.dedup();
+                out
+            }
+            _ => Vec::new(),
+        }
     }
 
     fn family_of(&self, file: u32) -> Option<&str> {

@@ -469,18 +469,17 @@ pub(super) fn used_names(f: &FileFacts) -> impl Iterator<Item = &str> {
         // A nested type is named through its outer one (`Connection.Request`).
         .chain(f.types.iter().flat_map(|t| {
             std::iter::once(t.type_name.as_str())
-                .chain(t.type_name.split(['.', '@', '%', ':', '(', ')']))
+                .chain(t.type_name.split(['.', '@', '%', '=', ':', '(', ')']))
         }))
 }
 
 /// (class, base) for every base a class-like definition of `f` declares.
 pub(super) fn declared_bases(f: &FileFacts) -> impl Iterator<Item = (&str, &str)> {
-    let language = f.language.as_deref();
     f.symbols
         .iter()
         .filter(|s| CLASS_LIKE.contains(&s.kind.as_str()))
         .flat_map(move |s| {
-            bases::bases(language, &s.signature)
+            bases::declared(f, s)
                 .into_iter()
                 .map(move |b| (s.name.as_str(), b))
         })

@@ -119,18 +119,26 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
         let mut variant = None;
         // The method whose result the name is assigned (`m = ig.matched(p)`).
         let mut called = None;
+        // The path whose value the name is assigned (`route := test.route`).
+        let mut path = None;
+        // A field without a name, embedding its type (Go's `struct { routeConf }`).
+        let mut embeds = false;
         for capture in m.captures() {
             let capture_name = names[capture.index as usize];
             let node = capture.node;
             match capture_name {
                 "bind.name" => bound = Some((node, false)),
                 "bind.field" => bound = Some((node, true)),
+                "bind.embed" => {
+                    (bound, bound_type, embeds) = (Some((node, true)), Some(node), true);
+                }
                 "bind.type" => bound_type = Some(node),
                 "bind.ctor" => ctor = Some(node),
                 "bind.elem" => element_of = Some(node),
                 "bind.variant" => variant = Some(node),
                 "bind.call" => called = Some(node),
                 "bind.from" => copied_from = Some(node),
+                "bind.path" => path = Some(node),
                 // `self.x = ...` / `this.x = ...`: another object's field is not typed here.
                 "bind.self" => own = matches!(text(node, source), "self" | "this"),
                 "name" => name = Some(node),
@@ -156,7 +164,11 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
             let type_name = match (bound_type, ctor, element_of) {
                 _ if variant.is_some() => variant.and_then(|v| variant_path(text(v, source))),
                 _ if called.is_some() => called.and_then(|c| call_value(lang, text(c, source))),
-                (Some(t), _, _) => bound_type_name(lang, text(t, source)),
+                _ if path.is_some() => path.and_then(|p| path_value(text(p, source))),
+                (Some(t), _, _) => match go_made_by_new(lang, t, source) {
+                    Some(made) => bound_type_name(lang, made),
+                    None => bound_type_name(lang, text(t, source)),
+                },
                 (None, Some(c), _) => types::constructed_by(text(c, source)),
                 (None, None, Some(over)) => {
                     let path = text(over, source);
@@ -171,7 +183,10 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
             };
             if let Some(type_name) = type_name {
                 out.types.push(Typed {
-                    name: text(node, source).to_string(),
+                    name: match embeds {
+                        true => format!("{}{type_name}", types::EMBEDDED),
+                        false => text(node, source).to_string(),
+                    },
                     type_name,
                     field,
                     line: line_of(node),
@@ -434,6 +449,26 @@ fn call_value(lang: Language, function: &str) -> Option<String> {
     }
 }
 
+/// A path's value (`test.route`, `self.app`) as a [`types::PATH_VALUE`] type: a chain of
+/// plain names, at least one field deep; none for anything else (an index, a call).
+fn path_value(written: &str) -> Option<String> {
+    let plain = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_');
+    let fields = written.split('.').count();
+    (written.len() <= 80 && fields > 1 && written.split('.').all(plain))
+        .then(|| format!("{}{written}", types::PATH_VALUE))
+}
+
+/// What Go's builtin `new(T)` makes, when `callee` is that `new` (`router := new(Router)`):
+/// the type written as its argument.
+fn go_made_by_new<'s>(lang: Language, callee: Node, source: &'s str) -> Option<&'s str> {
+    if lang != Language::Go || text(callee, source) != "new" {
+        return None;
+    }
+    let call = callee.parent().filter(|p| p.kind() == "call_expression")?;
+    let made = call.child_by_field_name("arguments")?.named_child(0)?;
+    Some(text(made, source))
+}
+
 /// A variant as a pattern names it (`Raw`, `self::Inner::Raw`, `Self::Raw`) as a
 /// [`types::VARIANT_OF`] type: the variant, with its enum when the path names one.
 fn variant_path(written: &str) -> Option<String> {
@@ -468,6 +503,24 @@ fn receiver_text(lang: Language, raw: &str) -> String {
     };
     if is_path(raw) {
         return raw.to_string();
+    }
+    // Go's `r.middlewares[i]`: a slice's or map's element, of the type its name is already.
+    if lang == Language::Go
+        && let Some((collection, index)) = raw.split_once('[')
+        && is_path(collection)
+        && index.ends_with(']')
+        && !index[..index.len() - 1].contains([']', '['])
+    {
+        return collection.to_string();
+    }
+    // Go's `new(Route).Path(..)`: the chain starts at a `Route()`.
+    if lang == Language::Go
+        && let Some(rest) = raw.strip_prefix("new(")
+        && let Some((made, after)) = rest.split_once(')')
+        && is_path(made.trim())
+        && !after.is_empty()
+    {
+        return receiver_text(lang, &format!("{}(){after}", made.trim()));
     }
     if let Some(cast) = cast_type(lang, raw) {
         return format!("{cast}()");

@@ -23,6 +23,15 @@ pub struct Typed {
 /// type's element the variable holds (Go's `for _, route := range r.routes`): `@r.routes`.
 pub const ELEMENT_OF: char = '@';
 
+/// What a `type_name` of a [`Typed`] begins with when the name is assigned a path's value
+/// (`route := test.route`, `x = self.app`): `=test.route`, typed as that chain of fields is.
+pub const PATH_VALUE: char = '=';
+
+/// What the `name` of a field [`Typed`] begins with when the field has no name but embeds its
+/// type (Go's `type Route struct { routeConf }`): `^routeConf`. The embedding type gets the
+/// embedded one's fields and methods, as from a base class; no path reaches the marked name.
+pub const EMBEDDED: char = '^';
+
 /// What a `type_name` of a [`Typed`] begins with when the name is bound by a pattern of an
 /// enum's variant (Rust's `Raw(x) =>`, `Inner::Raw(ref x)`): `%Raw`, `%Inner.Raw`. The name
 /// holds the variant's one field, which the enum's declaration types as a field named like

@@ -16,3 +16,4 @@
 (assignment_expression left: (member_expression object: (this) @bind.self property: (property_identifier) @bind.field) right: (new_expression constructor: (_) @bind.type))
 (assignment_expression left: (member_expression object: (this) @bind.self property: (property_identifier) @bind.field) right: (identifier) @bind.from)
 (variable_declarator name: (identifier) @bind.name value: (call_expression function: [(identifier) @bind.type (member_expression) @bind.call]))
+(variable_declarator name: (identifier) @bind.name value: (member_expression) @bind.path)

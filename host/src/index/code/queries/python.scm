@@ -9,6 +9,7 @@
 
 (assignment left: (identifier) @bind.name type: (type) @bind.type)
 (assignment left: (identifier) @bind.name !type right: (call function: [(identifier) @bind.type (attribute) @bind.call]))
+(assignment left: (identifier) @bind.name !type right: (attribute) @bind.path)
 (assignment left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.field) type: (type) @bind.type)
 (assignment left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.field) !type right: (call function: [(identifier) @bind.type (attribute attribute: (identifier) @bind.type)]))
 (assignment left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.field) !type right: (identifier) @bind.from)

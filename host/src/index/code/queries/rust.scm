@@ -22,6 +22,7 @@
 (let_declaration pattern: (identifier) @bind.name type: (_) @bind.type)
 (let_declaration pattern: (identifier) @bind.name value: (call_expression function: (scoped_identifier) @bind.ctor))
 (let_declaration pattern: (identifier) @bind.name value: (struct_expression name: (_) @bind.type))
+(let_declaration pattern: (identifier) @bind.name !type value: [(field_expression) @bind.path (reference_expression value: (field_expression) @bind.path)])
 (parameter pattern: (identifier) @bind.name type: (_) @bind.type)
 (field_declaration name: (field_identifier) @bind.field type: (_) @bind.type)
 (let_declaration pattern: (identifier) @bind.name value: (call_expression function: [(identifier) @bind.type (scoped_identifier name: (identifier) @bind.type) (field_expression) @bind.call]))
