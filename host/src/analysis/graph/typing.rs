@@ -793,12 +793,13 @@ impl Graph {
         found
     }
 
-    /// The interface methods `method` implements, whose calls may reach it, as Go's and
-    /// TypeScript's language servers list them among its callers: in Go every interface of its
-    /// language family declaring a method of that name whose every method the method's type
-    /// has (Go's interfaces are met without saying so); in TypeScript and JavaScript the
-    /// interfaces its class names as bases, up the chain. Empty in other languages, whose
-    /// servers list calls through a base apart from an implementation's.
+    /// The interface and base methods `method` implements or overrides, whose calls may reach
+    /// it, as Go's and TypeScript's language servers list them among its callers: in Go every
+    /// interface of its language family declaring a method of that name whose every method
+    /// the method's type has (Go's interfaces are met without saying so); in TypeScript and
+    /// JavaScript the methods of that name of the classes and interfaces its class names as
+    /// bases, up the chain. Empty in other languages, whose servers list calls through a base
+    /// apart from an implementation's.
     pub fn implemented(&self, method: u32) -> Vec<u32> {
         let node = &self.symbols[method as usize];
         let sym = node.symbol();
@@ -863,16 +864,14 @@ impl Graph {
                         }
                     }
                     for &b in &next {
-                        if kind_of(b) == "interface" {
-                            let name = self.symbols[b as usize].symbol().name.as_str();
-                            let file = self.symbols[b as usize].file;
-                            out.extend(
-                                self.members(&sym.name, name)
-                                    .iter()
-                                    .copied()
-                                    .filter(|&m| self.symbols[m as usize].file == file),
-                            );
-                        }
+                        let name = self.symbols[b as usize].symbol().name.as_str();
+                        let file = self.symbols[b as usize].file;
+                        out.extend(
+                            self.members(&sym.name, name)
+                                .iter()
+                                .copied()
+                                .filter(|&m| self.symbols[m as usize].file == file),
+                        );
                     }
                     if next.is_empty() {
                         break;
