@@ -9,6 +9,7 @@
 mod bases;
 mod calls;
 mod fixtures;
+mod signatures;
 mod typing;
 mod update;
 

@@ -1631,6 +1631,29 @@ mod incremental {
     }
 
     #[test]
+    fn a_callback_s_parameter_moves_with_the_type_its_callee_declares() {
+        let kinds = (
+            "src/kinds.ts",
+            "export class A {\n  run() {}\n}\n\nexport class B {\n  run() {}\n}\n",
+        );
+        let user = (
+            "src/use.ts",
+            "import { operate } from './operate';\n\nexport function go() {\n  operate((x) => {\n    x.run();\n  });\n}\n",
+        );
+        let operate = |t: &str| {
+            format!(
+                "import {{ A, B }} from './kinds';\n\nexport function operate(init: (x: {t}) => void) {{}}\n"
+            )
+        };
+        let (was, is) = (operate("A"), operate("B"));
+        updates_match(
+            &[user, kinds, ("src/operate.ts", &was)],
+            &[user, kinds, ("src/operate.ts", &is)],
+            ("-> src/kinds.ts#B.run", true),
+        );
+    }
+
+    #[test]
     fn one_edited_file_resolves_only_what_can_depend_on_it() {
         let mut files: Vec<(String, String)> = (0..20)
             .map(|i| {
@@ -2532,4 +2555,50 @@ fn a_typescript_implementation_or_override_is_called_where_the_method_it_impleme
             expected.iter().map(|(f, h)| (f.to_string(), *h)).collect();
         assert_eq!(callers, expected, "{target}");
     }
+}
+
+#[test]
+fn a_callback_s_parameters_take_the_types_its_callee_declares_for_them() {
+    let s = snapshot(&[
+        (
+            "src/Subscriber.ts",
+            "export class Subscriber<T> {\n  next(v: T) {}\n  complete() {}\n}\n\nexport class Other {\n  next() {}\n  complete() {}\n}\n",
+        ),
+        (
+            "src/Observable.ts",
+            "import { Subscriber } from './Subscriber';\n\nexport class Observable<T> {\n  constructor(subscribe?: (this: Observable<T>, subscriber: Subscriber<T>) => void) {}\n\n  subscribe(s: Subscriber<T>) {}\n}\n",
+        ),
+        (
+            "src/operate.ts",
+            "import { Observable } from './Observable';\nimport { Subscriber } from './Subscriber';\n\nexport function operate<T, R>(\n  init: (liftedSource: Observable<T>, subscriber: Subscriber<R>) => void\n) {}\n",
+        ),
+        (
+            "src/use.ts",
+            "import { operate } from './operate';\nimport { Observable } from './Observable';\n\n\
+             export function map() {\n  return operate((source, subscriber) => {\n    source.subscribe(subscriber);\n    subscriber.complete();\n  });\n}\n\n\
+             export function make() {\n  return new Observable((subscriber) => {\n    subscriber.next(1);\n  });\n}\n\n\
+             export function guess() {\n  unknownThing((subscriber) => {\n    subscriber.complete();\n  });\n}\n",
+        ),
+    ]);
+    let typed = |caller: &str| -> Vec<String> {
+        callees(&s, caller)
+            .into_iter()
+            .filter(|(_, how)| *how == "type")
+            .map(|(to, _)| to)
+            .collect()
+    };
+    assert_eq!(
+        typed("src/use.ts:map"),
+        [
+            "src/Observable.ts:Observable.subscribe",
+            "src/Subscriber.ts:Subscriber.complete"
+        ]
+    );
+    // A class's constructor declares what `new` passes to its callback.
+    assert_eq!(
+        typed("src/use.ts:make"),
+        ["src/Subscriber.ts:Subscriber.next"]
+    );
+    // A callee the project does not define types nothing.
+    assert!(typed("src/use.ts:guess").is_empty());
 }

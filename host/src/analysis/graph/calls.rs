@@ -69,6 +69,7 @@ impl Graph {
                 unresolved += 1;
                 continue;
             };
+            scope.caller.set(caller);
             let (targets, confidence) = match scip.and_then(|x| x.named_at(path, *line, name)) {
                 Some(named) if named.iter().any(|t| t.definition.is_some()) => (
                     named.iter().filter_map(|t| self.scip_target(t)).collect(),
@@ -526,6 +527,12 @@ pub(super) struct Scope<'a, 'f> {
     /// definition, the binding that holds there is the latest one before it (a match arm's
     /// `Raw(x)`, not the next arm's `Walk(x)`; `x = Bar()` after `x = Foo()`).
     pub(super) call_line: Cell<u32>,
+    /// The definition making the call being resolved.
+    pub(super) caller: Cell<u32>,
+    /// The callbacks' callees being resolved to type their parameters
+    /// ([`types::CALLBACK_PARAMETER`]): one asked again inside its own resolution (`x.f((x)
+    /// => ..)`) has no answer.
+    pub(super) callbacks_open: RefCell<HashSet<String>>,
     /// What [`Graph::methods_of_type`] answered in this file, by (type, method, caller's
     /// span): the same receiver types are asked about at call after call, and the answer
     /// (through bases, three levels up) does not depend on the call.
@@ -558,6 +565,8 @@ impl<'a, 'f> Scope<'a, 'f> {
             scoped: HashMap::new(),
             typed: HashMap::new(),
             call_line: Cell::new(0),
+            caller: Cell::new(0),
+            callbacks_open: RefCell::new(HashSet::new()),
             methods_seen: RefCell::new(HashMap::new()),
             values_seen: RefCell::new(HashMap::new()),
             fields: HashMap::new(),

@@ -3,6 +3,7 @@
 //! a file means, and the type a function is declared to return.
 
 use super::calls::Scope;
+use super::signatures;
 use super::*;
 use crate::index::code::{Language, innermost, types};
 
@@ -565,7 +566,12 @@ impl Graph {
     ) -> Vec<String> {
         let stated = self.variant_payloads(stated);
         let derived = |t: &String| {
-            t.ends_with(types::CALL_VALUE) || t.starts_with([types::PATH_VALUE, types::ELEMENT_OF])
+            t.ends_with(types::CALL_VALUE)
+                || t.starts_with([
+                    types::PATH_VALUE,
+                    types::ELEMENT_OF,
+                    types::CALLBACK_PARAMETER,
+                ])
         };
         if !stated.iter().any(derived) {
             return stated;
@@ -582,9 +588,14 @@ impl Graph {
                 match known {
                     Some(known) => known,
                     None => {
-                        let found = match t.strip_prefix([types::PATH_VALUE, types::ELEMENT_OF]) {
-                            Some(path) => self.path_types(scope, caller, at, path, depth - 1),
-                            None => self.value_types(scope, caller, at, &t, depth),
+                        let found = if let Some(path) =
+                            t.strip_prefix([types::PATH_VALUE, types::ELEMENT_OF])
+                        {
+                            self.path_types(scope, caller, at, path, depth - 1)
+                        } else if let Some(callback) = t.strip_prefix(types::CALLBACK_PARAMETER) {
+                            self.callback_parameter_types(scope, callback)
+                        } else {
+                            self.value_types(scope, caller, at, &t, depth)
                         };
                         scope.values_seen.borrow_mut().insert(key, found.clone());
                         found
@@ -598,6 +609,49 @@ impl Graph {
                 _ => out.extend(through),
             }
         }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The types of a callback's parameter `callee#argument#index` (see
+    /// [`types::CALLBACK_PARAMETER`]): that parameter of the function type the callee
+    /// declares for that argument, through the callee the call resolves to (a class's
+    /// constructor for `new`); nothing when the call is only a guess by name.
+    fn callback_parameter_types(&self, scope: &Scope, callback: &str) -> Vec<String> {
+        let mut parts = callback.rsplitn(3, '#');
+        let (Some(index), Some(argument), Some(callee)) =
+            (parts.next(), parts.next(), parts.next())
+        else {
+            return Vec::new();
+        };
+        let (Ok(index), Ok(argument)) = (index.parse::<usize>(), argument.parse::<usize>()) else {
+            return Vec::new();
+        };
+        if !scope.callbacks_open.borrow_mut().insert(callee.to_string()) {
+            return Vec::new();
+        }
+        let (receiver, name) = callee.rsplit_once('.').unwrap_or(("", callee));
+        let (targets, how) = self.callee(scope, scope.caller.get(), name, receiver);
+        scope.callbacks_open.borrow_mut().remove(callee);
+        if how == Confidence::Name {
+            return Vec::new();
+        }
+        let mut out: Vec<String> = targets
+            .into_iter()
+            .flat_map(|t| {
+                let sym = self.symbols[t as usize].symbol();
+                match CLASS_LIKE.contains(&sym.kind.as_str()) {
+                    true => self.members("constructor", &sym.name).to_vec(),
+                    false => vec![t],
+                }
+            })
+            .filter_map(|f| {
+                let signature = &self.symbols[f as usize].symbol().signature;
+                signatures::callback_parameter(signature, argument, index)
+            })
+            .filter_map(types::type_name)
+            .collect();
         out.sort_unstable();
         out.dedup();
         out

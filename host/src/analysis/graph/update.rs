@@ -468,8 +468,10 @@ pub(super) fn used_names(f: &FileFacts) -> impl Iterator<Item = &str> {
         .chain(declared_bases(f).map(|(_, base)| base))
         // A nested type is named through its outer one (`Connection.Request`).
         .chain(f.types.iter().flat_map(|t| {
-            std::iter::once(t.type_name.as_str())
-                .chain(t.type_name.split(['.', '@', '%', '=', ':', '(', ')']))
+            std::iter::once(t.type_name.as_str()).chain(
+                t.type_name
+                    .split(['.', '@', '%', '=', '&', '#', ':', '(', ')']),
+            )
         }))
 }
 

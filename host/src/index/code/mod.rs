@@ -127,6 +127,7 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
             let capture_name = names[capture.index as usize];
             let node = capture.node;
             match capture_name {
+                "bind.callback" => callback_parameters(node, source, &mut out.types),
                 "bind.name" => bound = Some((node, false)),
                 "bind.field" => bound = Some((node, true)),
                 "bind.embed" => {
@@ -456,6 +457,84 @@ fn path_value(written: &str) -> Option<String> {
     let fields = written.split('.').count();
     (written.len() <= 80 && fields > 1 && written.split('.').all(plain))
         .then(|| format!("{}{written}", types::PATH_VALUE))
+}
+
+/// Types the untyped parameters of `function`, a function passed as an argument to a call
+/// (`operate((source, subscriber) => ..)`, `new Observable((subscriber) => ..)`), as
+/// [`types::CALLBACK_PARAMETER`]s: which parameter of which argument of which callee each
+/// is. A `this` parameter is not counted, as TypeScript does not.
+fn callback_parameters(function: Node, source: &str, out: &mut Vec<Typed>) {
+    let Some(arguments) = function.parent() else {
+        return;
+    };
+    let Some(call) = arguments.parent() else {
+        return;
+    };
+    let callee = match call.kind() {
+        "call_expression" => call.child_by_field_name("function"),
+        "new_expression" => call.child_by_field_name("constructor"),
+        _ => None,
+    };
+    let Some(callee) = callee.map(|c| text(c, source)) else {
+        return;
+    };
+    let plain = |p: &str| {
+        !p.is_empty()
+            && p.len() <= 80
+            && p.split('.').all(|s| {
+                !s.is_empty()
+                    && s.chars()
+                        .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$'))
+            })
+    };
+    if !plain(callee) {
+        return;
+    }
+    let mut walker = arguments.walk();
+    let Some(argument) = arguments
+        .named_children(&mut walker)
+        .position(|a| a.id() == function.id())
+    else {
+        return;
+    };
+    let parameters: Vec<Node> = match function.child_by_field_name("parameters") {
+        Some(list) => {
+            let mut walker = list.walk();
+            list.named_children(&mut walker).collect()
+        }
+        None => function
+            .child_by_field_name("parameter")
+            .into_iter()
+            .collect(),
+    };
+    fn name_of(p: Node) -> Option<Node> {
+        match p.kind() {
+            "identifier" => Some(p),
+            "required_parameter" | "optional_parameter"
+                if p.child_by_field_name("type").is_none() =>
+            {
+                p.child_by_field_name("pattern")
+                    .filter(|n| n.kind() == "identifier")
+            }
+            _ => None,
+        }
+    }
+    let until = Some(function.end_position().row as u32 + 1);
+    let positional = parameters.into_iter().filter(|p| {
+        let pattern = p.child_by_field_name("pattern").unwrap_or(*p);
+        text(pattern, source) != "this"
+    });
+    for (index, parameter) in positional.enumerate() {
+        if let Some(name) = name_of(parameter) {
+            out.push(Typed {
+                name: text(name, source).to_string(),
+                type_name: format!("{}{callee}#{argument}#{index}", types::CALLBACK_PARAMETER),
+                field: false,
+                line: line_of(name),
+                until,
+            });
+        }
+    }
 }
 
 /// What Go's builtin `new(T)` makes, when `callee` is that `new` (`router := new(Router)`):

@@ -27,6 +27,12 @@ pub const ELEMENT_OF: char = '@';
 /// (`route := test.route`, `x = self.app`): `=test.route`, typed as that chain of fields is.
 pub const PATH_VALUE: char = '=';
 
+/// What a `type_name` of a [`Typed`] begins with when the name is a parameter of a function
+/// passed to a call without a type of its own (`operate((source, subscriber) => ..)`):
+/// `&operate#0#1`, the second parameter of the function passed first, typed as the callee
+/// declares that parameter of its function-typed parameter (TypeScript's contextual typing).
+pub const CALLBACK_PARAMETER: char = '&';
+
 /// What the `name` of a field [`Typed`] begins with when the field has no name but embeds its
 /// type (Go's `type Route struct { routeConf }`): `^routeConf`. The embedding type gets the
 /// embedded one's fields and methods, as from a base class; no path reaches the marked name.
