@@ -100,8 +100,9 @@ def judge(binary: str, root: Path, sample: int, seed: int, hide_names: bool, que
             outcome = "same file"
         else:
             outcome = "wrong"
+        if outcome != "right":
             misses.append((goal, f"{rel}#{qualified}",
-                           f"{target.get('path')}#{target.get('symbol')}", confidence))
+                           f"{target.get('path')}#{target.get('symbol')}", confidence, outcome))
         outcomes[outcome] += 1
         by_confidence[(confidence, outcome)] += 1
     server.close()
@@ -140,8 +141,8 @@ def main():
             if count:
                 print(f"   {level:6} {count:4} goals: right {row['right'] / count:.2f}, "
                       f"alternative {row['alternative'] / count:.2f}, wrong {row['wrong'] / count:.2f}")
-        for goal, want, got, confidence in misses[: a.show]:
-            print(f"   wrong ({confidence}): \"{goal}\" -> {got}, meant {want}")
+        for goal, want, got, confidence, outcome in misses[: a.show]:
+            print(f"   {outcome} ({confidence}): \"{goal}\" -> {got}, meant {want}")
 
 
 if __name__ == "__main__":

@@ -275,7 +275,7 @@ fn from_goal(goal: &str, scope: Option<Scope>) -> ToolResult<Resolution> {
     // 2. A quoted or code-shaped name: CamelCase, snake_case, dotted or `::` paths. A
     // capitalised word (`Blueprint`, `Register`) is a name in a short goal; in a sentence it
     // may be its first word or a proper noun, and the sentence's words decide (step 4).
-    let sentence = content > MAX_TITLE_NAME_WORDS;
+    let sentence = content > MAX_TITLE_NAME_WORDS || imperative(&tokens, &lower);
     let code_names = quoted.iter().copied().chain(
         tokens
             .iter()
@@ -491,6 +491,22 @@ fn has_extension(t: &str) -> bool {
     })
 }
 
+/// Words that open a noun phrase: after a goal's first word, they show it is a verb.
+const DETERMINERS: &[&str] = &[
+    "the", "a", "an", "this", "that", "these", "those", "its", "their", "all", "any", "each",
+    "every", "some",
+];
+
+/// Whether the goal reads as an order (`Empty the template cache`, `Return the username for
+/// this User`): a capitalised first word followed by a determiner is a verb, so the goal is
+/// a sentence, whose capitalised words are not names by their capital alone.
+fn imperative(tokens: &[&str], lower: &[String]) -> bool {
+    tokens.first().is_some_and(|t| titlecase(t))
+        && lower
+            .get(1)
+            .is_some_and(|w| DETERMINERS.contains(&w.as_str()))
+}
+
 /// `Register`, `Blueprint`: a capital, then lowercase letters and digits only.
 fn titlecase(t: &str) -> bool {
     let mut chars = t.chars();
@@ -528,4 +544,24 @@ fn apply_scope(r: &mut Resolution, scope: Option<Scope>) {
         (Some(Scope::File), Target::Symbol { path, .. }) => Target::File { path },
         (_, t) => t,
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::imperative;
+
+    fn reads(goal: &str) -> bool {
+        let tokens: Vec<&str> = goal.split_whitespace().collect();
+        let lower: Vec<String> = tokens.iter().map(|t| t.to_lowercase()).collect();
+        imperative(&tokens, &lower)
+    }
+
+    #[test]
+    fn a_capitalised_verb_before_a_determiner_makes_a_sentence() {
+        assert!(reads("Empty the template cache"));
+        assert!(reads("Return the username for this User"));
+        assert!(!reads("Blueprint registration"));
+        assert!(!reads("empty the cache"));
+        assert!(!reads("RequestContext the session"));
+    }
 }
