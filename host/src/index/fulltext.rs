@@ -423,8 +423,8 @@ impl Fulltext {
         if should.is_empty() {
             return Ok(Vec::new());
         }
-        let query = self.filtered(Box::new(BooleanQuery::new(should)), request);
         let searcher = self.reader.searcher();
+        let query = self.filtered(&searcher, Box::new(BooleanQuery::new(should)), request);
         Ok(self.run(&searcher, query, read, request.limit)?.0)
     }
 
@@ -538,7 +538,7 @@ impl Fulltext {
             exclude_kinds: Vec::new(),
             ..request.clone()
         };
-        let query = self.filtered(Box::new(BooleanQuery::new(should)), &files_only);
+        let query = self.filtered(&searcher, Box::new(BooleanQuery::new(should)), &files_only);
         // Whole-file statistics: over the live whole-file documents alone, as if the chunks
         // were not there (they would make each file look many times longer than the mean).
         let statistics = LiveStatistics {
@@ -703,13 +703,18 @@ impl Fulltext {
         if !should.is_empty() {
             must.push((Occur::Must, Box::new(BooleanQuery::new(should))));
         }
-        Some(self.filtered(Box::new(BooleanQuery::new(must)), request))
+        Some(self.filtered(searcher, Box::new(BooleanQuery::new(must)), request))
     }
 
     /// `query` within the request's kind, language and directory filters. A filter only
     /// admits documents: it adds nothing to their scores (a scored file filter would favour
     /// the files with the fewest documents).
-    fn filtered(&self, query: Box<dyn Query>, request: &SearchRequest) -> Box<dyn Query> {
+    fn filtered(
+        &self,
+        searcher: &Searcher,
+        query: Box<dyn Query>,
+        request: &SearchRequest,
+    ) -> Box<dyn Query> {
         let f = self.fields;
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, query)];
         let any_of = |field: Field, values: &[String]| -> Box<dyn Query> {
@@ -727,11 +732,13 @@ impl Fulltext {
             );
             Box::new(ConstScoreQuery::new(Box::new(any), 0.0))
         };
-        if !request.kinds.is_empty() {
-            clauses.push((Occur::Must, any_of(f.kind, &request.kinds)));
-        }
-        if !request.exclude_kinds.is_empty() {
-            clauses.push((Occur::MustNot, any_of(f.kind, &request.exclude_kinds)));
+        if !request.kinds.is_empty() || !request.exclude_kinds.is_empty() {
+            let (occur, kinds) =
+                kind_filter(searcher, f.kind, &request.kinds, &request.exclude_kinds);
+            // "None of no kinds" admits everything; "one of no kinds", nothing.
+            if occur == Occur::Must || !kinds.is_empty() {
+                clauses.push((occur, any_of(f.kind, &kinds)));
+            }
         }
         if !request.languages.is_empty() {
             clauses.push((Occur::Must, any_of(f.language, &request.languages)));
@@ -748,6 +755,52 @@ impl Fulltext {
             clauses.push((Occur::Must, any_of(f.path, &request.files)));
         }
         Box::new(BooleanQuery::new(clauses))
+    }
+}
+
+/// The kinds filter of a request (`kinds` admitted, or any when empty, less `exclude`) as the
+/// cheaper of two equal filters over the kinds the index holds: "one of the admitted kinds"
+/// or "none of the others", whichever names fewer documents. A query held to a union of
+/// kinds seeks through it window by window at every candidate, which on a big tree (code's
+/// kinds hold nearly every document) costs more than the query's own words; a short list
+/// is cheap either way. Kinds the term dictionary cannot list count as admitted as asked.
+fn kind_filter(
+    searcher: &Searcher,
+    field: Field,
+    kinds: &[String],
+    exclude: &[String],
+) -> (Occur, Vec<String>) {
+    let asked = || match kinds.is_empty() {
+        true => (Occur::MustNot, exclude.to_vec()),
+        false => (
+            Occur::Must,
+            kinds
+                .iter()
+                .filter(|k| !exclude.contains(k))
+                .cloned()
+                .collect(),
+        ),
+    };
+    let mut held: std::collections::BTreeMap<String, u64> = std::collections::BTreeMap::new();
+    for segment in searcher.segment_readers() {
+        let Ok(inverted) = segment.inverted_index(field) else {
+            return asked();
+        };
+        let Ok(mut terms) = inverted.terms().stream() else {
+            return asked();
+        };
+        while terms.advance() {
+            let kind = String::from_utf8_lossy(terms.key()).into_owned();
+            *held.entry(kind).or_default() += u64::from(terms.value().doc_freq);
+        }
+    }
+    let admitted = |k: &String| (kinds.is_empty() || kinds.contains(k)) && !exclude.contains(k);
+    let (inside, outside): (Vec<_>, Vec<_>) = held.into_iter().partition(|(k, _)| admitted(k));
+    let count = |v: &[(String, u64)]| v.iter().map(|(_, n)| n).sum::<u64>();
+    let names = |v: Vec<(String, u64)>| v.into_iter().map(|(k, _)| k).collect();
+    match count(&outside) < count(&inside) {
+        true => (Occur::MustNot, names(outside)),
+        false => (Occur::Must, names(inside)),
     }
 }
 

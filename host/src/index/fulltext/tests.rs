@@ -318,3 +318,60 @@ fn deletes_after_a_full_pass_take_only_their_own_documents() {
     ft.commit().unwrap();
     assert_eq!(count("wordc"), 1, "after the next pass");
 }
+
+#[test]
+fn a_kind_filter_admits_what_it_says_whichever_way_it_is_written() {
+    let (_dir, ft) = fixture();
+    let request = |kinds: &[&str], exclude: &[&str]| SearchRequest {
+        query: "parse input build foo bar".into(),
+        kinds: kinds.iter().map(|s| s.to_string()).collect(),
+        exclude_kinds: exclude.iter().map(|s| s.to_string()).collect(),
+        languages: Vec::new(),
+        path_prefix: None,
+        files: Vec::new(),
+        limit: 50,
+        centrality: None,
+    };
+    let found = |r: SearchRequest| -> Vec<(String, String)> {
+        let mut v: Vec<_> = ft
+            .search(&r)
+            .unwrap()
+            .0
+            .into_iter()
+            .map(|h| (h.chunk_id, h.kind))
+            .collect();
+        v.sort();
+        v
+    };
+    let everything = found(request(&[], &[]));
+    assert!(everything.len() >= 4, "{everything:?}");
+    let searcher = ft.reader.searcher();
+    let mut ways = std::collections::HashSet::new();
+    for (kinds, exclude) in [
+        (&["code"][..], &[][..]),
+        (&["markdown"], &[]),
+        (&["code", "code_comment"], &[]),
+        (&["code", "markdown"], &["markdown"]),
+        (&[], &["code"]),
+        (&[], &["code", "code_comment"]),
+        (&[], &["markdown", "text"]),
+        (&["no such kind"], &[]),
+        (&[], &["no such kind"]),
+    ] {
+        let admitted = |k: &str| (kinds.is_empty() || kinds.contains(&k)) && !exclude.contains(&k);
+        let want: Vec<_> = everything
+            .iter()
+            .filter(|(_, k)| admitted(k))
+            .cloned()
+            .collect();
+        assert_eq!(
+            found(request(kinds, exclude)),
+            want,
+            "{kinds:?} less {exclude:?}"
+        );
+        let own = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        ways.insert(kind_filter(&searcher, ft.fields.kind, &own(kinds), &own(exclude)).0);
+    }
+    // Both ways of writing the filter were taken.
+    assert_eq!(ways.len(), 2);
+}
