@@ -158,16 +158,16 @@ pub fn call_graph(s: &Snapshot, targets: &[u32], depth: u32, max_links: usize) -
         targets.iter().copied().collect(),
     ];
     let mut frontier: [Vec<u32>; 2] = [targets.to_vec(), targets.to_vec()];
-    // A constructor is called where its class is instantiated (`Foo(...)`, `new Foo()`):
-    // those call sites, which resolve to the class, are its callers.
-    let mut instantiated: HashMap<u32, u32> = HashMap::new();
+    // Call sites that reach a target through another definition, to that target: a
+    // constructor is called where its class is instantiated (`Foo(...)`, `new Foo()`).
+    let mut called_through: HashMap<u32, u32> = HashMap::new();
     // An implementation is called where the interface method it implements is, as Go's and
     // TypeScript's servers list it: those call sites dispatch to it.
     let mut dispatched: HashSet<u32> = HashSet::new();
     for &t in targets {
         for class in class_of_constructor(s, t) {
             for &e in &g.callers[class as usize] {
-                instantiated.insert(e, t);
+                called_through.insert(e, t);
             }
         }
         for interface_method in g.implemented(t) {
@@ -177,7 +177,7 @@ pub fn call_graph(s: &Snapshot, targets: &[u32], depth: u32, max_links: usize) -
                 edge.confidence != Confidence::Name && edge.from != t
             };
             for &e in g.callers[interface_method as usize].iter().filter(sure) {
-                instantiated.insert(e, t);
+                called_through.insert(e, t);
                 dispatched.insert(e);
             }
         }
@@ -187,7 +187,7 @@ pub fn call_graph(s: &Snapshot, targets: &[u32], depth: u32, max_links: usize) -
         let mut level_edges: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
         for (dir, edges) in level_edges.iter_mut().enumerate() {
             if dir == 0 && level == 0 {
-                let mut made: Vec<u32> = instantiated.keys().copied().collect();
+                let mut made: Vec<u32> = called_through.keys().copied().collect();
                 made.sort_unstable();
                 // A call dispatched to a target stays its caller's call of the interface's
                 // method too, among that caller's callees.
@@ -227,7 +227,7 @@ pub fn call_graph(s: &Snapshot, targets: &[u32], depth: u32, max_links: usize) -
                 }
                 let edge = g.calls[e as usize];
                 let from = place(edge.from, &mut symbols);
-                let callee = match instantiated.get(&e) {
+                let callee = match called_through.get(&e) {
                     Some(&constructor) if dir == 0 => constructor,
                     _ => edge.to,
                 };

@@ -295,17 +295,9 @@ impl Graph {
             }
         }
         // A variable, parameter or field of a type the file states: that type's method.
-        let mut stated: Vec<String> = scope
-            .type_of(receiver, own, at)
-            .into_iter()
-            .map(str::to_string)
-            .collect();
-        // A module-level variable another file states the type of (`current_app.f()`).
-        if stated.is_empty() && !receiver.contains(['.', ':']) {
-            stated = self.imported_value_types(scope, at, receiver);
-        }
+        // Or a module-level variable another file states the type of (`current_app.f()`).
         let mut stated =
-            self.concrete_types(scope, caller_sym, at, stated, typing::CALL_VALUE_DEPTH);
+            self.stated_types(scope, caller_sym, at, receiver, typing::CALL_VALUE_DEPTH);
         // A field a base class declares (`doc.nodes()` in a parser whose base holds `doc`,
         // `self.session.get()` set in a base's `__init__`).
         if stated.is_empty() {

@@ -501,15 +501,7 @@ impl Graph {
         } else if SELF.contains(&head) {
             own.into_iter().map(str::to_string).collect()
         } else {
-            let mut stated: Vec<String> = scope
-                .type_of(head, own, at)
-                .into_iter()
-                .map(str::to_string)
-                .collect();
-            if stated.is_empty() {
-                stated = self.imported_value_types(scope, at, head);
-            }
-            let stated = self.concrete_types(scope, caller, at, stated, depth);
+            let stated = self.stated_types(scope, caller, at, head, depth);
             // A type's own name: its static fields (`Allocator.INSTANCE.make()`).
             if stated.is_empty()
                 && !self
@@ -670,14 +662,28 @@ impl Graph {
         if path.contains('.') {
             return self.chain_types(scope, path, caller, at, depth).0;
         }
+        self.stated_types(scope, caller, at, path, depth)
+    }
+
+    /// The types a name as written is stated to have where a definition spanning `at` uses
+    /// it: its binding's in this file, else (a plain name) the one another file states for
+    /// the module variable it imports, made concrete ([`Graph::concrete_types`]).
+    pub(super) fn stated_types(
+        &self,
+        scope: &Scope,
+        caller: &Symbol,
+        at: (u32, u32),
+        name: &str,
+        depth: usize,
+    ) -> Vec<String> {
         let own = caller.container.as_deref();
         let mut stated: Vec<String> = scope
-            .type_of(path, own, at)
+            .type_of(name, own, at)
             .into_iter()
             .map(str::to_string)
             .collect();
-        if stated.is_empty() {
-            stated = self.imported_value_types(scope, at, path);
+        if stated.is_empty() && !name.contains(['.', ':']) {
+            stated = self.imported_value_types(scope, at, name);
         }
         self.concrete_types(scope, caller, at, stated, depth)
     }

@@ -453,10 +453,18 @@ fn call_value(lang: Language, function: &str) -> Option<String> {
 /// A path's value (`test.route`, `self.app`) as a [`types::PATH_VALUE`] type: a chain of
 /// plain names, at least one field deep; none for anything else (an index, a call).
 fn path_value(written: &str) -> Option<String> {
-    let plain = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_');
-    let fields = written.split('.').count();
-    (written.len() <= 80 && fields > 1 && written.split('.').all(plain))
+    (dotted_path(written) && written.contains('.'))
         .then(|| format!("{}{written}", types::PATH_VALUE))
+}
+
+/// A path of plain names joined by dots (`r.routes`, `this.session`), short enough to keep.
+fn dotted_path(p: &str) -> bool {
+    p.len() <= 80
+        && p.split('.').all(|s| {
+            !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$'))
+        })
 }
 
 /// Types the untyped parameters of `function`, a function passed as an argument to a call
@@ -478,16 +486,7 @@ fn callback_parameters(function: Node, source: &str, out: &mut Vec<Typed>) {
     let Some(callee) = callee.map(|c| text(c, source)) else {
         return;
     };
-    let plain = |p: &str| {
-        !p.is_empty()
-            && p.len() <= 80
-            && p.split('.').all(|s| {
-                !s.is_empty()
-                    && s.chars()
-                        .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$'))
-            })
-    };
-    if !plain(callee) {
+    if !dotted_path(callee) {
         return;
     }
     let mut walker = arguments.walk();
