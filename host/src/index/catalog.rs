@@ -281,10 +281,8 @@ pub fn apply(
         // A file's rows go with its cached chunk previews: they are keyed by chunk id, with no
         // foreign key, and would otherwise stay in state.db for every chunk that ever was.
         let mut delete_file = tx.prepare_cached("DELETE FROM files WHERE path = ?1")?;
-        let mut forget_previews = tx.prepare_cached(
-            "DELETE FROM chunk_summaries WHERE chunk_id IN
-             (SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ?1)",
-        )?;
+        let mut forget_previews =
+            tx.prepare_cached("DELETE FROM chunk_summaries WHERE path = ?1")?;
         let mut delete = |path: &str| -> rusqlite::Result<()> {
             forget_previews.execute([path])?;
             delete_file.execute([path])?;
@@ -296,12 +294,8 @@ pub fn apply(
              VALUES (?1, ?2, ?3, ?4, ?5)",
         )?;
         let mut file = tx.prepare_cached(
-            "INSERT INTO files (path, hash, size, mtime_ms, kind, language, lossy, indexed_ms, parse_error, reader)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-        )?;
-        let mut chunk = tx.prepare_cached(
-            "INSERT OR REPLACE INTO chunks (id, file_id, kind, symbol, heading_path_json, start_line, end_line, page, content_hash)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            "INSERT INTO files (path, hash, size, mtime_ms, kind, language, lossy, indexed_ms, parse_error, reader, chunks)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
         )?;
         let mut symbol = tx.prepare_cached(
             "INSERT INTO symbols (file_id, name, name_lower, kind, container, start_line, end_line, signature, doc, branches)
@@ -337,24 +331,10 @@ pub fn apply(
                 e.lossy,
                 now as i64,
                 e.parse_error,
-                e.reader
+                e.reader,
+                e.chunks.len() as i64
             ])?;
             let id = tx.last_insert_rowid();
-            for c in &e.chunks {
-                let heading = (!c.heading_path.is_empty())
-                    .then(|| serde_json::to_string(&c.heading_path).unwrap_or_default());
-                chunk.execute(params![
-                    c.id,
-                    id,
-                    c.kind,
-                    c.symbol,
-                    heading,
-                    c.start_line,
-                    c.end_line,
-                    c.page,
-                    c.content_hash()
-                ])?;
-            }
             for s in &e.symbols {
                 symbol.execute(params![
                     id,
@@ -386,7 +366,9 @@ pub fn apply(
 
 /// Forgets everything (before a full rebuild of a wiped search index).
 pub fn clear(conn: &Connection) -> Result<()> {
-    conn.execute_batch("DELETE FROM files; DELETE FROM skipped_files;")?;
+    conn.execute_batch(
+        "DELETE FROM files; DELETE FROM skipped_files; DELETE FROM chunk_summaries;",
+    )?;
     Ok(())
 }
 
@@ -422,7 +404,9 @@ pub fn counts(conn: &Connection) -> Result<Counts> {
         let (code, n) = row?;
         counts.failed.insert(code, n as u64);
     }
-    counts.chunks = count("chunks")?;
+    counts.chunks = conn.query_row("SELECT coalesce(sum(chunks), 0) FROM files", [], |r| {
+        r.get::<_, i64>(0)
+    })? as u64;
     counts.symbols = count("symbols")?;
     counts.skipped = count("skipped_files")?;
     Ok(counts)

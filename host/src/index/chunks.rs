@@ -28,12 +28,10 @@ pub struct Chunk {
     pub end_line: u32,
     pub page: Option<u32>,
     pub body: String,
-}
-
-impl Chunk {
-    pub fn content_hash(&self) -> String {
-        blake3::hash(self.body.as_bytes()).to_hex()[..32].to_string()
-    }
+    /// Where the body is in its file's text (byte offset and length), when it is exactly
+    /// lines `start_line..=end_line` of it: the search index then keeps its hash and reads
+    /// it back from the file (see `source_text`).
+    pub span: Option<(u64, u64)>,
 }
 
 /// Assigns stable ids: the same (path, kind, key) gets ordinals in order of appearance.
@@ -113,6 +111,7 @@ pub fn code_chunks(path: &str, source: &str, symbols: &[Symbol]) -> Vec<Chunk> {
             end_line: end,
             page: None,
             body: join(&lines, start, end),
+            span: None,
         });
     }
     // The rest, cut wherever a definition starts or ends so each piece has one owner: the
@@ -164,6 +163,7 @@ pub fn code_chunks(path: &str, source: &str, symbols: &[Symbol]) -> Vec<Chunk> {
             end_line: end,
             page: None,
             body,
+            span: None,
         });
     }
     for symbol in symbols {
@@ -178,6 +178,7 @@ pub fn code_chunks(path: &str, source: &str, symbols: &[Symbol]) -> Vec<Chunk> {
             end_line: doc.end_line,
             page: None,
             body: doc.text.clone(),
+            span: None,
         });
     }
     out.sort_by_key(|c| (c.start_line, c.kind != kind::CODE_COMMENT));
@@ -203,6 +204,7 @@ pub fn text_chunks(path: &str, source: &str) -> Vec<Chunk> {
                 end_line: start + block.len() as u32 - 1,
                 page: None,
                 body: block.join("\n"),
+                span: None,
             }
         })
         .collect()
@@ -227,6 +229,7 @@ pub fn section_chunk(
         end_line: lines.1,
         page,
         body: text,
+        span: None,
     }
 }
 

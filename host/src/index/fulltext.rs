@@ -10,11 +10,12 @@
 
 use super::chunks::Chunk;
 use super::query_reader::{self, ReadQuery};
+use super::source_text::{self, Reads, SourceFiles, Wanted};
 use super::tokenizer::{self, IdentTokenizer};
 use anyhow::{Context, Result};
 use stats::{LiveStatistics, TokenTotals};
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use tantivy::collector::{Count, DocSetCollector, TopDocs};
 use tantivy::query::{
     BooleanQuery, BoostQuery, ConstScoreQuery, Occur, PhraseQuery, Query, TermQuery,
@@ -31,7 +32,8 @@ mod stats;
 /// Bumped whenever the schema or tokenizer changes, or the code facts the catalogue stores
 /// (a mismatch rebuilds the index and reindexes the catalogue with it). 3: Python's
 /// `super()` receivers are recorded as `super`, and typed names as `type`/`field` edges.
-const FORMAT: &str = "smart-context-index-3";
+/// 4: a chunk that is its file's own lines is not stored, only hashed (`source_text`).
+const FORMAT: &str = "smart-context-index-4";
 const FORMAT_FILE: &str = "FORMAT";
 /// The writer's indexing memory, shared by its threads (tantivy wants >= 15 MB each).
 const WRITER_MEMORY: usize = 96 << 20;
@@ -62,7 +64,14 @@ struct Fields {
     language: Field,
     symbols: Field,
     heading: Field,
+    /// The chunk's words, indexed and not stored.
     body: Field,
+    /// The chunk's text, stored for the chunks that are not their file's own lines.
+    stored_body: Field,
+    /// The hash of a chunk read back from its file, and where it is there (see
+    /// `source_text`).
+    body_hash: Field,
+    body_span: Field,
     start_line: Field,
     end_line: Field,
     /// A whole-file document's words (no other document has this field).
@@ -83,7 +92,7 @@ fn schema() -> (Schema, Fields) {
         )
     };
     let fields = Fields {
-        chunk_id: b.add_text_field("chunk_id", STRING | STORED),
+        chunk_id: b.add_text_field("chunk_id", STORED),
         path: b.add_text_field("path", STRING | STORED),
         path_text: b.add_text_field("path_text", text(false)),
         dirs: b.add_text_field("dirs", STRING),
@@ -91,7 +100,10 @@ fn schema() -> (Schema, Fields) {
         language: b.add_text_field("language", STRING | STORED),
         symbols: b.add_text_field("symbols", text(false) | STORED),
         heading: b.add_text_field("heading", text(false) | STORED),
-        body: b.add_text_field("body", text(true) | STORED),
+        body: b.add_text_field("body", text(true)),
+        stored_body: b.add_text_field("stored_body", STORED),
+        body_hash: b.add_u64_field("body_hash", STORED),
+        body_span: b.add_u64_field("body_span", STORED),
         start_line: b.add_u64_field("start_line", STORED | INDEXED),
         end_line: b.add_u64_field("end_line", STORED),
         file_words: b.add_text_field("file_words", text(false)),
@@ -171,13 +183,15 @@ pub struct Fulltext {
     writer: Option<Mutex<Option<IndexWriter>>>,
     /// Live token totals per segment and field, for BM25's mean lengths.
     totals: TokenTotals,
+    /// Where the chunks not stored are read back from.
+    files: Arc<dyn SourceFiles>,
 }
 
 impl Fulltext {
     /// Opens the index in `dir`, creating it when absent. A damaged index or one of another
     /// format is wiped and recreated when `writable`: the second value says so, because the
     /// catalogue must then be reindexed too.
-    pub fn open(dir: &Path, writable: bool) -> Result<(Self, bool)> {
+    pub fn open(dir: &Path, writable: bool, files: Arc<dyn SourceFiles>) -> Result<(Self, bool)> {
         let (schema, fields) = schema();
         let format_ok = std::fs::read_to_string(dir.join(FORMAT_FILE)).is_ok_and(|f| f == FORMAT);
         let existing = if format_ok {
@@ -227,6 +241,7 @@ impl Fulltext {
                 fields,
                 writer,
                 totals: TokenTotals::default(),
+                files,
             },
             rebuilt,
         ))
@@ -376,6 +391,13 @@ impl Fulltext {
             d.add_text(f.heading, c.heading_path.join("\u{1f}"));
         }
         d.add_text(f.body, &c.body);
+        match c.span {
+            Some(span) => {
+                d.add_u64(f.body_hash, source_text::body_hash(&c.body));
+                d.add_u64(f.body_span, source_text::pack_span(span));
+            }
+            None => d.add_text(f.stored_body, &c.body),
+        }
         d.add_u64(f.start_line, c.start_line.into());
         d.add_u64(f.end_line, c.end_line.into());
         d
@@ -383,7 +405,14 @@ impl Fulltext {
 
     /// Ranked chunks for `request`, and how many chunks matched in all.
     pub fn search(&self, request: &SearchRequest) -> Result<(Vec<Hit>, usize)> {
-        self.search_read(&query_reader::read(&request.query), request)
+        let read = query_reader::read(&request.query);
+        self.search_read(&read, request, &mut self.reads())
+    }
+
+    /// The file reads of one answer, shared by its searches: each file the answer shows
+    /// chunks of is read once (see [`source_text`]).
+    pub fn reads(&self) -> Reads<'_> {
+        Reads::new(&*self.files)
     }
 
     /// Ranked chunks for a query already read, and how many chunks matched in all.
@@ -391,6 +420,7 @@ impl Fulltext {
         &self,
         read: &ReadQuery,
         request: &SearchRequest,
+        reads: &mut Reads,
     ) -> Result<(Vec<Hit>, usize)> {
         // One searcher for the statistics, the query and the documents: a commit landing
         // meanwhile cannot mix two generations of the index in one answer.
@@ -398,7 +428,7 @@ impl Fulltext {
         let Some(query) = self.build_query(&searcher, read, request) else {
             return Ok((Vec::new(), 0));
         };
-        self.run(&searcher, query, read, request.limit)
+        self.run(&searcher, query, read, request.limit, reads)
     }
 
     /// The chunks that define one of `names` (lower case, whole identifiers), within the
@@ -408,6 +438,7 @@ impl Fulltext {
         names: &[&str],
         read: &ReadQuery,
         request: &SearchRequest,
+        reads: &mut Reads,
     ) -> Result<Vec<Hit>> {
         let f = self.fields;
         let should: Vec<(Occur, Box<dyn Query>)> = names
@@ -425,7 +456,7 @@ impl Fulltext {
         }
         let searcher = self.reader.searcher();
         let query = self.filtered(&searcher, Box::new(BooleanQuery::new(should)), request);
-        Ok(self.run(&searcher, query, read, request.limit)?.0)
+        Ok(self.run(&searcher, query, read, request.limit, reads)?.0)
     }
 
     fn run(
@@ -434,15 +465,11 @@ impl Fulltext {
         query: Box<dyn Query>,
         read: &ReadQuery,
         limit: usize,
+        reads: &mut Reads,
     ) -> Result<(Vec<Hit>, usize)> {
         let statistics = self.statistics(searcher);
         let (top, total) = self.top(searcher, &*query, &statistics, limit)?;
-        let needles = read.needles();
-        let hits = top
-            .iter()
-            .map(|(score, doc)| self.hit(doc, *score, &needles))
-            .collect();
-        Ok((hits, total))
+        Ok((self.hits(&top, &read.needles(), reads), total))
     }
 
     /// The `limit` best documents for `query` and how many matched, best first. Scores are
@@ -570,11 +597,11 @@ impl Fulltext {
             (Occur::MustNot, term(self.fields.kind, FILE_KIND)),
         ]);
         let found = searcher.search(&query, &DocSetCollector)?;
-        let mut hits = Vec::with_capacity(found.len());
+        let mut docs = Vec::with_capacity(found.len());
         for address in found {
-            let doc: TantivyDocument = searcher.doc(address)?;
-            hits.push(self.hit(&doc, 0.0, &[]));
+            docs.push((0.0, searcher.doc(address)?));
         }
+        let mut hits = self.hits(&docs, &[], &mut self.reads());
         hits.sort_by(|a, b| {
             (a.start_line, a.end_line, &a.kind, &a.chunk_id).cmp(&(
                 b.start_line,
@@ -586,7 +613,49 @@ impl Fulltext {
         Ok(hits)
     }
 
-    fn hit(&self, doc: &TantivyDocument, score: f32, needles: &[String]) -> Hit {
+    /// The hits `docs` make, in order, their text read back from their files where the
+    /// index does not keep it (one batch of reads). A chunk whose lines are no longer what
+    /// was indexed (the file changed and the next pass has not read it yet), or whose file
+    /// cannot be read, is left out.
+    fn hits(
+        &self,
+        docs: &[(f32, TantivyDocument)],
+        needles: &[String],
+        reads: &mut Reads,
+    ) -> Vec<Hit> {
+        let f = &self.fields;
+        let number = |doc: &TantivyDocument, field| doc.get_first(field).and_then(|v| v.as_u64());
+        let wanted: Vec<Option<Wanted>> = docs
+            .iter()
+            .map(|(_, doc)| {
+                Some(Wanted {
+                    path: doc.get_first(f.path)?.as_str()?.to_string(),
+                    start_line: number(doc, f.start_line)? as u32,
+                    end_line: number(doc, f.end_line)? as u32,
+                    span: number(doc, f.body_span)?,
+                    hash: number(doc, f.body_hash)?,
+                })
+            })
+            .collect();
+        let asked: Vec<Wanted> = wanted.iter().flatten().cloned().collect();
+        let mut read = reads.bodies(&asked).into_iter();
+        docs.iter()
+            .zip(&wanted)
+            .filter_map(|((score, doc), wanted)| {
+                let body = match wanted {
+                    Some(_) => read.next().flatten()?,
+                    None => doc
+                        .get_first(f.stored_body)
+                        .and_then(|v| v.as_str())
+                        .unwrap_or_default()
+                        .to_string(),
+                };
+                Some(self.hit(doc, *score, needles, body))
+            })
+            .collect()
+    }
+
+    fn hit(&self, doc: &TantivyDocument, score: f32, needles: &[String], body: String) -> Hit {
         let f = &self.fields;
         let text = |field| {
             doc.get_first(field)
@@ -594,12 +663,13 @@ impl Fulltext {
                 .map(str::to_string)
         };
         let number = |field| doc.get_first(field).and_then(|v| v.as_u64()).unwrap_or(0) as u32;
-        let body = text(f.body).unwrap_or_default();
+        let path = text(f.path).unwrap_or_default();
         let start_line = number(f.start_line);
+        let end_line = number(f.end_line);
         let (offset, snippet) = best_line(&body, needles);
         Hit {
             chunk_id: text(f.chunk_id).unwrap_or_default(),
-            path: text(f.path).unwrap_or_default(),
+            path,
             kind: text(f.kind).unwrap_or_default(),
             language: text(f.language),
             symbol: text(f.symbols),
@@ -607,7 +677,7 @@ impl Fulltext {
                 .map(|h| h.split('\u{1f}').map(str::to_string).collect())
                 .unwrap_or_default(),
             start_line,
-            end_line: number(f.end_line),
+            end_line,
             score,
             snippet,
             snippet_line: start_line + offset,

@@ -10,6 +10,7 @@ use super::documents::DocumentParsers;
 use super::fulltext::ChunkDoc;
 use super::resolve::import_key;
 use super::scan::{self, Found};
+use super::source_text;
 use super::{Freshness, Index};
 use crate::error::codes;
 use crate::store::now_ms;
@@ -711,11 +712,12 @@ impl Index {
             edges: Vec::new(),
             parse_error: None,
         };
-        let mut whole_text = None;
+        // Code files also get a whole-file document, made of their text.
+        let mut whole = false;
         match class {
             Class::Code(lang) => {
                 add_code(&mut entry, &text, code::extract(lang, &text));
-                whole_text = Some(text.into_owned());
+                whole = true;
             }
             Class::ComponentCode(_) => {
                 let parsed = parsers
@@ -739,7 +741,7 @@ impl Index {
                         entry.chunks = chunks::text_chunks(path, &text);
                     }
                 }
-                whole_text = Some(text.into_owned());
+                whole = true;
             }
             Class::Document(_) => {
                 parse_document(self, &mut entry, parsers, &file.bytes, &text, &mut warnings);
@@ -751,6 +753,12 @@ impl Index {
                 None => entry.chunks = chunks::text_chunks(path, &text),
             },
         }
+        // A text's chunks that are its own lines are read back from it, not stored (a
+        // binary's text is the parser's, not the file's).
+        if !file.binary {
+            source_text::mark_verbatim(&text, &mut entry.chunks);
+        }
+        let whole_text = whole.then(|| text.into_owned());
         Outcome::Indexed {
             entry: Box::new(entry),
             whole_text,

@@ -24,6 +24,7 @@ pub mod resolve;
 pub mod roles;
 pub mod scan;
 pub mod scip;
+pub mod source_text;
 pub mod tokenizer;
 mod watch;
 
@@ -39,6 +40,7 @@ use crate::workspace::Workspace;
 use anyhow::{Context, Result};
 use fulltext::Fulltext;
 use rusqlite::Connection;
+use source_text::{SourceFiles, WorkspaceFiles};
 use std::fs::File;
 use std::path::Path;
 use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
@@ -109,7 +111,7 @@ pub struct IndexStatus {
 type LearnedAt = (u64, Option<u64>);
 
 pub struct Index {
-    ws: Workspace,
+    ws: Arc<Workspace>,
     settings: IndexSettings,
     /// Where the lock and the search index live.
     state_dir: std::path::PathBuf,
@@ -163,11 +165,20 @@ pub struct Index {
     names: Mutex<Option<(i64, Arc<Vec<String>>)>>,
 }
 
+/// What the search index reads the chunks it does not store from: the root's files, as the
+/// indexer reads them.
+fn source_files(ws: &Arc<Workspace>, settings: &IndexSettings) -> Arc<dyn SourceFiles> {
+    Arc::new(WorkspaceFiles {
+        ws: ws.clone(),
+        max_bytes: settings.max_file_bytes,
+    })
+}
+
 impl Index {
     /// Opens the index of `root` (state under `state_dir`, catalogue in `db`, already
     /// migrated). A damaged search index is rebuilt; a locked one is opened read-only.
     pub fn open(root: &Path, state_dir: &Path, db: &Path, settings: IndexSettings) -> Result<Self> {
-        let ws = Workspace::open(root)?;
+        let ws = Arc::new(Workspace::open(root)?);
         let lock = open_lock(state_dir)?;
         let (lock, read_only) = match lock.try_lock() {
             Ok(()) => (Some(lock), None),
@@ -184,7 +195,8 @@ impl Index {
         };
         let dir = state_dir.join(INDEX_DIR);
         let writer = catalog::connect(db)?;
-        let fulltext = match Fulltext::open(&dir, read_only.is_none()) {
+        let files = source_files(&ws, &settings);
+        let fulltext = match Fulltext::open(&dir, read_only.is_none(), files) {
             Ok((fulltext, rebuilt)) => {
                 if rebuilt {
                     catalog::clear(&writer)?;
@@ -279,7 +291,8 @@ impl Index {
         if held.is_some() {
             return true;
         }
-        let opened = Fulltext::open(&self.state_dir.join(INDEX_DIR), true).and_then(
+        let files = source_files(&self.ws, &self.settings);
+        let opened = Fulltext::open(&self.state_dir.join(INDEX_DIR), true, files).and_then(
             |(fulltext, rebuilt)| {
                 if rebuilt {
                     catalog::clear(&self.writer.lock().unwrap_or_else(|p| p.into_inner()))?;

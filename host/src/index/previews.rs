@@ -19,6 +19,8 @@ const EXTRACT_FORMAT: &str = "+i";
 /// What a chunk preview is made from.
 pub struct Source<'a> {
     pub chunk_id: &'a str,
+    /// The file the chunk is in.
+    pub path: &'a str,
     pub body: &'a str,
     pub start_line: u32,
     /// Code gets numbered signature-first previews; everything else reads as prose.
@@ -194,7 +196,7 @@ fn style(mode: Mode, code: bool) -> &'static str {
 
 /// The preview of one chunk: its cached extract when the chunk's content hash still matches
 /// (else a fresh one, stored best-effort), rendered for `needles` within `cap`. None when the
-/// chunk is no longer in the catalogue.
+/// chunk's file is no longer in the catalogue.
 pub fn preview(
     conn: &Connection,
     source: &Source,
@@ -205,7 +207,7 @@ pub fn preview(
     let style = style(mode, source.code);
     if mode == Mode::Raw {
         // The text itself is not summarized, so there is nothing to cache.
-        let hashes = file_facts(conn, source.chunk_id)?;
+        let hashes = file_facts(conn, source.path)?;
         return Ok(hashes.map(|(file_hash, mtime)| {
             let (text, truncated) = digest::render(source.body, Mode::Raw, cap);
             Preview {
@@ -218,25 +220,25 @@ pub fn preview(
     }
     let row = conn
         .query_row(
-            "SELECT c.content_hash, f.hash, f.mtime_ms, s.summary, s.content_hash
-             FROM chunks c JOIN files f ON f.id = c.file_id
-             LEFT JOIN chunk_summaries s ON s.chunk_id = c.id AND s.style = ?2
-             WHERE c.id = ?1",
-            params![source.chunk_id, style],
+            "SELECT f.hash, f.mtime_ms, s.summary, s.content_hash
+             FROM files f
+             LEFT JOIN chunk_summaries s ON s.chunk_id = ?1 AND s.style = ?2
+             WHERE f.path = ?3",
+            params![source.chunk_id, style, source.path],
             |r| {
                 Ok((
                     r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, i64>(2)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, Option<String>>(2)?,
                     r.get::<_, Option<String>>(3)?,
-                    r.get::<_, Option<String>>(4)?,
                 ))
             },
         )
         .optional()?;
-    let Some((content_hash, file_hash, mtime, cached, cached_hash)) = row else {
+    let Some((file_hash, mtime, cached, cached_hash)) = row else {
         return Ok(None);
     };
+    let content_hash = blake3::hash(source.body.as_bytes()).to_hex()[..32].to_string();
     // A code extract is numbered: the same chunk moved down by an edit above it needs its
     // lines numbered anew, so its first line is part of what the cached extract is valid for
     // (and `EXTRACT_FORMAT`, so extracts cached in an older format are made again).
@@ -248,7 +250,7 @@ pub fn preview(
         Some(text) if cached_hash.as_deref() == Some(valid_for.as_str()) => text,
         _ => {
             let text = extract(source, mode);
-            store(conn, source.chunk_id, style, &text, &valid_for);
+            store(conn, source, style, &text, &valid_for);
             text
         }
     };
@@ -261,11 +263,11 @@ pub fn preview(
     }))
 }
 
-/// The file hash and mtime behind a chunk, if it is still catalogued.
-fn file_facts(conn: &Connection, chunk_id: &str) -> rusqlite::Result<Option<(String, u64)>> {
+/// The hash and mtime of a chunk's file, if it is still catalogued.
+fn file_facts(conn: &Connection, path: &str) -> rusqlite::Result<Option<(String, u64)>> {
     conn.query_row(
-        "SELECT f.hash, f.mtime_ms FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id = ?1",
-        [chunk_id],
+        "SELECT hash, mtime_ms FROM files WHERE path = ?1",
+        [path],
         |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)),
     )
     .optional()
@@ -273,23 +275,25 @@ fn file_facts(conn: &Connection, chunk_id: &str) -> rusqlite::Result<Option<(Str
 
 /// Caches an extract. Best-effort: a pass holding the write lock must not stall a search, so
 /// this gives up at once when the database is busy (the next call recomputes it).
-fn store(conn: &Connection, chunk_id: &str, style: &str, text: &str, content_hash: &str) {
+fn store(conn: &Connection, source: &Source, style: &str, text: &str, content_hash: &str) {
     let _ = conn.busy_timeout(std::time::Duration::ZERO);
     let result = conn.execute(
-        "INSERT INTO chunk_summaries (chunk_id, style, summary, created_at, content_hash)
-         VALUES (?1, ?2, ?3, ?4, ?5)
-         ON CONFLICT(chunk_id, style) DO UPDATE SET summary = ?3, created_at = ?4, content_hash = ?5",
+        "INSERT INTO chunk_summaries (chunk_id, style, summary, created_at, content_hash, path)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+         ON CONFLICT(chunk_id, style)
+         DO UPDATE SET summary = ?3, created_at = ?4, content_hash = ?5, path = ?6",
         params![
-            chunk_id,
+            source.chunk_id,
             style,
             text,
             crate::store::now_ms() as i64,
-            content_hash
+            content_hash,
+            source.path
         ],
     );
     let _ = conn.busy_timeout(std::time::Duration::from_secs(10));
     if let Err(err) = result {
-        tracing::debug!("caching the preview of {chunk_id}: {err}");
+        tracing::debug!("caching the preview of {}: {err}", source.chunk_id);
     }
 }
 
@@ -302,6 +306,7 @@ mod tests {
     fn code() -> Source<'static> {
         Source {
             chunk_id: "c",
+            path: "a.rs",
             body: CODE,
             start_line: 10,
             code: true,
@@ -314,6 +319,7 @@ mod tests {
         let body = "    def parse(self, body):\n        \"\"\"Parse the body.\"\"\"\n        if body:\n            return self.read(body)\n        return None\n";
         let source = Source {
             chunk_id: "m",
+            path: "m.py",
             body,
             start_line: 40,
             code: true,
@@ -351,6 +357,7 @@ mod tests {
             "# Setup\n\nInstall it with cargo.\nThe flux capacitor needs 1.21 GW.\n\n- step one\n";
         let source = Source {
             chunk_id: "d",
+            path: "d.md",
             body,
             start_line: 1,
             code: false,
@@ -372,8 +379,7 @@ mod tests {
         let mut conn = conn;
         crate::store::migrate_for_tests(&mut conn);
         conn.execute_batch(
-            "INSERT INTO files (id, path, hash, size, mtime_ms, kind, indexed_ms) VALUES (1, 'a.rs', 'fh', 1, 5, 'code', 1);
-             INSERT INTO chunks (id, file_id, kind, start_line, end_line, content_hash) VALUES ('c', 1, 'code', 10, 17, 'h1');",
+            "INSERT INTO files (id, path, hash, size, mtime_ms, kind, indexed_ms) VALUES (1, 'a.rs', 'fh', 1, 5, 'code', 1);",
         )
         .unwrap();
         let first = preview(&conn, &code(), Mode::Preview, &[], 500)
@@ -388,14 +394,19 @@ mod tests {
             .unwrap();
         assert_eq!(again.text, "1| cached");
         // ...and rebuilt once the chunk changed.
-        conn.execute("UPDATE chunks SET content_hash = 'h2'", [])
-            .unwrap();
-        let fresh = preview(&conn, &code(), Mode::Preview, &[], 500)
+        let edited = CODE.replace("parse(query)", "parse(query.trim())");
+        let changed = Source {
+            body: &edited,
+            ..code()
+        };
+        let fresh = preview(&conn, &changed, Mode::Preview, &[], 500)
             .unwrap()
             .unwrap();
         assert_eq!(fresh.text, first.text);
+        assert_ne!(fresh.text, again.text);
+        // A chunk whose file left the catalogue has no preview.
         let missing = Source {
-            chunk_id: "gone",
+            path: "gone.rs",
             ..code()
         };
         assert!(

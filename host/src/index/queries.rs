@@ -13,6 +13,7 @@ use super::query_reader::{self, ReadQuery};
 use super::rank;
 use super::resolve;
 use super::roles::Role;
+use super::source_text::Reads;
 use super::{Freshness, Index, live};
 use crate::error::{HostError, HostResult, codes};
 use crate::workspace::ReadOptions;
@@ -159,6 +160,7 @@ fn best_chunks_of(
     read: &ReadQuery,
     request: &SearchRequest,
     files: Vec<String>,
+    reads: &mut Reads,
 ) -> anyhow::Result<Vec<Hit>> {
     if files.is_empty() {
         return Ok(Vec::new());
@@ -170,7 +172,7 @@ fn best_chunks_of(
     };
     let mut per_file: HashMap<String, usize> = HashMap::new();
     let mut out = Vec::new();
-    for hit in fulltext.search_read(read, &within)?.0 {
+    for hit in fulltext.search_read(read, &within, reads)?.0 {
         let n = per_file.entry(hit.path.clone()).or_default();
         if *n < BROUGHT_CHUNKS {
             *n += 1;
@@ -195,7 +197,8 @@ impl Index {
             limit: pool_size(request.limit),
             ..request.clone()
         };
-        let (mut found, total) = fulltext.search_read(read, &pool)?;
+        let mut reads = fulltext.reads();
+        let (mut found, total) = fulltext.search_read(read, &pool, &mut reads)?;
         let searched = started.elapsed();
         let names = read.code_names();
         let definitions = fulltext.definitions(
@@ -205,6 +208,7 @@ impl Index {
                 limit: DEFINITIONS,
                 ..request.clone()
             },
+            &mut reads,
         )?;
         // Files named by a path or a frame that the search did not reach: their own best chunks.
         let mut named: Vec<String> = Vec::new();
@@ -230,7 +234,7 @@ impl Index {
             }
         }
         named.truncate(NAMED_FILES);
-        found.extend(best_chunks_of(fulltext, read, request, named)?);
+        found.extend(best_chunks_of(fulltext, read, request, named, &mut reads)?);
         // A pasted text: whole files ranked against it, and the best few the chunk search
         // missed brought in by their own best chunks.
         let whole: HashMap<String, f32> = if read.long {
@@ -245,7 +249,7 @@ impl Index {
                 .take(BROUGHT_FILES)
                 .cloned()
                 .collect();
-            found.extend(best_chunks_of(fulltext, read, request, missed)?);
+            found.extend(best_chunks_of(fulltext, read, request, missed, &mut reads)?);
             files.into_iter().collect()
         } else {
             HashMap::new()
@@ -259,7 +263,7 @@ impl Index {
                 ..request.clone()
             };
             fulltext
-                .definitions(&words, read, &within)
+                .definitions(&words, read, &within, &mut reads)
                 .unwrap_or_else(|err| {
                     tracing::debug!("definitions within the first files: {err:#}");
                     Vec::new()
@@ -377,6 +381,7 @@ impl Index {
                 }
                 let source = previews::Source {
                     chunk_id: &hit.chunk_id,
+                    path: &hit.path,
                     body: &hit.body,
                     start_line: hit.start_line,
                     code: hit.kind == "code",

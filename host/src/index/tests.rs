@@ -984,3 +984,75 @@ fn cached_previews_leave_with_their_chunks() {
     index.update(false, None).unwrap();
     assert_eq!(summaries(), 0);
 }
+
+/// The search index keeps no copy of a code chunk's text: a search reads it from the file.
+/// Whatever code a search shows is the file's current lines and the chunk as indexed, never
+/// other lines where a chunk was before an edit; after the pass it answers as a fresh build
+/// of the same files does.
+#[test]
+fn shown_chunks_are_the_files_current_lines_and_a_pass_answers_as_a_fresh_build() {
+    let root = sample();
+    let runtime = root.open();
+    let index = index(&runtime);
+    index.update(false, None).unwrap();
+    let shown = |index: &Index, query: &str| -> Vec<(String, u32, u32, String, String)> {
+        let mut hits: Vec<_> = index
+            .search(&SearchRequest {
+                query: query.into(),
+                limit: 20,
+                ..Default::default()
+            })
+            .unwrap()
+            .hits
+            .into_iter()
+            .map(|h| (h.path, h.start_line, h.end_line, h.body, h.kind))
+            .collect();
+        hits.sort();
+        hits
+    };
+    let current_lines = |path: &str, start: u32, end: u32| -> String {
+        let text = std::fs::read_to_string(root.dir.path().join(path)).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        lines[start as usize - 1..end as usize].join("\n")
+    };
+    let before = shown(&index, "parse_config");
+    assert!(
+        before
+            .iter()
+            .any(|h| h.0 == "pkg/lib.py" && h.3.contains("def parse_config"))
+    );
+    // Lines added above every definition of lib.py, with no pass yet.
+    let edited = format!("import os\nimport sys\n{LIB_PY}");
+    root.write("pkg/lib.py", edited.as_bytes());
+    // No watcher runs here: the search sees the edit before any pass does. The chunks that
+    // moved are left out; the others are shown as indexed, and are the file's lines.
+    let code: Vec<_> = shown(&index, "parse_config")
+        .into_iter()
+        .filter(|h| h.4 == "code")
+        .collect();
+    assert!(code.iter().any(|h| h.0 == "pkg/app.py"), "{code:?}");
+    assert!(code.iter().all(|h| h.0 != "pkg/lib.py"), "{code:?}");
+    for hit in &code {
+        assert!(before.contains(hit), "{hit:?}");
+        assert_eq!(hit.3, current_lines(&hit.0, hit.1, hit.2), "{hit:?}");
+    }
+    index.update(false, None).unwrap();
+    let after = shown(&index, "parse_config");
+    assert!(
+        after.iter().any(|h| h.0 == "pkg/lib.py" && h.1 == 5),
+        "{after:?}"
+    );
+    let fresh = Root::new(&[
+        ("pkg/__init__.py", ""),
+        ("pkg/lib.py", edited.as_str()),
+        ("pkg/app.py", APP_PY),
+        ("docs/guide.md", GUIDE_MD),
+        ("notes.txt", "remember the milk\n"),
+    ]);
+    let fresh_runtime = fresh.open();
+    let fresh_index = self::index(&fresh_runtime);
+    fresh_index.update(false, None).unwrap();
+    for query in ["parse_config", "ConfigError", "installer", "milk"] {
+        assert_eq!(shown(&index, query), shown(&fresh_index, query), "{query}");
+    }
+}

@@ -229,6 +229,17 @@ const MIGRATIONS: &[&str] = &[
      CREATE INDEX idx_edges_call_name ON edges(name) WHERE kind = 'call';
      CREATE INDEX idx_edges_import_key ON edges(key) WHERE kind = 'import';
      CREATE INDEX idx_edges_link_key ON edges(key) WHERE kind = 'link';",
+    // 16: chunks leave the catalogue. The search index holds what a chunk is and reads its
+    // text back from the file (`index::source_text`); a row per chunk here was a fifth of
+    // state.db on a large tree and was read only to find a cached preview's file. A file
+    // keeps its count of chunks (for status); a cached preview names its file, to go with
+    // it. Cached previews are dropped: they are made again on demand.
+    "ALTER TABLE files ADD COLUMN chunks INTEGER NOT NULL DEFAULT 0;
+     UPDATE files SET chunks = (SELECT count(*) FROM chunks WHERE chunks.file_id = files.id);
+     DROP TABLE chunks;
+     DELETE FROM chunk_summaries;
+     ALTER TABLE chunk_summaries ADD COLUMN path TEXT NOT NULL DEFAULT '';
+     CREATE INDEX idx_chunk_summaries_path ON chunk_summaries(path);",
 ];
 
 /// The schema version this build writes.
@@ -516,5 +527,46 @@ mod tests {
         // The cascade still holds.
         conn.execute("DELETE FROM files", []).unwrap();
         assert_eq!(count(&conn, "edges"), 0);
+    }
+
+    #[test]
+    fn v15_to_v16_moves_chunk_counts_to_files_and_drops_the_chunk_rows() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.pragma_update(None, "foreign_keys", true).unwrap();
+        run_to(&mut conn, 15).unwrap();
+        conn.execute_batch(
+            "INSERT INTO files (id, path, hash, size, mtime_ms, kind, indexed_ms)
+                VALUES (1, 'a.rs', 'h', 1, 1, 'code', 1), (2, 'b.md', 'h', 1, 1, 'document', 1);
+             INSERT INTO chunks (id, file_id, kind, start_line, end_line, content_hash)
+                VALUES ('c1', 1, 'code', 1, 3, 'x'), ('c2', 1, 'code', 4, 5, 'y');
+             INSERT INTO chunk_summaries (chunk_id, style, summary, created_at)
+                VALUES ('c1', 'signature', '1| fn a()', 1);",
+        )
+        .unwrap();
+        run_to(&mut conn, 16).unwrap();
+        let counts: Vec<(String, i64)> = conn
+            .prepare("SELECT path, chunks FROM files ORDER BY path")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(counts, [("a.rs".to_string(), 2), ("b.md".to_string(), 0)]);
+        assert!(
+            conn.prepare("SELECT 1 FROM chunks").is_err(),
+            "the table is gone"
+        );
+        assert_eq!(
+            count(&conn, "chunk_summaries"),
+            0,
+            "cached previews are made again"
+        );
+        conn.execute(
+            "INSERT INTO chunk_summaries (chunk_id, style, summary, created_at, path)
+             VALUES ('c1', 'signature', 's', 1, 'a.rs')",
+            [],
+        )
+        .unwrap();
+        conn.execute("DELETE FROM files", []).unwrap();
     }
 }

@@ -157,18 +157,7 @@ impl Workspace {
         let size = meta.len();
         let max_bytes = options.max_bytes.min(MAX_READ_BYTES);
         if size > max_bytes && !options.allow_truncate {
-            return Err(HostError::new(
-                codes::TOO_LARGE,
-                format!("{rel} is {size} bytes, over the limit of {max_bytes}"),
-            )
-            .suggest(if size > MAX_READ_BYTES {
-                format!(
-                    "read a preview or a line range; no read keeps more than {MAX_READ_BYTES} bytes"
-                )
-            } else {
-                format!("raise limits.maxBytes to at least {size}, or read a preview")
-            })
-            .details(serde_json::json!({ "size": size, "limit": max_bytes })));
+            return Err(too_large(&rel, size, max_bytes));
         }
         // The sniff comes first, on the raw head: a binary is refused before the rest is read.
         let mut head = Vec::with_capacity(policy::BINARY_SNIFF_BYTES);
@@ -220,6 +209,56 @@ impl Workspace {
             binary,
             redacted,
         })
+    }
+
+    /// Byte ranges of a text file, each as its own view (secret-looking values replaced in
+    /// it as if it were the whole text), under the decisions [`read`](Self::read) takes on
+    /// the path, the size and the head: for the search index reading back the chunks it
+    /// does not store, a few lines of many files, without reading and screening each file
+    /// whole. Its callers compare what they get with what a whole read gave before, since a
+    /// piece alone can miss context (a key block begun above it). A range past the end is
+    /// cut short. Binaries are refused, whatever `options` allows.
+    pub fn read_pieces(
+        &self,
+        path: &str,
+        pieces: &[std::ops::Range<u64>],
+        options: ReadOptions,
+    ) -> HostResult<Vec<Vec<u8>>> {
+        use cap_std::fs::FileExt;
+        let resolved = self.resolve_for_read(path, options.allow_sensitive)?;
+        let rel = resolved.requested;
+        let (file, meta) = self.open_regular(&resolved.real)?;
+        let size = meta.len();
+        let max_bytes = options.max_bytes.min(MAX_READ_BYTES);
+        if size > max_bytes {
+            return Err(too_large(&rel, size, max_bytes));
+        }
+        let read_at = |range: &std::ops::Range<u64>| -> HostResult<Vec<u8>> {
+            let end = range.end.min(size);
+            let mut bytes = vec![0u8; end.saturating_sub(range.start) as usize];
+            let mut done = 0;
+            while done < bytes.len() {
+                match file.read_at(&mut bytes[done..], range.start + done as u64) {
+                    Ok(0) => break,
+                    Ok(n) => done += n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(HostError::io(&rel, &e)),
+                }
+            }
+            bytes.truncate(done);
+            Ok(bytes)
+        };
+        let head = read_at(&(0..policy::BINARY_SNIFF_BYTES as u64))?;
+        if policy::looks_binary(&head) {
+            return Err(binary_blocked(&rel));
+        }
+        pieces
+            .iter()
+            .map(|range| {
+                let bytes = read_at(range)?;
+                Ok(secrets::view(&bytes, &secrets::spans(&bytes)).into_owned())
+            })
+            .collect()
     }
 
     /// Whole content and hash of a path a transaction may write (already checked by
@@ -438,6 +477,19 @@ impl Workspace {
         dir.remove_file(name)?;
         dir.open(".")?.sync_all()
     }
+}
+
+fn too_large(rel: &str, size: u64, max_bytes: u64) -> HostError {
+    HostError::new(
+        codes::TOO_LARGE,
+        format!("{rel} is {size} bytes, over the limit of {max_bytes}"),
+    )
+    .suggest(if size > MAX_READ_BYTES {
+        format!("read a preview or a line range; no read keeps more than {MAX_READ_BYTES} bytes")
+    } else {
+        format!("raise limits.maxBytes to at least {size}, or read a preview")
+    })
+    .details(serde_json::json!({ "size": size, "limit": max_bytes }))
 }
 
 fn binary_blocked(rel: &str) -> HostError {

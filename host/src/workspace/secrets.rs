@@ -168,20 +168,27 @@ fn write_view(bytes: &[u8], spans: &[Span], emit: &mut impl FnMut(&[u8])) {
 /// [`LINE_CAP`] bytes, whichever comes first.
 fn scan(bytes: &[u8], last: bool, in_key: &mut bool, out: &mut Vec<Span>) -> usize {
     let mut start = 0;
-    // The usual case: no rule's hint anywhere, so no line needs a look (nor can a key begin).
-    let screened = !*in_key && !HINTS.is_match(bytes);
+    // Where a rule's hint is, found in one pass over the whole: only the lines a hint
+    // touches need a look (and those of a key block). A line no reported hint touches has
+    // none inside it: one inside would be reported, or overlap one that is.
+    let mut hints = HINTS.find_iter(bytes).map(|m| m.range()).peekable();
     while start < bytes.len() {
         let rest = &bytes[start..];
         let window = &rest[..rest.len().min(LINE_CAP)];
-        let (line, step) = match window.iter().position(|&b| b == b'\n') {
+        let (line, step) = match memchr::memchr(b'\n', window) {
             Some(i) => (i, i + 1),
             None if rest.len() >= LINE_CAP => (LINE_CAP, LINE_CAP),
             None if last => (rest.len(), rest.len()),
             None => break,
         };
-        if !screened {
+        let end = start + line;
+        // Hints never hold a line end: the next one left ends past this line's start.
+        let hinted = hints.peek().is_some_and(|h| h.start < end);
+        if *in_key || hinted {
             scan_line(&rest[..line], start, in_key, out);
         }
+        // Those within this line are done with; one running on past a cut piece stays.
+        while hints.next_if(|h| h.end <= end).is_some() {}
         start += step;
     }
     start

@@ -1,5 +1,6 @@
 use super::*;
 use crate::index::chunks::kind;
+use crate::index::source_text::NoFiles;
 
 fn chunk(id: &str, kind: &str, symbol: Option<&str>, heading: &[&str], body: &str) -> Chunk {
     Chunk {
@@ -11,12 +12,13 @@ fn chunk(id: &str, kind: &str, symbol: Option<&str>, heading: &[&str], body: &st
         end_line: 10 + body.lines().count() as u32,
         page: None,
         body: body.into(),
+        span: None,
     }
 }
 
 fn fixture() -> (tempfile::TempDir, Fulltext) {
     let dir = tempfile::tempdir().unwrap();
-    let (ft, rebuilt) = Fulltext::open(&dir.path().join("index"), true).unwrap();
+    let (ft, rebuilt) = Fulltext::open(&dir.path().join("index"), true, Arc::new(NoFiles)).unwrap();
     assert!(rebuilt, "a new index counts as rebuilt");
     let files: Vec<(&str, Option<&str>, Vec<Chunk>)> = vec![
         (
@@ -211,7 +213,8 @@ fn replacing_and_deleting_a_file() {
     assert!(search(&ft, "mentions").is_empty());
     assert!(search(&ft, "foo_bar").iter().all(|id| id != "c"));
     drop(ft);
-    let (again, rebuilt) = Fulltext::open(&dir.path().join("index"), true).unwrap();
+    let (again, rebuilt) =
+        Fulltext::open(&dir.path().join("index"), true, Arc::new(NoFiles)).unwrap();
     assert!(!rebuilt);
     assert_eq!(again.num_chunks(), 4);
 }
@@ -220,10 +223,10 @@ fn replacing_and_deleting_a_file() {
 fn a_damaged_index_is_rebuilt_and_a_missing_one_is_an_error_read_only() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("index");
-    assert!(Fulltext::open(&path, false).is_err());
-    drop(Fulltext::open(&path, true).unwrap());
+    assert!(Fulltext::open(&path, false, Arc::new(NoFiles)).is_err());
+    drop(Fulltext::open(&path, true, Arc::new(NoFiles)).unwrap());
     std::fs::write(path.join("meta.json"), b"{ not json").unwrap();
-    let (ft, rebuilt) = Fulltext::open(&path, true).unwrap();
+    let (ft, rebuilt) = Fulltext::open(&path, true, Arc::new(NoFiles)).unwrap();
     assert!(rebuilt);
     assert_eq!(ft.num_chunks(), 0);
 }
@@ -281,7 +284,7 @@ fn whole_files_rank_by_their_words_and_are_never_chunks() {
 #[test]
 fn deletes_after_a_full_pass_take_only_their_own_documents() {
     let dir = tempfile::tempdir().unwrap();
-    let (ft, _) = Fulltext::open(&dir.path().join("index"), true).unwrap();
+    let (ft, _) = Fulltext::open(&dir.path().join("index"), true, Arc::new(NoFiles)).unwrap();
     let put = |path: &str, body: &str| {
         let c = chunk(&format!("{path}-1"), kind::CODE, None, &[], body);
         let docs = vec![ChunkDoc {
@@ -374,4 +377,103 @@ fn a_kind_filter_admits_what_it_says_whichever_way_it_is_written() {
     }
     // Both ways of writing the filter were taken.
     assert_eq!(ways.len(), 2);
+}
+
+/// Files held in memory, changed by the test as an editor would change them on disk.
+#[derive(Default)]
+struct Files(Mutex<std::collections::HashMap<String, String>>);
+
+impl Files {
+    fn put(&self, path: &str, text: &str) {
+        self.0.lock().unwrap().insert(path.into(), text.into());
+    }
+}
+
+impl SourceFiles for Files {
+    fn pieces(&self, path: &str, ranges: &[std::ops::Range<u64>]) -> Option<Vec<Vec<u8>>> {
+        let text = self.text(path)?.into_bytes();
+        let cut = |r: &std::ops::Range<u64>| {
+            let end = (r.end as usize).min(text.len());
+            text[(r.start as usize).min(end)..end].to_vec()
+        };
+        Some(ranges.iter().map(cut).collect())
+    }
+
+    fn text(&self, path: &str) -> Option<String> {
+        self.0.lock().unwrap().get(path).cloned()
+    }
+}
+
+/// A chunk that is its file's own lines is not stored: a search reads it back from the file.
+/// Once the file changed under it (before the next pass), it is not shown with lines that
+/// are not what was indexed; a stored chunk (a parser's text) is shown as stored.
+#[test]
+fn a_chunk_of_its_files_own_lines_is_read_back_and_never_shown_stale() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = Arc::new(Files::default());
+    let (ft, _) = Fulltext::open(&dir.path().join("index"), true, files.clone()).unwrap();
+    let text = "import os\n\ndef frobnicate(x):\n    return x\n";
+    files.put("src/a.py", text);
+    let mut code = chunk(
+        "f",
+        kind::CODE,
+        Some("frobnicate"),
+        &[],
+        "def frobnicate(x):\n    return x",
+    );
+    (code.start_line, code.end_line) = (3, 4);
+    crate::index::source_text::mark_verbatim(text, std::slice::from_mut(&mut code));
+    assert!(code.span.is_some());
+    let parsed = chunk("p", "pdf", None, &["Frobnicate"], "frobnicate the widgets");
+    for (path, c) in [("src/a.py", &code), ("doc.pdf", &parsed)] {
+        let docs = [ChunkDoc {
+            path,
+            language: None,
+            chunk: c,
+        }];
+        ft.replace_file(path, &docs, None).unwrap();
+    }
+    ft.commit().unwrap();
+    // The index keeps the parser's text and only a hash of the code.
+    let searcher = ft.reader.searcher();
+    let stored: Vec<TantivyDocument> = searcher
+        .search(&tantivy::query::AllQuery, &DocSetCollector)
+        .unwrap()
+        .into_iter()
+        .map(|a| searcher.doc(a).unwrap())
+        .collect();
+    let kept = |d: &TantivyDocument| d.get_first(ft.fields.stored_body).is_some();
+    assert_eq!(stored.iter().filter(|d| kept(d)).count(), 1);
+    let search = || {
+        let mut hits = ft
+            .search(&SearchRequest {
+                query: "frobnicate".into(),
+                limit: 10,
+                ..Default::default()
+            })
+            .unwrap()
+            .0;
+        hits.sort_by(|a, b| a.chunk_id.cmp(&b.chunk_id));
+        hits.into_iter()
+            .map(|h| (h.chunk_id, h.body, h.snippet_line))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        search(),
+        [
+            ("f".into(), code.body.clone(), 3),
+            ("p".into(), parsed.body.clone(), 10)
+        ]
+    );
+    assert_eq!(ft.file_chunks("src/a.py").unwrap()[0].body, code.body);
+    // A longer line above: its bytes moved, its lines did not.
+    files.put("src/a.py", &text.replace("import os", "import os, sys"));
+    assert_eq!(search().len(), 2);
+    // A line added above: the indexed lines moved, so the chunk waits for the next pass.
+    files.put("src/a.py", &format!("import sys\n{text}"));
+    assert_eq!(search(), [("p".into(), parsed.body.clone(), 10)]);
+    assert!(ft.file_chunks("src/a.py").unwrap().is_empty());
+    // An edit elsewhere in the file leaves it as indexed.
+    files.put("src/a.py", &format!("{text}print(1)\n"));
+    assert_eq!(search().len(), 2);
 }

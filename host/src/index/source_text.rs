@@ -1,0 +1,346 @@
+//! The text of chunks the search index does not keep. A chunk that is lines of its file's
+//! text (code, plain text, most markdown) is indexed but not stored: the index keeps where
+//! it is in the file and a hash of it, and a search reads those bytes back, through the
+//! workspace authority like every read, when it shows the chunk. The file is the copy;
+//! keeping a second one was most of the index's bytes on a large tree. A chunk whose bytes
+//! no longer hash as indexed is looked up by its lines in the whole file (a line added above
+//! moved it; a secret-looking value above it changed the file's view), and when those do not
+//! hash as indexed either (the file changed, and the next pass has not read it yet) it is not
+//! shown with someone else's text. Chunks a document parser made (PDF pages, spreadsheet
+//! rows, doc comments without their markers) are stored as before.
+
+use crate::workspace::{ReadOptions, Workspace};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::Arc;
+
+use super::chunks::Chunk;
+
+/// Bits of a packed span given to the length: a chunk of up to 16 MiB, at an offset of up to
+/// 1 TiB (files over the index's size limit are not indexed).
+const LENGTH_BITS: u32 = 24;
+
+/// The byte spans of a text's lines, split as chunking splits them (`str::lines`: at `\n`,
+/// a trailing `\r` dropped).
+fn line_spans(text: &str) -> Vec<(usize, usize)> {
+    let base = text.as_ptr() as usize;
+    text.lines()
+        .map(|line| {
+            let start = line.as_ptr() as usize - base;
+            (start, start + line.len())
+        })
+        .collect()
+}
+
+/// Lines `start..=end` (1-based) of `text` joined by `\n`, as a chunk's body is made; None
+/// when the range is not within the text.
+fn lines_of(text: &str, spans: &[(usize, usize)], start: u32, end: u32) -> Option<String> {
+    if start == 0 || start > end {
+        return None;
+    }
+    let picked = spans.get(start as usize - 1..end as usize)?;
+    let mut out = String::with_capacity(picked.iter().map(|(a, b)| b - a + 1).sum());
+    for (i, (a, b)) in picked.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&text[*a..*b]);
+    }
+    Some(out)
+}
+
+/// A piece of a file read back (whole lines, the last without its line end), as a chunk's
+/// body is made of it: its lines joined by `\n`, each without the `\r` of a `\r\n` end.
+fn as_body(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let mut pieces = text.split('\n').peekable();
+    let mut out = String::with_capacity(text.len());
+    while let Some(line) = pieces.next() {
+        match pieces.peek() {
+            Some(_) => {
+                out.push_str(line.strip_suffix('\r').unwrap_or(line));
+                out.push('\n');
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
+/// What a chunk not stored is kept as: enough of its text's hash that a changed file is told
+/// apart.
+pub fn body_hash(body: &str) -> u64 {
+    let hash = blake3::hash(body.as_bytes());
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&hash.as_bytes()[..8]);
+    u64::from_le_bytes(first)
+}
+
+/// A chunk's span (byte offset and length in its file's text) as one number for the index.
+pub fn pack_span((offset, length): (u64, u64)) -> u64 {
+    offset << LENGTH_BITS | length
+}
+
+fn unpack_span(packed: u64) -> Range<u64> {
+    let offset = packed >> LENGTH_BITS;
+    offset..offset + (packed & ((1 << LENGTH_BITS) - 1))
+}
+
+/// Gives the chunks of a file whose body is exactly lines of its `text` (the file's text as
+/// [`SourceFiles::text`] reads it) their span: only those can be read back instead of kept.
+pub fn mark_verbatim(text: &str, chunks: &mut [Chunk]) {
+    let spans = line_spans(text);
+    for chunk in chunks {
+        let (start, end) = (chunk.start_line as usize, chunk.end_line as usize);
+        let same = lines_of(text, &spans, chunk.start_line, chunk.end_line)
+            .is_some_and(|lines| lines == chunk.body);
+        chunk.span = same
+            .then(|| {
+                (
+                    spans[start - 1].0 as u64,
+                    (spans[end - 1].1 - spans[start - 1].0) as u64,
+                )
+            })
+            .filter(|(offset, length)| {
+                *length < 1 << LENGTH_BITS && *offset < 1 << (64 - LENGTH_BITS)
+            });
+    }
+}
+
+/// Where the text of chunks not stored comes from.
+pub trait SourceFiles: Send + Sync {
+    /// Byte ranges of the file's text, each as its own view; None when it cannot be read now.
+    fn pieces(&self, path: &str, ranges: &[Range<u64>]) -> Option<Vec<Vec<u8>>>;
+    /// The file's whole text as the index read it; None when it cannot be read now.
+    fn text(&self, path: &str) -> Option<String>;
+}
+
+/// The root's files, read as the indexer reads text: the workspace's view (secret-looking
+/// values replaced), never a sensitive file or a binary, decoded as lossy UTF-8.
+pub struct WorkspaceFiles {
+    pub ws: Arc<Workspace>,
+    pub max_bytes: u64,
+}
+
+impl WorkspaceFiles {
+    fn options(&self) -> ReadOptions {
+        ReadOptions {
+            max_bytes: self.max_bytes,
+            allow_sensitive: false,
+            allow_binary: false,
+            allow_truncate: false,
+        }
+    }
+}
+
+impl SourceFiles for WorkspaceFiles {
+    fn pieces(&self, path: &str, ranges: &[Range<u64>]) -> Option<Vec<Vec<u8>>> {
+        self.ws
+            .read_pieces(path, ranges, self.options())
+            .map_err(|err| tracing::debug!("reading {path} for its chunks: {}", err.message))
+            .ok()
+    }
+
+    fn text(&self, path: &str) -> Option<String> {
+        self.ws
+            .read(path, self.options())
+            .map(|file| String::from_utf8_lossy(&file.bytes).into_owned())
+            .map_err(|err| tracing::debug!("reading {path} for its chunks: {}", err.message))
+            .ok()
+    }
+}
+
+/// No files: for an index whose chunks are all stored (tests of the search alone).
+pub struct NoFiles;
+
+impl SourceFiles for NoFiles {
+    fn pieces(&self, _: &str, _: &[Range<u64>]) -> Option<Vec<Vec<u8>>> {
+        None
+    }
+
+    fn text(&self, _: &str) -> Option<String> {
+        None
+    }
+}
+
+/// A chunk to read back: where it is and what it hashed to when indexed.
+#[derive(Debug, Clone)]
+pub struct Wanted {
+    pub path: String,
+    pub start_line: u32,
+    pub end_line: u32,
+    /// Its packed span (see [`pack_span`]).
+    pub span: u64,
+    pub hash: u64,
+}
+
+/// The pieces of one file read back, in the order asked.
+type Pieces = Vec<Vec<u8>>;
+
+/// A whole file read for one answer (a fallback), split into lines once.
+struct Lines {
+    text: String,
+    spans: Vec<(usize, usize)>,
+}
+
+/// The reads of one answer: each chunk read back at most once, each file opened once per
+/// batch, however many of its chunks the answer shows.
+pub struct Reads<'a> {
+    files: &'a dyn SourceFiles,
+    bodies: HashMap<(String, u32, u32, u64), Option<String>>,
+    whole: HashMap<String, Option<Arc<Lines>>>,
+}
+
+impl<'a> Reads<'a> {
+    pub fn new(files: &'a dyn SourceFiles) -> Self {
+        Self {
+            files,
+            bodies: HashMap::new(),
+            whole: HashMap::new(),
+        }
+    }
+
+    /// The bodies of `wanted`, in order: None for a chunk whose file cannot be read or whose
+    /// lines are no longer what was indexed.
+    pub fn bodies(&mut self, wanted: &[Wanted]) -> Vec<Option<String>> {
+        let key = |w: &Wanted| (w.path.clone(), w.start_line, w.end_line, w.hash);
+        let mut by_file: HashMap<&str, Vec<&Wanted>> = HashMap::new();
+        for w in wanted {
+            if !self.bodies.contains_key(&key(w)) {
+                by_file.entry(&w.path).or_default().push(w);
+            }
+        }
+        // Files are opened side by side: most of a read is the authority's walk of its path.
+        let files = self.files;
+        let read: Vec<(Vec<&Wanted>, Option<Pieces>)> = by_file
+            .into_par_iter()
+            .map(|(path, chunks)| {
+                let ranges: Vec<Range<u64>> = chunks.iter().map(|w| unpack_span(w.span)).collect();
+                let pieces = files.pieces(path, &ranges);
+                (chunks, pieces)
+            })
+            .collect();
+        for (chunks, pieces) in read {
+            for (i, w) in chunks.iter().enumerate() {
+                let read = pieces
+                    .as_ref()
+                    .and_then(|p| p.get(i))
+                    .map(|bytes| as_body(bytes))
+                    .filter(|body| body_hash(body) == w.hash);
+                let body = match read {
+                    Some(body) => Some(body),
+                    None if pieces.is_some() => self.by_lines(w),
+                    None => None,
+                };
+                self.bodies.insert(key(w), body);
+            }
+        }
+        wanted
+            .iter()
+            .map(|w| self.bodies.get(&key(w)).cloned().flatten())
+            .collect()
+    }
+
+    /// A chunk found by its lines in the whole file, when its bytes moved.
+    fn by_lines(&mut self, w: &Wanted) -> Option<String> {
+        let files = self.files;
+        let lines = self
+            .whole
+            .entry(w.path.clone())
+            .or_insert_with(|| {
+                files.text(&w.path).map(|text| {
+                    let spans = line_spans(&text);
+                    Arc::new(Lines { text, spans })
+                })
+            })
+            .clone()?;
+        let body = lines_of(&lines.text, &lines.spans, w.start_line, w.end_line)?;
+        (body_hash(&body) == w.hash).then_some(body)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Files(HashMap<&'static str, &'static str>);
+
+    impl SourceFiles for Files {
+        fn pieces(&self, path: &str, ranges: &[Range<u64>]) -> Option<Vec<Vec<u8>>> {
+            let text = self.0.get(path)?.as_bytes();
+            let cut = |r: &Range<u64>| {
+                let end = (r.end as usize).min(text.len());
+                text[(r.start as usize).min(end)..end].to_vec()
+            };
+            Some(ranges.iter().map(cut).collect())
+        }
+
+        fn text(&self, path: &str) -> Option<String> {
+            self.0.get(path).map(|t| t.to_string())
+        }
+    }
+
+    #[test]
+    fn lines_read_back_are_the_lines_chunking_cut() {
+        let text = "a\r\nb\n\nc\r\n\r\n\nd\re\n";
+        let spans = line_spans(text);
+        let lines: Vec<&str> = text.lines().collect();
+        let n = lines.len() as u32;
+        for start in 1..=n {
+            for end in start..=n {
+                let cut = lines[start as usize - 1..end as usize].join("\n");
+                assert_eq!(lines_of(text, &spans, start, end).as_deref(), Some(&*cut));
+                let (a, b) = (spans[start as usize - 1].0, spans[end as usize - 1].1);
+                assert_eq!(as_body(&text.as_bytes()[a..b]), cut);
+            }
+        }
+        assert_eq!(lines_of(text, &spans, 0, 1), None);
+        assert_eq!(lines_of(text, &spans, 2, 1), None);
+        assert_eq!(lines_of(text, &spans, n, n + 1), None);
+    }
+
+    fn wanted(text: &str, start: u32, end: u32) -> Wanted {
+        let mut chunk = Chunk {
+            id: "c".into(),
+            kind: "code".into(),
+            symbol: None,
+            heading_path: Vec::new(),
+            start_line: start,
+            end_line: end,
+            page: None,
+            body: text.lines().collect::<Vec<_>>()[start as usize - 1..end as usize].join("\n"),
+            span: None,
+        };
+        mark_verbatim(text, std::slice::from_mut(&mut chunk));
+        Wanted {
+            path: "m.py".into(),
+            start_line: start,
+            end_line: end,
+            span: pack_span(chunk.span.expect("lines of the text")),
+            hash: body_hash(&chunk.body),
+        }
+    }
+
+    #[test]
+    fn a_chunk_is_read_back_while_its_lines_hash_as_indexed_even_when_they_moved() {
+        let indexed = "import os\r\ndef f():\r\n    return 1\r\n";
+        let body = "def f():\n    return 1";
+        let w = wanted(indexed, 2, 3);
+        let files = |text| Files(HashMap::from([("m.py", text)]));
+        let read = |text| Reads::new(&files(text)).bodies(std::slice::from_ref(&w));
+        assert_eq!(read(indexed), [Some(body.to_string())]);
+        // A longer line above: the bytes moved, the lines did not.
+        assert_eq!(
+            read("import os, sys\r\ndef f():\r\n    return 1\r\n"),
+            [Some(body.to_string())]
+        );
+        // A line added above: the lines moved, the chunk waits for the next pass.
+        assert_eq!(
+            read("import os\r\n\r\ndef f():\r\n    return 1\r\n"),
+            [None]
+        );
+        assert_eq!(read("import os\r\ndef f():\r\n    return 2\r\n"), [None]);
+        assert_eq!(Reads::new(&NoFiles).bodies(&[w]), [None]);
+    }
+}
