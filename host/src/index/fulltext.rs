@@ -10,12 +10,12 @@
 
 use super::chunks::Chunk;
 use super::query_reader::{self, ReadQuery};
-use super::source_text::{self, Reads, SourceFiles, Wanted};
+use super::source_text::{self, Wanted};
 use super::tokenizer::{self, IdentTokenizer};
 use anyhow::{Context, Result};
 use stats::{LiveStatistics, TokenTotals};
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use tantivy::collector::{Count, DocSetCollector, TopDocs};
 use tantivy::query::{
     BooleanQuery, BoostQuery, ConstScoreQuery, Occur, PhraseQuery, Query, TermQuery,
@@ -168,12 +168,26 @@ pub struct Hit {
     /// The chunk line that best matches the query, and its line number.
     pub snippet: String,
     pub snippet_line: u32,
-    /// The chunk's text, for previews.
+    /// The chunk's text, for previews; empty while `pending`.
     pub body: String,
     /// The file's hash, for a hit the catalogue does not know yet (a live scan's).
     pub file_hash: Option<String>,
     /// The signals that ranked it (names it defines, paths the query names, words it has).
     pub why: Vec<String>,
+    /// Where to read the text of a chunk the index does not keep, until it is read (most
+    /// hits a search weighs are never shown, so their files are not read).
+    pub pending: Option<Wanted>,
+}
+
+impl Hit {
+    /// Gives the hit its text, and the line of it that best matches `needles`.
+    pub fn set_body(&mut self, body: String, needles: &[String]) {
+        let (offset, snippet) = best_line(&body, needles);
+        self.snippet = snippet;
+        self.snippet_line = self.start_line + offset;
+        self.body = body;
+        self.pending = None;
+    }
 }
 
 pub struct Fulltext {
@@ -183,15 +197,13 @@ pub struct Fulltext {
     writer: Option<Mutex<Option<IndexWriter>>>,
     /// Live token totals per segment and field, for BM25's mean lengths.
     totals: TokenTotals,
-    /// Where the chunks not stored are read back from.
-    files: Arc<dyn SourceFiles>,
 }
 
 impl Fulltext {
     /// Opens the index in `dir`, creating it when absent. A damaged index or one of another
     /// format is wiped and recreated when `writable`: the second value says so, because the
     /// catalogue must then be reindexed too.
-    pub fn open(dir: &Path, writable: bool, files: Arc<dyn SourceFiles>) -> Result<(Self, bool)> {
+    pub fn open(dir: &Path, writable: bool) -> Result<(Self, bool)> {
         let (schema, fields) = schema();
         let format_ok = std::fs::read_to_string(dir.join(FORMAT_FILE)).is_ok_and(|f| f == FORMAT);
         let existing = if format_ok {
@@ -241,7 +253,6 @@ impl Fulltext {
                 fields,
                 writer,
                 totals: TokenTotals::default(),
-                files,
             },
             rebuilt,
         ))
@@ -405,14 +416,7 @@ impl Fulltext {
 
     /// Ranked chunks for `request`, and how many chunks matched in all.
     pub fn search(&self, request: &SearchRequest) -> Result<(Vec<Hit>, usize)> {
-        let read = query_reader::read(&request.query);
-        self.search_read(&read, request, &mut self.reads())
-    }
-
-    /// The file reads of one answer, shared by its searches: each file the answer shows
-    /// chunks of is read once (see [`source_text`]).
-    pub fn reads(&self) -> Reads<'_> {
-        Reads::new(&*self.files)
+        self.search_read(&query_reader::read(&request.query), request)
     }
 
     /// Ranked chunks for a query already read, and how many chunks matched in all.
@@ -420,7 +424,6 @@ impl Fulltext {
         &self,
         read: &ReadQuery,
         request: &SearchRequest,
-        reads: &mut Reads,
     ) -> Result<(Vec<Hit>, usize)> {
         // One searcher for the statistics, the query and the documents: a commit landing
         // meanwhile cannot mix two generations of the index in one answer.
@@ -428,7 +431,7 @@ impl Fulltext {
         let Some(query) = self.build_query(&searcher, read, request) else {
             return Ok((Vec::new(), 0));
         };
-        self.run(&searcher, query, read, request.limit, reads)
+        self.run(&searcher, query, read, request.limit)
     }
 
     /// The chunks that define one of `names` (lower case, whole identifiers), within the
@@ -438,7 +441,6 @@ impl Fulltext {
         names: &[&str],
         read: &ReadQuery,
         request: &SearchRequest,
-        reads: &mut Reads,
     ) -> Result<Vec<Hit>> {
         let f = self.fields;
         let should: Vec<(Occur, Box<dyn Query>)> = names
@@ -456,7 +458,7 @@ impl Fulltext {
         }
         let searcher = self.reader.searcher();
         let query = self.filtered(&searcher, Box::new(BooleanQuery::new(should)), request);
-        Ok(self.run(&searcher, query, read, request.limit, reads)?.0)
+        Ok(self.run(&searcher, query, read, request.limit)?.0)
     }
 
     fn run(
@@ -465,11 +467,15 @@ impl Fulltext {
         query: Box<dyn Query>,
         read: &ReadQuery,
         limit: usize,
-        reads: &mut Reads,
     ) -> Result<(Vec<Hit>, usize)> {
         let statistics = self.statistics(searcher);
         let (top, total) = self.top(searcher, &*query, &statistics, limit)?;
-        Ok((self.hits(&top, &read.needles(), reads), total))
+        let needles = read.needles();
+        let hits = top
+            .iter()
+            .map(|(score, doc)| self.hit(doc, *score, &needles))
+            .collect();
+        Ok((hits, total))
     }
 
     /// The `limit` best documents for `query` and how many matched, best first. Scores are
@@ -597,11 +603,11 @@ impl Fulltext {
             (Occur::MustNot, term(self.fields.kind, FILE_KIND)),
         ]);
         let found = searcher.search(&query, &DocSetCollector)?;
-        let mut docs = Vec::with_capacity(found.len());
+        let mut hits = Vec::with_capacity(found.len());
         for address in found {
-            docs.push((0.0, searcher.doc(address)?));
+            let doc: TantivyDocument = searcher.doc(address)?;
+            hits.push(self.hit(&doc, 0.0, &[]));
         }
-        let mut hits = self.hits(&docs, &[], &mut self.reads());
         hits.sort_by(|a, b| {
             (a.start_line, a.end_line, &a.kind, &a.chunk_id).cmp(&(
                 b.start_line,
@@ -613,61 +619,29 @@ impl Fulltext {
         Ok(hits)
     }
 
-    /// The hits `docs` make, in order, their text read back from their files where the
-    /// index does not keep it (one batch of reads). A chunk whose lines are no longer what
-    /// was indexed (the file changed and the next pass has not read it yet), or whose file
-    /// cannot be read, is left out.
-    fn hits(
-        &self,
-        docs: &[(f32, TantivyDocument)],
-        needles: &[String],
-        reads: &mut Reads,
-    ) -> Vec<Hit> {
-        let f = &self.fields;
-        let number = |doc: &TantivyDocument, field| doc.get_first(field).and_then(|v| v.as_u64());
-        let wanted: Vec<Option<Wanted>> = docs
-            .iter()
-            .map(|(_, doc)| {
-                Some(Wanted {
-                    path: doc.get_first(f.path)?.as_str()?.to_string(),
-                    start_line: number(doc, f.start_line)? as u32,
-                    end_line: number(doc, f.end_line)? as u32,
-                    span: number(doc, f.body_span)?,
-                    hash: number(doc, f.body_hash)?,
-                })
-            })
-            .collect();
-        let asked: Vec<Wanted> = wanted.iter().flatten().cloned().collect();
-        let mut read = reads.bodies(&asked).into_iter();
-        docs.iter()
-            .zip(&wanted)
-            .filter_map(|((score, doc), wanted)| {
-                let body = match wanted {
-                    Some(_) => read.next().flatten()?,
-                    None => doc
-                        .get_first(f.stored_body)
-                        .and_then(|v| v.as_str())
-                        .unwrap_or_default()
-                        .to_string(),
-                };
-                Some(self.hit(doc, *score, needles, body))
-            })
-            .collect()
-    }
-
-    fn hit(&self, doc: &TantivyDocument, score: f32, needles: &[String], body: String) -> Hit {
+    /// The hit a document makes. A chunk the index does not keep comes without its text:
+    /// it says where to read it (`pending`, see [`source_text::fill`]).
+    fn hit(&self, doc: &TantivyDocument, score: f32, needles: &[String]) -> Hit {
         let f = &self.fields;
         let text = |field| {
             doc.get_first(field)
                 .and_then(|v| v.as_str())
                 .map(str::to_string)
         };
-        let number = |field| doc.get_first(field).and_then(|v| v.as_u64()).unwrap_or(0) as u32;
+        let number = |field| doc.get_first(field).and_then(|v| v.as_u64());
         let path = text(f.path).unwrap_or_default();
-        let start_line = number(f.start_line);
-        let end_line = number(f.end_line);
-        let (offset, snippet) = best_line(&body, needles);
-        Hit {
+        let start_line = number(f.start_line).unwrap_or(0) as u32;
+        let end_line = number(f.end_line).unwrap_or(0) as u32;
+        let pending = number(f.body_hash)
+            .zip(number(f.body_span))
+            .map(|(hash, span)| Wanted {
+                path: path.clone(),
+                start_line,
+                end_line,
+                span,
+                hash,
+            });
+        let mut hit = Hit {
             chunk_id: text(f.chunk_id).unwrap_or_default(),
             path,
             kind: text(f.kind).unwrap_or_default(),
@@ -679,12 +653,18 @@ impl Fulltext {
             start_line,
             end_line,
             score,
-            snippet,
-            snippet_line: start_line + offset,
-            body,
+            snippet: String::new(),
+            snippet_line: start_line,
+            body: String::new(),
             file_hash: None,
             why: Vec::new(),
+            pending: None,
+        };
+        match pending {
+            Some(wanted) => hit.pending = Some(wanted),
+            None => hit.set_body(text(f.stored_body).unwrap_or_default(), needles),
         }
+        hit
     }
 
     /// The query's words the search weighs, each with its chunk frequency: in a long text,

@@ -414,6 +414,7 @@ fn hit(f: &FileMatches, score: f32, idf: &dyn Fn(usize) -> f32) -> Hit {
         body,
         file_hash: Some(f.hash.clone()),
         why: vec!["live scan: not indexed yet".to_string()],
+        pending: None,
     }
 }
 

@@ -40,7 +40,7 @@ use crate::workspace::Workspace;
 use anyhow::{Context, Result};
 use fulltext::Fulltext;
 use rusqlite::Connection;
-use source_text::{SourceFiles, WorkspaceFiles};
+use source_text::WorkspaceFiles;
 use std::fs::File;
 use std::path::Path;
 use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
@@ -112,6 +112,9 @@ type LearnedAt = (u64, Option<u64>);
 
 pub struct Index {
     ws: Arc<Workspace>,
+    /// Where the chunks the search index does not keep are read back from: the root's
+    /// files, as the indexer reads them.
+    sources: WorkspaceFiles,
     settings: IndexSettings,
     /// Where the lock and the search index live.
     state_dir: std::path::PathBuf,
@@ -165,15 +168,6 @@ pub struct Index {
     names: Mutex<Option<(i64, Arc<Vec<String>>)>>,
 }
 
-/// What the search index reads the chunks it does not store from: the root's files, as the
-/// indexer reads them.
-fn source_files(ws: &Arc<Workspace>, settings: &IndexSettings) -> Arc<dyn SourceFiles> {
-    Arc::new(WorkspaceFiles {
-        ws: ws.clone(),
-        max_bytes: settings.max_file_bytes,
-    })
-}
-
 impl Index {
     /// Opens the index of `root` (state under `state_dir`, catalogue in `db`, already
     /// migrated). A damaged search index is rebuilt; a locked one is opened read-only.
@@ -195,8 +189,7 @@ impl Index {
         };
         let dir = state_dir.join(INDEX_DIR);
         let writer = catalog::connect(db)?;
-        let files = source_files(&ws, &settings);
-        let fulltext = match Fulltext::open(&dir, read_only.is_none(), files) {
+        let fulltext = match Fulltext::open(&dir, read_only.is_none()) {
             Ok((fulltext, rebuilt)) => {
                 if rebuilt {
                     catalog::clear(&writer)?;
@@ -210,6 +203,10 @@ impl Index {
             Err(err) => return Err(err),
         };
         Ok(Self {
+            sources: WorkspaceFiles {
+                ws: ws.clone(),
+                max_bytes: settings.max_file_bytes,
+            },
             ws,
             settings,
             state_dir: state_dir.to_path_buf(),
@@ -291,8 +288,7 @@ impl Index {
         if held.is_some() {
             return true;
         }
-        let files = source_files(&self.ws, &self.settings);
-        let opened = Fulltext::open(&self.state_dir.join(INDEX_DIR), true, files).and_then(
+        let opened = Fulltext::open(&self.state_dir.join(INDEX_DIR), true).and_then(
             |(fulltext, rebuilt)| {
                 if rebuilt {
                     catalog::clear(&self.writer.lock().unwrap_or_else(|p| p.into_inner()))?;

@@ -160,7 +160,6 @@ fn best_chunks_of(
     read: &ReadQuery,
     request: &SearchRequest,
     files: Vec<String>,
-    reads: &mut Reads,
 ) -> anyhow::Result<Vec<Hit>> {
     if files.is_empty() {
         return Ok(Vec::new());
@@ -172,7 +171,7 @@ fn best_chunks_of(
     };
     let mut per_file: HashMap<String, usize> = HashMap::new();
     let mut out = Vec::new();
-    for hit in fulltext.search_read(read, &within, reads)?.0 {
+    for hit in fulltext.search_read(read, &within)?.0 {
         let n = per_file.entry(hit.path.clone()).or_default();
         if *n < BROUGHT_CHUNKS {
             *n += 1;
@@ -197,18 +196,16 @@ impl Index {
             limit: pool_size(request.limit),
             ..request.clone()
         };
-        let mut reads = fulltext.reads();
-        let (mut found, total) = fulltext.search_read(read, &pool, &mut reads)?;
+        let (mut found, total) = fulltext.search_read(read, &pool)?;
         let searched = started.elapsed();
         let names = read.code_names();
-        let definitions = fulltext.definitions(
+        let mut definitions = fulltext.definitions(
             &names,
             read,
             &SearchRequest {
                 limit: DEFINITIONS,
                 ..request.clone()
             },
-            &mut reads,
         )?;
         // Files named by a path or a frame that the search did not reach: their own best chunks.
         let mut named: Vec<String> = Vec::new();
@@ -234,7 +231,7 @@ impl Index {
             }
         }
         named.truncate(NAMED_FILES);
-        found.extend(best_chunks_of(fulltext, read, request, named, &mut reads)?);
+        found.extend(best_chunks_of(fulltext, read, request, named)?);
         // A pasted text: whole files ranked against it, and the best few the chunk search
         // missed brought in by their own best chunks.
         let whole: HashMap<String, f32> = if read.long {
@@ -249,25 +246,42 @@ impl Index {
                 .take(BROUGHT_FILES)
                 .cloned()
                 .collect();
-            found.extend(best_chunks_of(fulltext, read, request, missed, &mut reads)?);
+            found.extend(best_chunks_of(fulltext, read, request, missed)?);
             files.into_iter().collect()
         } else {
             HashMap::new()
         };
+        // The chunks weighed are read only when ranking weighs their text; the shown ones
+        // always are (see source_text), each file once for the whole answer.
+        let needles = read.needles();
+        let weighs_text = rank::weighs_text(read);
+        let mut reads = Reads::new(&self.sources);
+        if weighs_text {
+            reads.fill(&mut found, &needles);
+            reads.fill(&mut definitions, &needles);
+            found.retain(|h| h.pending.is_none());
+            definitions.retain(|h| h.pending.is_none());
+        }
         let gathered = started.elapsed();
         let words = read.plain_names();
+        let mut subject_reads = Reads::new(&self.sources);
         let mut in_files = |files: &[String]| {
             let within = SearchRequest {
                 limit: files.len() * SUBJECT_DEFINITIONS,
                 files: files.to_vec(),
                 ..request.clone()
             };
-            fulltext
-                .definitions(&words, read, &within, &mut reads)
+            let mut found = fulltext
+                .definitions(&words, read, &within)
                 .unwrap_or_else(|err| {
                     tracing::debug!("definitions within the first files: {err:#}");
                     Vec::new()
-                })
+                });
+            if weighs_text {
+                subject_reads.fill(&mut found, &needles);
+                found.retain(|h| h.pending.is_none());
+            }
+            found
         };
         let hits = rank::rank(
             read,
@@ -279,7 +293,10 @@ impl Index {
                 roles: &roles,
             },
             request.limit,
-            &mut in_files,
+            rank::Lookups {
+                in_files: &mut in_files,
+                read_text: &mut |hits| reads.fill(hits, &needles),
+            },
         );
         tracing::debug!(
             "search: {} words, {total} matches; pool {searched:.1?}, definitions and named \
@@ -407,9 +424,11 @@ impl Index {
         if self.is_read_only() {
             fulltext.refresh();
         }
-        let hits = fulltext
+        let mut hits = fulltext
             .file_chunks(&rel)
             .map_err(|e| HostError::new(codes::INTERNAL, format!("reading chunks: {e:#}")))?;
+        Reads::new(&self.sources).fill(&mut hits, &[]);
+        hits.retain(|h| h.pending.is_none());
         if hits.is_empty() {
             self.ws.stat(&rel)?;
             return Err(

@@ -201,6 +201,11 @@ impl ReadQuery {
         mentions * place
     }
 
+    /// Whether the text quotes lines at all (see [`quotes`](Self::quotes)).
+    pub fn quotes_lines(&self) -> bool {
+        !self.quoted_lines.is_empty()
+    }
+
     /// Whether `body` holds a line the text quotes (whitespace aside): code pasted from the
     /// file itself, a traceback's source line, a signature.
     pub fn quotes(&self, body: &str) -> bool {

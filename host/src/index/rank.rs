@@ -97,9 +97,8 @@ impl Candidate {
 }
 
 /// Ranks `found` (the query's chunks) and `definitions` (chunks defining one of its names)
-/// into at most `limit` hits, best first, each with its `why`. `in_files` is asked once, for
-/// the first [`SUBJECT_FILES`] files, for their chunks defining a word of the query: the
-/// search may have missed the definition a text is about in a file it ranks first.
+/// into at most `limit` hits, best first, each with its `why`, asking the index what
+/// `index` offers as it goes.
 pub fn rank(
     read: &ReadQuery,
     found: Vec<Hit>,
@@ -107,8 +106,12 @@ pub fn rank(
     whole: &HashMap<String, f32>,
     priors: &Priors,
     limit: usize,
-    in_files: &mut dyn FnMut(&[String]) -> Vec<Hit>,
+    index: Lookups,
 ) -> Vec<Hit> {
+    let Lookups {
+        in_files,
+        read_text,
+    } = index;
     let (centrality, roles) = (priors.centrality, priors.roles);
     let names: Vec<&str> = read.code_names();
     let plain: Vec<&str> = read.plain_names();
@@ -257,13 +260,7 @@ pub fn rank(
     // Coverage: how much of the query's weight the file's found chunks hold between them.
     // A file the text is about tends to hold most of its words somewhere, not one chunk
     // holding a few of them many times.
-    let wanted: Vec<(&str, f32)> = read
-        .words
-        .iter()
-        .filter(|w| w.weight > query_reader::WEAK_WEIGHT)
-        .map(|w| (w.key(), w.weight))
-        .filter(|(k, _)| k.chars().count() >= 3)
-        .collect();
+    let wanted = coverage_words(read);
     let total: f32 = wanted.iter().map(|(_, w)| w).sum();
     if total > 0.0 && wanted.len() >= COVERAGE_MIN_WORDS {
         for file in files.values_mut() {
@@ -348,7 +345,8 @@ pub fn rank(
     if lead.len() == DIVERSE && limit > DIVERSE && second_is_other {
         lead.insert(DIVERSE - 1, 0);
     }
-    let mut out: Vec<Hit> = Vec::new();
+    // (candidate, its file's signals when it is the file's first, its part, its score)
+    let mut picks: Vec<(usize, &[String], usize, f32)> = Vec::new();
     let mut last = f32::MAX;
     let mut taken = vec![0usize; order.len()];
     let priority = |file: &File, round: usize| -> Option<f32> {
@@ -360,8 +358,8 @@ pub fn rank(
         let decay = CHUNK_DECAY.get(round).copied().unwrap_or(0.2);
         Some(file.score * decay * (score / best).min(1.0))
     };
-    while out.len() < limit {
-        let pick = if let Some(&f) = lead.get(out.len()) {
+    while picks.len() < limit {
+        let pick = if let Some(&f) = lead.get(picks.len()) {
             Some(f)
         } else {
             (0..order.len())
@@ -373,19 +371,30 @@ pub fn rank(
         let (round, file) = (taken[f], order[f].1);
         let raw = priority(file, round).unwrap_or(0.0);
         taken[f] += 1;
-        let i = file.shown[round].2;
-        let c = &candidates[i];
-        let mut hit = c.hit.clone();
         // Scores fall monotonically in answer order.
         last = last.min(raw);
-        hit.score = last;
-        hit.why = why(read, c, if round == 0 { &file.why } else { &[] });
-        if round > 0 {
-            hit.why.push(format!("part {} of this file", round + 1));
-        }
-        out.push(hit);
+        let signals: &[String] = if round == 0 { &file.why } else { &[] };
+        picks.push((file.shown[round].2, signals, round, last));
     }
-    out
+    // The text of what is shown, read now: most chunks weighed above are never shown. A
+    // chunk whose text cannot be read (its file changed since the pass) is left out.
+    let mut out: Vec<Hit> = picks
+        .iter()
+        .map(|&(i, ..)| candidates[i].hit.clone())
+        .collect();
+    read_text(&mut out);
+    out.into_iter()
+        .zip(&picks)
+        .filter(|(hit, _)| hit.pending.is_none())
+        .map(|(mut hit, &(i, signals, round, score))| {
+            hit.score = score;
+            hit.why = why(read, &candidates[i], &hit, signals);
+            if round > 0 {
+                hit.why.push(format!("part {} of this file", round + 1));
+            }
+            hit
+        })
+        .collect()
 }
 
 /// Where a chunk stands within its file: its share of the best match, and the prominence
@@ -534,9 +543,37 @@ fn fold_docstrings(candidates: &mut Vec<Candidate>) {
     });
 }
 
+/// What ranking asks the index for while it ranks.
+pub struct Lookups<'a> {
+    /// Asked once, for the first [`SUBJECT_FILES`] files, for their chunks defining a word of
+    /// the query: the search may have missed the definition a text is about in a file it
+    /// ranks first.
+    pub in_files: &'a mut dyn FnMut(&[String]) -> Vec<Hit>,
+    /// Reads the text of the hits shown that wait for it (`Hit::pending`); one it leaves
+    /// waiting is left out. The hits weighed need theirs only when [`weighs_text`].
+    pub read_text: &'a mut dyn FnMut(&mut [Hit]),
+}
+
+/// Whether ranking weighs the text of the chunks it is given, not only their names, paths
+/// and scores: when the query quotes lines (code pasted from a file) or is a text long
+/// enough for its coverage of files to count. Otherwise only the shown hits are read.
+pub fn weighs_text(read: &ReadQuery) -> bool {
+    read.quotes_lines() || coverage_words(read).len() >= COVERAGE_MIN_WORDS
+}
+
+/// The query words a file's coverage counts, with their weights.
+fn coverage_words(read: &ReadQuery) -> Vec<(&str, f32)> {
+    read.words
+        .iter()
+        .filter(|w| w.weight > query_reader::WEAK_WEIGHT)
+        .map(|w| (w.key(), w.weight))
+        .filter(|(k, _)| k.chars().count() >= 3)
+        .collect()
+}
+
 /// The few signals behind one item: names it defines, file-level signals, and the heaviest
 /// query words it contains.
-fn why(read: &ReadQuery, c: &Candidate, file: &[String]) -> Vec<String> {
+fn why(read: &ReadQuery, c: &Candidate, hit: &Hit, file: &[String]) -> Vec<String> {
     let mut out: Vec<String> = c.defines.iter().map(|n| format!("defines {n}")).collect();
     match c.named.as_slice() {
         [] => {}
@@ -550,9 +587,9 @@ fn why(read: &ReadQuery, c: &Candidate, file: &[String]) -> Vec<String> {
     let lower = |s: &str| s.to_lowercase();
     let haystack = format!(
         "{} {} {}",
-        lower(&c.hit.path),
-        lower(c.hit.symbol.as_deref().unwrap_or("")),
-        lower(&c.hit.body)
+        lower(&hit.path),
+        lower(hit.symbol.as_deref().unwrap_or("")),
+        lower(&hit.body)
     );
     let matched: Vec<&str> = read
         .words

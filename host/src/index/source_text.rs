@@ -16,6 +16,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::chunks::Chunk;
+use super::fulltext::Hit;
 
 /// Bits of a packed span given to the length: a chunk of up to 16 MiB, at an offset of up to
 /// 1 TiB (files over the index's size limit are not indexed).
@@ -165,7 +166,7 @@ impl SourceFiles for NoFiles {
 }
 
 /// A chunk to read back: where it is and what it hashed to when indexed.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Wanted {
     pub path: String,
     pub start_line: u32,
@@ -240,6 +241,23 @@ impl<'a> Reads<'a> {
             .iter()
             .map(|w| self.bodies.get(&key(w)).cloned().flatten())
             .collect()
+    }
+
+    /// Reads the text of the `hits` that wait for it, in one batch. One whose lines are no
+    /// longer what was indexed, or whose file cannot be read, keeps waiting (`pending`):
+    /// callers leave it out.
+    pub fn fill(&mut self, hits: &mut [Hit], needles: &[String]) {
+        let wanted: Vec<Wanted> = hits.iter().filter_map(|h| h.pending.clone()).collect();
+        if wanted.is_empty() {
+            return;
+        }
+        let bodies = self.bodies(&wanted);
+        let waiting = hits.iter_mut().filter(|h| h.pending.is_some());
+        for (hit, body) in waiting.zip(bodies) {
+            if let Some(body) = body {
+                hit.set_body(body, needles);
+            }
+        }
     }
 
     /// A chunk found by its lines in the whole file, when its bytes moved.

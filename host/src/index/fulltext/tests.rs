@@ -1,6 +1,7 @@
 use super::*;
 use crate::index::chunks::kind;
-use crate::index::source_text::NoFiles;
+use crate::index::source_text::{Reads, SourceFiles};
+use std::sync::Arc;
 
 fn chunk(id: &str, kind: &str, symbol: Option<&str>, heading: &[&str], body: &str) -> Chunk {
     Chunk {
@@ -18,7 +19,7 @@ fn chunk(id: &str, kind: &str, symbol: Option<&str>, heading: &[&str], body: &st
 
 fn fixture() -> (tempfile::TempDir, Fulltext) {
     let dir = tempfile::tempdir().unwrap();
-    let (ft, rebuilt) = Fulltext::open(&dir.path().join("index"), true, Arc::new(NoFiles)).unwrap();
+    let (ft, rebuilt) = Fulltext::open(&dir.path().join("index"), true).unwrap();
     assert!(rebuilt, "a new index counts as rebuilt");
     let files: Vec<(&str, Option<&str>, Vec<Chunk>)> = vec![
         (
@@ -213,8 +214,7 @@ fn replacing_and_deleting_a_file() {
     assert!(search(&ft, "mentions").is_empty());
     assert!(search(&ft, "foo_bar").iter().all(|id| id != "c"));
     drop(ft);
-    let (again, rebuilt) =
-        Fulltext::open(&dir.path().join("index"), true, Arc::new(NoFiles)).unwrap();
+    let (again, rebuilt) = Fulltext::open(&dir.path().join("index"), true).unwrap();
     assert!(!rebuilt);
     assert_eq!(again.num_chunks(), 4);
 }
@@ -223,10 +223,10 @@ fn replacing_and_deleting_a_file() {
 fn a_damaged_index_is_rebuilt_and_a_missing_one_is_an_error_read_only() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("index");
-    assert!(Fulltext::open(&path, false, Arc::new(NoFiles)).is_err());
-    drop(Fulltext::open(&path, true, Arc::new(NoFiles)).unwrap());
+    assert!(Fulltext::open(&path, false).is_err());
+    drop(Fulltext::open(&path, true).unwrap());
     std::fs::write(path.join("meta.json"), b"{ not json").unwrap();
-    let (ft, rebuilt) = Fulltext::open(&path, true, Arc::new(NoFiles)).unwrap();
+    let (ft, rebuilt) = Fulltext::open(&path, true).unwrap();
     assert!(rebuilt);
     assert_eq!(ft.num_chunks(), 0);
 }
@@ -284,7 +284,7 @@ fn whole_files_rank_by_their_words_and_are_never_chunks() {
 #[test]
 fn deletes_after_a_full_pass_take_only_their_own_documents() {
     let dir = tempfile::tempdir().unwrap();
-    let (ft, _) = Fulltext::open(&dir.path().join("index"), true, Arc::new(NoFiles)).unwrap();
+    let (ft, _) = Fulltext::open(&dir.path().join("index"), true).unwrap();
     let put = |path: &str, body: &str| {
         let c = chunk(&format!("{path}-1"), kind::CODE, None, &[], body);
         let docs = vec![ChunkDoc {
@@ -411,7 +411,7 @@ impl SourceFiles for Files {
 fn a_chunk_of_its_files_own_lines_is_read_back_and_never_shown_stale() {
     let dir = tempfile::tempdir().unwrap();
     let files = Arc::new(Files::default());
-    let (ft, _) = Fulltext::open(&dir.path().join("index"), true, files.clone()).unwrap();
+    let (ft, _) = Fulltext::open(&dir.path().join("index"), true).unwrap();
     let text = "import os\n\ndef frobnicate(x):\n    return x\n";
     files.put("src/a.py", text);
     let mut code = chunk(
@@ -453,6 +453,11 @@ fn a_chunk_of_its_files_own_lines_is_read_back_and_never_shown_stale() {
             })
             .unwrap()
             .0;
+        // The code comes without its text until it is read.
+        let code = hits.iter().find(|h| h.chunk_id == "f").unwrap();
+        assert!(code.pending.is_some() && code.body.is_empty());
+        Reads::new(&*files).fill(&mut hits, &needles("frobnicate"));
+        hits.retain(|h| h.pending.is_none());
         hits.sort_by(|a, b| a.chunk_id.cmp(&b.chunk_id));
         hits.into_iter()
             .map(|h| (h.chunk_id, h.body, h.snippet_line))
@@ -465,14 +470,20 @@ fn a_chunk_of_its_files_own_lines_is_read_back_and_never_shown_stale() {
             ("p".into(), parsed.body.clone(), 10)
         ]
     );
-    assert_eq!(ft.file_chunks("src/a.py").unwrap()[0].body, code.body);
+    let read_file = |path| {
+        let mut hits = ft.file_chunks(path).unwrap();
+        Reads::new(&*files).fill(&mut hits, &[]);
+        hits.retain(|h| h.pending.is_none());
+        hits
+    };
+    assert_eq!(read_file("src/a.py")[0].body, code.body);
     // A longer line above: its bytes moved, its lines did not.
     files.put("src/a.py", &text.replace("import os", "import os, sys"));
     assert_eq!(search().len(), 2);
     // A line added above: the indexed lines moved, so the chunk waits for the next pass.
     files.put("src/a.py", &format!("import sys\n{text}"));
     assert_eq!(search(), [("p".into(), parsed.body.clone(), 10)]);
-    assert!(ft.file_chunks("src/a.py").unwrap().is_empty());
+    assert!(read_file("src/a.py").is_empty());
     // An edit elsewhere in the file leaves it as indexed.
     files.put("src/a.py", &format!("{text}print(1)\n"));
     assert_eq!(search().len(), 2);

@@ -16,6 +16,7 @@ fn hit(id: &str, path: &str, kind: &str, symbol: Option<&str>, score: f32, body:
         body: body.into(),
         file_hash: None,
         why: Vec::new(),
+        pending: None,
     }
 }
 
@@ -173,7 +174,10 @@ fn a_file_is_shown_by_the_definition_its_text_names_most() {
         &HashMap::new(),
         &no_priors(),
         3,
-        &mut in_files,
+        Lookups {
+            in_files: &mut in_files,
+            read_text: &mut |_| {},
+        },
     );
     let ids: Vec<&str> = out.iter().map(|h| h.chunk_id.as_str()).collect();
     assert_eq!(ids, ["k", "o", "e"], "has_key shows cache.py");
@@ -221,7 +225,10 @@ fn ranked(
             roles: &Roles::default(),
         },
         limit,
-        &mut none,
+        Lookups {
+            in_files: &mut none,
+            read_text: &mut |_| {},
+        },
     )
 }
 
@@ -388,7 +395,10 @@ fn the_whole_file_score_lifts_a_file_and_says_so() {
         &whole,
         &no_priors(),
         2,
-        &mut none,
+        Lookups {
+            in_files: &mut none,
+            read_text: &mut |_| {},
+        },
     );
     assert_eq!(out[0].path, "y.py");
     assert!(
@@ -447,7 +457,10 @@ fn definitions_frames_and_roles_decide_between_files() {
         &HashMap::new(),
         &no_priors(),
         10,
-        &mut none,
+        Lookups {
+            in_files: &mut none,
+            read_text: &mut |_| {},
+        },
     );
     assert_eq!(out[0].path, "pkg/linear/ridge.py");
     assert!(
