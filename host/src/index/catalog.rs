@@ -58,7 +58,11 @@ pub struct FileEntry {
     /// What read it (see `classify::reader`).
     pub reader: String,
     pub lossy: bool,
+    /// Its search chunks, until they are in the search index (the catalogue keeps only how
+    /// many: `chunk_count`), so a pass holds no second copy of a file's text while it waits
+    /// for its catalogue batch.
     pub chunks: Vec<Chunk>,
+    pub chunk_count: u64,
     pub symbols: Vec<Symbol>,
     /// (edge kind, name, key, line)
     pub edges: Vec<(&'static str, String, String, u32)>,
@@ -332,7 +336,7 @@ pub fn apply(
                 now as i64,
                 e.parse_error,
                 e.reader,
-                e.chunks.len() as i64
+                e.chunk_count as i64
             ])?;
             let id = tx.last_insert_rowid();
             for s in &e.symbols {

@@ -554,7 +554,7 @@ impl Index {
     ) -> Result<()> {
         match outcome {
             Outcome::Indexed {
-                entry,
+                mut entry,
                 whole_text,
                 warnings,
             } => {
@@ -571,8 +571,10 @@ impl Index {
                     .as_deref()
                     .map(|t| (t, entry.language.as_deref()));
                 fulltext.replace_file(&entry.path, &docs, whole)?;
+                entry.chunk_count = entry.chunks.len() as u64;
+                entry.chunks = Vec::new();
                 *report.indexed.entry(entry.kind).or_default() += 1;
-                report.chunks += entry.chunks.len() as u64;
+                report.chunks += entry.chunk_count;
                 report.symbols += entry.symbols.len() as u64;
                 report.bytes += entry.size;
                 report.lossy += u64::from(entry.lossy);
@@ -708,6 +710,7 @@ impl Index {
             reader,
             lossy: lossy && !matches!(class, Class::Document(_)),
             chunks: Vec::new(),
+            chunk_count: 0,
             symbols: Vec::new(),
             edges: Vec::new(),
             parse_error: None,
