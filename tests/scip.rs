@@ -110,12 +110,15 @@ fn through_the_index(types: &[&str]) -> Vec<(String, String)> {
 }
 
 /// Asks until `wanted` holds (the index follows the edit and the graphs follow the index).
+/// The deadline leaves room for a cold `rust-analyzer scip` on a fresh 2-core machine, two of
+/// them at once: a run of `.ci/run` on a new machine went past 90 s waiting for the first
+/// (seconds when warm).
 async fn eventually(
     client: &common::Client,
     what: &str,
     wanted: impl Fn(&(Vec<(String, String)>, usize)) -> bool,
 ) -> (Vec<(String, String)>, usize) {
-    let deadline = Instant::now() + Duration::from_secs(90);
+    let deadline = Instant::now() + Duration::from_secs(240);
     loop {
         let got = callees_of_shut(client).await;
         if let Some(got) = got.as_ref().filter(|g| wanted(g)) {
