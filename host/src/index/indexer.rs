@@ -756,9 +756,10 @@ impl Index {
                 None => entry.chunks = chunks::text_chunks(path, &text),
             },
         }
-        // A text's chunks that are its own lines are read back from it, not stored (a
-        // binary's text is the parser's, not the file's).
-        if !file.binary {
+        // A text's chunks that are its own lines are read back from it, not stored: where
+        // the text is the file's bytes (not a binary's parsed text, not decoded lossily, no
+        // value hidden), so a chunk's place in the text is its place in the file.
+        if !file.binary && !lossy && hidden == 0 {
             source_text::mark_verbatim(&text, &mut entry.chunks);
         }
         let whole_text = whole.then(|| text.into_owned());

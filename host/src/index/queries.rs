@@ -255,33 +255,29 @@ impl Index {
         // always are (see source_text), each file once for the whole answer.
         let needles = read.needles();
         let weighs_text = rank::weighs_text(read);
-        let mut reads = Reads::new(&self.sources);
+        let reads = std::cell::RefCell::new(Reads::new(&self.sources));
         if weighs_text {
-            reads.fill(&mut found, &needles);
-            reads.fill(&mut definitions, &needles);
-            found.retain(|h| h.pending.is_none());
-            definitions.retain(|h| h.pending.is_none());
+            found = reads.borrow_mut().readable(found, &needles);
+            definitions = reads.borrow_mut().readable(definitions, &needles);
         }
         let gathered = started.elapsed();
         let words = read.plain_names();
-        let mut subject_reads = Reads::new(&self.sources);
         let mut in_files = |files: &[String]| {
             let within = SearchRequest {
                 limit: files.len() * SUBJECT_DEFINITIONS,
                 files: files.to_vec(),
                 ..request.clone()
             };
-            let mut found = fulltext
+            let found = fulltext
                 .definitions(&words, read, &within)
                 .unwrap_or_else(|err| {
                     tracing::debug!("definitions within the first files: {err:#}");
                     Vec::new()
                 });
-            if weighs_text {
-                subject_reads.fill(&mut found, &needles);
-                found.retain(|h| h.pending.is_none());
+            match weighs_text {
+                true => reads.borrow_mut().readable(found, &needles),
+                false => found,
             }
-            found
         };
         let hits = rank::rank(
             read,
@@ -295,7 +291,7 @@ impl Index {
             request.limit,
             rank::Lookups {
                 in_files: &mut in_files,
-                read_text: &mut |hits| reads.fill(hits, &needles),
+                read_text: &mut |hits| reads.borrow_mut().fill(hits, &needles),
             },
         );
         tracing::debug!(
@@ -424,13 +420,20 @@ impl Index {
         if self.is_read_only() {
             fulltext.refresh();
         }
-        let mut hits = fulltext
+        let indexed = fulltext
             .file_chunks(&rel)
             .map_err(|e| HostError::new(codes::INTERNAL, format!("reading chunks: {e:#}")))?;
-        Reads::new(&self.sources).fill(&mut hits, &[]);
-        hits.retain(|h| h.pending.is_none());
+        let any = !indexed.is_empty();
+        let hits = Reads::new(&self.sources).readable(indexed, &[]);
         if hits.is_empty() {
             self.ws.stat(&rel)?;
+            if any {
+                return Err(HostError::new(
+                    codes::NOT_INDEXED,
+                    format!("{rel} changed since it was indexed"),
+                )
+                .suggest("the next index pass reads it again (the watcher starts one); read the file itself meanwhile"));
+            }
             return Err(
                 HostError::new(codes::NOT_INDEXED, format!("{rel} has no indexed chunks")).suggest(
                     "it may not be indexed yet, or be skipped (binary, too large, ignored)",

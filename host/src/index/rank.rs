@@ -173,14 +173,6 @@ pub fn rank(
     };
 
     // Files: their best chunks, what the query names, their role.
-    struct File {
-        chunks: Vec<(f32, usize)>,
-        /// The chunks in the order they are shown (definitions of the text's subject first),
-        /// each with its key for that order and its chunk score.
-        shown: Vec<(f32, f32, usize)>,
-        score: f32,
-        why: Vec<String>,
-    }
     let mut files: HashMap<String, File> = HashMap::new();
     for (i, c) in candidates.iter().enumerate() {
         files
@@ -324,17 +316,83 @@ pub fn rank(
     for file in files.values_mut() {
         file.shown = distinct_first(std::mem::take(&mut file.shown), &candidates);
     }
-    let order: Vec<(&String, &File)> = ranked.iter().map(|(p, _)| (p, &files[p])).collect();
+    // The text of what is shown, read now: most chunks weighed above are never shown. A
+    // chunk whose text cannot be read (its file changed since the pass) gives way to the
+    // next pick.
+    let mut tries = 0;
+    loop {
+        let picks = pick(&files, &ranked, &candidates, limit);
+        let mut out: Vec<Hit> = picks
+            .iter()
+            .map(|p| candidates[p.candidate].hit.clone())
+            .collect();
+        read_text(&mut out);
+        let unreadable: HashSet<usize> = out
+            .iter()
+            .zip(&picks)
+            .filter(|(hit, _)| hit.pending.is_some())
+            .map(|(_, p)| p.candidate)
+            .collect();
+        tries += 1;
+        if unreadable.is_empty() || tries == PICK_TRIES {
+            return out
+                .into_iter()
+                .zip(picks)
+                .filter(|(hit, _)| hit.pending.is_none())
+                .map(|(mut hit, p)| {
+                    hit.score = p.score;
+                    hit.why = why(read, &candidates[p.candidate], &hit, &p.signals);
+                    if p.part > 0 {
+                        hit.why.push(format!("part {} of this file", p.part + 1));
+                    }
+                    hit
+                })
+                .collect();
+        }
+        for file in files.values_mut() {
+            file.shown.retain(|&(_, _, i)| !unreadable.contains(&i));
+        }
+    }
+}
 
-    // The best chunk of the first DIVERSE files, the first file's second part before the
-    // last of them, then by merit: a file's next chunk competes with the next file's best at
-    // its file's score, decayed by round and by how far the chunk falls behind the file's
-    // best. A file that clearly dominates shows a second or third part; a close race shows
-    // more files.
+/// A file's evidence: its best chunks, what the query names, its role.
+struct File {
+    chunks: Vec<(f32, usize)>,
+    /// The chunks in the order they are shown (definitions of the text's subject first),
+    /// each with its key for that order and its chunk score.
+    shown: Vec<(f32, f32, usize)>,
+    score: f32,
+    why: Vec<String>,
+}
+
+/// One item of the answer as picked: which candidate, the signals of its file when it is the
+/// file's first, which part of the file it is, and its score.
+struct Pick {
+    candidate: usize,
+    signals: Vec<String>,
+    part: usize,
+    score: f32,
+}
+
+/// Picks to make again when some picked chunks cannot be read, at most.
+const PICK_TRIES: usize = 3;
+
+/// The answer's order: the best chunk of the first DIVERSE files, the first file's second
+/// part before the last of them, then by merit: a file's next chunk competes with the next
+/// file's best at its file's score, decayed by round and by how far the chunk falls behind
+/// the file's best. A file that clearly dominates shows a second or third part; a close race
+/// shows more files.
+fn pick(
+    files: &HashMap<String, File>,
+    ranked: &[(String, f32)],
+    candidates: &[Candidate],
+    limit: usize,
+) -> Vec<Pick> {
+    let order: Vec<&File> = ranked.iter().map(|(p, _)| &files[p]).collect();
     let mut lead: Vec<usize> = (0..order.len().min(DIVERSE)).collect();
     // A second part of another symbol (`distinct_first` leaves a repeat second only in a
     // file of one symbol's pieces).
-    let second_is_other = order.first().is_some_and(|(_, file)| {
+    let second_is_other = order.first().is_some_and(|file| {
         let symbol = |round: usize| {
             file.shown
                 .get(round)
@@ -345,8 +403,7 @@ pub fn rank(
     if lead.len() == DIVERSE && limit > DIVERSE && second_is_other {
         lead.insert(DIVERSE - 1, 0);
     }
-    // (candidate, its file's signals when it is the file's first, its part, its score)
-    let mut picks: Vec<(usize, &[String], usize, f32)> = Vec::new();
+    let mut picks: Vec<Pick> = Vec::new();
     let mut last = f32::MAX;
     let mut taken = vec![0usize; order.len()];
     let priority = |file: &File, round: usize| -> Option<f32> {
@@ -359,42 +416,36 @@ pub fn rank(
         Some(file.score * decay * (score / best).min(1.0))
     };
     while picks.len() < limit {
-        let pick = if let Some(&f) = lead.get(picks.len()) {
-            Some(f)
-        } else {
-            (0..order.len())
-                .filter_map(|f| priority(order[f].1, taken[f]).map(|p| (p, f)))
+        let pick = match lead.get(picks.len()) {
+            // A lead file left without the part it was to show (its chunks could not be
+            // read) gives way to merit.
+            Some(&f) if order[f].shown.len() > taken[f] => Some(f),
+            _ => (0..order.len())
+                .filter_map(|f| priority(order[f], taken[f]).map(|p| (p, f)))
                 .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)))
-                .map(|(_, f)| f)
+                .map(|(_, f)| f),
         };
         let Some(f) = pick else { break };
-        let (round, file) = (taken[f], order[f].1);
+        let (round, file) = (taken[f], order[f]);
+        let Some(&(_, _, candidate)) = file.shown.get(round) else {
+            break;
+        };
         let raw = priority(file, round).unwrap_or(0.0);
         taken[f] += 1;
         // Scores fall monotonically in answer order.
         last = last.min(raw);
-        let signals: &[String] = if round == 0 { &file.why } else { &[] };
-        picks.push((file.shown[round].2, signals, round, last));
+        picks.push(Pick {
+            candidate,
+            signals: if round == 0 {
+                file.why.clone()
+            } else {
+                Vec::new()
+            },
+            part: round,
+            score: last,
+        });
     }
-    // The text of what is shown, read now: most chunks weighed above are never shown. A
-    // chunk whose text cannot be read (its file changed since the pass) is left out.
-    let mut out: Vec<Hit> = picks
-        .iter()
-        .map(|&(i, ..)| candidates[i].hit.clone())
-        .collect();
-    read_text(&mut out);
-    out.into_iter()
-        .zip(&picks)
-        .filter(|(hit, _)| hit.pending.is_none())
-        .map(|(mut hit, &(i, signals, round, score))| {
-            hit.score = score;
-            hit.why = why(read, &candidates[i], &hit, signals);
-            if round > 0 {
-                hit.why.push(format!("part {} of this file", round + 1));
-            }
-            hit
-        })
-        .collect()
+    picks
 }
 
 /// Where a chunk stands within its file: its share of the best match, and the prominence

@@ -78,6 +78,32 @@ pub fn body_hash(body: &str) -> u64 {
     u64::from_le_bytes(first)
 }
 
+/// A span with the byte before it and the two after it: what tells whole lines.
+fn with_line_ends(span: &Range<u64>) -> Range<u64> {
+    span.start.saturating_sub(1)..span.end.saturating_add(2)
+}
+
+/// The text of a piece read with [`with_line_ends`], when it is the whole lines the chunk
+/// says (`start_line..=end_line`, that many): it starts a line and ends one. The index says
+/// where to read, and an index is files under the root that anyone could have written; a
+/// piece cut inside a line (a few bytes of a token, past the prefix the secret guard knows
+/// it by) is never shown, whatever hash the index holds for it.
+fn whole_lines(bytes: &[u8], span: &Range<u64>, chunk: &Wanted) -> Option<String> {
+    let lead = usize::from(span.start > 0);
+    if lead == 1 && bytes.first() != Some(&b'\n') {
+        return None;
+    }
+    let length = usize::try_from(span.end - span.start).ok()?;
+    let body = bytes.get(lead..lead.checked_add(length)?)?;
+    let after = &bytes[lead + length..];
+    if !(after.is_empty() || after[0] == b'\n' || after.starts_with(b"\r\n")) {
+        return None;
+    }
+    let text = as_body(body);
+    let lines = chunk.end_line.checked_sub(chunk.start_line)? as usize + 1;
+    (text.split('\n').count() == lines).then_some(text)
+}
+
 /// A chunk's span (byte offset and length in its file's text) as one number for the index.
 pub fn pack_span((offset, length): (u64, u64)) -> u64 {
     offset << LENGTH_BITS | length
@@ -212,22 +238,29 @@ impl<'a> Reads<'a> {
                 by_file.entry(&w.path).or_default().push(w);
             }
         }
-        // Files are opened side by side: most of a read is the authority's walk of its path.
+        // Files are opened side by side (on the pool queries use, not the indexer's): most
+        // of a read is the authority's walk of its path. Each piece is read with the byte
+        // before it and the two after, to check that it is whole lines.
         let files = self.files;
-        let read: Vec<(Vec<&Wanted>, Option<Pieces>)> = by_file
-            .into_par_iter()
-            .map(|(path, chunks)| {
-                let ranges: Vec<Range<u64>> = chunks.iter().map(|w| unpack_span(w.span)).collect();
-                let pieces = files.pieces(path, &ranges);
-                (chunks, pieces)
-            })
-            .collect();
+        let read: Vec<(Vec<&Wanted>, Option<Pieces>)> = super::live::pool().install(|| {
+            by_file
+                .into_par_iter()
+                .map(|(path, chunks)| {
+                    let ranges: Vec<Range<u64>> = chunks
+                        .iter()
+                        .map(|w| with_line_ends(&unpack_span(w.span)))
+                        .collect();
+                    let pieces = files.pieces(path, &ranges);
+                    (chunks, pieces)
+                })
+                .collect()
+        });
         for (chunks, pieces) in read {
             for (i, w) in chunks.iter().enumerate() {
                 let read = pieces
                     .as_ref()
                     .and_then(|p| p.get(i))
-                    .map(|bytes| as_body(bytes))
+                    .and_then(|bytes| whole_lines(bytes, &unpack_span(w.span), w))
                     .filter(|body| body_hash(body) == w.hash);
                 let body = match read {
                     Some(body) => Some(body),
@@ -241,6 +274,14 @@ impl<'a> Reads<'a> {
             .iter()
             .map(|w| self.bodies.get(&key(w)).cloned().flatten())
             .collect()
+    }
+
+    /// Reads the text of the `hits` and leaves out those whose text cannot be read (see
+    /// [`fill`](Self::fill)).
+    pub fn readable(&mut self, mut hits: Vec<Hit>, needles: &[String]) -> Vec<Hit> {
+        self.fill(&mut hits, needles);
+        hits.retain(|h| h.pending.is_none());
+        hits
     }
 
     /// Reads the text of the `hits` that wait for it, in one batch. One whose lines are no
@@ -360,5 +401,30 @@ mod tests {
         );
         assert_eq!(read("import os\r\ndef f():\r\n    return 2\r\n"), [None]);
         assert_eq!(Reads::new(&NoFiles).bodies(&[w]), [None]);
+    }
+
+    #[test]
+    fn a_piece_cut_inside_a_line_is_never_shown_whatever_hash_the_index_holds() {
+        let text = "x = 1\nkey = ghp_abcdefghijklmnopqrstuvwxyz0123456789\ny = 2\n";
+        let files = Files(HashMap::from([("m.py", text)]));
+        let token = text.find("abcdef").unwrap() as u64;
+        let line = text.find("key").unwrap() as u64;
+        // A byte of a token, a token past its prefix, a line and a half, a line's start.
+        for (start, length) in [(token, 1), (token, 10), (line, 50), (line, 3)] {
+            let piece = &text[start as usize..(start + length) as usize];
+            let planted = Wanted {
+                path: "m.py".into(),
+                start_line: 2,
+                end_line: 2,
+                span: pack_span((start, length)),
+                hash: body_hash(piece),
+            };
+            assert_eq!(Reads::new(&files).bodies(&[planted]), [None], "{piece:?}");
+        }
+        let whole = wanted(text, 3, 3);
+        assert_eq!(
+            Reads::new(&files).bodies(&[whole]),
+            [Some("y = 2".to_string())]
+        );
     }
 }

@@ -522,3 +522,61 @@ fn a_central_file_wins_a_pasted_text_s_close_race_and_says_so() {
     let out = ranked(&short, found, Some(&table), 2);
     assert_eq!(out[0].path, "leaf.py");
 }
+
+/// The shown hits' text is read after they are picked; one that cannot be read (its file
+/// changed since the pass) gives way to the next pick, so the answer stays full.
+#[test]
+fn a_picked_chunk_whose_text_cannot_be_read_gives_way_to_the_next() {
+    let read = query_reader::read("frobnicate widgets");
+    let found: Vec<Hit> = (0..6)
+        .map(|i| {
+            let mut h = hit(
+                &format!("c{i}"),
+                &format!("f{i}.py"),
+                "code",
+                Some("frobnicate"),
+                10.0 - i as f32,
+                "",
+            );
+            h.pending = Some(crate::index::source_text::Wanted {
+                path: h.path.clone(),
+                start_line: 1,
+                end_line: 5,
+                span: 0,
+                hash: i,
+            });
+            h
+        })
+        .collect();
+    let mut asked = 0;
+    let mut read_text = |hits: &mut [Hit]| {
+        asked += 1;
+        for h in hits.iter_mut().filter(|h| h.path != "f1.py") {
+            h.set_body("def frobnicate(widgets): pass".into(), &[]);
+        }
+    };
+    let out = rank(
+        &read,
+        found,
+        Vec::new(),
+        &HashMap::new(),
+        &no_priors(),
+        4,
+        Lookups {
+            in_files: &mut none,
+            read_text: &mut read_text,
+        },
+    );
+    let paths: Vec<&str> = out.iter().map(|h| h.path.as_str()).collect();
+    assert_eq!(paths, ["f0.py", "f2.py", "f3.py", "f4.py"]);
+    assert!(
+        out.iter()
+            .all(|h| h.body.contains("frobnicate") && h.pending.is_none())
+    );
+    assert!(
+        out[1].why.iter().any(|w| w.contains("matches widgets")),
+        "{:?}",
+        out[1].why
+    );
+    assert_eq!(asked, 2, "read once more after the unreadable pick");
+}
