@@ -20,6 +20,10 @@ const TEXT_BLOCK_LINES: usize = 60;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Chunk {
     pub id: String,
+    /// Which chunk of its kind and key in the file it is (1 on): with the path, the kind and
+    /// the symbol it makes the id again ([`derived_id`]), so the search index need not keep
+    /// the id. 0 where the id is made otherwise (document sections).
+    pub ordinal: u32,
     pub kind: String,
     /// The symbol a code chunk belongs to (`Opener::new`), or None at module level.
     pub symbol: Option<String>,
@@ -48,14 +52,21 @@ impl<'a> Ids<'a> {
         }
     }
 
-    fn next(&mut self, kind: &str, key: &str) -> String {
+    /// The next id for (kind, key), and its ordinal.
+    fn next(&mut self, kind: &str, key: &str) -> (String, u32) {
         let ordinal = self
             .seen
             .entry((kind.to_string(), key.to_string()))
             .or_default();
         *ordinal += 1;
-        chunk_id(self.path, kind, key, *ordinal)
+        (chunk_id(self.path, kind, key, *ordinal), *ordinal)
     }
+}
+
+/// The id a chunk's path, kind, symbol and ordinal make, as [`Ids`] makes it for code and
+/// text chunks (keyed by their symbol, or by nothing).
+pub fn derived_id(path: &str, kind: &str, symbol: Option<&str>, ordinal: u32) -> String {
+    chunk_id(path, kind, symbol.unwrap_or(""), ordinal)
 }
 
 /// The id of the `ordinal`-th chunk of `kind` keyed `key` in `path`.
@@ -102,8 +113,10 @@ pub fn code_chunks(path: &str, source: &str, symbols: &[Symbol]) -> Vec<Chunk> {
         }
         (start..=end).for_each(|l| covered[l as usize] = true);
         let key = qualified(symbol);
+        let (id, ordinal) = ids.next(kind::CODE, &key);
         out.push(Chunk {
-            id: ids.next(kind::CODE, &key),
+            id,
+            ordinal,
             kind: kind::CODE.into(),
             symbol: Some(key),
             heading_path: Vec::new(),
@@ -154,8 +167,10 @@ pub fn code_chunks(path: &str, source: &str, symbols: &[Symbol]) -> Vec<Chunk> {
         }
         let body = join(&lines, start, end);
         let owner = owners[start as usize].map(|i| qualified(&symbols[i]));
+        let (id, ordinal) = ids.next(kind::CODE, owner.as_deref().unwrap_or(""));
         out.push(Chunk {
-            id: ids.next(kind::CODE, owner.as_deref().unwrap_or("")),
+            id,
+            ordinal,
             kind: kind::CODE.into(),
             symbol: owner,
             heading_path: Vec::new(),
@@ -169,8 +184,10 @@ pub fn code_chunks(path: &str, source: &str, symbols: &[Symbol]) -> Vec<Chunk> {
     for symbol in symbols {
         let Some(doc) = &symbol.doc else { continue };
         let key = qualified(symbol);
+        let (id, ordinal) = ids.next(kind::CODE_COMMENT, &key);
         out.push(Chunk {
-            id: ids.next(kind::CODE_COMMENT, &key),
+            id,
+            ordinal,
             kind: kind::CODE_COMMENT.into(),
             symbol: Some(key.clone()),
             heading_path: vec![key],
@@ -195,8 +212,10 @@ pub fn text_chunks(path: &str, source: &str) -> Vec<Chunk> {
         .filter(|(_, block)| block.iter().any(|l| !l.trim().is_empty()))
         .map(|(i, block)| {
             let start = (i * TEXT_BLOCK_LINES) as u32 + 1;
+            let (id, ordinal) = ids.next(kind::TEXT, "");
             Chunk {
-                id: ids.next(kind::TEXT, ""),
+                id,
+                ordinal,
                 kind: kind::TEXT.into(),
                 symbol: None,
                 heading_path: Vec::new(),
@@ -222,6 +241,7 @@ pub fn section_chunk(
 ) -> Chunk {
     Chunk {
         id: chunk_id(path, "section", section_id, 0),
+        ordinal: 0,
         kind: format.to_string(),
         symbol: None,
         heading_path,

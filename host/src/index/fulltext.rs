@@ -8,7 +8,7 @@
 //! line, never by where a document happens to sit in the index. An index kept up to date by
 //! incremental passes answers as a fresh one of the same files.
 
-use super::chunks::Chunk;
+use super::chunks::{self, Chunk};
 use super::query_reader::{self, ReadQuery};
 use super::source_text::{self, Wanted};
 use super::tokenizer::{self, IdentTokenizer};
@@ -33,7 +33,8 @@ mod stats;
 /// (a mismatch rebuilds the index and reindexes the catalogue with it). 3: Python's
 /// `super()` receivers are recorded as `super`, and typed names as `type`/`field` edges.
 /// 4: a chunk that is its file's own lines is not stored, only hashed (`source_text`).
-const FORMAT: &str = "smart-context-index-4";
+/// 5: an id its path, kind, symbol and ordinal make again is not stored.
+const FORMAT: &str = "smart-context-index-5";
 const FORMAT_FILE: &str = "FORMAT";
 /// The writer's indexing memory, shared by its threads (tantivy wants >= 15 MB each).
 const WRITER_MEMORY: usize = 96 << 20;
@@ -56,7 +57,9 @@ const PART_WEIGHT: f32 = 0.5;
 
 #[derive(Clone, Copy)]
 struct Fields {
+    /// The chunk's id, kept only where its path, kind, symbol and ordinal do not make it.
     chunk_id: Field,
+    ordinal: Field,
     path: Field,
     path_text: Field,
     dirs: Field,
@@ -93,6 +96,7 @@ fn schema() -> (Schema, Fields) {
     };
     let fields = Fields {
         chunk_id: b.add_text_field("chunk_id", STORED),
+        ordinal: b.add_u64_field("ordinal", STORED),
         path: b.add_text_field("path", STRING | STORED),
         path_text: b.add_text_field("path_text", text(false)),
         dirs: b.add_text_field("dirs", STRING),
@@ -387,7 +391,13 @@ impl Fulltext {
         let f = &self.fields;
         let c = doc.chunk;
         let mut d = TantivyDocument::default();
-        d.add_text(f.chunk_id, &c.id);
+        // An id is 20 hex digits, a third of what the index stores per chunk: most are made
+        // again from what it keeps anyway.
+        if chunks::derived_id(doc.path, &c.kind, c.symbol.as_deref(), c.ordinal) == c.id {
+            d.add_u64(f.ordinal, c.ordinal.into());
+        } else {
+            d.add_text(f.chunk_id, &c.id);
+        }
         d.add_text(f.path, doc.path);
         d.add_text(f.path_text, doc.path);
         add_dirs(&mut d, f.dirs, doc.path);
@@ -535,7 +545,22 @@ impl Fulltext {
             .get_first(f.start_line)
             .and_then(|v| v.as_u64())
             .unwrap_or(0);
-        (text(f.path), line, text(f.chunk_id))
+        (text(f.path), line, self.chunk_id(doc))
+    }
+
+    /// A document's chunk id: kept, or made again from its path, kind, symbol and ordinal.
+    fn chunk_id(&self, doc: &TantivyDocument) -> String {
+        let f = &self.fields;
+        let text = |field| doc.get_first(field).and_then(|v| v.as_str());
+        match doc.get_first(f.ordinal).and_then(|v| v.as_u64()) {
+            Some(ordinal) => chunks::derived_id(
+                text(f.path).unwrap_or_default(),
+                text(f.kind).unwrap_or_default(),
+                text(f.symbols),
+                ordinal as u32,
+            ),
+            None => text(f.chunk_id).unwrap_or_default().to_string(),
+        }
     }
 
     /// The code files whose whole text best matches `read` (BM25 over whole files, with
@@ -642,7 +667,7 @@ impl Fulltext {
                 hash,
             });
         let mut hit = Hit {
-            chunk_id: text(f.chunk_id).unwrap_or_default(),
+            chunk_id: self.chunk_id(doc),
             path,
             kind: text(f.kind).unwrap_or_default(),
             language: text(f.language),

@@ -362,6 +362,7 @@ mod tests {
     fn wanted(text: &str, start: u32, end: u32) -> Wanted {
         let mut chunk = Chunk {
             id: "c".into(),
+            ordinal: 0,
             kind: "code".into(),
             symbol: None,
             heading_path: Vec::new(),

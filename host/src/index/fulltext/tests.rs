@@ -6,6 +6,7 @@ use std::sync::Arc;
 fn chunk(id: &str, kind: &str, symbol: Option<&str>, heading: &[&str], body: &str) -> Chunk {
     Chunk {
         id: id.into(),
+        ordinal: 0,
         kind: kind.into(),
         symbol: symbol.map(str::to_string),
         heading_path: heading.iter().map(|h| h.to_string()).collect(),
@@ -487,4 +488,60 @@ fn a_chunk_of_its_files_own_lines_is_read_back_and_never_shown_stale() {
     // An edit elsewhere in the file leaves it as indexed.
     files.put("src/a.py", &format!("{text}print(1)\n"));
     assert_eq!(search().len(), 2);
+}
+
+/// The index keeps a chunk's id only where its path, kind, symbol and ordinal do not make it
+/// again: every chunk comes back with the id chunking gave it.
+#[test]
+fn chunk_ids_come_back_as_chunking_made_them_kept_or_made_again() {
+    use crate::index::code::{Language, extract};
+    let dir = tempfile::tempdir().unwrap();
+    let (ft, _) = Fulltext::open(&dir.path().join("index"), true).unwrap();
+    let src = "import os\n\nclass Frob:\n    \"\"\"Frobs.\"\"\"\n    def frob(self):\n        return 1\n\n    def frob(self, x):\n        return x\n\nprint(Frob())\n";
+    let mut made =
+        crate::index::chunks::code_chunks("m.py", src, &extract(Language::Python, src).symbols);
+    made.push(chunk(
+        "section-kept",
+        "markdown",
+        None,
+        &["Frob"],
+        "frob notes",
+    ));
+    let docs: Vec<ChunkDoc> = made
+        .iter()
+        .map(|chunk| ChunkDoc {
+            path: "m.py",
+            language: Some("python"),
+            chunk,
+        })
+        .collect();
+    ft.replace_file("m.py", &docs, None).unwrap();
+    ft.commit().unwrap();
+    let searcher = ft.reader.searcher();
+    let stored_ids = searcher
+        .search(&tantivy::query::AllQuery, &DocSetCollector)
+        .unwrap()
+        .into_iter()
+        .filter(|a| {
+            let doc: TantivyDocument = searcher.doc(*a).unwrap();
+            doc.get_first(ft.fields.chunk_id).is_some()
+        })
+        .count();
+    assert_eq!(stored_ids, 1, "only the one its fields cannot make");
+    let mut back: Vec<String> = ft
+        .file_chunks("m.py")
+        .unwrap()
+        .into_iter()
+        .map(|h| h.chunk_id)
+        .collect();
+    let mut want: Vec<String> = made.iter().map(|c| c.id.clone()).collect();
+    back.sort();
+    want.sort();
+    assert_eq!(back, want);
+    assert!(
+        made.iter()
+            .filter(|c| c.symbol.as_deref() == Some("Frob::frob"))
+            .count()
+            >= 2
+    );
 }
