@@ -178,16 +178,31 @@ impl SourceFiles for WorkspaceFiles {
     }
 }
 
-/// No files: for an index whose chunks are all stored (tests of the search alone).
-pub struct NoFiles;
+/// Files held in memory, changed by a test as an editor changes them on disk.
+#[cfg(test)]
+#[derive(Default)]
+pub struct MemoryFiles(std::sync::Mutex<HashMap<String, String>>);
 
-impl SourceFiles for NoFiles {
-    fn pieces(&self, _: &str, _: &[Range<u64>]) -> Option<Vec<Vec<u8>>> {
-        None
+#[cfg(test)]
+impl MemoryFiles {
+    pub fn put(&self, path: &str, text: &str) {
+        self.0.lock().unwrap().insert(path.into(), text.into());
+    }
+}
+
+#[cfg(test)]
+impl SourceFiles for MemoryFiles {
+    fn pieces(&self, path: &str, ranges: &[Range<u64>]) -> Option<Vec<Vec<u8>>> {
+        let text = self.text(path)?.into_bytes();
+        let cut = |r: &Range<u64>| {
+            let end = (r.end as usize).min(text.len());
+            text[(r.start as usize).min(end)..end].to_vec()
+        };
+        Some(ranges.iter().map(cut).collect())
     }
 
-    fn text(&self, _: &str) -> Option<String> {
-        None
+    fn text(&self, path: &str) -> Option<String> {
+        self.0.lock().unwrap().get(path).cloned()
     }
 }
 
@@ -323,21 +338,11 @@ impl<'a> Reads<'a> {
 mod tests {
     use super::*;
 
-    struct Files(HashMap<&'static str, &'static str>);
-
-    impl SourceFiles for Files {
-        fn pieces(&self, path: &str, ranges: &[Range<u64>]) -> Option<Vec<Vec<u8>>> {
-            let text = self.0.get(path)?.as_bytes();
-            let cut = |r: &Range<u64>| {
-                let end = (r.end as usize).min(text.len());
-                text[(r.start as usize).min(end)..end].to_vec()
-            };
-            Some(ranges.iter().map(cut).collect())
-        }
-
-        fn text(&self, path: &str) -> Option<String> {
-            self.0.get(path).map(|t| t.to_string())
-        }
+    /// One file, `m.py`, holding `text`.
+    fn one_file(text: &str) -> MemoryFiles {
+        let files = MemoryFiles::default();
+        files.put("m.py", text);
+        files
     }
 
     #[test]
@@ -387,8 +392,7 @@ mod tests {
         let indexed = "import os\r\ndef f():\r\n    return 1\r\n";
         let body = "def f():\n    return 1";
         let w = wanted(indexed, 2, 3);
-        let files = |text| Files(HashMap::from([("m.py", text)]));
-        let read = |text| Reads::new(&files(text)).bodies(std::slice::from_ref(&w));
+        let read = |text| Reads::new(&one_file(text)).bodies(std::slice::from_ref(&w));
         assert_eq!(read(indexed), [Some(body.to_string())]);
         // A longer line above: the bytes moved, the lines did not.
         assert_eq!(
@@ -401,13 +405,13 @@ mod tests {
             [None]
         );
         assert_eq!(read("import os\r\ndef f():\r\n    return 2\r\n"), [None]);
-        assert_eq!(Reads::new(&NoFiles).bodies(&[w]), [None]);
+        assert_eq!(Reads::new(&MemoryFiles::default()).bodies(&[w]), [None]);
     }
 
     #[test]
     fn a_piece_cut_inside_a_line_is_never_shown_whatever_hash_the_index_holds() {
         let text = "x = 1\nkey = ghp_abcdefghijklmnopqrstuvwxyz0123456789\ny = 2\n";
-        let files = Files(HashMap::from([("m.py", text)]));
+        let files = one_file(text);
         let token = text.find("abcdef").unwrap() as u64;
         let line = text.find("key").unwrap() as u64;
         // A byte of a token, a token past its prefix, a line and a half, a line's start.

@@ -49,7 +49,8 @@ fn index(runtime: &Arc<Runtime>) -> Arc<Index> {
     runtime.services().index.clone()
 }
 
-fn search(index: &Index, query: &str) -> Vec<(String, String)> {
+/// The first 20 hits for `query`.
+fn hits(index: &Index, query: &str) -> Vec<crate::index::fulltext::Hit> {
     index
         .search(&SearchRequest {
             query: query.into(),
@@ -58,6 +59,10 @@ fn search(index: &Index, query: &str) -> Vec<(String, String)> {
         })
         .unwrap()
         .hits
+}
+
+fn search(index: &Index, query: &str) -> Vec<(String, String)> {
+    hits(index, query)
         .into_iter()
         .map(|h| (h.path, h.kind))
         .collect()
@@ -996,19 +1001,12 @@ fn shown_chunks_are_the_files_current_lines_and_a_pass_answers_as_a_fresh_build(
     let index = index(&runtime);
     index.update(false, None).unwrap();
     let shown = |index: &Index, query: &str| -> Vec<(String, u32, u32, String, String)> {
-        let mut hits: Vec<_> = index
-            .search(&SearchRequest {
-                query: query.into(),
-                limit: 20,
-                ..Default::default()
-            })
-            .unwrap()
-            .hits
+        let mut shown: Vec<_> = hits(index, query)
             .into_iter()
             .map(|h| (h.path, h.start_line, h.end_line, h.body, h.kind))
             .collect();
-        hits.sort();
-        hits
+        shown.sort();
+        shown
     };
     let current_lines = |path: &str, start: u32, end: u32| -> String {
         let text = std::fs::read_to_string(root.dir.path().join(path)).unwrap();

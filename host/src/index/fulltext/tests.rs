@@ -1,7 +1,6 @@
 use super::*;
 use crate::index::chunks::kind;
-use crate::index::source_text::{Reads, SourceFiles};
-use std::sync::Arc;
+use crate::index::source_text::{MemoryFiles, Reads};
 
 fn chunk(id: &str, kind: &str, symbol: Option<&str>, heading: &[&str], body: &str) -> Chunk {
     Chunk {
@@ -380,38 +379,13 @@ fn a_kind_filter_admits_what_it_says_whichever_way_it_is_written() {
     assert_eq!(ways.len(), 2);
 }
 
-/// Files held in memory, changed by the test as an editor would change them on disk.
-#[derive(Default)]
-struct Files(Mutex<std::collections::HashMap<String, String>>);
-
-impl Files {
-    fn put(&self, path: &str, text: &str) {
-        self.0.lock().unwrap().insert(path.into(), text.into());
-    }
-}
-
-impl SourceFiles for Files {
-    fn pieces(&self, path: &str, ranges: &[std::ops::Range<u64>]) -> Option<Vec<Vec<u8>>> {
-        let text = self.text(path)?.into_bytes();
-        let cut = |r: &std::ops::Range<u64>| {
-            let end = (r.end as usize).min(text.len());
-            text[(r.start as usize).min(end)..end].to_vec()
-        };
-        Some(ranges.iter().map(cut).collect())
-    }
-
-    fn text(&self, path: &str) -> Option<String> {
-        self.0.lock().unwrap().get(path).cloned()
-    }
-}
-
 /// A chunk that is its file's own lines is not stored: a search reads it back from the file.
 /// Once the file changed under it (before the next pass), it is not shown with lines that
 /// are not what was indexed; a stored chunk (a parser's text) is shown as stored.
 #[test]
 fn a_chunk_of_its_files_own_lines_is_read_back_and_never_shown_stale() {
     let dir = tempfile::tempdir().unwrap();
-    let files = Arc::new(Files::default());
+    let files = MemoryFiles::default();
     let (ft, _) = Fulltext::open(&dir.path().join("index"), true).unwrap();
     let text = "import os\n\ndef frobnicate(x):\n    return x\n";
     files.put("src/a.py", text);
@@ -457,7 +431,7 @@ fn a_chunk_of_its_files_own_lines_is_read_back_and_never_shown_stale() {
         // The code comes without its text until it is read.
         let code = hits.iter().find(|h| h.chunk_id == "f").unwrap();
         assert!(code.pending.is_some() && code.body.is_empty());
-        Reads::new(&*files).fill(&mut hits, &needles("frobnicate"));
+        Reads::new(&files).fill(&mut hits, &needles("frobnicate"));
         hits.retain(|h| h.pending.is_none());
         hits.sort_by(|a, b| a.chunk_id.cmp(&b.chunk_id));
         hits.into_iter()
@@ -473,7 +447,7 @@ fn a_chunk_of_its_files_own_lines_is_read_back_and_never_shown_stale() {
     );
     let read_file = |path| {
         let mut hits = ft.file_chunks(path).unwrap();
-        Reads::new(&*files).fill(&mut hits, &[]);
+        Reads::new(&files).fill(&mut hits, &[]);
         hits.retain(|h| h.pending.is_none());
         hits
     };
