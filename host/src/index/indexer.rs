@@ -284,6 +284,8 @@ impl Index {
                 self.resume_later();
             }
             Ok(report) => {
+                // Every file is accounted for now.
+                self.publish_awaiting(Vec::new());
                 self.first_pass_done.store(true, Ordering::Release);
                 self.passes.fetch_add(1, Ordering::AcqRel);
                 let conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
@@ -383,6 +385,15 @@ impl Index {
             }
             todo.push((f.clone(), if full { None } else { previous.cloned() }));
         }
+        // What a live scan looks at until this pass is done: the files the catalogue does
+        // not account for (a file being read again is in it, as it was).
+        self.publish_awaiting(
+            found
+                .iter()
+                .filter(|f| !known.contains_key(&f.path) && !known_skips.contains_key(&f.path))
+                .cloned()
+                .collect(),
+        );
         let mut removed: Vec<String> = known
             .keys()
             .chain(known_skips.keys())

@@ -17,6 +17,7 @@ use grep_searcher::sinks::UTF8;
 use grep_searcher::{BinaryDetection, SearcherBuilder};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -169,7 +170,7 @@ impl Index {
             match &*last {
                 Some((k, at, scan)) if *k == key && at.elapsed() < SCAN_REUSE => scan.clone(),
                 _ => {
-                    let scan = std::sync::Arc::new(self.scan_unindexed(&terms, request));
+                    let scan = Arc::new(self.scan_unindexed(&terms, request));
                     *last = Some((key, Instant::now(), scan.clone()));
                     scan
                 }
@@ -193,8 +194,15 @@ impl Index {
 
     fn scan_unindexed(&self, terms: &[String], request: &SearchRequest) -> LiveScan {
         let started = Instant::now();
-        let Ok(found) = super::scan::scan(&self.ws, &self.settings.exclude) else {
-            return LiveScan::default();
+        // The files a walk of this process found unaccounted for (none: nothing to scan),
+        // else a walk of our own.
+        let found = match self.awaiting() {
+            Some(awaiting) if awaiting.is_empty() => return LiveScan::default(),
+            Some(awaiting) => awaiting,
+            None => match super::scan::scan(&self.ws, &self.settings.exclude) {
+                Ok(found) => Arc::new(found),
+                Err(_) => return LiveScan::default(),
+            },
         };
         // Files indexed or left out on purpose (binary, sensitive) are not waiting for the index.
         let known: HashSet<String> =

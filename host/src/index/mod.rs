@@ -151,6 +151,10 @@ pub struct Index {
     >,
     /// The on-disk freshness check ran (see `settle_freshness`).
     freshness_checked: std::sync::atomic::AtomicBool,
+    /// The files this process's latest walk found that the catalogue did not account for
+    /// then: what a live scan looks at, instead of walking the tree again for every question
+    /// (hundreds of milliseconds on a large tree). None before any walk.
+    awaiting: RwLock<Option<Arc<Vec<scan::Found>>>>,
     /// Live scans running now: indexing workers wait for them.
     live_scans: AtomicUsize,
     /// Why this instance cannot write the index, when it cannot.
@@ -226,6 +230,7 @@ impl Index {
             live_cache: Mutex::new(None),
             live_scans: AtomicUsize::new(0),
             freshness_checked: false.into(),
+            awaiting: RwLock::new(None),
             read_only: RwLock::new(read_only),
             roles: Mutex::new(None),
             lock: Mutex::new(lock),
@@ -400,10 +405,24 @@ impl Index {
         if scan::fingerprint(&found, &readers) == last.fingerprint
             && self.freshness() == Freshness::Stale
         {
+            // The catalogue accounts for every file the walk found.
+            self.publish_awaiting(Vec::new());
             self.last_indexed_ms
                 .store(last.finished_ms, Ordering::Relaxed);
             self.set_freshness(Freshness::Fresh);
         }
+    }
+
+    /// Records what the latest walk found unaccounted for (see `awaiting`).
+    fn publish_awaiting(&self, files: Vec<scan::Found>) {
+        *self.awaiting.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(files));
+    }
+
+    fn awaiting(&self) -> Option<Arc<Vec<scan::Found>>> {
+        self.awaiting
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 
     pub fn status(&self) -> IndexStatus {

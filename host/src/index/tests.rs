@@ -789,6 +789,59 @@ fn a_cancelled_full_pass_stops_early_and_leaves_a_consistent_index() {
 }
 
 #[test]
+fn a_first_pass_cancelled_midway_leaves_the_files_it_did_not_reach_to_live_scans() {
+    // The live scan looks at the files the pass's own walk found unaccounted for, not at a
+    // walk of its own: those the pass committed are answered by the index, the rest live.
+    let files: Vec<(String, String)> = (0..1100)
+        .map(|i| {
+            (
+                format!("notes/f{i:04}.txt"),
+                format!("entry word{i} here\n"),
+            )
+        })
+        .collect();
+    let root = Root::new(&files);
+    let runtime = root.open();
+    let index = index(&runtime);
+    let control = crate::tasks::Control::new();
+    let canceller = control.clone();
+    let control = control.with_progress(Arc::new(move |done, total, _: &str| {
+        if Some(done) < total {
+            canceller.cancel();
+        }
+    }));
+    let report = index.update_with(false, &control).unwrap();
+    assert!(
+        report.cancelled && report.indexed_total() < 1100,
+        "{report}"
+    );
+    for word in ["word3", "word1050"] {
+        let outcome = index
+            .search(&SearchRequest {
+                query: word.into(),
+                limit: 5,
+                ..Default::default()
+            })
+            .unwrap();
+        let paths: Vec<&str> = outcome.hits.iter().map(|h| h.path.as_str()).collect();
+        let want = format!("notes/f{:04}.txt", word[4..].parse::<u32>().unwrap());
+        assert_eq!(paths.first(), Some(&want.as_str()), "{word}: {paths:?}");
+    }
+    let late = index
+        .search(&SearchRequest {
+            query: "word1050".into(),
+            limit: 5,
+            ..Default::default()
+        })
+        .unwrap();
+    assert!(
+        late.reasons.contains(&live::LIVE_SCAN.to_string()),
+        "{late:?}"
+    );
+    assert!(late.hits[0].file_hash.is_some(), "a live hit: {late:?}");
+}
+
+#[test]
 fn a_pasted_text_brings_in_the_file_holding_all_its_words_spread_over_its_functions() {
     // Ten names the text uses. Seventy files each hold three of them in one function, so their
     // chunks fill the chunk pool; one file as long holds all ten, one per function, and none
