@@ -267,6 +267,19 @@ pub fn last_pass(conn: &Connection) -> Result<Option<Pass>> {
         .optional()?)
 }
 
+/// The bits of a definition's or an edge's key that number it within its file: the key is
+/// (file id << ROW_BITS) | its place in the file, so a file's rows are one range of keys
+/// (migration 17).
+pub const ROW_BITS: u32 = 24;
+
+/// Rows of one kind a file keeps at most (a file of the index's size limit has far fewer).
+const ROWS_PER_FILE: usize = 1 << ROW_BITS;
+
+/// The keys of file `id`'s rows: `first..end`.
+fn rows_of(id: i64) -> (i64, i64) {
+    (id << ROW_BITS, (id + 1) << ROW_BITS)
+}
+
 /// A file left out by a pass: (path, size, mtime, reason).
 pub type SkipRow = (String, u64, u64, &'static str);
 
@@ -284,13 +297,11 @@ pub fn apply(
         let now = now_ms();
         // A file's rows go with its cached chunk previews: they are keyed by chunk id, with no
         // foreign key, and would otherwise stay in state.db for every chunk that ever was.
-        let mut delete_file = tx.prepare_cached("DELETE FROM files WHERE path = ?1")?;
-        let mut forget_previews =
-            tx.prepare_cached("DELETE FROM chunk_summaries WHERE path = ?1")?;
-        let mut delete = |path: &str| -> rusqlite::Result<()> {
-            forget_previews.execute([path])?;
-            delete_file.execute([path])?;
-            Ok(())
+        let mut rows = FileRows {
+            file: tx.prepare_cached("DELETE FROM files WHERE path = ?1 RETURNING id")?,
+            previews: tx.prepare_cached("DELETE FROM chunk_summaries WHERE path = ?1")?,
+            symbols: tx.prepare_cached("DELETE FROM symbols WHERE id >= ?1 AND id < ?2")?,
+            edges: tx.prepare_cached("DELETE FROM edges WHERE id >= ?1 AND id < ?2")?,
         };
         let mut unskip = tx.prepare_cached("DELETE FROM skipped_files WHERE path = ?1")?;
         let mut skip = tx.prepare_cached(
@@ -302,18 +313,18 @@ pub fn apply(
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
         )?;
         let mut symbol = tx.prepare_cached(
-            "INSERT INTO symbols (file_id, name, name_lower, kind, container, start_line, end_line, signature, doc, branches)
+            "INSERT INTO symbols (id, name, name_lower, kind, container, start_line, end_line, signature, doc, branches)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
         )?;
         let mut edge = tx.prepare_cached(
-            "INSERT INTO edges (file_id, kind, name, key, line) VALUES (?1, ?2, ?3, ?4, ?5)",
+            "INSERT INTO edges (id, kind, name, key, line) VALUES (?1, ?2, ?3, ?4, ?5)",
         )?;
         for path in removed {
-            delete(path)?;
+            rows.delete(path)?;
             unskip.execute([path])?;
         }
         for (path, size, mtime, reason) in skipped {
-            delete(path)?;
+            rows.delete(path)?;
             skip.execute(params![
                 path,
                 *size as i64,
@@ -323,7 +334,7 @@ pub fn apply(
             ])?;
         }
         for e in entries {
-            delete(&e.path)?;
+            rows.delete(&e.path)?;
             unskip.execute([&e.path])?;
             file.execute(params![
                 e.path,
@@ -339,9 +350,11 @@ pub fn apply(
                 e.chunk_count as i64
             ])?;
             let id = tx.last_insert_rowid();
-            for s in &e.symbols {
+            rows.clear(id)?;
+            let (first, _) = rows_of(id);
+            for (seq, s) in e.symbols.iter().take(ROWS_PER_FILE).enumerate() {
                 symbol.execute(params![
-                    id,
+                    first + seq as i64,
                     s.name,
                     s.name.to_lowercase(),
                     s.kind,
@@ -353,8 +366,8 @@ pub fn apply(
                     s.branches
                 ])?;
             }
-            for (kind, name, key, line) in &e.edges {
-                edge.execute(params![id, kind, name, key, line])?;
+            for (seq, (kind, name, key, line)) in e.edges.iter().take(ROWS_PER_FILE).enumerate() {
+                edge.execute(params![first + seq as i64, kind, name, key, line])?;
             }
         }
         let mut touch = tx.prepare_cached(
@@ -368,10 +381,42 @@ pub fn apply(
     Ok(())
 }
 
+/// Deletes a file's rows: its own, its cached previews, and its definitions and edges (by
+/// their range of keys, see [`ROW_BITS`]).
+struct FileRows<'t> {
+    file: rusqlite::CachedStatement<'t>,
+    previews: rusqlite::CachedStatement<'t>,
+    symbols: rusqlite::CachedStatement<'t>,
+    edges: rusqlite::CachedStatement<'t>,
+}
+
+impl FileRows<'_> {
+    fn delete(&mut self, path: &str) -> rusqlite::Result<()> {
+        self.previews.execute([path])?;
+        let ids: Vec<i64> = self
+            .file
+            .query_map([path], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        for id in ids {
+            self.clear(id)?;
+        }
+        Ok(())
+    }
+
+    /// Empties file `id`'s range of keys: a new file's holds exactly the rows written with it.
+    fn clear(&mut self, id: i64) -> rusqlite::Result<()> {
+        let (first, end) = rows_of(id);
+        self.symbols.execute([first, end])?;
+        self.edges.execute([first, end])?;
+        Ok(())
+    }
+}
+
 /// Forgets everything (before a full rebuild of a wiped search index).
 pub fn clear(conn: &Connection) -> Result<()> {
     conn.execute_batch(
-        "DELETE FROM files; DELETE FROM skipped_files; DELETE FROM chunk_summaries;",
+        "DELETE FROM files; DELETE FROM symbols; DELETE FROM edges; DELETE FROM skipped_files;
+         DELETE FROM chunk_summaries;",
     )?;
     Ok(())
 }
@@ -448,7 +493,7 @@ pub fn symbols_prefixed(conn: &Connection, prefix: &str, limit: usize) -> Result
     // A range on the name index: every name starting with `prefix` sorts between it and it
     // followed by the greatest character (LIKE, case-insensitive, scans the table).
     let sql = format!(
-        "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
+        "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.id >> {ROW_BITS}
          WHERE s.name_lower >= ?1 AND s.name_lower < ?2
          ORDER BY length(s.name), f.path, s.start_line, s.end_line, s.name, s.kind,
                   s.container LIMIT ?3"
@@ -462,7 +507,7 @@ pub fn symbols_prefixed(conn: &Connection, prefix: &str, limit: usize) -> Result
 /// Definitions named exactly one of `names` (lower case).
 pub fn symbols_named(conn: &Connection, names: &[String], limit: usize) -> Result<Vec<SymbolRow>> {
     let sql = format!(
-        "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
+        "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.id >> {ROW_BITS}
          WHERE s.name_lower = ?1
          ORDER BY f.path, s.start_line, s.end_line, s.name, s.kind, s.container LIMIT ?2"
     );
@@ -487,11 +532,12 @@ pub fn symbols_of(conn: &Connection, path: &str, hash: &str) -> Result<Option<Ve
         .optional()?;
     let Some(id) = known else { return Ok(None) };
     let sql = format!(
-        "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
-         WHERE s.file_id = ?1 ORDER BY s.id"
+        "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.id >> {ROW_BITS}
+         WHERE s.id >= ?1 AND s.id < ?2 ORDER BY s.id"
     );
     let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map([id], symbol_row)?;
+    let (first, end) = rows_of(id);
+    let rows = stmt.query_map([first, end], symbol_row)?;
     Ok(Some(rows.collect::<Result<_, _>>()?))
 }
 
@@ -544,7 +590,7 @@ impl EdgeLookup {
             Self::LinksKeyed => ("link", "e.key"),
         };
         format!(
-            "SELECT f.path, f.language, e.kind, e.name, e.line FROM edges e JOIN files f ON f.id = e.file_id
+            "SELECT f.path, f.language, e.kind, e.name, e.line FROM edges e JOIN files f ON f.id = e.id >> {ROW_BITS}
              WHERE e.kind = '{kind}' AND {column} = ?1 ORDER BY f.path, e.line, e.kind, e.name, e.key LIMIT ?2"
         )
     }
@@ -593,11 +639,34 @@ pub fn code_files(conn: &Connection) -> Result<Vec<CodeFile>> {
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// [`facts_of`]'s definitions: each file's range of keys, in key order (`CROSS JOIN` keeps
+/// SQLite from scanning every definition for each file).
+fn symbols_of_files_sql() -> String {
+    format!(
+        "SELECT s.id >> {ROW_BITS}, s.name, s.kind, s.container, s.start_line, s.end_line,
+                s.signature, s.branches
+         FROM json_each(?1) j
+         CROSS JOIN symbols s ON s.id >= (j.value << {ROW_BITS}) AND s.id < ((j.value + 1) << {ROW_BITS})
+         ORDER BY s.id"
+    )
+}
+
+/// [`facts_of`]'s edges: each file's range of keys, in key order, links left out.
+fn edges_of_files_sql() -> String {
+    format!(
+        "SELECT e.id >> {ROW_BITS}, e.kind, e.name, e.key, e.line
+         FROM json_each(?1) j
+         CROSS JOIN edges e ON e.id >= (j.value << {ROW_BITS}) AND e.id < ((j.value + 1) << {ROW_BITS})
+         WHERE +e.kind IN ('import', 'call', 'reference', 'type', 'field')
+         ORDER BY e.id"
+    )
+}
+
 /// The definitions (without doc text) and the import, call and reference edges of the files
 /// `ids`, by file id, each in catalogue order.
 ///
-/// Both queries walk the `file_id` indexes in their order (a `kind` index would scan every
-/// edge of the project for one file's: `+kind` keeps the planner off it).
+/// Both queries read each file's range of keys (see [`ROW_BITS`]; `+kind` keeps the planner
+/// off the partial indexes of one kind).
 #[allow(clippy::type_complexity)]
 pub fn facts_of(
     conn: &Connection,
@@ -605,11 +674,7 @@ pub fn facts_of(
 ) -> Result<HashMap<i64, (Vec<Symbol>, Vec<(String, String, String, u32)>)>> {
     let ids_json = serde_json::to_string(ids)?;
     let mut out: HashMap<i64, (Vec<Symbol>, Vec<(String, String, String, u32)>)> = HashMap::new();
-    let mut stmt = conn.prepare_cached(
-        "SELECT s.file_id, s.name, s.kind, s.container, s.start_line, s.end_line, s.signature, s.branches
-         FROM symbols s WHERE s.file_id IN (SELECT value FROM json_each(?1))
-         ORDER BY s.file_id, s.id",
-    )?;
+    let mut stmt = conn.prepare_cached(&symbols_of_files_sql())?;
     let rows = stmt.query_map([&ids_json], |r| {
         Ok((
             r.get::<_, i64>(0)?,
@@ -629,12 +694,7 @@ pub fn facts_of(
         let (id, symbol) = row?;
         out.entry(id).or_default().0.push(symbol);
     }
-    let mut stmt = conn.prepare_cached(
-        "SELECT e.file_id, e.kind, e.name, e.key, e.line FROM edges e
-         WHERE e.file_id IN (SELECT value FROM json_each(?1))
-           AND +e.kind IN ('import', 'call', 'reference', 'type', 'field')
-         ORDER BY e.file_id, e.rowid",
-    )?;
+    let mut stmt = conn.prepare_cached(&edges_of_files_sql())?;
     let rows = stmt.query_map([&ids_json], |r| {
         Ok((
             r.get::<_, i64>(0)?,
@@ -646,4 +706,155 @@ pub fn facts_of(
         out.entry(id).or_default().1.push(edge);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(path: &str, symbols: &[&str], calls: &[&str]) -> FileEntry {
+        FileEntry {
+            path: path.into(),
+            hash: format!("h-{path}-{}", symbols.join(",")),
+            size: 1,
+            mtime_ms: 1,
+            kind: "code",
+            language: Some("python".into()),
+            reader: String::new(),
+            lossy: false,
+            chunks: Vec::new(),
+            chunk_count: 0,
+            symbols: symbols
+                .iter()
+                .enumerate()
+                .map(|(i, name)| Symbol {
+                    name: name.to_string(),
+                    kind: "function".into(),
+                    container: None,
+                    start_line: i as u32 + 1,
+                    end_line: i as u32 + 1,
+                    signature: format!("def {name}()"),
+                    doc: None,
+                    branches: 0,
+                })
+                .collect(),
+            edges: calls
+                .iter()
+                .enumerate()
+                .map(|(i, name)| ("call", name.to_string(), String::new(), i as u32 + 1))
+                .collect(),
+            parse_error: None,
+        }
+    }
+
+    fn conn() -> Connection {
+        let mut conn = Connection::open_in_memory().unwrap();
+        crate::store::migrate_for_tests(&mut conn);
+        conn
+    }
+
+    fn id_of(conn: &Connection, path: &str) -> i64 {
+        conn.query_row("SELECT id FROM files WHERE path = ?1", [path], |r| r.get(0))
+            .unwrap()
+    }
+
+    /// Each file's (definition names, call names), as `facts_of` reads them.
+    fn facts(conn: &Connection, paths: &[&str]) -> Vec<(Vec<String>, Vec<String>)> {
+        let ids: Vec<i64> = paths.iter().map(|p| id_of(conn, p)).collect();
+        let mut all = facts_of(conn, &ids).unwrap();
+        ids.iter()
+            .map(|id| {
+                let (symbols, edges) = all.remove(id).unwrap_or_default();
+                (
+                    symbols.into_iter().map(|s| s.name).collect(),
+                    edges.into_iter().map(|e| e.1).collect(),
+                )
+            })
+            .collect()
+    }
+
+    fn names(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_file_s_definitions_and_edges_are_written_read_and_deleted_with_it() {
+        let mut conn = conn();
+        apply(
+            &mut conn,
+            &[
+                entry("a.py", &["a1", "a2"], &["x", "y"]),
+                entry("b.py", &["b1"], &["z"]),
+            ],
+            &[],
+            &[],
+            &[],
+        )
+        .unwrap();
+        assert_eq!(
+            facts(&conn, &["a.py", "b.py"]),
+            [
+                (names(&["a1", "a2"]), names(&["x", "y"])),
+                (names(&["b1"]), names(&["z"]))
+            ]
+        );
+        // Written again: its old rows are gone, the other file's kept.
+        apply(&mut conn, &[entry("a.py", &["a3"], &[])], &[], &[], &[]).unwrap();
+        assert_eq!(
+            facts(&conn, &["a.py", "b.py"]),
+            [
+                (names(&["a3"]), names(&[])),
+                (names(&["b1"]), names(&["z"]))
+            ]
+        );
+        let hash = "h-a.py-a3";
+        let listed = symbols_of(&conn, "a.py", hash).unwrap().unwrap();
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0].path, "a.py");
+        apply(&mut conn, &[], &[], &[], &["b.py".to_string()]).unwrap();
+        let count = |table: &str| -> i64 {
+            conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
+                .unwrap()
+        };
+        assert_eq!((count("symbols"), count("edges")), (1, 0));
+        clear(&conn).unwrap();
+        assert_eq!((count("symbols"), count("edges")), (0, 0));
+    }
+
+    #[test]
+    fn rows_left_in_a_new_file_s_key_range_are_not_its_own() {
+        // A planted state.db (or any row no file owns) cannot lend its rows to the file that
+        // is given that id next.
+        let mut conn = conn();
+        apply(&mut conn, &[entry("a.py", &["a1"], &["x"])], &[], &[], &[]).unwrap();
+        let next = id_of(&conn, "a.py") + 1;
+        conn.execute(
+            "INSERT INTO symbols (id, name, name_lower, kind, start_line, end_line, signature)
+             VALUES (?1, 'planted', 'planted', 'function', 1, 1, 'def planted()')",
+            [next << ROW_BITS],
+        )
+        .unwrap();
+        apply(&mut conn, &[entry("b.py", &["b1"], &[])], &[], &[], &[]).unwrap();
+        assert_eq!(id_of(&conn, "b.py"), next);
+        assert_eq!(facts(&conn, &["b.py"]), [(names(&["b1"]), names(&[]))]);
+    }
+
+    #[test]
+    fn a_file_s_rows_are_read_by_their_range_of_keys() {
+        let conn = conn();
+        for sql in [symbols_of_files_sql(), edges_of_files_sql()] {
+            let plan: Vec<String> = conn
+                .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+                .unwrap()
+                .query_map(["[1, 2]"], |r| r.get::<_, String>(3))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
+            assert!(
+                plan.iter()
+                    .any(|step| step.contains("INTEGER PRIMARY KEY (rowid>? AND rowid<?)")),
+                "{plan:?}"
+            );
+        }
+    }
 }

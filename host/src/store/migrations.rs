@@ -240,6 +240,46 @@ const MIGRATIONS: &[&str] = &[
      DELETE FROM chunk_summaries;
      ALTER TABLE chunk_summaries ADD COLUMN path TEXT NOT NULL DEFAULT '';
      CREATE INDEX idx_chunk_summaries_path ON chunk_summaries(path);",
+    // 17: a file's definitions and edges are keyed by (file id << 24) | their place in the
+    // file (`catalog::ROW_BITS`): they are written, read and deleted a file at a time, and a
+    // range of keys finds them without an index of their file (a sixth of state.db on a large
+    // tree) or a file column. The catalogue deletes them with their file.
+    "CREATE TABLE symbols_new (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        name_lower TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        container TEXT,
+        start_line INTEGER NOT NULL,
+        end_line INTEGER NOT NULL,
+        signature TEXT NOT NULL,
+        doc TEXT,
+        branches INTEGER NOT NULL DEFAULT 0
+     );
+     INSERT INTO symbols_new
+        SELECT (file_id << 24) | (row_number() OVER (PARTITION BY file_id ORDER BY id) - 1),
+               name, name_lower, kind, container, start_line, end_line, signature, doc, branches
+        FROM symbols ORDER BY 1;
+     DROP TABLE symbols;
+     ALTER TABLE symbols_new RENAME TO symbols;
+     CREATE INDEX idx_symbols_name ON symbols(name_lower);
+     CREATE TABLE edges_new (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL
+            CHECK(kind IN ('import', 'call', 'reference', 'link', 'type', 'field')),
+        name TEXT NOT NULL,
+        key TEXT NOT NULL,
+        line INTEGER NOT NULL
+     );
+     INSERT INTO edges_new
+        SELECT (file_id << 24) | (row_number() OVER (PARTITION BY file_id ORDER BY rowid) - 1),
+               kind, name, key, line
+        FROM edges ORDER BY 1;
+     DROP TABLE edges;
+     ALTER TABLE edges_new RENAME TO edges;
+     CREATE INDEX idx_edges_call_name ON edges(name) WHERE kind = 'call';
+     CREATE INDEX idx_edges_import_key ON edges(key) WHERE kind = 'import';
+     CREATE INDEX idx_edges_link_key ON edges(key) WHERE kind = 'link';",
 ];
 
 /// The schema version this build writes.
@@ -427,7 +467,13 @@ mod tests {
     /// indexes over every edge were dropped.
     #[test]
     fn v14_to_v15_looks_edges_up_by_indexes_of_their_own_rows() {
-        use crate::index::catalog::{EdgeLookup, edges_by};
+        use crate::index::catalog::{EdgeLookup, ROW_BITS};
+        // The lookups as they were written then: edges had a file column (migration 17).
+        let sql = |lookup: EdgeLookup| {
+            lookup
+                .sql()
+                .replace(&format!("e.id >> {ROW_BITS}"), "e.file_id")
+        };
         let mut conn = Connection::open_in_memory().unwrap();
         conn.pragma_update(None, "foreign_keys", true).unwrap();
         run_to(&mut conn, 14).unwrap();
@@ -451,11 +497,12 @@ mod tests {
             .unwrap();
         }
         let found = |conn: &Connection, lookup: EdgeLookup, value: &str| -> Vec<(String, u32)> {
-            edges_by(conn, lookup, value, 10)
+            conn.prepare(&sql(lookup))
                 .unwrap()
-                .into_iter()
-                .map(|e| (e.kind, e.line))
-                .collect()
+                .query_map(rusqlite::params![value, 10], |r| Ok((r.get(2)?, r.get(4)?)))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap()
         };
         let lookups = [
             (EdgeLookup::CallsNamed, "save", "idx_edges_call_name"),
@@ -471,7 +518,7 @@ mod tests {
         for ((lookup, value, index), before) in lookups.iter().zip(&before) {
             assert_eq!(&found(&conn, *lookup, value), before, "{lookup:?} {value}");
             let plan: Vec<String> = conn
-                .prepare(&format!("EXPLAIN QUERY PLAN {}", lookup.sql()))
+                .prepare(&format!("EXPLAIN QUERY PLAN {}", sql(*lookup)))
                 .unwrap()
                 .query_map(rusqlite::params![value, 10], |r| r.get::<_, String>(3))
                 .unwrap()
@@ -568,5 +615,76 @@ mod tests {
         )
         .unwrap();
         conn.execute("DELETE FROM files", []).unwrap();
+    }
+
+    #[test]
+    fn v16_to_v17_keys_a_file_s_rows_by_the_file_in_their_order() {
+        use crate::index::catalog::{EdgeLookup, ROW_BITS, edges_by};
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.pragma_update(None, "foreign_keys", true).unwrap();
+        run_to(&mut conn, 16).unwrap();
+        conn.execute_batch(
+            "INSERT INTO files (id, path, hash, size, mtime_ms, kind, indexed_ms)
+                VALUES (1, 'a.py', 'h', 1, 1, 'code', 1), (2, 'b.py', 'h', 1, 1, 'code', 1);
+             INSERT INTO edges (file_id, kind, name, key, line) VALUES
+                (2, 'call', 'save', '', 1), (1, 'import', 'pkg.models', 'models', 1),
+                (2, 'import', 'os', 'os', 2), (1, 'call', 'save', '', 2), (1, 'call', 'b', '', 3);
+             INSERT INTO symbols (file_id, name, name_lower, kind, start_line, end_line, signature)
+                VALUES (2, 'B', 'b', 'class', 1, 2, 'class B'), (1, 'a', 'a', 'function', 1, 1, 'def a()'),
+                       (2, 'm', 'm', 'method', 2, 2, 'def m()');",
+        )
+        .unwrap();
+        run_to(&mut conn, 17).unwrap();
+        let rows = |table: &str| -> Vec<(i64, i64, String)> {
+            conn.prepare(&format!(
+                "SELECT id >> {ROW_BITS}, id & ((1 << {ROW_BITS}) - 1), name FROM {table} ORDER BY id"
+            ))
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+        };
+        let owned = |rows: &[(i64, i64, &str)]| -> Vec<(i64, i64, String)> {
+            rows.iter()
+                .map(|(f, s, n)| (*f, *s, n.to_string()))
+                .collect()
+        };
+        assert_eq!(
+            rows("edges"),
+            owned(&[
+                (1, 0, "pkg.models"),
+                (1, 1, "save"),
+                (1, 2, "b"),
+                (2, 0, "save"),
+                (2, 1, "os")
+            ]),
+            "each file's edges in the order they were written"
+        );
+        assert_eq!(
+            rows("symbols"),
+            owned(&[(1, 0, "a"), (2, 0, "B"), (2, 1, "m")])
+        );
+        // Every lookup still reads its own partial index.
+        for (lookup, value, index) in [
+            (EdgeLookup::CallsNamed, "save", "idx_edges_call_name"),
+            (EdgeLookup::ImportsKeyed, "models", "idx_edges_import_key"),
+            (EdgeLookup::LinksKeyed, "models", "idx_edges_link_key"),
+        ] {
+            let plan: Vec<String> = conn
+                .prepare(&format!("EXPLAIN QUERY PLAN {}", lookup.sql()))
+                .unwrap()
+                .query_map(rusqlite::params![value, 10], |r| r.get::<_, String>(3))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
+            assert!(
+                plan.iter().any(|s| s.contains(index)),
+                "{lookup:?}: {plan:?}"
+            );
+        }
+        let calls = edges_by(&conn, EdgeLookup::CallsNamed, "save", 10).unwrap();
+        let at: Vec<(&str, u32)> = calls.iter().map(|e| (e.path.as_str(), e.line)).collect();
+        assert_eq!(at, [("a.py", 2), ("b.py", 1)]);
     }
 }
