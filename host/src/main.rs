@@ -576,7 +576,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             for root in &roots {
                 let report = index_with_progress(&root.services.index, full)?;
                 if json {
-                    reports.insert(root.name.clone(), serde_json::to_value(&report)?);
+                    let mut value = serde_json::to_value(&report)?;
+                    // Where the search index's bytes go, by part and field.
+                    match root.services.index.search_index_space() {
+                        Ok(space) => value["searchIndexBytes"] = serde_json::to_value(space)?,
+                        Err(err) => tracing::warn!("measuring the search index: {err:#}"),
+                    }
+                    reports.insert(root.name.clone(), value);
                     continue;
                 }
                 match roots.len() {

@@ -272,6 +272,28 @@ pub fn last_pass(conn: &Connection) -> Result<Option<Pass>> {
 /// (migration 17).
 pub const ROW_BITS: u32 = 24;
 
+/// Edge kinds by their stored code (migration 17): the commonest first, as SQLite stores 0
+/// and 1 in no bytes at all.
+const EDGE_KINDS: [&str; 6] = ["call", "type", "import", "field", "link", "reference"];
+
+/// The stored code of an edge kind.
+fn edge_code(kind: &str) -> Result<i64> {
+    EDGE_KINDS
+        .iter()
+        .position(|k| *k == kind)
+        .map(|i| i as i64)
+        .ok_or_else(|| anyhow::anyhow!("no edge kind {kind:?}"))
+}
+
+/// The edge kind of a stored code.
+fn edge_kind(code: i64) -> rusqlite::Result<&'static str> {
+    usize::try_from(code)
+        .ok()
+        .and_then(|i| EDGE_KINDS.get(i))
+        .copied()
+        .ok_or(rusqlite::Error::IntegralValueOutOfRange(2, code))
+}
+
 /// Rows of one kind a file keeps at most (a file of the index's size limit has far fewer).
 const ROWS_PER_FILE: usize = 1 << ROW_BITS;
 
@@ -367,7 +389,13 @@ pub fn apply(
                 ])?;
             }
             for (seq, (kind, name, key, line)) in e.edges.iter().take(ROWS_PER_FILE).enumerate() {
-                edge.execute(params![first + seq as i64, kind, name, key, line])?;
+                edge.execute(params![
+                    first + seq as i64,
+                    edge_code(kind)?,
+                    name,
+                    key,
+                    line
+                ])?;
             }
         }
         let mut touch = tx.prepare_cached(
@@ -561,7 +589,7 @@ pub fn edges_by(
         Ok(EdgeRow {
             path: r.get(0)?,
             language: r.get(1)?,
-            kind: r.get(2)?,
+            kind: edge_kind(r.get(2)?)?.to_string(),
             name: r.get(3)?,
             line: r.get(4)?,
         })
@@ -589,9 +617,10 @@ impl EdgeLookup {
             Self::ImportsKeyed => ("import", "e.key"),
             Self::LinksKeyed => ("link", "e.key"),
         };
+        let kind = edge_code(kind).unwrap_or_default();
         format!(
             "SELECT f.path, f.language, e.kind, e.name, e.line FROM edges e JOIN files f ON f.id = e.id >> {ROW_BITS}
-             WHERE e.kind = '{kind}' AND {column} = ?1 ORDER BY f.path, e.line, e.kind, e.name, e.key LIMIT ?2"
+             WHERE e.kind = {kind} AND {column} = ?1 ORDER BY f.path, e.line, e.kind, e.name, e.key LIMIT ?2"
         )
     }
 }
@@ -657,8 +686,9 @@ fn edges_of_files_sql() -> String {
         "SELECT e.id >> {ROW_BITS}, e.kind, e.name, e.key, e.line
          FROM json_each(?1) j
          CROSS JOIN edges e ON e.id >= (j.value << {ROW_BITS}) AND e.id < ((j.value + 1) << {ROW_BITS})
-         WHERE +e.kind IN ('import', 'call', 'reference', 'type', 'field')
-         ORDER BY e.id"
+         WHERE +e.kind <> {link}
+         ORDER BY e.id",
+        link = edge_code("link").unwrap_or_default()
     )
 }
 
@@ -698,7 +728,12 @@ pub fn facts_of(
     let rows = stmt.query_map([&ids_json], |r| {
         Ok((
             r.get::<_, i64>(0)?,
-            (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?),
+            (
+                edge_kind(r.get(1)?)?.to_string(),
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+            ),
         ))
     })?;
     for row in rows {

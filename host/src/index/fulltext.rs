@@ -14,6 +14,7 @@ use super::source_text::{self, Wanted};
 use super::tokenizer::{self, IdentTokenizer};
 use anyhow::{Context, Result};
 use stats::{LiveStatistics, TokenTotals};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Mutex;
 use tantivy::collector::{Count, DocSetCollector, TopDocs};
@@ -356,6 +357,33 @@ impl Fulltext {
         self.writer()?.commit()?;
         self.reader.reload()?;
         Ok(())
+    }
+
+    /// The search index's bytes on disk by part and field (`postings.body`, `positions.body`,
+    /// `terms.path`, `norms.symbols`, `stored`, ...): where its size goes, for `index --json`.
+    pub fn space(&self) -> Result<BTreeMap<String, u64>> {
+        self.reader.reload()?;
+        let usage = self.reader.searcher().space_usage()?;
+        let mut out: BTreeMap<String, u64> = BTreeMap::new();
+        for segment in usage.segments() {
+            let parts = [
+                ("postings", segment.postings()),
+                ("positions", segment.positions()),
+                ("terms", segment.termdict()),
+                ("norms", segment.fieldnorms()),
+                ("fast", segment.fast_fields()),
+            ];
+            for (part, fields) in parts {
+                for field in fields.fields() {
+                    *out.entry(format!("{part}.{}", field.field_name()))
+                        .or_default() += field.total().get_bytes();
+                }
+            }
+            *out.entry("stored".into()).or_default() += segment.store().total().get_bytes();
+            *out.entry("deletes".into()).or_default() += segment.deletes().get_bytes();
+        }
+        out.retain(|_, bytes| *bytes > 0);
+        Ok(out)
     }
 
     /// Merges away the deleted documents of every segment that has some, and waits for that

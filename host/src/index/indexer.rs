@@ -144,9 +144,10 @@ struct Batches {
     entries: Vec<FileEntry>,
     touched: Vec<(String, u64, u64)>,
     skipped: Vec<SkipRow>,
-    /// Paths whose new state this pass has committed, and how many commits it made: what a
-    /// cancelled full pass keeps.
-    committed: HashSet<String>,
+    /// Of a full pass, the files the catalogue knew at its start whose new state it has not
+    /// committed yet: what a cancelled full pass must forget (their chunks were deleted with
+    /// everything else). How many commits it made.
+    unreached: HashSet<String>,
     commits: usize,
 }
 
@@ -162,10 +163,14 @@ impl Batches {
         fulltext.commit().context("committing the search index")?;
         lap(report, "commit_index", t);
         self.commits += 1;
-        self.committed
-            .extend(self.entries.iter().map(|e| e.path.clone()));
-        self.committed
-            .extend(self.touched.iter().map(|(p, _, _)| p.clone()));
+        if !self.unreached.is_empty() {
+            for e in &self.entries {
+                self.unreached.remove(&e.path);
+            }
+            for (path, _, _) in &self.touched {
+                self.unreached.remove(path);
+            }
+        }
         let batch = CatalogBatch {
             entries: std::mem::take(&mut self.entries),
             touched: std::mem::take(&mut self.touched),
@@ -285,7 +290,7 @@ impl Index {
             }
             Ok(report) => {
                 // Every file is accounted for now.
-                self.publish_awaiting(Vec::new());
+                self.publish_awaiting(Arc::default());
                 self.first_pass_done.store(true, Ordering::Release);
                 self.passes.fetch_add(1, Ordering::AcqRel);
                 let conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
@@ -319,7 +324,7 @@ impl Index {
         let cancelled = || cancel.is_some_and(|c| c.load(Ordering::Acquire));
         let started = Instant::now();
         let mut report = Report::default();
-        let found = scan::scan(&self.ws, &self.settings.exclude)?;
+        let found = Arc::new(scan::scan(&self.ws, &self.settings.exclude)?);
         report.scanned = found.len() as u64;
         let parsers = self.parsers();
         report.readers = classify::readers(parsers.as_deref());
@@ -351,11 +356,9 @@ impl Index {
             (known, catalog::skipped(&conn)?)
         };
         let recheck = report.readers_changed;
-        // A full pass that is cancelled after it committed must forget the files it had not
-        // reached yet (their chunks were deleted with everything else).
-        let known_at_start: Vec<String> = match full {
+        let unreached: HashSet<String> = match full {
             true => known.keys().cloned().collect(),
-            false => Vec::new(),
+            false => HashSet::new(),
         };
         if full {
             fulltext.delete_all()?;
@@ -365,7 +368,7 @@ impl Index {
         }
         let mut todo: Vec<(Found, Option<Known>)> = Vec::new();
         let mut seen: HashSet<&str> = HashSet::with_capacity(found.len());
-        for f in &found {
+        for f in found.iter() {
             seen.insert(&f.path);
             let previous = known.get(&f.path);
             if !full && !recheck && previous.is_some_and(|k| k.unchanged(f.size, f.mtime_ms)) {
@@ -385,15 +388,15 @@ impl Index {
             }
             todo.push((f.clone(), if full { None } else { previous.cloned() }));
         }
-        // What a live scan looks at until this pass is done: the files the catalogue does
-        // not account for (a file being read again is in it, as it was).
-        self.publish_awaiting(
-            found
-                .iter()
-                .filter(|f| !known.contains_key(&f.path) && !known_skips.contains_key(&f.path))
-                .cloned()
-                .collect(),
-        );
+        // What a live scan looks at until this pass is done: this walk, when the catalogue
+        // does not account for some of its files (the scan leaves out those it does).
+        let unaccounted = found
+            .iter()
+            .any(|f| !known.contains_key(&f.path) && !known_skips.contains_key(&f.path));
+        self.publish_awaiting(match unaccounted {
+            true => Arc::clone(&found),
+            false => Arc::default(),
+        });
         let mut removed: Vec<String> = known
             .keys()
             .chain(known_skips.keys())
@@ -437,7 +440,7 @@ impl Index {
                 entries: Vec::new(),
                 touched: Vec::new(),
                 skipped: Vec::new(),
-                committed: HashSet::new(),
+                unreached,
                 commits: 0,
             };
             let ticker = Ticker {
@@ -516,11 +519,7 @@ impl Index {
                     batches.touched.clear();
                     batches.skipped.clear();
                     if batches.commits > 0 {
-                        let stale: Vec<String> = known_at_start
-                            .iter()
-                            .filter(|p| !batches.committed.contains(*p))
-                            .cloned()
-                            .collect();
+                        let stale: Vec<String> = batches.unreached.drain().collect();
                         batches
                             .tx
                             .send(CatalogBatch {

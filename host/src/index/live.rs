@@ -194,8 +194,8 @@ impl Index {
 
     fn scan_unindexed(&self, terms: &[String], request: &SearchRequest) -> LiveScan {
         let started = Instant::now();
-        // The files a walk of this process found unaccounted for (none: nothing to scan),
-        // else a walk of our own.
+        // The latest walk of this process (empty: every file was accounted for, nothing to
+        // scan), else a walk of our own.
         let found = match self.awaiting() {
             Some(awaiting) if awaiting.is_empty() => return LiveScan::default(),
             Some(awaiting) => awaiting,

@@ -151,9 +151,9 @@ pub struct Index {
     >,
     /// The on-disk freshness check ran (see `settle_freshness`).
     freshness_checked: std::sync::atomic::AtomicBool,
-    /// The files this process's latest walk found that the catalogue did not account for
-    /// then: what a live scan looks at, instead of walking the tree again for every question
-    /// (hundreds of milliseconds on a large tree). None before any walk.
+    /// This process's latest walk, when the catalogue did not account for some of its files
+    /// then (empty when it did): what a live scan looks at, instead of walking the tree again
+    /// for every question (hundreds of milliseconds on a large tree). None before any walk.
     awaiting: RwLock<Option<Arc<Vec<scan::Found>>>>,
     /// Live scans running now: indexing workers wait for them.
     live_scans: AtomicUsize,
@@ -332,6 +332,14 @@ impl Index {
 
     /// Merges away deleted documents now and waits (see [`Fulltext::compact`]): what a
     /// one-shot command does before it exits; a server merges in the background.
+    /// The search index's bytes on disk by part and field (see [`Fulltext::space`]).
+    pub fn search_index_space(&self) -> Result<std::collections::BTreeMap<String, u64>> {
+        match self.fulltext() {
+            Some(fulltext) => fulltext.space(),
+            None => Ok(Default::default()),
+        }
+    }
+
     pub fn compact(&self) -> Result<()> {
         match self.fulltext() {
             Some(fulltext) if !self.is_read_only() => fulltext.compact(),
@@ -406,7 +414,7 @@ impl Index {
             && self.freshness() == Freshness::Stale
         {
             // The catalogue accounts for every file the walk found.
-            self.publish_awaiting(Vec::new());
+            self.publish_awaiting(Arc::default());
             self.last_indexed_ms
                 .store(last.finished_ms, Ordering::Relaxed);
             self.set_freshness(Freshness::Fresh);
@@ -414,8 +422,8 @@ impl Index {
     }
 
     /// Records what the latest walk found unaccounted for (see `awaiting`).
-    fn publish_awaiting(&self, files: Vec<scan::Found>) {
-        *self.awaiting.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(files));
+    fn publish_awaiting(&self, files: Arc<Vec<scan::Found>>) {
+        *self.awaiting.write().unwrap_or_else(|p| p.into_inner()) = Some(files);
     }
 
     fn awaiting(&self) -> Option<Arc<Vec<scan::Found>>> {

@@ -243,7 +243,8 @@ const MIGRATIONS: &[&str] = &[
     // 17: a file's definitions and edges are keyed by (file id << 24) | their place in the
     // file (`catalog::ROW_BITS`): they are written, read and deleted a file at a time, and a
     // range of keys finds them without an index of their file (a sixth of state.db on a large
-    // tree) or a file column. The catalogue deletes them with their file.
+    // tree) or a file column. The catalogue deletes them with their file. An edge's kind is
+    // a small number (`catalog::EDGE_KINDS`), not its name on each of millions of rows.
     "CREATE TABLE symbols_new (
         id INTEGER PRIMARY KEY,
         name TEXT NOT NULL,
@@ -265,21 +266,22 @@ const MIGRATIONS: &[&str] = &[
      CREATE INDEX idx_symbols_name ON symbols(name_lower);
      CREATE TABLE edges_new (
         id INTEGER PRIMARY KEY,
-        kind TEXT NOT NULL
-            CHECK(kind IN ('import', 'call', 'reference', 'link', 'type', 'field')),
+        kind INTEGER NOT NULL CHECK(kind BETWEEN 0 AND 5),
         name TEXT NOT NULL,
         key TEXT NOT NULL,
         line INTEGER NOT NULL
      );
      INSERT INTO edges_new
         SELECT (file_id << 24) | (row_number() OVER (PARTITION BY file_id ORDER BY rowid) - 1),
-               kind, name, key, line
+               CASE kind WHEN 'call' THEN 0 WHEN 'type' THEN 1 WHEN 'import' THEN 2
+                         WHEN 'field' THEN 3 WHEN 'link' THEN 4 ELSE 5 END,
+               name, key, line
         FROM edges ORDER BY 1;
      DROP TABLE edges;
      ALTER TABLE edges_new RENAME TO edges;
-     CREATE INDEX idx_edges_call_name ON edges(name) WHERE kind = 'call';
-     CREATE INDEX idx_edges_import_key ON edges(key) WHERE kind = 'import';
-     CREATE INDEX idx_edges_link_key ON edges(key) WHERE kind = 'link';",
+     CREATE INDEX idx_edges_call_name ON edges(name) WHERE kind = 0;
+     CREATE INDEX idx_edges_import_key ON edges(key) WHERE kind = 2;
+     CREATE INDEX idx_edges_link_key ON edges(key) WHERE kind = 4;",
 ];
 
 /// The schema version this build writes.
@@ -467,12 +469,21 @@ mod tests {
     /// indexes over every edge were dropped.
     #[test]
     fn v14_to_v15_looks_edges_up_by_indexes_of_their_own_rows() {
-        use crate::index::catalog::{EdgeLookup, ROW_BITS};
-        // The lookups as they were written then: edges had a file column (migration 17).
+        use crate::index::catalog::EdgeLookup;
+        // The lookups as they were written then (edges had a file column and kinds by name
+        // until migration 17).
         let sql = |lookup: EdgeLookup| {
-            lookup
-                .sql()
-                .replace(&format!("e.id >> {ROW_BITS}"), "e.file_id")
+            let (kind, column) = match lookup {
+                EdgeLookup::CallsNamed => ("call", "e.name"),
+                EdgeLookup::ImportsKeyed => ("import", "e.key"),
+                EdgeLookup::LinksKeyed => ("link", "e.key"),
+            };
+            format!(
+                "SELECT f.path, f.language, e.kind, e.name, e.line
+                 FROM edges e JOIN files f ON f.id = e.file_id
+                 WHERE e.kind = '{kind}' AND {column} = ?1
+                 ORDER BY f.path, e.line, e.kind, e.name, e.key LIMIT ?2"
+            )
         };
         let mut conn = Connection::open_in_memory().unwrap();
         conn.pragma_update(None, "foreign_keys", true).unwrap();
@@ -684,7 +695,12 @@ mod tests {
             );
         }
         let calls = edges_by(&conn, EdgeLookup::CallsNamed, "save", 10).unwrap();
-        let at: Vec<(&str, u32)> = calls.iter().map(|e| (e.path.as_str(), e.line)).collect();
-        assert_eq!(at, [("a.py", 2), ("b.py", 1)]);
+        let at: Vec<(&str, &str, u32)> = calls
+            .iter()
+            .map(|e| (e.kind.as_str(), e.path.as_str(), e.line))
+            .collect();
+        assert_eq!(at, [("call", "a.py", 2), ("call", "b.py", 1)]);
+        let imports = edges_by(&conn, EdgeLookup::ImportsKeyed, "os", 10).unwrap();
+        assert_eq!((imports[0].kind.as_str(), imports[0].line), ("import", 2));
     }
 }
