@@ -14,6 +14,10 @@ index of it with the release binary, and reports:
     server over stdio (mcp_stdio.Server), after the first pass, against ripgrep (`rg`, when on
     PATH; `cargo install ripgrep`) running the same queries as fixed strings over the same tree.
 
+`--source DIR` takes the directories to copy from DIR instead (as for the 1 GB tree of
+docs/benchmarks.md: the registry's crates and public repositories exported with `git archive`,
+symlinked side by side into one directory).
+
 Usage: python3 scripts/scale-bench.py [--size MB ...] [--queries N] [--keep DIR] [--source DIR]
 (cargo build --release first). Numbers and the command go to docs/benchmarks.md.
 """
@@ -230,6 +234,9 @@ def main() -> None:
               f"{mb(sizes['other'])} MB = {(tantivy + db + sizes['other']) / read:.2f}x the bytes read")
         for kind, n in sorted(sizes["tantivy"].items(), key=lambda kv: -kv[1]):
             print(f"  tantivy {kind}: {mb(n)} MB")
+        by_field = report.get("searchIndexBytes") or {}
+        for part, n in sorted(by_field.items(), key=lambda kv: -kv[1])[:10]:
+            print(f"  tantivy {part}: {mb(n)} MB")
         for name, n in list(sizes["state.db"].items())[:12]:
             print(f"  state.db {name}: {mb(n)} MB")
         built = graph_build(root, env)

@@ -366,7 +366,8 @@ impl Index {
             let conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
             catalog::clear_parser_failures(&conn)?;
         }
-        let mut todo: Vec<(Found, Option<Known>)> = Vec::new();
+        // The walk's own entries, not copies: on a tree of 370,000 files, copies were 50 MB.
+        let mut todo: Vec<(&Found, Option<Known>)> = Vec::new();
         let mut seen: HashSet<&str> = HashSet::with_capacity(found.len());
         for f in found.iter() {
             seen.insert(&f.path);
@@ -386,7 +387,7 @@ impl Index {
                 count_skip(&mut report, &f.path, reason);
                 continue;
             }
-            todo.push((f.clone(), if full { None } else { previous.cloned() }));
+            todo.push((f, if full { None } else { previous.cloned() }));
         }
         // What a live scan looks at until this pass is done: this walk, when the catalogue
         // does not account for some of its files (the scan leaves out those it does).
