@@ -169,7 +169,7 @@ def our_defs(root: Path, language: str):
     db = sqlite3.connect(root / ".smart-context" / "state.db")
     rows = db.execute(
         "SELECT f.path, s.name, s.start_line, s.end_line, s.kind, s.container FROM symbols s "
-        "JOIN files f ON f.id = s.file_id WHERE f.language = ?",
+        "JOIN files f ON f.id = s.id >> 24 WHERE f.language = ?",
         (language,),
     ).fetchall()
     # A dotted Haskell module the index splits (`Data.List.Extended`: `Extended` in

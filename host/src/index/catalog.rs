@@ -250,6 +250,13 @@ pub fn record_pass(conn: &Connection, pass: &Pass) -> Result<()> {
     Ok(())
 }
 
+/// Forgets the last complete pass: the catalogue no longer holds what it indexed (a cancelled
+/// full pass dropped files it had not reached), so its fingerprint says nothing.
+pub fn forget_passes(conn: &Connection) -> Result<()> {
+    conn.execute("DELETE FROM index_passes", [])?;
+    Ok(())
+}
+
 /// The last complete pass recorded.
 pub fn last_pass(conn: &Connection) -> Result<Option<Pass>> {
     Ok(conn
@@ -297,9 +304,16 @@ fn edge_kind(code: i64) -> rusqlite::Result<&'static str> {
 /// Rows of one kind a file keeps at most (a file of the index's size limit has far fewer).
 const ROWS_PER_FILE: usize = 1 << ROW_BITS;
 
-/// The keys of file `id`'s rows: `first..end`.
-fn rows_of(id: i64) -> (i64, i64) {
-    (id << ROW_BITS, (id + 1) << ROW_BITS)
+/// The largest file id whose keys fit (SQLite gives ids in order; only a planted state.db
+/// holds a larger one).
+const MAX_FILE_ID: i64 = (1 << (63 - ROW_BITS)) - 1;
+
+/// The keys of file `id`'s rows, `first..end`; None for an id out of range, which owns no
+/// rows (its keys would wrap onto another file's).
+fn rows_of(id: i64) -> Option<(i64, i64)> {
+    (0..MAX_FILE_ID)
+        .contains(&id)
+        .then(|| (id << ROW_BITS, (id + 1) << ROW_BITS))
 }
 
 /// A file left out by a pass: (path, size, mtime, reason).
@@ -371,9 +385,27 @@ pub fn apply(
                 e.reader,
                 e.chunk_count as i64
             ])?;
-            let id = tx.last_insert_rowid();
+            let given = tx.last_insert_rowid();
+            let mut id = given;
+            if rows_of(id).is_none() {
+                // SQLite gave the id after one out of range (a planted state.db's): the next
+                // one in range instead.
+                id = tx.query_row(
+                    "SELECT coalesce(max(id), 0) + 1 FROM files WHERE id BETWEEN 0 AND ?1",
+                    [MAX_FILE_ID - 1],
+                    |r| r.get(0),
+                )?;
+                if rows_of(id).is_none() {
+                    anyhow::bail!(
+                        "the catalogue has no file id left in range; rebuild it: delete .smart-context/state.db"
+                    );
+                }
+                tx.execute("UPDATE files SET id = ?1 WHERE id = ?2", [id, given])?;
+            }
             rows.clear(id)?;
-            let (first, _) = rows_of(id);
+            let Some((first, _)) = rows_of(id) else {
+                unreachable!("an id in range has keys")
+            };
             for (seq, s) in e.symbols.iter().take(ROWS_PER_FILE).enumerate() {
                 symbol.execute(params![
                     first + seq as i64,
@@ -433,9 +465,10 @@ impl FileRows<'_> {
 
     /// Empties file `id`'s range of keys: a new file's holds exactly the rows written with it.
     fn clear(&mut self, id: i64) -> rusqlite::Result<()> {
-        let (first, end) = rows_of(id);
-        self.symbols.execute([first, end])?;
-        self.edges.execute([first, end])?;
+        if let Some((first, end)) = rows_of(id) {
+            self.symbols.execute([first, end])?;
+            self.edges.execute([first, end])?;
+        }
         Ok(())
     }
 }
@@ -563,8 +596,10 @@ pub fn symbols_of(conn: &Connection, path: &str, hash: &str) -> Result<Option<Ve
         "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.id >> {ROW_BITS}
          WHERE s.id >= ?1 AND s.id < ?2 ORDER BY s.id"
     );
+    let Some((first, end)) = rows_of(id) else {
+        return Ok(Some(Vec::new()));
+    };
     let mut stmt = conn.prepare_cached(&sql)?;
-    let (first, end) = rows_of(id);
     let rows = stmt.query_map([first, end], symbol_row)?;
     Ok(Some(rows.collect::<Result<_, _>>()?))
 }
@@ -676,6 +711,7 @@ fn symbols_of_files_sql() -> String {
                 s.signature, s.branches
          FROM json_each(?1) j
          CROSS JOIN symbols s ON s.id >= (j.value << {ROW_BITS}) AND s.id < ((j.value + 1) << {ROW_BITS})
+         WHERE j.value BETWEEN 0 AND {MAX_FILE_ID} - 1
          ORDER BY s.id"
     )
 }
@@ -686,7 +722,7 @@ fn edges_of_files_sql() -> String {
         "SELECT e.id >> {ROW_BITS}, e.kind, e.name, e.key, e.line
          FROM json_each(?1) j
          CROSS JOIN edges e ON e.id >= (j.value << {ROW_BITS}) AND e.id < ((j.value + 1) << {ROW_BITS})
-         WHERE +e.kind <> {link}
+         WHERE +e.kind <> {link} AND j.value BETWEEN 0 AND {MAX_FILE_ID} - 1
          ORDER BY e.id",
         link = edge_code("link").unwrap_or_default()
     )
@@ -872,6 +908,32 @@ mod tests {
         apply(&mut conn, &[entry("b.py", &["b1"], &[])], &[], &[], &[]).unwrap();
         assert_eq!(id_of(&conn, "b.py"), next);
         assert_eq!(facts(&conn, &["b.py"]), [(names(&["b1"]), names(&[]))]);
+    }
+
+    #[test]
+    fn a_planted_file_id_out_of_range_lends_no_rows_and_takes_none() {
+        // Its keys would wrap onto another file's: it owns no rows, and the next file is
+        // given an id in range.
+        let mut conn = conn();
+        apply(&mut conn, &[entry("a.py", &["a1"], &["x"])], &[], &[], &[]).unwrap();
+        let wraps_onto_a = (1i64 << (64 - ROW_BITS)) + id_of(&conn, "a.py");
+        conn.execute(
+            "INSERT INTO files (id, path, hash, size, mtime_ms, kind, indexed_ms)
+             VALUES (?1, 'planted.py', 'h', 1, 1, 'code', 1)",
+            [wraps_onto_a],
+        )
+        .unwrap();
+        assert_eq!(facts(&conn, &["planted.py"]), [(names(&[]), names(&[]))]);
+        apply(&mut conn, &[entry("b.py", &["b1"], &["y"])], &[], &[], &[]).unwrap();
+        assert!(rows_of(id_of(&conn, "b.py")).is_some());
+        apply(&mut conn, &[], &[], &[], &["planted.py".to_string()]).unwrap();
+        assert_eq!(
+            facts(&conn, &["a.py", "b.py"]),
+            [
+                (names(&["a1"]), names(&["x"])),
+                (names(&["b1"]), names(&["y"]))
+            ]
+        );
     }
 
     #[test]

@@ -521,6 +521,14 @@ impl Index {
                     batches.skipped.clear();
                     if batches.commits > 0 {
                         let stale: Vec<String> = batches.unreached.drain().collect();
+                        if !stale.is_empty() {
+                            // Those files are in neither index now: live scans look for them
+                            // again, and no process may take the files for as indexed as
+                            // the last complete pass left them.
+                            self.publish_awaiting(Arc::clone(&found));
+                            let conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
+                            catalog::forget_passes(&conn)?;
+                        }
                         batches
                             .tx
                             .send(CatalogBatch {

@@ -330,8 +330,6 @@ impl Index {
         self.first_pass_done.load(Ordering::Acquire)
     }
 
-    /// Merges away deleted documents now and waits (see [`Fulltext::compact`]): what a
-    /// one-shot command does before it exits; a server merges in the background.
     /// The search index's bytes on disk by part and field (see [`Fulltext::space`]).
     pub fn search_index_space(&self) -> Result<std::collections::BTreeMap<String, u64>> {
         match self.fulltext() {
@@ -340,6 +338,8 @@ impl Index {
         }
     }
 
+    /// Merges away deleted documents now and waits (see [`Fulltext::compact`]): what a
+    /// one-shot command does before it exits; a server merges in the background.
     pub fn compact(&self) -> Result<()> {
         match self.fulltext() {
             Some(fulltext) if !self.is_read_only() => fulltext.compact(),
@@ -413,8 +413,13 @@ impl Index {
         if scan::fingerprint(&found, &readers) == last.fingerprint
             && self.freshness() == Freshness::Stale
         {
-            // The catalogue accounts for every file the walk found.
-            self.publish_awaiting(Arc::default());
+            // The catalogue accounts for every file the walk found; a pass that published
+            // its own walk meanwhile knows better.
+            let mut awaiting = self.awaiting.write().unwrap_or_else(|p| p.into_inner());
+            if awaiting.is_none() {
+                *awaiting = Some(Arc::default());
+            }
+            drop(awaiting);
             self.last_indexed_ms
                 .store(last.finished_ms, Ordering::Relaxed);
             self.set_freshness(Freshness::Fresh);

@@ -243,7 +243,8 @@ const MIGRATIONS: &[&str] = &[
     // 17: a file's definitions and edges are keyed by (file id << 24) | their place in the
     // file (`catalog::ROW_BITS`): they are written, read and deleted a file at a time, and a
     // range of keys finds them without an index of their file (a sixth of state.db on a large
-    // tree) or a file column. The catalogue deletes them with their file. An edge's kind is
+    // tree) or a file column. The catalogue deletes them with their file. Rows of a file id
+    // whose keys would not fit (only a planted state.db has one) are not carried over. An edge's kind is
     // a small number (`catalog::EDGE_KINDS`), not its name on each of millions of rows.
     "CREATE TABLE symbols_new (
         id INTEGER PRIMARY KEY,
@@ -258,9 +259,11 @@ const MIGRATIONS: &[&str] = &[
         branches INTEGER NOT NULL DEFAULT 0
      );
      INSERT INTO symbols_new
-        SELECT (file_id << 24) | (row_number() OVER (PARTITION BY file_id ORDER BY id) - 1),
+        SELECT (file_id << 24) | seq,
                name, name_lower, kind, container, start_line, end_line, signature, doc, branches
-        FROM symbols ORDER BY 1;
+        FROM (SELECT *, row_number() OVER (PARTITION BY file_id ORDER BY id) - 1 AS seq
+              FROM symbols WHERE file_id BETWEEN 0 AND 549755813886)
+        WHERE seq < 16777216 ORDER BY 1;
      DROP TABLE symbols;
      ALTER TABLE symbols_new RENAME TO symbols;
      CREATE INDEX idx_symbols_name ON symbols(name_lower);
@@ -272,11 +275,13 @@ const MIGRATIONS: &[&str] = &[
         line INTEGER NOT NULL
      );
      INSERT INTO edges_new
-        SELECT (file_id << 24) | (row_number() OVER (PARTITION BY file_id ORDER BY rowid) - 1),
+        SELECT (file_id << 24) | seq,
                CASE kind WHEN 'call' THEN 0 WHEN 'type' THEN 1 WHEN 'import' THEN 2
                          WHEN 'field' THEN 3 WHEN 'link' THEN 4 ELSE 5 END,
                name, key, line
-        FROM edges ORDER BY 1;
+        FROM (SELECT *, row_number() OVER (PARTITION BY file_id ORDER BY rowid) - 1 AS seq
+              FROM edges WHERE file_id BETWEEN 0 AND 549755813886)
+        WHERE seq < 16777216 ORDER BY 1;
      DROP TABLE edges;
      ALTER TABLE edges_new RENAME TO edges;
      CREATE INDEX idx_edges_call_name ON edges(name) WHERE kind = 0;
@@ -640,6 +645,11 @@ mod tests {
              INSERT INTO edges (file_id, kind, name, key, line) VALUES
                 (2, 'call', 'save', '', 1), (1, 'import', 'pkg.models', 'models', 1),
                 (2, 'import', 'os', 'os', 2), (1, 'call', 'save', '', 2), (1, 'call', 'b', '', 3);
+             -- A planted file id whose keys would wrap onto file 1's: its rows are not kept.
+             INSERT INTO files (id, path, hash, size, mtime_ms, kind, indexed_ms)
+                VALUES (1099511627777, 'p.py', 'h', 1, 1, 'code', 1);
+             INSERT INTO edges (file_id, kind, name, key, line)
+                VALUES (1099511627777, 'call', 'planted', '', 1);
              INSERT INTO symbols (file_id, name, name_lower, kind, start_line, end_line, signature)
                 VALUES (2, 'B', 'b', 'class', 1, 2, 'class B'), (1, 'a', 'a', 'function', 1, 1, 'def a()'),
                        (2, 'm', 'm', 'method', 2, 2, 'def m()');",
