@@ -18,6 +18,9 @@ use std::time::Duration;
 const LISTING_WAIT: Duration = Duration::from_secs(5);
 /// How long the client has to answer `roots/list`.
 const LIST_TIMEOUT: Duration = Duration::from_secs(10);
+/// A `roots/list` the transport dropped is asked again this many times, this far apart.
+const LIST_RETRIES: usize = 2;
+const LIST_RETRY_PAUSE: Duration = Duration::from_millis(100);
 
 /// One session's client roots.
 pub struct SessionRoots {
@@ -97,7 +100,19 @@ impl SessionRoots {
             let _done = done;
             let _one_at_a_time = session.listing.clone().lock_owned().await;
             #[allow(deprecated)] // roots/list: for clients of 2025-11-25 and earlier
-            let listed = tokio::time::timeout(LIST_TIMEOUT, peer.list_roots()).await;
+            let mut listed = tokio::time::timeout(LIST_TIMEOUT, peer.list_roots()).await;
+            // A listing the transport dropped is asked again, a few times, before the session
+            // goes on without its roots (seen once under load, at a session's start, where the
+            // client answered the next one); a transport really closed fails again at once.
+            for _ in 0..LIST_RETRIES {
+                if !matches!(listed, Ok(Err(rmcp::ServiceError::TransportClosed))) {
+                    break;
+                }
+                tokio::time::sleep(LIST_RETRY_PAUSE).await;
+                #[allow(deprecated)]
+                let again = tokio::time::timeout(LIST_TIMEOUT, peer.list_roots()).await;
+                listed = again;
+            }
             match listed {
                 Err(_) => tracing::warn!(
                     "the client did not answer roots/list within {} s; this session keeps the roots it had",
