@@ -758,6 +758,17 @@ fn every_degraded_reason_the_index_gives_is_in_explores_output_schema() {
     }
 }
 
+/// A control that cancels its pass as soon as the first batch reports progress.
+fn cancelled_at_first_progress() -> crate::tasks::Control {
+    let control = crate::tasks::Control::new();
+    let canceller = control.clone();
+    control.with_progress(Arc::new(move |done, total, _: &str| {
+        if Some(done) < total {
+            canceller.cancel();
+        }
+    }))
+}
+
 #[test]
 fn a_cancelled_full_pass_stops_early_and_leaves_a_consistent_index() {
     let files: Vec<(String, String)> = (0..1100)
@@ -767,14 +778,7 @@ fn a_cancelled_full_pass_stops_early_and_leaves_a_consistent_index() {
     let runtime = root.open();
     let index = index(&runtime);
     index.update(false, None).unwrap();
-    // Cancelled as soon as the first batch reports progress.
-    let control = crate::tasks::Control::new();
-    let canceller = control.clone();
-    let control = control.with_progress(Arc::new(move |done, total, _: &str| {
-        if Some(done) < total {
-            canceller.cancel();
-        }
-    }));
+    let control = cancelled_at_first_progress();
     let report = index.update_with(true, &control).unwrap();
     assert!(report.cancelled, "{report}");
     assert!(report.indexed_total() < 1100, "{report}");
@@ -803,13 +807,7 @@ fn a_first_pass_cancelled_midway_leaves_the_files_it_did_not_reach_to_live_scans
     let root = Root::new(&files);
     let runtime = root.open();
     let index = index(&runtime);
-    let control = crate::tasks::Control::new();
-    let canceller = control.clone();
-    let control = control.with_progress(Arc::new(move |done, total, _: &str| {
-        if Some(done) < total {
-            canceller.cancel();
-        }
-    }));
+    let control = cancelled_at_first_progress();
     let report = index.update_with(false, &control).unwrap();
     assert!(
         report.cancelled && report.indexed_total() < 1100,

@@ -244,7 +244,8 @@ const MIGRATIONS: &[&str] = &[
     // file (`catalog::ROW_BITS`): they are written, read and deleted a file at a time, and a
     // range of keys finds them without an index of their file (a sixth of state.db on a large
     // tree) or a file column. The catalogue deletes them with their file. Rows of a file id
-    // whose keys would not fit (only a planted state.db has one) are not carried over. An edge's kind is
+    // whose keys would not fit (only a planted state.db has one) are not carried over: file ids
+    // up to 2^39 - 2 (549755813886) and 2^24 (16777216) rows a file, as `catalog::rows_of`. An edge's kind is
     // a small number (`catalog::EDGE_KINDS`), not its name on each of millions of rows.
     "CREATE TABLE symbols_new (
         id INTEGER PRIMARY KEY,
@@ -335,6 +336,14 @@ mod tests {
         assert!(run(&mut conn).is_err());
     }
 
+    /// A database made by version `target`, foreign keys enforced as the store opens it.
+    fn at_version(target: u32) -> Connection {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.pragma_update(None, "foreign_keys", true).unwrap();
+        run_to(&mut conn, target).unwrap();
+        conn
+    }
+
     fn version(conn: &Connection) -> u32 {
         conn.pragma_query_value(None, "user_version", |r| r.get(0))
             .unwrap()
@@ -376,9 +385,7 @@ mod tests {
 
     #[test]
     fn v2_to_v3_keeps_the_catalogue_and_adds_evidence_packs() {
-        let mut conn = Connection::open_in_memory().unwrap();
-        conn.pragma_update(None, "foreign_keys", true).unwrap();
-        run_to(&mut conn, 2).unwrap();
+        let mut conn = at_version(2);
         conn.execute(
             "INSERT INTO files (path, hash, size, mtime_ms, kind, indexed_ms) VALUES ('a.md', 'h', 1, 1, 'document', 1)",
             [],
@@ -490,9 +497,7 @@ mod tests {
                  ORDER BY f.path, e.line, e.kind, e.name, e.key LIMIT ?2"
             )
         };
-        let mut conn = Connection::open_in_memory().unwrap();
-        conn.pragma_update(None, "foreign_keys", true).unwrap();
-        run_to(&mut conn, 14).unwrap();
+        let mut conn = at_version(14);
         conn.execute(
             "INSERT INTO files (path, hash, size, mtime_ms, kind, indexed_ms) VALUES ('a.py', 'h', 1, 1, 'code', 1)",
             [],
@@ -553,9 +558,7 @@ mod tests {
 
     #[test]
     fn v12_to_v13_keeps_edges_in_order_and_takes_type_edges() {
-        let mut conn = Connection::open_in_memory().unwrap();
-        conn.pragma_update(None, "foreign_keys", true).unwrap();
-        run_to(&mut conn, 12).unwrap();
+        let mut conn = at_version(12);
         conn.execute(
             "INSERT INTO files (path, hash, size, mtime_ms, kind, indexed_ms) VALUES ('a.py', 'h', 1, 1, 'code', 1)",
             [],
@@ -594,9 +597,7 @@ mod tests {
 
     #[test]
     fn v15_to_v16_moves_chunk_counts_to_files_and_drops_the_chunk_rows() {
-        let mut conn = Connection::open_in_memory().unwrap();
-        conn.pragma_update(None, "foreign_keys", true).unwrap();
-        run_to(&mut conn, 15).unwrap();
+        let mut conn = at_version(15);
         conn.execute_batch(
             "INSERT INTO files (id, path, hash, size, mtime_ms, kind, indexed_ms)
                 VALUES (1, 'a.rs', 'h', 1, 1, 'code', 1), (2, 'b.md', 'h', 1, 1, 'document', 1);
@@ -636,9 +637,7 @@ mod tests {
     #[test]
     fn v16_to_v17_keys_a_file_s_rows_by_the_file_in_their_order() {
         use crate::index::catalog::{EdgeLookup, ROW_BITS, edges_by};
-        let mut conn = Connection::open_in_memory().unwrap();
-        conn.pragma_update(None, "foreign_keys", true).unwrap();
-        run_to(&mut conn, 16).unwrap();
+        let mut conn = at_version(16);
         conn.execute_batch(
             "INSERT INTO files (id, path, hash, size, mtime_ms, kind, indexed_ms)
                 VALUES (1, 'a.py', 'h', 1, 1, 'code', 1), (2, 'b.py', 'h', 1, 1, 'code', 1);
