@@ -410,7 +410,7 @@ pub fn apply(
                 symbol.execute(params![
                     first + seq as i64,
                     s.name,
-                    s.name.to_lowercase(),
+                    unfolded_lower(&s.name),
                     s.kind,
                     s.container,
                     s.start_line,
@@ -475,9 +475,11 @@ impl FileRows<'_> {
 
 /// Forgets everything (before a full rebuild of a wiped search index).
 pub fn clear(conn: &Connection) -> Result<()> {
+    // The last pass goes too: its fingerprint would vouch for files no longer catalogued,
+    // and a server started before the next pass ends would call the empty index fresh.
     conn.execute_batch(
         "DELETE FROM files; DELETE FROM symbols; DELETE FROM edges; DELETE FROM skipped_files;
-         DELETE FROM chunk_summaries;",
+         DELETE FROM chunk_summaries; DELETE FROM index_passes;",
     )?;
     Ok(())
 }
@@ -546,6 +548,17 @@ fn symbol_row(r: &rusqlite::Row) -> rusqlite::Result<SymbolRow> {
     })
 }
 
+/// What the name index is built on (migration 18): a definition's name in lower case.
+/// SQLite's `lower()` folds ASCII only; the few names Unicode folds otherwise (`Ärger`)
+/// keep their lower-case form in `name_lower`, NULL for every other name.
+const NAME_KEY: &str = "coalesce(s.name_lower, lower(s.name))";
+
+/// A name's `name_lower`: its lower case where SQLite's `lower()` would not make it.
+fn unfolded_lower(name: &str) -> Option<String> {
+    let lower = name.to_lowercase();
+    (lower != name.to_ascii_lowercase()).then_some(lower)
+}
+
 const SYMBOL_COLUMNS: &str = "f.path, f.language, s.name, s.kind, s.container, s.start_line, \
      s.end_line, s.signature, s.doc, s.branches";
 
@@ -555,7 +568,7 @@ pub fn symbols_prefixed(conn: &Connection, prefix: &str, limit: usize) -> Result
     // followed by the greatest character (LIKE, case-insensitive, scans the table).
     let sql = format!(
         "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.id >> {ROW_BITS}
-         WHERE s.name_lower >= ?1 AND s.name_lower < ?2
+         WHERE {NAME_KEY} >= ?1 AND {NAME_KEY} < ?2
          ORDER BY length(s.name), f.path, s.start_line, s.end_line, s.name, s.kind,
                   s.container LIMIT ?3"
     );
@@ -569,7 +582,7 @@ pub fn symbols_prefixed(conn: &Connection, prefix: &str, limit: usize) -> Result
 pub fn symbols_named(conn: &Connection, names: &[String], limit: usize) -> Result<Vec<SymbolRow>> {
     let sql = format!(
         "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.id >> {ROW_BITS}
-         WHERE s.name_lower = ?1
+         WHERE {NAME_KEY} = ?1
          ORDER BY f.path, s.start_line, s.end_line, s.name, s.kind, s.container LIMIT ?2"
     );
     let mut stmt = conn.prepare_cached(&sql)?;
@@ -606,8 +619,9 @@ pub fn symbols_of(conn: &Connection, path: &str, hash: &str) -> Result<Option<Ve
 
 /// Every distinct lower-cased symbol name, for fuzzy matching.
 pub fn symbol_names(conn: &Connection) -> Result<Vec<String>> {
-    let mut stmt =
-        conn.prepare_cached("SELECT DISTINCT name_lower FROM symbols ORDER BY name_lower")?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT DISTINCT {NAME_KEY} AS key FROM symbols s ORDER BY key"
+    ))?;
     let rows = stmt.query_map([], |r| r.get(0))?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
@@ -620,22 +634,73 @@ pub fn edges_by(
     limit: usize,
 ) -> Result<Vec<EdgeRow>> {
     let mut stmt = conn.prepare_cached(&lookup.sql())?;
-    let rows = stmt.query_map(params![value, limit as i64], |r| {
-        Ok(EdgeRow {
-            path: r.get(0)?,
-            language: r.get(1)?,
-            kind: edge_kind(r.get(2)?)?.to_string(),
-            name: r.get(3)?,
-            line: r.get(4)?,
-        })
-    })?;
+    let rows = stmt.query_map(params![value, limit as i64], edge_row)?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-/// The edge lookups the catalogue answers, each by an index of its own rows (migration 15).
+/// An [`EdgeRow`] from a lookup's columns: path, language, kind, name, line.
+fn edge_row(r: &rusqlite::Row) -> rusqlite::Result<EdgeRow> {
+    Ok(EdgeRow {
+        path: r.get(0)?,
+        language: r.get(1)?,
+        kind: edge_kind(r.get(2)?)?.to_string(),
+        name: r.get(3)?,
+        line: r.get(4)?,
+    })
+}
+
+/// Call sites of `name` in the files at `paths`, in path then line order, at most `limit`:
+/// what [`EdgeLookup::CallsNamed`] finds, over the files the search index says call the
+/// name, each read by its range of keys, so no index of every call's name is kept
+/// (migration 18).
+pub fn calls_named_in(
+    conn: &Connection,
+    name: &str,
+    paths: &[String],
+    limit: usize,
+) -> Result<Vec<EdgeRow>> {
+    /// Files per statement: a common name is called in thousands of files, and the first
+    /// few hundred hold `limit` calls.
+    const FILES_PER_READ: usize = 256;
+    let mut sorted: Vec<&String> = paths.iter().collect();
+    sorted.sort_unstable();
+    let mut stmt = conn.prepare_cached(&calls_named_in_sql())?;
+    let mut out = Vec::new();
+    for batch in sorted.chunks(FILES_PER_READ) {
+        if out.len() >= limit {
+            break;
+        }
+        let batch_json = serde_json::to_string(batch)?;
+        let rows = stmt.query_map(
+            params![batch_json, name, (limit - out.len()) as i64],
+            edge_row,
+        )?;
+        for row in rows {
+            out.push(row?);
+        }
+    }
+    Ok(out)
+}
+
+/// [`calls_named_in`]'s statement: each listed file's range of keys (see [`ROW_BITS`]).
+pub(crate) fn calls_named_in_sql() -> String {
+    format!(
+        "SELECT f.path, f.language, e.kind, e.name, e.line
+         FROM json_each(?1) j
+         JOIN files f ON f.path = j.value
+         CROSS JOIN edges e ON e.id >= (f.id << {ROW_BITS}) AND e.id < ((f.id + 1) << {ROW_BITS})
+         WHERE f.id BETWEEN 0 AND {MAX_FILE_ID} - 1 AND +e.kind = {call} AND e.name = ?2
+         ORDER BY f.path, e.line, e.kind, e.name, e.key LIMIT ?3",
+        call = edge_code("call").unwrap_or_default()
+    )
+}
+
+/// The edge lookups the catalogue answers, imports and links each by an index of its own
+/// rows (migration 15).
 #[derive(Debug, Clone, Copy)]
 pub enum EdgeLookup {
-    /// Call sites of a name.
+    /// Call sites of a name, over every edge: only where the search index cannot say which
+    /// files call it (see [`calls_named_in`]); no index serves it since migration 18.
     CallsNamed,
     /// Imports whose key (a module path's last segment) is the value.
     ImportsKeyed,
@@ -940,16 +1005,60 @@ mod tests {
     fn a_file_s_rows_are_read_by_their_range_of_keys() {
         let conn = conn();
         for sql in [symbols_of_files_sql(), edges_of_files_sql()] {
-            let plan: Vec<String> = conn
-                .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
-                .unwrap()
-                .query_map(["[1, 2]"], |r| r.get::<_, String>(3))
-                .unwrap()
-                .collect::<Result<_, _>>()
-                .unwrap();
+            let plan = crate::store::query_plan(&conn, &sql, ["[1, 2]"]);
             assert!(
                 plan.iter()
                     .any(|step| step.contains("INTEGER PRIMARY KEY (rowid>? AND rowid<?)")),
+                "{plan:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn definitions_are_found_by_their_lower_case_name_through_the_name_index() {
+        let mut conn = conn();
+        let defs = ["parseConfig", "PARSE_ALL", "Ärger", "café", "İndex"];
+        apply(&mut conn, &[entry("a.py", &defs, &[])], &[], &[], &[]).unwrap();
+        let found = |rows: Vec<SymbolRow>| -> Vec<String> {
+            let mut names: Vec<String> = rows.into_iter().map(|r| r.symbol.name).collect();
+            names.sort();
+            names
+        };
+        for name in defs {
+            let lower = name.to_lowercase();
+            assert_eq!(
+                found(symbols_named(&conn, &[lower], 10).unwrap()),
+                [name],
+                "{name}"
+            );
+        }
+        assert_eq!(
+            found(symbols_prefixed(&conn, "parse", 10).unwrap()),
+            ["PARSE_ALL", "parseConfig"]
+        );
+        assert_eq!(found(symbols_prefixed(&conn, "är", 10).unwrap()), ["Ärger"]);
+        let mut lower: Vec<String> = defs.iter().map(|d| d.to_lowercase()).collect();
+        lower.sort();
+        assert_eq!(symbol_names(&conn).unwrap(), lower);
+        // Only the names SQLite's `lower()` folds otherwise keep their lower case.
+        let kept: Vec<String> = conn
+            .prepare("SELECT name_lower FROM symbols WHERE name_lower IS NOT NULL ORDER BY 1")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(kept, ["i\u{307}ndex", "ärger"]);
+        for sql in [
+            format!("SELECT s.name FROM symbols s WHERE {NAME_KEY} = ?1"),
+            format!(
+                "SELECT s.name FROM symbols s WHERE {NAME_KEY} >= ?1 AND {NAME_KEY} < ?1 || 'z'"
+            ),
+        ] {
+            let plan = crate::store::query_plan(&conn, &sql, ["parse"]);
+            assert!(
+                plan.iter()
+                    .any(|step| step.contains("USING INDEX idx_symbols_name")),
                 "{plan:?}"
             );
         }

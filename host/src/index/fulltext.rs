@@ -35,8 +35,15 @@ mod stats;
 /// `super()` receivers are recorded as `super`, and typed names as `type`/`field` edges.
 /// 4: a chunk that is its file's own lines is not stored, only hashed (`source_text`).
 /// 5: an id its path, kind, symbol and ordinal make again is not stored. 6: filter-only
-/// fields keep no length norms; the stored fields are zstd-compressed.
-const FORMAT: &str = "smart-context-index-6";
+/// fields keep no length norms; the stored fields are zstd-compressed. 7: a whole-file
+/// document holds the names its file calls and its path as a fast column (the catalogue's
+/// index of every call's name is gone).
+const FORMAT: &str = "smart-context-index-7";
+/// The fast column of a whole-file document's path.
+const FILE_PATH: &str = "file_path";
+/// Call names longer than this (generated code) are not indexed; their call sites are
+/// looked for in every call.
+pub const MAX_CALL_NAME: usize = 256;
 const FORMAT_FILE: &str = "FORMAT";
 /// zstd's level for the stored fields: its default, a fraction of the pass's time on the
 /// store's own thread.
@@ -84,6 +91,12 @@ struct Fields {
     end_line: Field,
     /// A whole-file document's words (no other document has this field).
     file_words: Field,
+    /// The names a code file calls, each whole and as written: which files can hold the
+    /// call sites of a name (see [`Fulltext::files_calling`]).
+    calls: Field,
+    /// A whole-file document's path as a fast column: which files matched, without reading
+    /// a stored document per file.
+    file_path: Field,
 }
 
 fn schema() -> (Schema, Fields) {
@@ -114,7 +127,7 @@ fn schema() -> (Schema, Fields) {
         path_text: b.add_text_field("path_text", text(false)),
         dirs: b.add_text_field("dirs", keyword.clone()),
         kind: b.add_text_field("kind", keyword.clone() | STORED),
-        language: b.add_text_field("language", keyword | STORED),
+        language: b.add_text_field("language", keyword.clone() | STORED),
         symbols: b.add_text_field("symbols", text(false) | STORED),
         heading: b.add_text_field("heading", text(false) | STORED),
         body: b.add_text_field("body", text(true)),
@@ -127,8 +140,18 @@ fn schema() -> (Schema, Fields) {
         ),
         end_line: b.add_u64_field("end_line", STORED),
         file_words: b.add_text_field("file_words", text(false)),
+        calls: b.add_text_field("calls", keyword),
+        file_path: b.add_text_field(FILE_PATH, TextOptions::default().set_fast("raw")),
     };
     (b.build(), fields)
+}
+
+/// A code file's whole-file document: its text (ranked as one, see [`Fulltext::top_files`])
+/// and the names it calls.
+pub struct WholeFile<'a> {
+    pub text: &'a str,
+    pub language: Option<&'a str>,
+    pub calls: Vec<&'a str>,
 }
 
 /// A chunk as stored in the index, with its file's facts.
@@ -299,29 +322,36 @@ impl Fulltext {
         Ok(Writing(guard))
     }
 
-    /// Replaces every chunk of `path`, and its whole-file document when `whole_text` is given
+    /// Replaces every chunk of `path`, and its whole-file document when `whole` is given
     /// (uncommitted until [`Fulltext::commit`]).
     pub fn replace_file(
         &self,
         path: &str,
         docs: &[ChunkDoc],
-        whole_text: Option<(&str, Option<&str>)>,
+        whole: Option<WholeFile>,
     ) -> Result<()> {
         let writer = self.writer()?;
         writer.delete_term(Term::from_field_text(self.fields.path, path));
         for doc in docs {
             writer.add_document(self.document(doc))?;
         }
-        if let Some((text, language)) = whole_text {
+        if let Some(whole) = whole {
             let f = &self.fields;
             let mut d = TantivyDocument::default();
             d.add_text(f.path, path);
             d.add_text(f.kind, FILE_KIND);
             add_dirs(&mut d, f.dirs, path);
-            if let Some(lang) = language {
+            if let Some(lang) = whole.language {
                 d.add_text(f.language, lang);
             }
-            d.add_text(f.file_words, text);
+            d.add_text(f.file_words, whole.text);
+            let mut calls = whole.calls;
+            calls.sort_unstable();
+            calls.dedup();
+            for name in calls.into_iter().filter(|n| n.len() <= MAX_CALL_NAME) {
+                d.add_text(f.calls, name);
+            }
+            d.add_text(f.file_path, path);
             writer.add_document(d)?;
         }
         Ok(())
@@ -666,6 +696,46 @@ impl Fulltext {
             }
         }
         Ok(out)
+    }
+
+    /// The code files that call a name `name` (exactly as written), in path order: where
+    /// its call sites are, read from the whole-file documents alone. None for a name too
+    /// long to be indexed ([`MAX_CALL_NAME`]).
+    pub fn files_calling(&self, name: &str) -> Result<Option<Vec<String>>> {
+        if name.len() > MAX_CALL_NAME {
+            return Ok(None);
+        }
+        let searcher = self.reader.searcher();
+        let query = TermQuery::new(
+            Term::from_field_text(self.fields.calls, name),
+            IndexRecordOption::Basic,
+        );
+        let mut docs: Vec<_> = searcher
+            .search(&query, &DocSetCollector)?
+            .into_iter()
+            .collect();
+        docs.sort_unstable();
+        let mut paths = Vec::with_capacity(docs.len());
+        // Per segment: the paths' ordinals in its column, then their text in one sorted walk
+        // of its dictionary (a lookup per ordinal decodes a block each time).
+        for segment in docs.chunk_by(|a, b| a.segment_ord == b.segment_ord) {
+            let reader = searcher.segment_reader(segment[0].segment_ord);
+            let Some(column) = reader.fast_fields().str(FILE_PATH)? else {
+                continue;
+            };
+            let mut ords: Vec<u64> = segment
+                .iter()
+                .flat_map(|doc| column.term_ords(doc.doc_id))
+                .collect();
+            ords.sort_unstable();
+            ords.dedup();
+            column.dictionary().sorted_ords_to_term_cb(&ords, |bytes| {
+                paths.push(String::from_utf8_lossy(bytes).into_owned())
+            })?;
+        }
+        paths.sort_unstable();
+        paths.dedup();
+        Ok(Some(paths))
     }
 
     /// Every chunk of one file, in line order (score 0, the first line as snippet).

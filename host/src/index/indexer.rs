@@ -588,7 +588,16 @@ impl Index {
                     .collect();
                 let whole = whole_text
                     .as_deref()
-                    .map(|t| (t, entry.language.as_deref()));
+                    .map(|text| super::fulltext::WholeFile {
+                        text,
+                        language: entry.language.as_deref(),
+                        calls: entry
+                            .edges
+                            .iter()
+                            .filter(|e| e.0 == "call")
+                            .map(|e| e.1.as_str())
+                            .collect(),
+                    });
                 fulltext.replace_file(&entry.path, &docs, whole)?;
                 entry.chunk_count = entry.chunks.len() as u64;
                 entry.chunks = Vec::new();

@@ -634,10 +634,22 @@ impl Index {
             return Err(HostError::new(codes::INVALID_ARGS, "empty name"));
         }
         let limit = limit.clamp(1, 1000);
+        let started = std::time::Instant::now();
+        // The search index knows the files that call the name; without it (a reader before
+        // the owner made one) or for a name too long to be indexed, every call is looked at.
+        let calling = match self.fulltext() {
+            Some(fulltext) => fulltext
+                .files_calling(name)
+                .map_err(|e| HostError::new(codes::INTERNAL, format!("search failed: {e:#}")))?,
+            None => None,
+        };
         let rows = {
             let conn = self.reader();
-            let mut rows = catalog::edges_by(&conn, EdgeLookup::CallsNamed, name, limit)
-                .map_err(store_error)?;
+            let mut rows = match &calling {
+                Some(paths) => catalog::calls_named_in(&conn, name, paths, limit),
+                None => catalog::edges_by(&conn, EdgeLookup::CallsNamed, name, limit),
+            }
+            .map_err(store_error)?;
             rows.extend(
                 catalog::edges_by(&conn, EdgeLookup::ImportsKeyed, name, limit)
                     .map_err(store_error)?,
@@ -647,6 +659,13 @@ impl Index {
             rows.truncate(limit);
             rows
         };
+        tracing::debug!(
+            name,
+            files = calling.as_ref().map(Vec::len),
+            rows = rows.len(),
+            ms = started.elapsed().as_secs_f64() * 1000.0,
+            "references"
+        );
         let mut out: Vec<Reference> = Vec::new();
         let mut file: Option<(String, Vec<String>)> = None;
         for row in rows {

@@ -468,11 +468,16 @@ fn a_damaged_search_index_is_rebuilt_on_open() {
     std::fs::write(&meta, b"garbage").unwrap();
     let runtime = root.open();
     let index = index(&runtime);
-    assert_eq!(
-        index.status().files,
-        0,
-        "the catalogue is cleared with the index"
-    );
+    let status = index.status();
+    assert_eq!(status.files, 0, "the catalogue is cleared with the index");
+    // The files match the last pass's walk, but the catalogue no longer holds that pass: the
+    // empty index is not fresh, now nor after a restart before the rebuilding pass ends.
+    assert_ne!(status.state, "fresh");
+    drop((index, runtime));
+    let runtime = root.open();
+    let index = self::index(&runtime);
+    let status = index.status();
+    assert_eq!((status.files, status.state == "fresh"), (0, false));
     let report = index.update(false, None).unwrap();
     assert_eq!(report.indexed_total(), 6);
     assert_eq!(search(&index, "installer").len(), 1);
@@ -1103,5 +1108,148 @@ fn shown_chunks_are_the_files_current_lines_and_a_pass_answers_as_a_fresh_build(
     fresh_index.update(false, None).unwrap();
     for query in ["parse_config", "ConfigError", "installer", "milk"] {
         assert_eq!(shown(&index, query), shown(&fresh_index, query), "{query}");
+    }
+}
+
+/// Files in several languages calling names of every shape, and more files calling one name
+/// than the catalogue reads at once.
+fn calling_files() -> Vec<(String, String)> {
+    let mut files = vec![
+        (
+            "src/lib.rs".to_string(),
+            "pub fn run() {\n    let v = Vec::new();\n    helper();\n    println!(\"{}\", v.len());\n    \
+             self::parseConfig(1);\n}\n"
+                .to_string(),
+        ),
+        (
+            "web/app.ts".to_string(),
+            "export function start() {\n  const s = new Server();\n  s.listen(80);\n  parseConfig('x');\n  \
+             $(\"#id\");\n}\n"
+                .to_string(),
+        ),
+        (
+            "cmd/main.go".to_string(),
+            "package main\n\nfunc main() {\n\thelper()\n\tHTTPServe(nil)\n}\n".to_string(),
+        ),
+        (
+            "java/A.java".to_string(),
+            "class A {\n  void go() {\n    helper();\n    new B().parseConfig();\n  }\n}\n".to_string(),
+        ),
+        (
+            "py/init.py".to_string(),
+            "class B(A):\n    def __init__(self):\n        super().__init__()\n        self.listen(1)\n"
+                .to_string(),
+        ),
+        // Spells the name only in a comment and a string: no call of it.
+        (
+            "py/notes.py".to_string(),
+            "# helper() is called everywhere\nX = 1\n".to_string(),
+        ),
+    ];
+    for i in 0..300 {
+        files.push((
+            format!("many/m{i:03}.py"),
+            format!("def f{i}():\n    return helper({i})\n"),
+        ));
+    }
+    files
+}
+
+/// Every call of a name the catalogue holds, by a scan of every call: what `references`
+/// must find through the files the search index says call the name.
+fn calls_scanned(index: &Index, name: &str) -> Vec<(String, u32)> {
+    catalog::edges_by(
+        &index.reader(),
+        catalog::EdgeLookup::CallsNamed,
+        name,
+        10_000,
+    )
+    .unwrap()
+    .into_iter()
+    .map(|e| (e.path, e.line))
+    .collect()
+}
+
+fn calls_referenced(index: &Index, name: &str, limit: usize) -> Vec<(String, u32)> {
+    index
+        .references(name, limit)
+        .unwrap()
+        .into_iter()
+        .filter(|r| r.kind == "call")
+        .map(|r| (r.path, r.line))
+        .collect()
+}
+
+fn call_names(index: &Index) -> Vec<String> {
+    let conn = index.reader();
+    let mut stmt = conn
+        .prepare("SELECT DISTINCT name FROM edges WHERE kind = 0 ORDER BY name")
+        .unwrap();
+    stmt.query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+#[test]
+fn references_find_every_call_a_scan_of_every_call_finds_after_edits_as_a_fresh_build() {
+    let files = calling_files();
+    let root = Root::new(&files);
+    let runtime = root.open();
+    let index = index(&runtime);
+    index.update(false, None).unwrap();
+    let names = call_names(&index);
+    for expected in ["helper", "parseConfig", "__init__", "listen", "HTTPServe"] {
+        assert!(names.iter().any(|n| n == expected), "{expected}: {names:?}");
+    }
+    for name in &names {
+        assert_eq!(
+            calls_referenced(&index, name, 1000),
+            calls_scanned(&index, name),
+            "{name}"
+        );
+    }
+    // 303 calls of `helper`, more files than one read of the catalogue takes.
+    let all = calls_scanned(&index, "helper");
+    assert_eq!(all.len(), 303, "{all:?}");
+    assert_eq!(calls_referenced(&index, "helper", 1000), all);
+    assert_eq!(calls_referenced(&index, "helper", 7), all[..7]);
+
+    // Edits: a call removed, a file that calls added, one deleted; then an incremental pass.
+    root.write("many/m000.py", b"def f0():\n    return 0\n");
+    root.write("late/z.py", b"def z():\n    helper()\n    parseConfig()\n");
+    std::fs::remove_file(root.dir.path().join("many/m001.py")).unwrap();
+    index.update(false, None).unwrap();
+    let after = calls_referenced(&index, "helper", 1000);
+    assert_eq!(after, calls_scanned(&index, "helper"));
+    assert_eq!(after.len(), 302, "{after:?}");
+    assert!(after.contains(&("late/z.py".to_string(), 2)));
+    assert!(
+        !after
+            .iter()
+            .any(|(p, _)| p == "many/m000.py" || p == "many/m001.py")
+    );
+
+    let mut now: Vec<(String, String)> = files
+        .into_iter()
+        .filter(|(p, _)| p != "many/m000.py" && p != "many/m001.py")
+        .collect();
+    now.push(("many/m000.py".into(), "def f0():\n    return 0\n".into()));
+    now.push((
+        "late/z.py".into(),
+        "def z():\n    helper()\n    parseConfig()\n".into(),
+    ));
+    let fresh = Root::new(&now);
+    let fresh_runtime = fresh.open();
+    let fresh_index = self::index(&fresh_runtime);
+    fresh_index.update(false, None).unwrap();
+    let names = call_names(&index);
+    assert_eq!(names, call_names(&fresh_index));
+    for name in &names {
+        assert_eq!(
+            calls_referenced(&index, name, 1000),
+            calls_referenced(&fresh_index, name, 1000),
+            "{name}"
+        );
     }
 }

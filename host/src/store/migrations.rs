@@ -288,6 +288,31 @@ const MIGRATIONS: &[&str] = &[
      CREATE INDEX idx_edges_call_name ON edges(name) WHERE kind = 0;
      CREATE INDEX idx_edges_import_key ON edges(key) WHERE kind = 2;
      CREATE INDEX idx_edges_link_key ON edges(key) WHERE kind = 4;",
+    // 18: the call sites of a name are found in the files the search index says call it
+    // (`catalog::calls_named_in`), each read by its range of keys: the index of every call's
+    // name was a sixth of state.db on a large tree. A definition's lower-case name is kept
+    // only where SQLite's ASCII `lower()` would not make it (`catalog::NAME_KEY`), and the
+    // name index is built on that expression.
+    "DROP INDEX idx_edges_call_name;
+     CREATE TABLE symbols_new (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        name_lower TEXT,
+        kind TEXT NOT NULL,
+        container TEXT,
+        start_line INTEGER NOT NULL,
+        end_line INTEGER NOT NULL,
+        signature TEXT NOT NULL,
+        doc TEXT,
+        branches INTEGER NOT NULL DEFAULT 0
+     );
+     INSERT INTO symbols_new
+        SELECT id, name, CASE WHEN name_lower = lower(name) THEN NULL ELSE name_lower END,
+               kind, container, start_line, end_line, signature, doc, branches
+        FROM symbols ORDER BY id;
+     DROP TABLE symbols;
+     ALTER TABLE symbols_new RENAME TO symbols;
+     CREATE INDEX idx_symbols_name ON symbols(coalesce(name_lower, lower(name)));",
 ];
 
 /// The schema version this build writes.
@@ -538,13 +563,7 @@ mod tests {
         run_to(&mut conn, 15).unwrap();
         for ((lookup, value, index), before) in lookups.iter().zip(&before) {
             assert_eq!(&found(&conn, *lookup, value), before, "{lookup:?} {value}");
-            let plan: Vec<String> = conn
-                .prepare(&format!("EXPLAIN QUERY PLAN {}", sql(*lookup)))
-                .unwrap()
-                .query_map(rusqlite::params![value, 10], |r| r.get::<_, String>(3))
-                .unwrap()
-                .collect::<Result<_, _>>()
-                .unwrap();
+            let plan = crate::store::query_plan(&conn, &sql(*lookup), rusqlite::params![value, 10]);
             assert!(
                 plan.iter().any(|step| step.contains(index)),
                 "{lookup:?} reads {plan:?}, not {index}"
@@ -691,13 +710,7 @@ mod tests {
             (EdgeLookup::ImportsKeyed, "models", "idx_edges_import_key"),
             (EdgeLookup::LinksKeyed, "models", "idx_edges_link_key"),
         ] {
-            let plan: Vec<String> = conn
-                .prepare(&format!("EXPLAIN QUERY PLAN {}", lookup.sql()))
-                .unwrap()
-                .query_map(rusqlite::params![value, 10], |r| r.get::<_, String>(3))
-                .unwrap()
-                .collect::<Result<_, _>>()
-                .unwrap();
+            let plan = crate::store::query_plan(&conn, &lookup.sql(), rusqlite::params![value, 10]);
             assert!(
                 plan.iter().any(|s| s.contains(index)),
                 "{lookup:?}: {plan:?}"
@@ -711,5 +724,88 @@ mod tests {
         assert_eq!(at, [("call", "a.py", 2), ("call", "b.py", 1)]);
         let imports = edges_by(&conn, EdgeLookup::ImportsKeyed, "os", 10).unwrap();
         assert_eq!((imports[0].kind.as_str(), imports[0].line), ("import", 2));
+    }
+
+    #[test]
+    fn v17_to_v18_finds_a_name_s_calls_by_the_files_calling_it_without_an_index_of_names() {
+        use crate::index::catalog::{EdgeLookup, ROW_BITS, calls_named_in, edges_by};
+        let mut conn = at_version(17);
+        conn.execute_batch(&format!(
+            "INSERT INTO files (id, path, hash, size, mtime_ms, kind, indexed_ms)
+                VALUES (1, 'b.py', 'h', 1, 1, 'code', 1), (2, 'a.py', 'h', 1, 1, 'code', 1),
+                       (3, 'c.py', 'h', 1, 1, 'code', 1);
+             INSERT INTO edges (id, kind, name, key, line) VALUES
+                ((1 << {ROW_BITS}) | 0, 0, 'save', '', 9), ((1 << {ROW_BITS}) | 1, 2, 'save', 'save', 1),
+                ((2 << {ROW_BITS}) | 0, 0, 'other', '', 1), ((2 << {ROW_BITS}) | 1, 0, 'save', '', 4),
+                ((2 << {ROW_BITS}) | 2, 0, 'save', '', 2), ((3 << {ROW_BITS}) | 0, 0, 'save', '', 1);
+             INSERT INTO symbols (id, name, name_lower, kind, start_line, end_line, signature) VALUES
+                ((1 << {ROW_BITS}) | 0, 'Save', 'save', 'function', 1, 1, 'def Save()'),
+                ((1 << {ROW_BITS}) | 1, 'Ärger', 'ärger', 'class', 2, 3, 'class Ärger');"
+        ))
+        .unwrap();
+        run_to(&mut conn, 18).unwrap();
+        // A lower-case name SQLite's `lower()` makes is not kept twice; the index finds both.
+        let symbols: Vec<(String, Option<String>)> = conn
+            .prepare("SELECT name, name_lower FROM symbols ORDER BY id")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(
+            symbols,
+            [
+                ("Save".into(), None),
+                ("Ärger".into(), Some("ärger".into()))
+            ]
+        );
+        for lower in ["save", "ärger"] {
+            let named = crate::index::catalog::symbols_named(&conn, &[lower.into()], 5).unwrap();
+            assert_eq!(named.len(), 1, "{lower}");
+        }
+        let indexes: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE name = 'idx_edges_call_name'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(indexes, 0);
+        let at = |rows: Vec<crate::index::catalog::EdgeRow>| -> Vec<(String, u32)> {
+            rows.into_iter().map(|e| (e.path, e.line)).collect()
+        };
+        let scanned = at(edges_by(&conn, EdgeLookup::CallsNamed, "save", 10).unwrap());
+        let owned = |v: &[(&str, u32)]| -> Vec<(String, u32)> {
+            v.iter().map(|(p, l)| (p.to_string(), *l)).collect()
+        };
+        assert_eq!(
+            scanned,
+            owned(&[("a.py", 2), ("a.py", 4), ("b.py", 9), ("c.py", 1)])
+        );
+        // The files that call the name, in any order; an unknown path finds nothing.
+        let paths: Vec<String> = ["c.py", "gone.py", "a.py", "b.py"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(
+            at(calls_named_in(&conn, "save", &paths, 10).unwrap()),
+            scanned
+        );
+        assert_eq!(
+            at(calls_named_in(&conn, "save", &paths, 3).unwrap()),
+            scanned[..3]
+        );
+        assert_eq!(
+            at(calls_named_in(&conn, "save", &paths[2..], 10).unwrap()),
+            owned(&[("a.py", 2), ("a.py", 4), ("b.py", 9)])
+        );
+        // Each file's calls are read by its range of keys, not by scanning every edge.
+        let sql = crate::index::catalog::calls_named_in_sql();
+        let plan =
+            crate::store::query_plan(&conn, &sql, rusqlite::params!["[\"a.py\"]", "save", 10]);
+        assert!(
+            plan.iter()
+                .any(|s| s.contains("SEARCH e USING INTEGER PRIMARY KEY")),
+            "{plan:?}"
+        );
     }
 }

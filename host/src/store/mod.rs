@@ -26,6 +26,18 @@ pub fn migrate_for_tests(conn: &mut Connection) {
     migrations::run(conn).unwrap();
 }
 
+/// The steps of SQLite's plan for `sql` with `params`: what tests read to see that a lookup
+/// uses the index or the range of keys it was written for.
+#[cfg(test)]
+pub fn query_plan(conn: &Connection, sql: &str, params: impl rusqlite::Params) -> Vec<String> {
+    conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+        .unwrap()
+        .query_map(params, |r| r.get::<_, String>(3))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
 /// Milliseconds since the Unix epoch: how every stored row stamps time.
 pub fn now_ms() -> u64 {
     std::time::SystemTime::now()

@@ -91,7 +91,11 @@ fn fixture() -> (tempfile::TempDir, Fulltext) {
             .map(|c| c.body.as_str())
             .collect::<Vec<_>>()
             .join("\n");
-        let whole = language.map(|l| (whole.as_str(), Some(l)));
+        let whole = language.map(|l| WholeFile {
+            text: whole.as_str(),
+            language: Some(l),
+            calls: Vec::new(),
+        });
         ft.replace_file(path, &docs, whole).unwrap();
     }
     ft.commit().unwrap();
@@ -292,8 +296,12 @@ fn deletes_after_a_full_pass_take_only_their_own_documents() {
             language: Some("python"),
             chunk: &c,
         }];
-        ft.replace_file(path, &docs, Some((body, Some("python"))))
-            .unwrap();
+        let whole = WholeFile {
+            text: body,
+            language: Some("python"),
+            calls: Vec::new(),
+        };
+        ft.replace_file(path, &docs, Some(whole)).unwrap();
     };
     let count = |q: &str| {
         ft.search(&SearchRequest {
@@ -518,4 +526,49 @@ fn chunk_ids_come_back_as_chunking_made_them_kept_or_made_again() {
             .count()
             >= 2
     );
+}
+
+#[test]
+fn the_files_calling_a_name_are_those_whose_calls_name_it_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ft, _) = Fulltext::open(&dir.path().join("index"), true).unwrap();
+    let long = "x".repeat(MAX_CALL_NAME + 1);
+    let files: [(&str, Vec<&str>); 4] = [
+        ("b.rs", vec!["new", "parse", "new"]),
+        ("a.rs", vec!["New", "$", "operator=="]),
+        ("c.py", vec!["new", long.as_str()]),
+        // Says `new` in its text and calls nothing.
+        ("d.py", vec![]),
+    ];
+    for (path, calls) in &files {
+        let whole = WholeFile {
+            text: "new parse New",
+            language: Some("rust"),
+            calls: calls.clone(),
+        };
+        ft.replace_file(path, &[], Some(whole)).unwrap();
+    }
+    ft.commit().unwrap();
+    let calling = |name: &str| ft.files_calling(name).unwrap();
+    assert_eq!(calling("new"), Some(vec!["b.rs".into(), "c.py".into()]));
+    assert_eq!(calling("New"), Some(vec!["a.rs".into()]));
+    assert_eq!(calling("$"), Some(vec!["a.rs".into()]));
+    assert_eq!(calling("operator=="), Some(vec!["a.rs".into()]));
+    assert_eq!(calling("nothing"), Some(vec![]));
+    assert_eq!(
+        calling(&long),
+        None,
+        "too long to be indexed: every call is looked at"
+    );
+    // Replaced and deleted files call what they call now.
+    let whole = WholeFile {
+        text: "",
+        language: Some("rust"),
+        calls: vec!["parse"],
+    };
+    ft.replace_file("b.rs", &[], Some(whole)).unwrap();
+    ft.delete_file("c.py").unwrap();
+    ft.commit().unwrap();
+    assert_eq!(calling("new"), Some(vec![]));
+    assert_eq!(calling("parse"), Some(vec!["b.rs".into()]));
 }
