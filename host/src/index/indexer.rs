@@ -24,12 +24,41 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// Files extracted per parallel batch.
+/// Files extracted per parallel batch, at most.
 const BATCH: usize = 512;
+/// Bytes of files extracted per parallel batch, at most (a file larger than this is a batch
+/// of its own): a batch's texts, chunks and facts are held until it is added, about 14 times
+/// its files' bytes, so 512 files of 2 MB once took 7.9 GB. Ordinary trees (files of a few
+/// KB) fill a batch by count first.
+const BATCH_BYTES: u64 = 16 << 20;
 /// Progress is reported every this many files, from inside a batch, not only at its end.
 const TICK_FILES: u64 = 32;
 /// Commit at least this often during a long pass, so queries see progress.
 const COMMIT_EVERY: Duration = Duration::from_secs(2);
+
+/// `items` in order, cut into batches of at most [`BATCH`] items and [`BATCH_BYTES`] bytes
+/// (`size` of each), each batch at least one item: the pass's memory bounded by a budget,
+/// not by its files' sizes.
+fn batches_within<T>(items: &[T], size: impl Fn(&T) -> u64) -> impl Iterator<Item = &[T]> {
+    let mut rest = items;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let mut bytes = 0u64;
+        let mut end = 0;
+        while end < rest.len() && end < BATCH {
+            bytes = bytes.saturating_add(size(&rest[end]));
+            if end > 0 && bytes > BATCH_BYTES {
+                break;
+            }
+            end += 1;
+        }
+        let (batch, tail) = rest.split_at(end);
+        rest = tail;
+        Some(batch)
+    })
+}
 
 /// What a pass did, for the CLI summary and the logs.
 #[derive(Debug, Clone, Default, serde::Serialize)]
@@ -453,7 +482,7 @@ impl Index {
             let result = (|| -> Result<()> {
                 let mut last_commit = Instant::now();
                 let mut done = 0u64;
-                for batch in todo.chunks(BATCH) {
+                for batch in batches_within(&todo, |(f, _)| f.size) {
                     let t = Instant::now();
                     // Workers check the flag per file, so a cancel stops a batch in
                     // about the time one file takes.
@@ -901,4 +930,33 @@ fn document_chunks(path: &str, doc: &super::documents::Document) -> Vec<Chunk> {
             )
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cut(sizes: &[u64]) -> Vec<usize> {
+        batches_within(sizes, |s| *s).map(<[u64]>::len).collect()
+    }
+
+    #[test]
+    fn a_pass_batches_files_by_count_and_by_bytes() {
+        const MB: u64 = 1 << 20;
+        // Small files: by count.
+        assert_eq!(cut(&vec![4096; 1100]), [512, 512, 76]);
+        // Large files: by bytes, each batch within the budget.
+        assert_eq!(cut(&[2 * MB; 20]), [8, 8, 4]);
+        // A file over the budget is a batch of its own; nothing is lost or repeated.
+        assert_eq!(cut(&[MB, 40 * MB, MB, MB]), [1, 1, 2]);
+        assert_eq!(cut(&[40 * MB]), [1]);
+        assert!(cut(&[]).is_empty());
+        let sizes: Vec<u64> = (0..3000).map(|i| (i * 7919 % 5000) * 1024).collect();
+        let batches: Vec<&[u64]> = batches_within(&sizes, |s| *s).collect();
+        assert_eq!(batches.concat(), sizes);
+        for batch in batches {
+            assert!(batch.len() <= BATCH);
+            assert!(batch.len() == 1 || batch.iter().sum::<u64>() <= BATCH_BYTES);
+        }
+    }
 }
