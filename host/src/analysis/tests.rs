@@ -574,6 +574,50 @@ fn calls_through_chains_of_fields_reach_the_last_field_s_type() {
 }
 
 #[test]
+fn a_declared_this_a_name_for_the_object_itself_and_super_calls_have_their_targets() {
+    let s = snapshot(&[
+        (
+            "src/subscriber.ts",
+            "export class Subscriber {\n  error(err: unknown) {}\n}\n\nexport class Other {\n  error(err: unknown) {}\n}\n",
+        ),
+        (
+            "src/scheduler.ts",
+            "export class Action {\n  schedule(state?: unknown) {}\n}\n\nexport class Scheduler {\n  constructor(private actionCtor: typeof Action) {}\n\n  schedule(work: () => void) {\n    return new this.actionCtor(this, work).schedule(1);\n  }\n}\n",
+        ),
+        (
+            "src/lift.ts",
+            "import { Subscriber } from './subscriber';\n\nexport function operate(init: any) {\n  return function (this: Subscriber, source: unknown) {\n    try {\n      return init(source, this);\n    } catch (err) {\n      this.error(err);\n    }\n  };\n}\n",
+        ),
+        (
+            "src/operator.ts",
+            "import { Subscriber } from './subscriber';\n\ninterface Loggable {}\n\nexport class OperatorSubscriber extends Subscriber implements Loggable {\n  constructor(destination: unknown) {\n    super(destination);\n  }\n}\n",
+        ),
+        (
+            "src/hot.ts",
+            "import { Scheduler } from './scheduler';\n\nexport class Hot {\n  scheduler: Scheduler;\n\n  setup() {\n    const subject = this;\n    (() => {\n      subject.scheduler.schedule(() => {});\n    })();\n  }\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "src/lift.ts:operate"),
+        pairs(&[("src/subscriber.ts:Subscriber.error", "type")])
+    );
+    assert_eq!(
+        callees(&s, "src/hot.ts:Hot.setup"),
+        pairs(&[("src/scheduler.ts:Scheduler.schedule", "type")])
+    );
+    // `new` of a field holding a class makes one of that class.
+    assert_eq!(
+        callees(&s, "src/scheduler.ts:Scheduler.schedule"),
+        pairs(&[("src/scheduler.ts:Action.schedule", "type")])
+    );
+    // `super(..)` runs the extended class's constructor, not an interface's.
+    assert_eq!(
+        callees(&s, "src/operator.ts:OperatorSubscriber.constructor"),
+        pairs(&[("src/subscriber.ts:Subscriber", "base")])
+    );
+}
+
+#[test]
 fn fields_and_module_values_take_the_types_their_assignments_state() {
     let s = snapshot(&[
         (

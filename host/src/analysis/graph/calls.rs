@@ -159,6 +159,16 @@ impl Graph {
             .unwrap_or_default()
         };
         if receiver.is_empty() {
+            // `super(..)` in a constructor runs the extended class's (a class stands for its
+            // constructor, as `new C(..)` links to `C`).
+            if name == SUPER
+                && matches!(
+                    scope.facts.language.as_deref(),
+                    Some("typescript" | "tsx" | "javascript")
+                )
+            {
+                return (self.extended(scope, at, own_classes()), Confidence::Base);
+            }
             let bound = callables(scope.bound(name, at));
             if !bound.is_empty() {
                 return (bound, Confidence::Import);
@@ -192,6 +202,18 @@ impl Graph {
         }
         let is_super = receiver == SUPER && scope.facts.language.as_deref() != Some("rust");
         if is_super || SELF.contains(&receiver) {
+            // A function that declares its `this` (TypeScript's `function (this: T, ..)`):
+            // a method of T.
+            if receiver == "this" {
+                let declared =
+                    self.stated_types(scope, caller_sym, at, receiver, typing::CALL_VALUE_DEPTH);
+                for type_name in declared {
+                    let methods = callables(self.methods_of_type(scope, at, &type_name, name));
+                    if !methods.is_empty() {
+                        return (methods, Confidence::Type);
+                    }
+                }
+            }
             if !is_super {
                 let same: Vec<u32> = local.iter().copied().filter(in_own).collect();
                 if !same.is_empty() {
@@ -215,6 +237,21 @@ impl Graph {
             // `new Builder().add(a).build()`).
             if let Some((on, method)) = types::method_call(made_by) {
                 for type_name in self.returned_by_method(scope, caller_sym, at, on, method, 8) {
+                    let methods = callables(self.methods_of_type(scope, at, &type_name, name));
+                    if !methods.is_empty() {
+                        return (methods, Confidence::Type);
+                    }
+                }
+            }
+            // `new this.ctor(..)` of a field holding a class (`ctor: typeof Action`): an
+            // instance of that class. (Elsewhere a path is called for what it returns.)
+            let script = matches!(
+                scope.facts.language.as_deref(),
+                Some("typescript" | "tsx" | "javascript")
+            );
+            if script && !made_by.contains("()") && made_by.contains('.') {
+                let (held, _) = self.chain_types(scope, made_by, caller_sym, at, 1);
+                for type_name in held {
                     let methods = callables(self.methods_of_type(scope, at, &type_name, name));
                     if !methods.is_empty() {
                         return (methods, Confidence::Type);

@@ -73,6 +73,18 @@ impl Graph {
         })
     }
 
+    /// The classes `start` extend, nearest first (not the interfaces they implement): whose
+    /// constructor a `super(..)` call in theirs runs.
+    pub(super) fn extended(&self, scope: &Scope, at: (u32, u32), start: Vec<u32>) -> Vec<u32> {
+        self.nearest_bases(scope, at, start, |bases| {
+            bases
+                .iter()
+                .copied()
+                .filter(|&b| self.symbols[b as usize].symbol().kind == "class")
+                .collect()
+        })
+    }
+
     /// What `find` answers for the first level of the bases of `start` (as their
     /// declarations name them) where it answers anything, at most [`MAX_BASE_DEPTH`] levels
     /// up; each class is visited once.
@@ -662,7 +674,13 @@ impl Graph {
         if path.contains('.') {
             return self.chain_types(scope, path, caller, at, depth).0;
         }
-        self.stated_types(scope, caller, at, path, depth)
+        let stated = self.stated_types(scope, caller, at, path, depth);
+        // `const self = this`: the object itself, of the caller's own class unless the
+        // function declares its `this`.
+        if stated.is_empty() && SELF.contains(&path) {
+            return caller.container.iter().cloned().collect();
+        }
+        stated
     }
 
     /// The types a name as written is stated to have where a definition spanning `at` uses

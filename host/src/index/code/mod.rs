@@ -421,6 +421,9 @@ fn bound_type_name(lang: Language, written: &str) -> Option<String> {
     if lang == Language::Rust {
         return types::rust_type_name(written);
     }
+    // TypeScript's `typeof C`: the class itself, whose `new` makes a `C` and whose static
+    // methods are `C`'s.
+    let written = written.strip_prefix("typeof ").unwrap_or(written);
     let name = types::type_name(written)?;
     if lang != Language::Java {
         return Some(name);
@@ -453,7 +456,9 @@ fn call_value(lang: Language, function: &str) -> Option<String> {
 /// A path's value (`test.route`, `self.app`) as a [`types::PATH_VALUE`] type: a chain of
 /// plain names, at least one field deep; none for anything else (an index, a call).
 fn path_value(written: &str) -> Option<String> {
-    (dotted_path(written) && written.contains('.'))
+    // `const self = this`: the object itself, whatever its class.
+    let own = matches!(written, "this" | "self");
+    (dotted_path(written) && (written.contains('.') || own))
         .then(|| format!("{}{written}", types::PATH_VALUE))
 }
 

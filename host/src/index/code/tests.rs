@@ -352,6 +352,16 @@ fn names_get_the_types_each_language_states() {
             ("d", "Map", false),
         ])
     );
+    // A function's declared `this`, and a name for the object itself (`const self = this`).
+    let ts = "function f(this: Subscriber<R>, x: number) {\n  const self = this;\n}\n";
+    assert_eq!(
+        typed(Language::TypeScript, ts),
+        want(&[
+            ("self", "=this", false),
+            ("this", "Subscriber", false),
+            ("x", "number", false),
+        ])
+    );
     let rs = "struct S { inner: Arc<Inner>, n: usize }\n\
               fn f(b: &mut Builder, s: Box<dyn Sink>) {\n    let c = Config::new();\n    let d: Pool = make();\n    let e = Point { x: 1 };\n    let g = Config::builder();\n}\n";
     assert_eq!(

@@ -5,6 +5,7 @@
 (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)]) @definition.function
 
 (call_expression function: (identifier) @call)
+(call_expression function: (super) @call)
 (call_expression function: (member_expression object: (_) @receiver property: (property_identifier) @call))
 (new_expression constructor: (identifier) @call)
 
@@ -17,4 +18,5 @@
 (assignment_expression left: (member_expression object: (this) @bind.self property: (property_identifier) @bind.field) right: (identifier) @bind.from)
 (variable_declarator name: (identifier) @bind.name value: (call_expression function: [(identifier) @bind.type (member_expression) @bind.call]))
 (variable_declarator name: (identifier) @bind.name value: (member_expression) @bind.path)
+(variable_declarator name: (identifier) @bind.name value: (this) @bind.path)
 (arguments [(arrow_function) (function_expression)] @bind.callback)

@@ -9,6 +9,7 @@
 
 (variable_declarator name: (identifier) @bind.name type: (type_annotation (_) @bind.type))
 (required_parameter pattern: (identifier) @bind.name type: (type_annotation (_) @bind.type))
+(required_parameter pattern: (this) @bind.name type: (type_annotation (_) @bind.type))
 (optional_parameter pattern: (identifier) @bind.name type: (type_annotation (_) @bind.type))
 (required_parameter (accessibility_modifier) pattern: (identifier) @bind.field type: (type_annotation (_) @bind.type))
 (optional_parameter (accessibility_modifier) pattern: (identifier) @bind.field type: (type_annotation (_) @bind.type))
