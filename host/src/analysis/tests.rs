@@ -589,6 +589,10 @@ fn a_declared_this_a_name_for_the_object_itself_and_super_calls_have_their_targe
             "import { Subscriber } from './subscriber';\n\nexport function operate(init: any) {\n  return function (this: Subscriber, source: unknown) {\n    try {\n      return init(source, this);\n    } catch (err) {\n      this.error(err);\n    }\n  };\n}\n",
         ),
         (
+            "src/table.ts",
+            "export class Row {\n  draw() {}\n}\n\nexport class Table {\n  draw() {}\n\n  render(rows: Row[]) {\n    this.draw();\n    rows.forEach(function (this: Row) {\n      this.draw();\n    });\n  }\n}\n",
+        ),
+        (
             "src/operator.ts",
             "import { Subscriber } from './subscriber';\n\ninterface Loggable {}\n\nexport class OperatorSubscriber extends Subscriber implements Loggable {\n  constructor(destination: unknown) {\n    super(destination);\n  }\n}\n",
         ),
@@ -604,6 +608,14 @@ fn a_declared_this_a_name_for_the_object_itself_and_super_calls_have_their_targe
     assert_eq!(
         callees(&s, "src/hot.ts:Hot.setup"),
         pairs(&[("src/scheduler.ts:Scheduler.schedule", "type")])
+    );
+    // A declared `this` holds inside its function only, not before it.
+    assert_eq!(
+        callees(&s, "src/table.ts:Table.render"),
+        pairs(&[
+            ("src/table.ts:Row.draw", "type"),
+            ("src/table.ts:Table.draw", "container")
+        ])
     );
     // `new` of a field holding a class makes one of that class.
     assert_eq!(

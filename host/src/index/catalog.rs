@@ -477,10 +477,13 @@ impl FileRows<'_> {
 pub fn clear(conn: &Connection) -> Result<()> {
     // The last pass goes too: its fingerprint would vouch for files no longer catalogued,
     // and a server started before the next pass ends would call the empty index fresh.
-    conn.execute_batch(
+    // All or nothing: a catalogue half emptied would hold files the search index lacks.
+    let tx = conn.unchecked_transaction()?;
+    tx.execute_batch(
         "DELETE FROM files; DELETE FROM symbols; DELETE FROM edges; DELETE FROM skipped_files;
          DELETE FROM chunk_summaries; DELETE FROM index_passes;",
     )?;
+    tx.commit()?;
     Ok(())
 }
 

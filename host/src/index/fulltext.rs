@@ -240,6 +240,10 @@ pub struct Fulltext {
     writer: Option<Mutex<Option<IndexWriter>>>,
     /// Live token totals per segment and field, for BM25's mean lengths.
     totals: TokenTotals,
+    /// The FORMAT file of a rebuilt index, written at its first commit: by then the caller
+    /// has emptied the catalogue, so a crash in between rebuilds again rather than leave a
+    /// current-format index beside a catalogue of the old one.
+    format_pending: Mutex<Option<std::path::PathBuf>>,
 }
 
 impl Fulltext {
@@ -277,7 +281,6 @@ impl Fulltext {
                     .schema(schema)
                     .settings(settings)
                     .create_in_dir(dir)?;
-                std::fs::write(dir.join(FORMAT_FILE), FORMAT)?;
                 (index, true)
             }
             Err(err) => return Err(err.context("opening the search index read-only")),
@@ -307,6 +310,7 @@ impl Fulltext {
                 fields,
                 writer,
                 totals: TokenTotals::default(),
+                format_pending: Mutex::new(rebuilt.then(|| dir.join(FORMAT_FILE))),
             },
             rebuilt,
         ))
@@ -385,6 +389,15 @@ impl Fulltext {
     /// Makes the pending changes durable and visible to searches.
     pub fn commit(&self) -> Result<()> {
         self.writer()?.commit()?;
+        let mut pending = self
+            .format_pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if let Some(file) = pending.as_ref() {
+            std::fs::write(file, FORMAT).with_context(|| format!("writing {}", file.display()))?;
+            *pending = None;
+        }
+        drop(pending);
         self.reader.reload()?;
         Ok(())
     }

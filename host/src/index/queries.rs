@@ -635,12 +635,21 @@ impl Index {
         }
         let limit = limit.clamp(1, 1000);
         let started = std::time::Instant::now();
-        // The search index knows the files that call the name; without it (a reader before
-        // the owner made one) or for a name too long to be indexed, every call is looked at.
+        // The search index knows the files that call the name. Every call is looked at
+        // instead without it (a reader before the owner made one), for a name too long to be
+        // indexed, and while a pass runs: the search index commits ahead of the catalogue,
+        // and a full pass empties it first, so it may not name a file the catalogue holds.
         let calling = match self.fulltext() {
-            Some(fulltext) => fulltext
-                .files_calling(name)
-                .map_err(|e| HostError::new(codes::INTERNAL, format!("search failed: {e:#}")))?,
+            Some(_) if self.freshness() == Freshness::Rebuilding => None,
+            Some(fulltext) => {
+                if self.is_read_only() {
+                    fulltext.refresh();
+                }
+                fulltext.files_calling(name).unwrap_or_else(|err| {
+                    tracing::warn!("looking up the files calling {name}: {err:#}");
+                    None
+                })
+            }
             None => None,
         };
         let rows = {

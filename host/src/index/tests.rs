@@ -525,9 +525,21 @@ fn a_second_process_on_the_same_root_reads_but_does_not_write() {
         1,
         "reads the owner's commits"
     );
-    // The owner's later commits become visible too.
+    // The owner's later commits become visible too, to searches and to references.
     root.write("later.md", b"# Later\n\nfreshly added words\n");
+    root.write(
+        "pkg/late.py",
+        b"from pkg.lib import parse_config\n\nparse_config('y')\n",
+    );
     index(&first).update(false, None).unwrap();
+    assert!(
+        reader
+            .references("parse_config", 10)
+            .unwrap()
+            .iter()
+            .any(|r| r.path == "pkg/late.py" && r.kind == "call"),
+        "a reader's references see the owner's later files"
+    );
     assert_eq!(search(&reader, "freshly").len(), 1);
     // When the owner exits, the reader takes over: it indexes new files itself.
     drop(first);
@@ -1229,6 +1241,17 @@ fn references_find_every_call_a_scan_of_every_call_finds_after_edits_as_a_fresh_
             .iter()
             .any(|(p, _)| p == "many/m000.py" || p == "many/m001.py")
     );
+
+    // While a pass runs the search index may not name every file the catalogue holds (a
+    // full pass empties it first): references look at every call then.
+    let fulltext = index.fulltext().unwrap();
+    fulltext.delete_all().unwrap();
+    fulltext.commit().unwrap();
+    index.set_freshness(Freshness::Rebuilding);
+    assert_eq!(calls_referenced(&index, "helper", 1000), after);
+    // The full pass that emptied it ends.
+    index.update(true, None).unwrap();
+    assert_ne!(index.freshness(), Freshness::Rebuilding);
 
     let mut now: Vec<(String, String)> = files
         .into_iter()

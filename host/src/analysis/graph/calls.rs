@@ -158,15 +158,16 @@ impl Graph {
                 .filter(|s| callable(s) && keep(s)))
             .unwrap_or_default()
         };
+        // TypeScript and JavaScript, also inside Vue, Svelte and HTML files.
+        let script = scope
+            .facts
+            .language
+            .as_deref()
+            .is_some_and(|l| Language::family(l) == "javascript");
         if receiver.is_empty() {
             // `super(..)` in a constructor runs the extended class's (a class stands for its
             // constructor, as `new C(..)` links to `C`).
-            if name == SUPER
-                && matches!(
-                    scope.facts.language.as_deref(),
-                    Some("typescript" | "tsx" | "javascript")
-                )
-            {
+            if name == SUPER && script {
                 return (self.extended(scope, at, own_classes()), Confidence::Base);
             }
             let bound = callables(scope.bound(name, at));
@@ -205,10 +206,8 @@ impl Graph {
             // A function that declares its `this` (TypeScript's `function (this: T, ..)`):
             // a method of T.
             if receiver == "this" {
-                let declared =
-                    self.stated_types(scope, caller_sym, at, receiver, typing::CALL_VALUE_DEPTH);
-                for type_name in declared {
-                    let methods = callables(self.methods_of_type(scope, at, &type_name, name));
+                for type_name in scope.declared_this(at) {
+                    let methods = callables(self.methods_of_type(scope, at, type_name, name));
                     if !methods.is_empty() {
                         return (methods, Confidence::Type);
                     }
@@ -245,10 +244,6 @@ impl Graph {
             }
             // `new this.ctor(..)` of a field holding a class (`ctor: typeof Action`): an
             // instance of that class. (Elsewhere a path is called for what it returns.)
-            let script = matches!(
-                scope.facts.language.as_deref(),
-                Some("typescript" | "tsx" | "javascript")
-            );
             if script && !made_by.contains("()") && made_by.contains('.') {
                 let (held, _) = self.chain_types(scope, made_by, caller_sym, at, 1);
                 for type_name in held {
@@ -629,6 +624,24 @@ impl<'a, 'f> Scope<'a, 'f> {
     /// `own`, when it is one) calls through it: a local name's (the innermost declaration
     /// holding the caller), or a field's (`self.x`, `this.x`; a bare `x` in languages where
     /// members are in scope), most likely first.
+    /// The types a function declares for its `this` (TypeScript's `function (this: T)`)
+    /// when the call is inside that function: a binding made on or before the call's line
+    /// that still holds there (unlike [`Scope::type_of`], never one made after the call).
+    pub(super) fn declared_this(&self, at: (u32, u32)) -> Vec<&'a str> {
+        let call_line = self.call_line.get();
+        self.typed
+            .get("this")
+            .into_iter()
+            .flatten()
+            .filter(|(_, span, (line, until))| {
+                span.is_none_or(|(s, e)| s <= at.0 && at.1 <= e)
+                    && *line <= call_line
+                    && until.is_none_or(|u| call_line <= u)
+            })
+            .map(|(t, _, _)| *t)
+            .collect()
+    }
+
     pub(super) fn type_of(
         &self,
         receiver: &str,

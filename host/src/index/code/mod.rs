@@ -421,9 +421,14 @@ fn bound_type_name(lang: Language, written: &str) -> Option<String> {
     if lang == Language::Rust {
         return types::rust_type_name(written);
     }
-    // TypeScript's `typeof C`: the class itself, whose `new` makes a `C` and whose static
-    // methods are `C`'s.
-    let written = written.strip_prefix("typeof ").unwrap_or(written);
+    // TypeScript's `typeof C` of a class (capitalised, as classes are): the class itself,
+    // whose `new` makes a `C` and whose static methods are `C`'s. `typeof utils` (a module,
+    // a value) states no type.
+    let written = match written.strip_prefix("typeof ") {
+        Some(class) if class.starts_with(char::is_uppercase) => class,
+        Some(_) => return None,
+        None => written,
+    };
     let name = types::type_name(written)?;
     if lang != Language::Java {
         return Some(name);

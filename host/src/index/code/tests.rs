@@ -353,10 +353,12 @@ fn names_get_the_types_each_language_states() {
         ])
     );
     // A function's declared `this`, and a name for the object itself (`const self = this`).
-    let ts = "function f(this: Subscriber<R>, x: number) {\n  const self = this;\n}\n";
+    // `typeof` of a class is the class; of a value or a module, no type.
+    let ts = "function f(this: Subscriber<R>, x: number, c: typeof Action, u: typeof utils) {\n  const self = this;\n}\n";
     assert_eq!(
         typed(Language::TypeScript, ts),
         want(&[
+            ("c", "Action", false),
             ("self", "=this", false),
             ("this", "Subscriber", false),
             ("x", "number", false),

@@ -228,7 +228,15 @@ fn a_damaged_index_is_rebuilt_and_a_missing_one_is_an_error_read_only() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("index");
     assert!(Fulltext::open(&path, false).is_err());
+    // A new index's format is recorded at its first commit: until then it is made again.
     drop(Fulltext::open(&path, true).unwrap());
+    let (ft, rebuilt) = Fulltext::open(&path, true).unwrap();
+    assert!(rebuilt, "never committed: made again");
+    ft.commit().unwrap();
+    drop(ft);
+    let (ft, rebuilt) = Fulltext::open(&path, true).unwrap();
+    assert!(!rebuilt, "committed once: kept");
+    drop(ft);
     std::fs::write(path.join("meta.json"), b"{ not json").unwrap();
     let (ft, rebuilt) = Fulltext::open(&path, true).unwrap();
     assert!(rebuilt);
