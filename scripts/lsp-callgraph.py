@@ -53,8 +53,10 @@ into target/lsp-eval/scip/<name>.scip (with <name>.json: tool, command, seconds;
 again when a project file is newer or the command changes, and copied to the root for the
 second pass only: understand reads a file's SCIP data only when the file is not newer than
 index.scip, so the copy is written after every project file. Each pass starts on a fresh
-.smart-context state dir; after the second the index and the state dir are removed, so a run
-without --scip sees the project as before (it removes an index.scip it finds, too).
+.smart-context state dir; after the second the index and the state dir are removed. A run
+without --scip starts on a fresh state dir too (and removes an index.scip it finds): a build
+whose extraction changed within one index format would otherwise judge the facts an older
+build stored.
 
 What is judged, per sampled function or method (seeded, from understand's own file outlines
 under the project's source directory; definitions whose `Container.name` is unique in their
@@ -953,8 +955,9 @@ def main():
     with open(CACHE / "lsp-stderr.log", "ab") as log:
         for name in a.only.split(","):
             root = fetch(name)
-            if a.scip or (root / SCIP_FILE).exists():  # fresh state, no index
-                place_scip(root, None)
+            # Always a fresh state dir (and no SCIP index): a build whose extraction changed
+            # within one index format would otherwise read the facts an older build stored.
+            place_scip(root, None)
             report[name] = judge(name, binary, a.sample, a.seed, log)
             table(name, report[name], a.show)
             if not a.scip:
