@@ -620,10 +620,6 @@ impl<'a, 'f> Scope<'a, 'f> {
         self.files_on.get(&line).map_or(&[], Vec::as_slice)
     }
 
-    /// The types a receiver as written has where a definition spanning `at` (a member of
-    /// `own`, when it is one) calls through it: a local name's (the innermost declaration
-    /// holding the caller), or a field's (`self.x`, `this.x`; a bare `x` in languages where
-    /// members are in scope), most likely first.
     /// The types a function declares for its `this` (TypeScript's `function (this: T)`)
     /// when the call is inside that function: a binding made on or before the call's line
     /// that still holds there (unlike [`Scope::type_of`], never one made after the call).
@@ -642,6 +638,10 @@ impl<'a, 'f> Scope<'a, 'f> {
             .collect()
     }
 
+    /// The types a receiver as written has where a definition spanning `at` (a member of
+    /// `own`, when it is one) calls through it: a local name's (the innermost declaration
+    /// holding the caller), or a field's (`self.x`, `this.x`; a bare `x` in languages where
+    /// members are in scope), most likely first.
     pub(super) fn type_of(
         &self,
         receiver: &str,
