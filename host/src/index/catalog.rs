@@ -292,13 +292,15 @@ fn edge_code(kind: &str) -> Result<i64> {
         .ok_or_else(|| anyhow::anyhow!("no edge kind {kind:?}"))
 }
 
-/// The edge kind of a stored code.
-fn edge_kind(code: i64) -> rusqlite::Result<&'static str> {
+/// The edge kind whose code is in column `column` of `row` (an unknown code is an error
+/// naming that column).
+fn edge_kind(row: &rusqlite::Row, column: usize) -> rusqlite::Result<&'static str> {
+    let code: i64 = row.get(column)?;
     usize::try_from(code)
         .ok()
         .and_then(|i| EDGE_KINDS.get(i))
         .copied()
-        .ok_or(rusqlite::Error::IntegralValueOutOfRange(2, code))
+        .ok_or(rusqlite::Error::IntegralValueOutOfRange(column, code))
 }
 
 /// Rows of one kind a file keeps at most (a file of the index's size limit has far fewer).
@@ -646,7 +648,7 @@ fn edge_row(r: &rusqlite::Row) -> rusqlite::Result<EdgeRow> {
     Ok(EdgeRow {
         path: r.get(0)?,
         language: r.get(1)?,
-        kind: edge_kind(r.get(2)?)?.to_string(),
+        kind: edge_kind(r, 2)?.to_string(),
         name: r.get(3)?,
         line: r.get(4)?,
     })
@@ -833,7 +835,7 @@ pub fn facts_of(
         Ok((
             r.get::<_, i64>(0)?,
             (
-                edge_kind(r.get(1)?)?.to_string(),
+                edge_kind(r, 1)?.to_string(),
                 r.get(2)?,
                 r.get(3)?,
                 r.get(4)?,
