@@ -3,41 +3,19 @@
 
 mod common;
 
-use common::{Fixture, args, structured, wait_indexed};
+use common::{Fixture, args, serve_http, structured, wait_indexed};
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::json;
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Stdio};
+use std::process::Child;
 
 const TOKEN: &str = "test-token-0123456789";
 
-/// Starts the server on an ephemeral port and returns it with its endpoint URL, read from the
-/// `listening on` log line.
+/// Starts the server on an ephemeral port and returns it with its endpoint URL.
 fn start(fx: &Fixture) -> (Child, String) {
-    let mut child = fx
-        .command(&["serve", "--http", "127.0.0.1:0", "--token", TOKEN])
-        .env("SMART_CONTEXT_LOG", "info")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let url = loop {
-        let line = lines
-            .next()
-            .expect("server exited before listening")
-            .unwrap();
-        if let Some(at) = line.find("listening on ") {
-            break line[at + "listening on ".len()..].trim().to_string();
-        }
-    };
-    // Keep draining stderr so the server never blocks on a full pipe.
-    std::thread::spawn(move || lines.for_each(drop));
-    (child, url)
+    serve_http(fx.command(&["serve", "--http", "127.0.0.1:0", "--token", TOKEN]))
 }
 
 #[tokio::test]

@@ -30,12 +30,51 @@ pub struct OpenOptions {
     /// Keeps the state (store, index) here instead of `<root>/.smart-context`: how commands
     /// that only look (`plugins`) avoid creating a state directory in the current directory.
     pub state_dir: Option<PathBuf>,
+    /// Keeps every root's state in a directory of its own under this one (`--state-dir`):
+    /// replicas sharing a working tree each keep their own index and state.db, off the
+    /// shared storage.
+    pub state_base: Option<PathBuf>,
     /// Load this plugin (a directory, the name of its `NAME.wasm`, its grants) and no other
     /// third-party one: `plugin check`.
     pub only_plugin: Option<(PathBuf, String, Vec<String>)>,
     /// The first root's name (default: its directory's) and policy, from `[[roots]]`.
     pub root_name: Option<String>,
     pub policy: crate::config::RootPolicy,
+    /// Team mode: packs and memory in the shared PostgreSQL database, signed with the
+    /// deployment's key (None: state.db).
+    pub team: Option<crate::store::postgres::Team>,
+}
+
+/// The team store the operator configured (`--store`/`--store-key` over `[store]`),
+/// connected and migrated; None when no URL is set.
+pub fn team(
+    operator: &Config,
+    url: Option<&str>,
+    key_file: Option<&Path>,
+) -> Result<Option<crate::store::postgres::Team>> {
+    let Some(url) = url.or(operator.store.url.as_deref()) else {
+        anyhow::ensure!(
+            key_file.is_none(),
+            "--store-key was given without a team store: set --store URL or [store] url"
+        );
+        return Ok(None);
+    };
+    let key_file = key_file
+        .map(Path::to_path_buf)
+        .or_else(|| operator.store_key_file())
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "team mode needs the key every replica signs shared rows with: set [store] key_file (or --store-key) to a file of 64 hex digits, the same on every replica (make one with `openssl rand -hex 32 > team.key`)"
+            )
+        })?;
+    let key = JournalKey::read(&key_file)?;
+    let pool = operator
+        .store
+        .pool_size
+        .unwrap_or(crate::store::postgres::DEFAULT_POOL_SIZE);
+    let postgres = crate::store::postgres::Postgres::connect(url, pool)?;
+    tracing::info!("team store: PostgreSQL at {}", postgres.display());
+    Ok(Some(crate::store::postgres::Team { postgres, key }))
 }
 
 pub fn open(options: &OpenOptions) -> Result<Arc<Runtime>> {
@@ -297,35 +336,54 @@ fn open_root(
     workspace.allow_hard_links(config.workspace.allow_hard_links);
     // Before recovery, which would otherwise write here.
     workspace.set_read_only(policy == crate::config::RootPolicy::ReadOnly);
-    let state_dir = options
-        .state_dir
-        .clone()
-        .unwrap_or_else(|| workspace.root().join(STATE_DIR));
+    let state_dir = match (&options.state_dir, &options.state_base) {
+        (Some(dir), _) => dir.clone(),
+        (None, Some(base)) => state_dir_under(base, workspace.root())?,
+        (None, None) => workspace.root().join(STATE_DIR),
+    };
     prepare_state_dir(&state_dir)?;
     let data_dir = options
         .data_dir
         .clone()
         .unwrap_or_else(crate::config::user_data_dir);
-    let key = match JournalKey::load_or_create(&data_dir) {
-        Ok(key) => {
+    let key = match options.team.as_ref().map(|team| team.key.clone()) {
+        Some(key) => {
             establish_provenance(&state_dir, &key)?;
             key
         }
-        Err(err) => {
-            // A read-only home must not keep the server from starting; what is lost is
-            // recovery of transactions journaled by earlier processes (their rows will not
-            // verify), and telling this user's state from a shipped one.
-            tracing::warn!(
-                "no journal key in {} ({err:#}); using one for this process only, so transactions left pending by an earlier crash will not be recovered, and the state directory's origin cannot be checked",
-                data_dir.display()
-            );
-            JournalKey::ephemeral()
-        }
+        None => match JournalKey::load_or_create(&data_dir) {
+            Ok(key) => {
+                establish_provenance(&state_dir, &key)?;
+                key
+            }
+            Err(err) => {
+                // A read-only home must not keep the server from starting; what is lost is
+                // recovery of transactions journaled by earlier processes (their rows will not
+                // verify), and telling this user's state from a shipped one.
+                tracing::warn!(
+                    "no journal key in {} ({err:#}); using one for this process only, so transactions left pending by an earlier crash will not be recovered, and the state directory's origin cannot be checked",
+                    data_dir.display()
+                );
+                JournalKey::ephemeral()
+            }
+        },
     };
     let db = state_dir.join("state.db");
     let store = open_store(&db, key.clone())?;
-    let memory = crate::memory::Memory::open(&db, key, crate::memory::MemorySettings::from_env())
-        .context("opening the session memory")?;
+    let rows: Box<dyn crate::store::rows::RowsBackend> = match &options.team {
+        Some(team) => Box::new(crate::store::postgres::RootRows::new(
+            team.postgres.clone(),
+            workspace.root().to_string_lossy().into_owned(),
+            key.clone(),
+        )),
+        None => Box::new(crate::store::rows::Sqlite {
+            db: db.clone(),
+            key: key.clone(),
+        }),
+    };
+    let memory =
+        crate::memory::Memory::over(rows.memory()?, crate::memory::MemorySettings::from_env())
+            .context("opening the session memory")?;
     let index =
         Index::open(root, &state_dir, &db, config.index.clone()).context("opening the index")?;
     let index = Arc::new(index);
@@ -334,7 +392,7 @@ fn open_root(
         store: Mutex::new(store),
         analysis: crate::analysis::Analysis::new(index.clone()),
         index,
-        packs: Packs::new(EvidenceSettings::from_env()),
+        packs: Packs::new(EvidenceSettings::from_env(), rows.packs()?),
         memory,
         config,
     });
@@ -345,6 +403,27 @@ fn open_root(
         Err(err) => tracing::error!("recovering pending transactions failed: {err}"),
     }
     Ok(services)
+}
+
+/// `root`'s state directory under `base`: its directory name and a hash of its path, so two
+/// roots never share one and a root finds its own again. Refused inside the root, where the
+/// index would index itself and a plugin granted edits could rewrite it.
+fn state_dir_under(base: &Path, root: &Path) -> Result<PathBuf> {
+    std::fs::create_dir_all(base).with_context(|| format!("creating {}", base.display()))?;
+    let base = base
+        .canonicalize()
+        .with_context(|| format!("opening {}", base.display()))?;
+    anyhow::ensure!(
+        !base.starts_with(root),
+        "the state directory {} is inside the root {}; put it outside every root",
+        base.display(),
+        root.display()
+    );
+    let name = root
+        .file_name()
+        .map_or("root".into(), |n| n.to_string_lossy().into_owned());
+    let hash = blake3::hash(root.as_os_str().as_encoded_bytes()).to_hex();
+    Ok(base.join(format!("{name}-{}", &hash[..16])))
 }
 
 /// Sets aside state in `state_dir` this user's smart-context did not make (store/provenance.rs).

@@ -32,6 +32,10 @@ pub struct Config {
     pub plugin: BTreeMap<String, PluginPolicy>,
     #[serde(default)]
     pub http: Http,
+    /// Team mode: where the state replicas share lives (default: state.db, one machine).
+    /// Read from the operator's config only.
+    #[serde(default)]
+    pub store: StoreSettings,
     #[serde(default)]
     pub index: IndexSettings,
     #[serde(default)]
@@ -175,6 +179,21 @@ pub struct PluginPolicy {
 pub struct AuditSettings {
     /// The file the lines are appended to, relative to the config file; none: no log.
     pub path: Option<PathBuf>,
+}
+
+/// `[store]`: the team database several `serve --http` replicas share (docs/team-mode.md).
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct StoreSettings {
+    /// `postgres://user[:password]@host[:port]/db`: evidence packs and session memory live
+    /// there instead of in state.db, shared by every replica that names the same database.
+    pub url: Option<String>,
+    /// The key every replica signs and checks shared rows with (64 hex digits), relative to
+    /// the config file. Required with `url`: a per-machine key would make each replica drop
+    /// the others' rows as forged.
+    pub key_file: Option<PathBuf>,
+    /// Connections per process (default 8).
+    pub pool_size: Option<usize>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -353,6 +372,13 @@ impl Config {
                     ));
                 }
                 trusted.client_roots = config.client_roots.clone();
+                if trusted.store != StoreSettings::default() && trusted.store != config.store {
+                    trusted.notices.push(format!(
+                        "{}: [store] ignored: only the operator's config picks the team database",
+                        repo.display()
+                    ));
+                }
+                trusted.store = config.store.clone();
                 // The operator's audit log stays on whatever a trusted root file says, unless
                 // that file names its own.
                 if trusted.audit.path.is_none() {
@@ -462,6 +488,12 @@ impl Config {
     }
 
     /// The audit log's file, a relative one resolved against the config file's directory.
+    /// `[store] key_file`, resolved against the config file's directory.
+    pub fn store_key_file(&self) -> Option<PathBuf> {
+        let path = self.store.key_file.as_ref()?;
+        Some(self.base_dir().join(path))
+    }
+
     pub fn audit_path(&self) -> Option<PathBuf> {
         let path = self.audit.path.as_ref()?;
         let base = self.base_dir();

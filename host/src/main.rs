@@ -36,6 +36,35 @@ struct Cli {
     /// root's smart-context.toml: all of it once trusted with `trust`, else its [index] only).
     #[arg(long, global = true, env = "SMART_CONTEXT_CONFIG")]
     config: Option<PathBuf>,
+    /// Team mode: the PostgreSQL database (`postgres://user@host:port/db`) where replicas
+    /// share evidence packs and session memory; overrides `[store] url`.
+    #[arg(
+        long,
+        global = true,
+        env = "SMART_CONTEXT_STORE",
+        hide_env_values = true,
+        value_name = "URL"
+    )]
+    store: Option<String>,
+    /// The key file (64 hex digits) every replica of the team signs shared rows with;
+    /// overrides `[store] key_file`.
+    #[arg(
+        long,
+        global = true,
+        env = "SMART_CONTEXT_STORE_KEY_FILE",
+        value_name = "FILE"
+    )]
+    store_key: Option<PathBuf>,
+    /// Keep each root's index and state.db in a directory of its own under DIR instead of
+    /// `<root>/.smart-context`: for replicas sharing a working tree (team mode), whose state
+    /// must not live on the shared storage.
+    #[arg(
+        long,
+        global = true,
+        env = "SMART_CONTEXT_STATE_DIR",
+        value_name = "DIR"
+    )]
+    state_dir: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -285,20 +314,23 @@ fn run(cli: Cli) -> Result<ExitCode> {
     let operator = smart_context::config::Config::load_operator(cli.config.as_deref())?;
     let specs = smart_context::roots::to_serve(&cli.root, &operator.root_entries())?;
     let first = &specs[0];
+    let team = smart_context::app::team(&operator, cli.store.as_deref(), cli.store_key.as_deref())?;
     let mut options = OpenOptions {
+        team,
         root: first.path.clone(),
         config: cli.config.clone(),
         builtin_plugins: None,
         embedded_plugins: EMBEDDED_PLUGINS,
         data_dir: None,
         state_dir: None,
+        state_base: cli.state_dir.clone(),
         only_plugin: None,
         root_name: first.name.clone(),
         policy: first.policy,
     };
     // Commands that only look leave no state behind in a root that has none: `plugins`
     // always, `call` when its arguments or tool name are wrong.
-    let no_state_yet = !first.path.join(app::STATE_DIR).exists();
+    let no_state_yet = cli.state_dir.is_none() && !first.path.join(app::STATE_DIR).exists();
     if let Command::Plugin {
         action:
             PluginCommand::New {

@@ -204,6 +204,34 @@ pub async fn connect_with_env(fx: &Fixture, env: &[(&str, &str)]) -> Client {
     client
 }
 
+/// Spawns `command` (a `serve --http` on port 0) and returns it with its endpoint URL, read
+/// from the `listening on` log line; stderr is drained from then on so the server never blocks
+/// on a full pipe.
+pub fn serve_http(mut command: std::process::Command) -> (std::process::Child, String) {
+    use std::io::{BufRead, BufReader};
+    let mut child = command
+        .env("SMART_CONTEXT_LOG", "info")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut seen = Vec::new();
+    let url = loop {
+        let Some(line) = lines.next() else {
+            panic!("server exited before listening:\n{}", seen.join("\n"));
+        };
+        let line = line.unwrap();
+        if let Some(at) = line.find("listening on ") {
+            break line[at + "listening on ".len()..].trim().to_string();
+        }
+        seen.push(line);
+    };
+    std::thread::spawn(move || lines.for_each(drop));
+    (child, url)
+}
+
 /// Polls manage status until the server's first indexing pass has finished.
 pub async fn wait_indexed(client: &Client) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);

@@ -15,6 +15,7 @@ pub mod terms;
 
 use crate::error::{HostError, HostResult, codes};
 use crate::store::memory::{EventRow, ForgetFilter, NewEvent};
+use crate::store::rows::MemoryRows;
 use crate::store::{JournalKey, Store, now_ms};
 use lru::LruCache;
 use std::hash::Hash;
@@ -246,14 +247,14 @@ impl Caches {
 }
 
 struct Shared {
-    store: Mutex<Store>,
+    store: Mutex<Box<dyn MemoryRows>>,
     /// Writes through this connection; with SQLite's data_version (writes by others) it says
     /// whether the caches still hold.
     writes: std::sync::atomic::AtomicU64,
 }
 
 impl Shared {
-    fn store(&self) -> MutexGuard<'_, Store> {
+    fn store(&self) -> MutexGuard<'_, Box<dyn MemoryRows>> {
         self.store.lock().unwrap_or_else(|p| p.into_inner())
     }
 
@@ -276,7 +277,12 @@ impl Memory {
     /// Opens the memory in state.db at `db` (its own connection) and starts the writer thread.
     /// Retention is applied once here.
     pub fn open(db: &Path, key: JournalKey, settings: MemorySettings) -> anyhow::Result<Self> {
-        let mut store = Store::open(db, key)?;
+        Self::over(Box::new(Store::open(db, key)?), settings)
+    }
+
+    /// The memory kept in `store` (state.db, or the team's PostgreSQL), with its writer
+    /// thread. Retention is applied once here.
+    pub fn over(mut store: Box<dyn MemoryRows>, settings: MemorySettings) -> anyhow::Result<Self> {
         if settings.enabled {
             let gone = store.prune_events(
                 settings.max_events,
@@ -521,7 +527,7 @@ impl Memory {
         filter: &SearchFilter,
     ) -> anyhow::Result<SearchOutcome> {
         let store = self.shared.store();
-        let seqs = store.memory_candidates(&terms::any_of(wanted), CANDIDATES)?;
+        let seqs = store.memory_candidates(wanted, CANDIDATES)?;
         let total = store.memory_count()?;
         let counts = store.memory_term_counts(wanted)?;
         let events = store.memory_events(&seqs)?;
@@ -563,7 +569,7 @@ impl Memory {
                 if score < min_score || room == 0 {
                     continue;
                 }
-                let touching = store.memory_edits_touching(&files, seq, EXPLAINED_EDITS * 4)?;
+                let touching = store.memory_touching(&files, seq, EXPLAINED_EDITS * 4, true)?;
                 let edits = store.memory_events(&touching)?;
                 let mut edits: Vec<EventRow> = edits
                     .into_iter()
@@ -680,7 +686,7 @@ impl Memory {
         } else {
             (parent.filter(|p| *p != seq), Vec::new())
         };
-        let related = store.memory_touching(&row.files, seq, RELATED)?;
+        let related = store.memory_touching(&row.files, seq, RELATED, false)?;
         let tools: Vec<String> = if row.kind == "prompt" && !child_ids.is_empty() {
             let mut names: Vec<String> = store
                 .memory_events(&child_ids)?

@@ -97,15 +97,6 @@ fn camel_parts(word: &str) -> Vec<&str> {
     parts
 }
 
-/// The FTS5 query that finds any of `terms` (each quoted: a term is never an operator).
-pub fn any_of(terms: &[String]) -> String {
-    terms
-        .iter()
-        .map(|t| format!("\"{}\"", t.replace('"', "")))
-        .collect::<Vec<_>>()
-        .join(" OR ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,6 +112,5 @@ mod tests {
             terms("returns returned returning return queries classes status decide decided"),
             ["return", "query", "class", "status", "decid"]
         );
-        assert_eq!(any_of(&terms("cache OR \"ttl\"")), "\"cach\" OR \"ttl\"");
     }
 }

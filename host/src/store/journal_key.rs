@@ -59,6 +59,29 @@ impl JournalKey {
         parse(text.trim()).with_context(|| format!("{} is damaged", path.display()))
     }
 
+    /// The key an operator keeps in `path` (64 hex digits): a team's, the same on every
+    /// replica. A file others may read is refused, as ssh refuses such a private key.
+    pub fn read(path: &Path) -> Result<Self> {
+        use std::os::unix::fs::PermissionsExt;
+        let meta = std::fs::metadata(path)
+            .with_context(|| format!("reading the team key {}", path.display()))?;
+        anyhow::ensure!(
+            meta.permissions().mode() & 0o077 == 0,
+            "the team key {} can be read by other users (mode {:o}); run `chmod 600 {}`",
+            path.display(),
+            meta.permissions().mode() & 0o777,
+            path.display()
+        );
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("reading the team key {}", path.display()))?;
+        parse(text.trim()).with_context(|| {
+            format!(
+                "the team key {} is not 64 hex digits (make one with `openssl rand -hex 32`)",
+                path.display()
+            )
+        })
+    }
+
     /// A keyed hash over length-prefixed fields, as hex.
     pub fn mac(&self, fields: &[&[u8]]) -> String {
         let mut hasher = blake3::Hasher::new_keyed(&self.0);
@@ -94,7 +117,7 @@ fn random_bytes() -> [u8; 32] {
 }
 
 fn parse(hex: &str) -> Result<JournalKey> {
-    anyhow::ensure!(hex.len() == 64, "wrong length");
+    anyhow::ensure!(hex.len() == 64 && hex.is_ascii(), "wrong length");
     let mut bytes = [0u8; 32];
     for (i, byte) in bytes.iter_mut().enumerate() {
         *byte = u8::from_str_radix(&hex[i * 2..i * 2 + 2], 16)?;

@@ -6,7 +6,9 @@ pub mod journal_key;
 pub mod memory;
 mod migrations;
 pub mod packs;
+pub mod postgres;
 pub mod provenance;
+pub mod rows;
 
 pub use journal_key::JournalKey;
 
@@ -365,7 +367,7 @@ impl Store {
             .prepare("SELECT seq FROM memory_events ORDER BY seq DESC LIMIT 20")?
             .query_map([], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
-        Ok(!self.memory_events(&seqs)?.is_empty())
+        Ok(!rows::MemoryRows::memory_events(self, &seqs)?.is_empty())
     }
 
     pub fn pending_count(&self) -> Result<u64> {

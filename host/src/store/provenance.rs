@@ -61,8 +61,12 @@ pub fn establish(state_dir: &Path, key: &JournalKey) -> Result<Provenance> {
         std::fs::create_dir_all(&aside).with_context(|| format!("creating {}", aside.display()))?;
         for path in &foreign {
             let name = path.file_name().expect("a directory entry has a name");
-            std::fs::rename(path, aside.join(name))
-                .with_context(|| format!("moving {} aside", path.display()))?;
+            match std::fs::rename(path, aside.join(name)) {
+                // Opening state.db to look for signed rows checkpointed and removed its
+                // -wal and -shm files since the listing.
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+                other => other.with_context(|| format!("moving {} aside", path.display()))?,
+            }
         }
         Provenance::SetAside(aside)
     };
@@ -157,6 +161,35 @@ mod tests {
             "the project's templates stay"
         );
         assert_eq!(establish(dir.path(), &key(1)).unwrap(), Provenance::Ours);
+    }
+
+    #[test]
+    fn a_killed_process_s_wal_is_set_aside_with_its_database() {
+        let made = tempfile::tempdir().unwrap();
+        let mut store = Store::open(&made.path().join("state.db"), key(9)).unwrap();
+        store
+            .begin(&crate::store::TxRecord {
+                id: "tx-1".into(),
+                intent: "edit".into(),
+                state: crate::store::state::APPLIED.into(),
+                created_ms: 1,
+                undoes: None,
+                redoes: None,
+                files: Vec::new(),
+            })
+            .unwrap();
+        // What a killed server leaves: its database with the WAL beside it, and no process
+        // holding either (copied while this one still holds the originals).
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["state.db", "state.db-wal"] {
+            std::fs::copy(made.path().join(name), dir.path().join(name)).unwrap();
+        }
+        drop(store);
+        let Provenance::SetAside(aside) = establish(dir.path(), &key(1)).unwrap() else {
+            panic!("another key's state must be set aside")
+        };
+        assert!(aside.join("state.db").is_file());
+        assert!(!dir.path().join("state.db").exists());
     }
 
     #[test]

@@ -26,7 +26,7 @@ impl store::Host for HostState {
         let Ok(services) = self.services() else {
             return store::PackLookup::Missing;
         };
-        let lookup = services.packs.get(&services.store(), &pack_id);
+        let lookup = services.packs.get(&pack_id);
         match lookup {
             Ok(Lookup::Missing) => store::PackLookup::Missing,
             Ok(Lookup::Expired(pack)) => store::PackLookup::Expired(pack.into()),
@@ -43,7 +43,7 @@ impl store::Host for HostState {
         let services = self.services()?;
         let stored = services
             .packs
-            .put(&mut services.store(), pack.into())
+            .put(pack.into())
             .map_err(|e| to_wit(store_error(e)))?;
         Ok(stored.into())
     }
@@ -57,7 +57,7 @@ impl store::Host for HostState {
         let services = self.services()?;
         services
             .packs
-            .mark_shown(&mut services.store(), &pack_id, &role, &shown)
+            .mark_shown(&pack_id, &role, &shown)
             .map_err(|e| to_wit(store_error(e)))
     }
 }

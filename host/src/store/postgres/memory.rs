@@ -1,0 +1,421 @@
+//! Session memory rows in the team database: state.db's events and files with the root in
+//! every query, and the search terms as a `text[]` under a GIN index where state.db has an
+//! FTS5 table. Rows are signed and checked with the same fields (`store/memory.rs`).
+
+use super::{RootRows, ms};
+use crate::store::memory::{EventRow, ForgetFilter, NewEvent, mac_fields};
+use crate::store::rows::MemoryRows;
+use anyhow::{Result, bail};
+use std::collections::HashMap;
+use tokio_postgres::types::ToSql;
+
+const COLUMNS: &str = "seq, session_id, kind, created_ms, summary, content, tool, files_json, \
+                       tags_json, tx_id, source, mac";
+
+impl RootRows {
+    /// Rows of `sql` (which selects [`COLUMNS`]; `$1` is the root) that verify, in order.
+    fn events_where(&self, sql: String, params: Vec<Param>) -> Result<Vec<EventRow>> {
+        let root = self.root.clone();
+        let rows = self.pg.run(move |pool| async move {
+            let client = pool.get().await?;
+            let mut all: Vec<&(dyn ToSql + Sync)> = vec![&root];
+            all.extend(params.iter().map(Param::as_sql));
+            Ok(client.query(&sql, &all).await?)
+        })?;
+        let mut out = Vec::with_capacity(rows.len());
+        let mut forged = 0;
+        for r in rows {
+            let files: String = r.get(7);
+            let tags: String = r.get(8);
+            let row = EventRow {
+                seq: r.get(0),
+                session_id: r.get(1),
+                kind: r.get(2),
+                created_ms: r.get::<_, i64>(3).max(0) as u64,
+                summary: r.get(4),
+                content: r.get(5),
+                tool: r.get(6),
+                files: serde_json::from_str(&files).unwrap_or_default(),
+                tags: serde_json::from_str(&tags).unwrap_or_default(),
+                tx_id: r.get(9),
+                source: r.get(10),
+            };
+            let mac: String = r.get(11);
+            let fields = mac_fields(&row);
+            if self
+                .key
+                .verify(&fields.iter().map(Vec::as_slice).collect::<Vec<_>>(), &mac)
+            {
+                out.push(row);
+            } else {
+                forged += 1;
+            }
+        }
+        if forged > 0 {
+            tracing::warn!(
+                "{forged} memory event(s) in the team store were not signed with this deployment's key; left out"
+            );
+        }
+        Ok(out)
+    }
+
+    /// The first column of `sql`'s rows as sequence numbers (`$1` is the root).
+    fn seqs_where(&self, sql: &'static str, params: Vec<Param>) -> Result<Vec<i64>> {
+        let root = self.root.clone();
+        self.pg.run(move |pool| async move {
+            let client = pool.get().await?;
+            let mut all: Vec<&(dyn ToSql + Sync)> = vec![&root];
+            all.extend(params.iter().map(Param::as_sql));
+            Ok(client
+                .query(sql, &all)
+                .await?
+                .iter()
+                .map(|r| r.get(0))
+                .collect())
+        })
+    }
+
+    /// Deletes the events matching `condition` (over `$1` the root and `params`).
+    fn delete_where(&self, condition: String, params: Vec<Param>) -> Result<u64> {
+        let root = self.root.clone();
+        self.pg.run(move |pool| async move {
+            let client = pool.get().await?;
+            let mut all: Vec<&(dyn ToSql + Sync)> = vec![&root];
+            all.extend(params.iter().map(Param::as_sql));
+            Ok(client
+                .execute(
+                    &format!("DELETE FROM memory_events WHERE root = $1 AND {condition}"),
+                    &all,
+                )
+                .await?)
+        })
+    }
+}
+
+/// An owned query parameter, moved onto the client's runtime with its query.
+enum Param {
+    Int(i64),
+    Text(String),
+    Ints(Vec<i64>),
+    Texts(Vec<String>),
+}
+
+impl Param {
+    fn as_sql(&self) -> &(dyn ToSql + Sync) {
+        match self {
+            Param::Int(v) => v,
+            Param::Text(v) => v,
+            Param::Ints(v) => v,
+            Param::Texts(v) => v,
+        }
+    }
+}
+
+/// Each term once, in the order given.
+fn distinct(terms: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    terms
+        .into_iter()
+        .filter(|t| !t.is_empty() && seen.insert(t.clone()))
+        .collect()
+}
+
+impl MemoryRows for RootRows {
+    fn insert_events(&mut self, events: &[NewEvent]) -> Result<Vec<i64>> {
+        for event in events {
+            if !matches!(
+                event.row.kind.as_str(),
+                "prompt" | "response" | "tool" | "insight"
+            ) {
+                bail!("unknown memory event type {:?}", event.row.kind);
+            }
+        }
+        let (root, key) = (self.root.clone(), self.key.clone());
+        let events = events.to_vec();
+        self.pg.run(move |pool| async move {
+            let mut client = pool.get().await?;
+            let tx = client.transaction().await?;
+            let mut seqs = Vec::with_capacity(events.len());
+            for event in &events {
+                let row = &event.row;
+                let terms = distinct(event.terms.split_whitespace().map(str::to_string));
+                // The MAC covers the sequence number, known only after the insert; no other
+                // connection sees the row before it is signed.
+                let seq: i64 = tx
+                    .query_one(
+                        "INSERT INTO memory_events (root, session_id, kind, created_ms, summary,
+                            content, tool, files_json, tags_json, tx_id, source, mac, terms)
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, '', $12)
+                         RETURNING seq",
+                        &[
+                            &root,
+                            &row.session_id,
+                            &row.kind,
+                            &ms(row.created_ms),
+                            &row.summary,
+                            &row.content,
+                            &row.tool,
+                            &serde_json::to_string(&row.files)?,
+                            &serde_json::to_string(&row.tags)?,
+                            &row.tx_id,
+                            &row.source,
+                            &terms,
+                        ],
+                    )
+                    .await?
+                    .get(0);
+                let stored = EventRow { seq, ..row.clone() };
+                let fields = mac_fields(&stored);
+                let mac = key.mac(&fields.iter().map(Vec::as_slice).collect::<Vec<_>>());
+                tx.execute(
+                    "UPDATE memory_events SET mac = $1 WHERE seq = $2",
+                    &[&mac, &seq],
+                )
+                .await?;
+                if !row.files.is_empty() {
+                    tx.execute(
+                        "INSERT INTO memory_files (seq, path) SELECT $1, unnest($2::text[])",
+                        &[&seq, &row.files],
+                    )
+                    .await?;
+                }
+                seqs.push(seq);
+            }
+            tx.commit().await?;
+            Ok(seqs)
+        })
+    }
+
+    fn memory_events(&self, seqs: &[i64]) -> Result<Vec<EventRow>> {
+        if seqs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let rows = self.events_where(
+            format!("SELECT {COLUMNS} FROM memory_events WHERE root = $1 AND seq = ANY($2)"),
+            vec![Param::Ints(seqs.to_vec())],
+        )?;
+        let mut by_seq: HashMap<i64, EventRow> = rows.into_iter().map(|r| (r.seq, r)).collect();
+        Ok(seqs.iter().filter_map(|s| by_seq.remove(s)).collect())
+    }
+
+    /// Events holding more of the terms, and rarer ones, first (a bm25 without lengths:
+    /// every event holds a term once).
+    fn memory_candidates(&self, terms: &[String], limit: usize) -> Result<Vec<i64>> {
+        let terms = distinct(terms.iter().cloned());
+        if terms.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.seqs_where(
+            "WITH wanted AS (SELECT unnest($2::text[]) AS term),
+                  df AS (SELECT w.term, (SELECT count(*) FROM memory_events e
+                                         WHERE e.root = $1 AND e.terms @> ARRAY[w.term]) AS n
+                         FROM wanted w),
+                  total AS (SELECT greatest(count(*), 1) AS n FROM memory_events WHERE root = $1)
+             SELECT e.seq FROM memory_events e
+             WHERE e.root = $1 AND e.terms && $2::text[]
+             ORDER BY (SELECT coalesce(sum(ln(1.0 + total.n::float8 / greatest(df.n, 1))), 0)
+                       FROM df, total WHERE df.term = ANY(e.terms)) DESC, e.seq DESC
+             LIMIT $3",
+            vec![Param::Texts(terms), Param::Int(limit as i64)],
+        )
+    }
+
+    fn memory_term_counts(&self, terms: &[String]) -> Result<HashMap<String, u64>> {
+        let terms = distinct(terms.iter().cloned());
+        if terms.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let root = self.root.clone();
+        self.pg.run(move |pool| async move {
+            let rows = pool
+                .get()
+                .await?
+                .query(
+                    "SELECT w.term, count(*) FROM unnest($2::text[]) AS w(term)
+                     JOIN memory_events e ON e.root = $1 AND e.terms @> ARRAY[w.term]
+                     GROUP BY w.term",
+                    &[&root, &terms],
+                )
+                .await?;
+            Ok(rows
+                .iter()
+                .map(|r| (r.get::<_, String>(0), r.get::<_, i64>(1).max(0) as u64))
+                .collect())
+        })
+    }
+
+    fn memory_count(&self) -> Result<u64> {
+        Ok(self.memory_totals()?.0)
+    }
+
+    fn memory_window(&self, session: &str, seq: i64, window: u32) -> Result<Vec<EventRow>> {
+        let mut before = self.events_where(
+            format!(
+                "SELECT {COLUMNS} FROM memory_events WHERE root = $1 AND session_id = $2
+                 AND seq <= $3 ORDER BY seq DESC LIMIT $4"
+            ),
+            vec![
+                Param::Text(session.into()),
+                Param::Int(seq),
+                Param::Int(window as i64 + 1),
+            ],
+        )?;
+        before.reverse();
+        let after = self.events_where(
+            format!(
+                "SELECT {COLUMNS} FROM memory_events WHERE root = $1 AND session_id = $2
+                 AND seq > $3 ORDER BY seq LIMIT $4"
+            ),
+            vec![
+                Param::Text(session.into()),
+                Param::Int(seq),
+                Param::Int(window as i64),
+            ],
+        )?;
+        before.extend(after);
+        Ok(before)
+    }
+
+    fn memory_turn(&self, session: &str, seq: i64, limit: u32) -> Result<(Option<i64>, Vec<i64>)> {
+        let parent = self.seqs_where(
+            "SELECT seq FROM memory_events WHERE root = $1 AND session_id = $2 AND seq <= $3
+             AND kind = 'prompt' ORDER BY seq DESC LIMIT 1",
+            vec![Param::Text(session.into()), Param::Int(seq)],
+        )?;
+        let Some(&start) = parent.first() else {
+            return Ok((None, Vec::new()));
+        };
+        // Up to the next prompt: the children are the events before the first prompt after
+        // the parent.
+        let children = self.seqs_where(
+            "SELECT seq FROM memory_events WHERE root = $1 AND session_id = $2 AND seq > $3
+             AND seq < coalesce((SELECT min(seq) FROM memory_events WHERE root = $1
+                                 AND session_id = $2 AND seq > $3 AND kind = 'prompt'),
+                                9223372036854775807)
+             ORDER BY seq LIMIT $4",
+            vec![
+                Param::Text(session.into()),
+                Param::Int(start),
+                Param::Int(limit as i64),
+            ],
+        )?;
+        Ok((Some(start), children))
+    }
+
+    fn memory_touching(
+        &self,
+        files: &[String],
+        except: i64,
+        limit: u32,
+        edits_only: bool,
+    ) -> Result<Vec<i64>> {
+        if files.is_empty() {
+            return Ok(Vec::new());
+        }
+        let params = vec![
+            Param::Texts(files.to_vec()),
+            Param::Int(except),
+            Param::Int(limit as i64),
+        ];
+        if edits_only {
+            self.seqs_where(
+                "SELECT DISTINCT f.seq FROM memory_files f JOIN memory_events e ON e.seq = f.seq
+                 WHERE e.root = $1 AND f.path = ANY($2) AND f.seq <> $3 AND e.tx_id IS NOT NULL
+                 ORDER BY f.seq DESC LIMIT $4",
+                params,
+            )
+        } else {
+            self.seqs_where(
+                "SELECT DISTINCT f.seq FROM memory_files f JOIN memory_events e ON e.seq = f.seq
+                 WHERE e.root = $1 AND f.path = ANY($2) AND f.seq <> $3
+                 ORDER BY f.seq DESC LIMIT $4",
+                params,
+            )
+        }
+    }
+
+    fn forget_events(&mut self, filter: &ForgetFilter) -> Result<u64> {
+        let mut clauses = Vec::new();
+        let mut params = Vec::new();
+        // `$1` is the root; each condition takes the next number.
+        if !filter.seqs.is_empty() {
+            let at = format!("${}", clauses.len() + 2);
+            clauses.push(format!("seq = ANY({at})"));
+            params.push(Param::Ints(filter.seqs.clone()));
+        }
+        if let Some(session) = &filter.session_id {
+            let at = format!("${}", clauses.len() + 2);
+            clauses.push(format!("session_id = {at}"));
+            params.push(Param::Text(session.clone()));
+        }
+        if let Some(before) = filter.before_ms {
+            let at = format!("${}", clauses.len() + 2);
+            clauses.push(format!("created_ms < {at}"));
+            params.push(Param::Int(ms(before)));
+        }
+        if clauses.is_empty() && !filter.all {
+            bail!("forgetting needs ids, a session, an age or all");
+        }
+        let condition = if clauses.is_empty() {
+            "TRUE".to_string()
+        } else {
+            clauses.join(" AND ")
+        };
+        self.delete_where(condition, params)
+    }
+
+    fn prune_events(&mut self, max_events: u64, max_age_ms: u64, now_ms: u64) -> Result<u64> {
+        let mut gone = 0;
+        if max_age_ms > 0 {
+            gone += self.forget_events(&ForgetFilter {
+                before_ms: Some(now_ms.saturating_sub(max_age_ms)),
+                ..Default::default()
+            })?;
+        }
+        if max_events > 0 {
+            let cut = self.seqs_where(
+                "SELECT seq FROM memory_events WHERE root = $1 ORDER BY seq DESC LIMIT 1 OFFSET $2",
+                vec![Param::Int(ms(max_events))],
+            )?;
+            if let Some(&cut) = cut.first() {
+                gone += self.delete_where("seq <= $2".into(), vec![Param::Int(cut)])?;
+            }
+        }
+        Ok(gone)
+    }
+
+    fn memory_totals(&self) -> Result<(u64, u64, u64, u64)> {
+        let root = self.root.clone();
+        self.pg.run(move |pool| async move {
+            let r = pool
+                .get()
+                .await?
+                .query_one(
+                    "SELECT count(*), count(DISTINCT session_id), coalesce(min(created_ms), 0),
+                            coalesce(max(created_ms), 0)
+                     FROM memory_events WHERE root = $1",
+                    &[&root],
+                )
+                .await?;
+            let n = |i: usize| r.get::<_, i64>(i).max(0) as u64;
+            Ok((n(0), n(1), n(2), n(3)))
+        })
+    }
+
+    /// The count and the newest sequence number together: an insert raises the second (a
+    /// sequence never goes back), a delete lowers the first.
+    fn data_version(&self) -> Result<i64> {
+        let root = self.root.clone();
+        self.pg.run(move |pool| async move {
+            let r = pool
+                .get()
+                .await?
+                .query_one(
+                    "SELECT count(*), coalesce(max(seq), 0) FROM memory_events WHERE root = $1",
+                    &[&root],
+                )
+                .await?;
+            Ok((r.get::<_, i64>(0) << 40) ^ r.get::<_, i64>(1))
+        })
+    }
+}

@@ -1,0 +1,368 @@
+//! Team mode's shared rows in PostgreSQL (`[store] url`, `--store`): evidence packs and
+//! session memory that every `serve --http` replica of a deployment reads and writes, so a
+//! pack made through one replica pages on another and a note remembered on one is recalled
+//! on the next (docs/team-mode.md).
+//!
+//! One [`Postgres`] per process holds a connection pool and the small tokio runtime that
+//! drives it; the rows' methods stay synchronous like rusqlite's and may be called from any
+//! thread, a runtime's included, since each call is spawned onto that runtime and waited for
+//! on a plain channel. Every table carries the root the row belongs to, so one database
+//! serves several roots, and every row is signed with the operator's shared key, as in
+//! state.db: a row no replica of this deployment wrote is never served.
+
+mod memory;
+mod migrations;
+mod packs;
+
+use super::JournalKey;
+use super::rows::{MemoryRows, PackRows, RowsBackend};
+use anyhow::{Context, Result, anyhow};
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use std::future::Future;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use migrations::SCHEMA_VERSION;
+
+/// How long one call may wait for PostgreSQL (a connection, then its statements) before it
+/// fails with an error that names the server; statements are cut at the same time.
+const CALL_TIMEOUT: Duration = Duration::from_secs(15);
+/// How long opening a connection may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// Connections per process when the operator sets none: tool calls run on blocking threads,
+/// and few of them touch packs or memory at the same moment.
+pub const DEFAULT_POOL_SIZE: usize = 8;
+
+/// A pool of connections to the team's database, with the runtime that drives them.
+pub struct Postgres {
+    pool: Pool,
+    runtime: Option<tokio::runtime::Runtime>,
+    /// `user@host:port/db`: what errors and status name, never the password.
+    display: String,
+}
+
+impl std::fmt::Debug for Postgres {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Postgres({})", self.display)
+    }
+}
+
+impl Postgres {
+    /// Connects to `url` (a `postgres://` URL or a `key=value` string), checks that the
+    /// server answers, and brings the schema up to date (once across replicas starting
+    /// together).
+    pub fn connect(url: &str, pool_size: usize) -> Result<Arc<Self>> {
+        let mut config = tokio_postgres::Config::from_str(url)
+            .map_err(|e| anyhow!("[store] url is not a PostgreSQL URL: {e}"))?;
+        config
+            .application_name("smart-context")
+            .connect_timeout(CONNECT_TIMEOUT)
+            .keepalives(true)
+            .keepalives_idle(Duration::from_secs(30))
+            .options(format!("-c statement_timeout={}", CALL_TIMEOUT.as_millis()));
+        let display = display(&config);
+        let manager = Manager::from_config(
+            config,
+            tokio_postgres::NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("postgres")
+            .enable_all()
+            .build()
+            .context("starting the PostgreSQL client's runtime")?;
+        let pool = Pool::builder(manager)
+            .max_size(pool_size.max(1))
+            .runtime(deadpool_postgres::Runtime::Tokio1)
+            .wait_timeout(Some(CALL_TIMEOUT))
+            .create_timeout(Some(CONNECT_TIMEOUT))
+            .recycle_timeout(Some(CONNECT_TIMEOUT))
+            .build()
+            .context("building the PostgreSQL pool")?;
+        let pg = Self {
+            pool,
+            runtime: Some(runtime),
+            display,
+        };
+        pg.run(migrations::run)
+            .with_context(|| format!("preparing the team store at {}", pg.display))?;
+        Ok(Arc::new(pg))
+    }
+
+    /// `user@host:port/db`, for status and errors.
+    pub fn display(&self) -> &str {
+        &self.display
+    }
+
+    /// Runs `work` with the pool on this store's runtime and waits for it, from any thread.
+    fn run<T, F>(&self, work: impl FnOnce(Pool) -> F) -> Result<T>
+    where
+        F: Future<Output = Result<T>> + Send + 'static,
+        T: Send + 'static,
+    {
+        let runtime = self.runtime.as_ref().expect("runtime lives until drop");
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        let future = work(self.pool.clone());
+        runtime.spawn(async move {
+            let _ = tx.send(future.await);
+        });
+        match rx.recv_timeout(CALL_TIMEOUT + Duration::from_secs(1)) {
+            Ok(result) => result.map_err(|e| self.unreachable(e)),
+            Err(_) => Err(anyhow!(
+                "PostgreSQL at {} did not answer within {} s",
+                self.display,
+                CALL_TIMEOUT.as_secs()
+            )),
+        }
+    }
+
+    /// Names the server in an error that says it could not be reached or refused us.
+    fn unreachable(&self, err: anyhow::Error) -> anyhow::Error {
+        err.context(format!("team store (PostgreSQL at {})", self.display))
+    }
+}
+
+impl Drop for Postgres {
+    fn drop(&mut self) {
+        // Dropping a runtime blocks, which panics on a runtime thread; this does not.
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+fn display(config: &tokio_postgres::Config) -> String {
+    let host = config
+        .get_hosts()
+        .first()
+        .map(|h| match h {
+            tokio_postgres::config::Host::Tcp(name) => name.clone(),
+            tokio_postgres::config::Host::Unix(path) => path.display().to_string(),
+        })
+        .unwrap_or_else(|| "localhost".into());
+    let port = config.get_ports().first().copied().unwrap_or(5432);
+    format!(
+        "{}@{host}:{port}/{}",
+        config.get_user().unwrap_or("?"),
+        config.get_dbname().unwrap_or("?")
+    )
+}
+
+/// What `serve` needs for team mode: the shared database and the key every replica signs
+/// rows with (one secret for the deployment, never made per machine).
+#[derive(Clone, Debug)]
+pub struct Team {
+    pub postgres: Arc<Postgres>,
+    pub key: JournalKey,
+}
+
+/// One root's rows in the team's database: `root` keys every row.
+#[derive(Clone)]
+pub struct RootRows {
+    pg: Arc<Postgres>,
+    root: String,
+    key: JournalKey,
+}
+
+impl RootRows {
+    pub fn new(pg: Arc<Postgres>, root: String, key: JournalKey) -> Self {
+        Self { pg, root, key }
+    }
+}
+
+impl RowsBackend for RootRows {
+    fn packs(&self) -> Result<Box<dyn PackRows>> {
+        Ok(Box::new(self.clone()))
+    }
+
+    fn memory(&self) -> Result<Box<dyn MemoryRows>> {
+        Ok(Box::new(self.clone()))
+    }
+
+    fn describe(&self) -> String {
+        format!("PostgreSQL at {}", self.pg.display)
+    }
+}
+
+/// A u64 time as PostgreSQL's signed bigint.
+fn ms(value: u64) -> i64 {
+    value.min(i64::MAX as u64) as i64
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A fresh database on the test cluster (`SMART_CONTEXT_TEST_PG`, started by .ci/run
+    /// through scripts/test-postgres.sh), dropped again with the guard; None when no cluster
+    /// is configured, unless `SMART_CONTEXT_REQUIRE_PG` says there must be one.
+    pub(crate) fn database() -> Option<TestDatabase> {
+        let Ok(admin) = std::env::var("SMART_CONTEXT_TEST_PG") else {
+            assert!(
+                std::env::var_os("SMART_CONTEXT_REQUIRE_PG").is_none(),
+                "SMART_CONTEXT_REQUIRE_PG is set but SMART_CONTEXT_TEST_PG is not"
+            );
+            eprintln!(
+                "SMART_CONTEXT_TEST_PG is not set; the PostgreSQL half of this test is skipped"
+            );
+            return None;
+        };
+        Some(TestDatabase::create(&admin))
+    }
+
+    pub(crate) struct TestDatabase {
+        admin: String,
+        pub name: String,
+        pub url: String,
+    }
+
+    impl TestDatabase {
+        fn create(admin: &str) -> Self {
+            let name = format!("sc_unit_{}", uuid::Uuid::new_v4().simple());
+            admin_sql(admin, &format!("CREATE DATABASE {name}"));
+            let url = with_database(admin, &name);
+            Self {
+                admin: admin.to_string(),
+                name,
+                url,
+            }
+        }
+
+        /// Runs `sql` on this database as the test cluster's superuser.
+        pub fn execute(&self, sql: &str) {
+            admin_sql(&self.url, sql);
+        }
+    }
+
+    impl Drop for TestDatabase {
+        fn drop(&mut self) {
+            admin_sql(
+                &self.admin,
+                &format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name),
+            );
+        }
+    }
+
+    /// `url` with its database name replaced by `name`.
+    fn with_database(url: &str, name: &str) -> String {
+        let (base, _) = url.rsplit_once('/').expect("a URL with a database");
+        format!("{base}/{name}")
+    }
+
+    fn admin_sql(url: &str, sql: &str) {
+        let url = url.to_string();
+        let sql = sql.to_string();
+        // A thread of its own: callers may be on a test's runtime.
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async {
+                let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+                    .await
+                    .unwrap_or_else(|e| panic!("connecting to {url}: {e}"));
+                tokio::spawn(connection);
+                client
+                    .batch_execute(&sql)
+                    .await
+                    .unwrap_or_else(|e| panic!("{sql}: {e}"));
+            })
+        })
+        .join()
+        .unwrap();
+    }
+
+    fn key(byte: u8) -> JournalKey {
+        JournalKey::from_bytes([byte; 32])
+    }
+
+    #[test]
+    fn postgres_keeps_the_pack_contract() {
+        let Some(db) = database() else { return };
+        let pg = Postgres::connect(&db.url, 4).unwrap();
+        let open = |byte: u8, settings| {
+            let rows = RootRows::new(pg.clone(), "/srv/repo".into(), key(byte));
+            crate::store::packs::Packs::new(settings, rows.packs().unwrap())
+        };
+        crate::store::packs::tests::contract(&open, &|sql| db.execute(sql));
+        // Rows of another root with the same key and pack id are another pack.
+        let here = open(7, Default::default());
+        let there = crate::store::packs::Packs::new(
+            Default::default(),
+            RootRows::new(pg.clone(), "/srv/other".into(), key(7))
+                .packs()
+                .unwrap(),
+        );
+        assert!(matches!(
+            there.get("p3").unwrap(),
+            crate::store::packs::Lookup::Missing
+        ));
+        assert!(matches!(
+            here.get("p3").unwrap(),
+            crate::store::packs::Lookup::Found(_)
+        ));
+    }
+
+    #[test]
+    fn postgres_keeps_the_memory_contract() {
+        let Some(db) = database() else { return };
+        let pg = Postgres::connect(&db.url, 4).unwrap();
+        let open = |byte: u8| {
+            RootRows::new(pg.clone(), "/srv/repo".into(), key(byte))
+                .memory()
+                .unwrap()
+        };
+        crate::store::memory::tests::contract(&open, &|sql| db.execute(sql));
+    }
+
+    #[test]
+    fn replicas_starting_together_migrate_once_and_a_newer_schema_is_refused() {
+        let Some(db) = database() else { return };
+        let starts: Vec<_> = (0..4)
+            .map(|_| {
+                let url = db.url.clone();
+                std::thread::spawn(move || Postgres::connect(&url, 1).map(|_| ()))
+            })
+            .collect();
+        for start in starts {
+            start.join().unwrap().unwrap();
+        }
+        db.execute(&format!(
+            "UPDATE smart_context_schema SET version = {}",
+            SCHEMA_VERSION + 1
+        ));
+        let err = Postgres::connect(&db.url, 1).unwrap_err();
+        assert!(
+            format!("{err:#}").contains("newer smart-context"),
+            "{err:#}"
+        );
+    }
+
+    #[test]
+    fn an_unreachable_server_is_a_clear_error_in_seconds() {
+        // A loopback port nothing listens on (bound, then released).
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let url = format!("postgres://sc@127.0.0.1:{port}/team");
+        let err = Postgres::connect(&url, 1).unwrap_err();
+        let text = format!("{err:#}");
+        assert!(
+            text.contains(&format!("sc@127.0.0.1:{port}/team")),
+            "{text}"
+        );
+        assert!(!text.contains("password"), "{text}");
+        let err = Postgres::connect("mysql://nope", 1).unwrap_err();
+        assert!(
+            format!("{err:#}").contains("not a PostgreSQL URL"),
+            "{err:#}"
+        );
+    }
+}

@@ -1,0 +1,306 @@
+//! Team mode (`[store] url`): `serve --http` replicas on one root share evidence packs and
+//! session memory through a real PostgreSQL (scripts/test-postgres.sh, started by .ci/run),
+//! reached by rmcp's streamable HTTP client: a pack made through one replica pages on
+//! another, a note remembered on one is recalled on the next, and rows signed with another
+//! deployment's key are never served.
+
+mod common;
+
+use common::{Fixture, args, serve_http, structured, wait_indexed};
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::process::Child;
+
+const TOKEN: &str = "team-token-0123456789";
+
+/// A database of its own on the test cluster, dropped with the guard.
+struct Database {
+    admin: String,
+    name: String,
+    url: String,
+}
+
+impl Database {
+    /// None when no cluster is configured (`SMART_CONTEXT_TEST_PG`), unless
+    /// `SMART_CONTEXT_REQUIRE_PG` (set by .ci/run) says there must be one.
+    fn create() -> Option<Self> {
+        let Ok(admin) = std::env::var("SMART_CONTEXT_TEST_PG") else {
+            assert!(
+                std::env::var_os("SMART_CONTEXT_REQUIRE_PG").is_none(),
+                "SMART_CONTEXT_REQUIRE_PG is set but SMART_CONTEXT_TEST_PG is not"
+            );
+            eprintln!(
+                "SMART_CONTEXT_TEST_PG is not set; skipped (scripts/test-postgres.sh starts one)"
+            );
+            return None;
+        };
+        let name = format!("sc_team_{}", uuid_like());
+        sql(&admin, &format!("CREATE DATABASE {name}"));
+        let (base, _) = admin.rsplit_once('/').unwrap();
+        let url = format!("{base}/{name}");
+        Some(Self { admin, name, url })
+    }
+}
+
+impl Drop for Database {
+    fn drop(&mut self) {
+        sql(
+            &self.admin,
+            &format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name),
+        );
+    }
+}
+
+fn uuid_like() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    format!("{}_{nanos}", std::process::id())
+}
+
+/// Runs `statement` on `url` from a thread of its own (the caller may be on a runtime).
+fn sql(url: &str, statement: &str) {
+    let (url, statement) = (url.to_string(), statement.to_string());
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+                .await
+                .unwrap_or_else(|e| panic!("connecting to {url}: {e}"));
+            tokio::spawn(connection);
+            client.batch_execute(&statement).await.unwrap();
+        })
+    })
+    .join()
+    .unwrap();
+}
+
+/// A team key file (64 hex digits, mode 0600) made from `byte`.
+fn key_file(dir: &Path, name: &str, byte: u8) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("{byte:02x}").repeat(32)).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+    path
+}
+
+/// A replica of `fx`'s root as another machine would run it: its own index and state.db
+/// (`--state-dir`), its own data directory (a per-user key team mode must not use), so
+/// nothing reaches another replica but through PostgreSQL.
+fn replica(fx: &Fixture, name: &str, store: &[&str]) -> (Child, String) {
+    let state = fx.home.path().join(format!("state-{name}"));
+    let mut command = fx.command(&["serve", "--http", "127.0.0.1:0", "--token", TOKEN]);
+    command
+        .arg("--state-dir")
+        .arg(&state)
+        .args(store)
+        .env("XDG_DATA_HOME", fx.home.path().join(format!("data-{name}")));
+    serve_http(command)
+}
+
+async fn client(url: &str) -> common::Client {
+    let transport = StreamableHttpClientTransport::from_config(
+        StreamableHttpClientTransportConfig::with_uri(url).auth_header(TOKEN),
+    );
+    ().serve(transport).await.expect("MCP handshake over HTTP")
+}
+
+async fn ok(client: &common::Client, tool: &str, arguments: Value) -> Value {
+    let result = client
+        .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args(arguments)))
+        .await
+        .unwrap();
+    let value = structured(&result);
+    assert_ne!(result.is_error, Some(true), "{tool}: {value}");
+    value
+}
+
+#[tokio::test]
+async fn replicas_share_packs_and_memory_and_refuse_another_deployment_s_rows() {
+    let Some(db) = Database::create() else { return };
+    let fx = Fixture::new();
+    let keys = tempfile::tempdir().unwrap();
+    let team_key = key_file(keys.path(), "team.key", 0x5c);
+    fx.operator_config(&format!(
+        "[store]\nurl = \"{}\"\nkey_file = \"{}\"\n",
+        db.url,
+        team_key.display()
+    ));
+
+    let (mut first, first_url) = replica(&fx, "a", &[]);
+    let (mut second, second_url) = replica(&fx, "b", &[]);
+    let a = client(&first_url).await;
+    wait_indexed(&a).await;
+    let b = client(&second_url).await;
+    wait_indexed(&b).await;
+
+    // A pack made through A pages through B, and what A showed B shows by reference.
+    let found = ok(
+        &a,
+        "explore",
+        json!({ "query": "answer config", "limits": { "maxResults": 1 } }),
+    )
+    .await;
+    let pack = found["pack"]["packId"].as_str().unwrap().to_string();
+    let cursor = found["next"]["itemsCursor"]
+        .as_str()
+        .unwrap_or_else(|| panic!("one result of several leaves a cursor: {found}"))
+        .to_string();
+    let page = ok(
+        &b,
+        "explore",
+        json!({ "packId": pack, "cursor": { "items": cursor }, "limits": { "maxResults": 1 } }),
+    )
+    .await;
+    assert_eq!(page["success"], true, "{page}");
+    assert_eq!(page["query"], "answer config", "{page}");
+    let again = ok(
+        &b,
+        "explore",
+        json!({ "query": "answer config", "packId": pack, "limits": { "maxResults": 1 } }),
+    )
+    .await;
+    assert_eq!(again["pack"]["hit"], true, "{again}");
+    assert!(
+        again["message"].as_str().unwrap().contains("by reference"),
+        "{again}"
+    );
+
+    // A note remembered through B is recalled through A, as the best match.
+    let kept = ok(
+        &b,
+        "manage",
+        json!({ "command": "remember", "content": "Decided: the team cache keeps answers for a day", "tags": ["decision"] }),
+    )
+    .await;
+    let note = kept["result"]["id"].as_str().unwrap().to_string();
+    let recalled = ok(
+        &a,
+        "explore",
+        json!({ "query": "how long does the team cache keep answers", "include": { "memory": true } }),
+    )
+    .await;
+    assert_eq!(
+        recalled["data"]["memory"]["index"][0]["id"],
+        note.as_str(),
+        "{recalled}"
+    );
+    let status = ok(&a, "manage", json!({ "command": "status" })).await;
+    let events = status["result"]["memory"]["events"].as_u64().unwrap();
+    assert!(events >= 3, "both replicas' events are counted: {status}");
+    a.cancel().await.unwrap();
+    b.cancel().await.unwrap();
+    for child in [&mut first, &mut second] {
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+    assert!(
+        !fx.path().join(".smart-context").exists(),
+        "replicas keep their state under --state-dir, off the shared tree"
+    );
+
+    // A replica of another deployment (another key) on the same database sees neither.
+    let other_key = key_file(keys.path(), "other.key", 0x11);
+    let (mut third, third_url) = replica(&fx, "c", &["--store-key", other_key.to_str().unwrap()]);
+    let c = client(&third_url).await;
+    wait_indexed(&c).await;
+    let page = common::call(&c, "explore", json!({ "packId": pack })).await;
+    assert_eq!(page.is_error, Some(true));
+    assert!(
+        common::text(&page).contains(&format!("no pack {pack}")),
+        "another key's pack is missing: {}",
+        common::text(&page)
+    );
+    let recalled = ok(
+        &c,
+        "explore",
+        json!({ "query": "how long does the team cache keep answers", "include": { "memory": true } }),
+    )
+    .await;
+    let index = recalled["data"]["memory"]["index"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        index.iter().all(|e| e["id"] != note.as_str()),
+        "another key's note is never served: {recalled}"
+    );
+    c.cancel().await.unwrap();
+    third.kill().unwrap();
+    third.wait().unwrap();
+}
+
+#[test]
+fn team_mode_without_a_key_or_a_reachable_server_fails_at_start_with_the_reason() {
+    let fx = Fixture::new();
+    // Nothing listens on a port bound and released.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("postgres://team@127.0.0.1:{port}/shared");
+    let out = fx
+        .command(&[
+            "--store",
+            &url,
+            "serve",
+            "--http",
+            "127.0.0.1:0",
+            "--token",
+            TOKEN,
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("[store] key_file"), "{err}");
+
+    let keys = tempfile::tempdir().unwrap();
+    let key = key_file(keys.path(), "team.key", 1);
+    let started = std::time::Instant::now();
+    let out = fx
+        .command(&[
+            "--store",
+            &url,
+            "--store-key",
+            key.to_str().unwrap(),
+            "serve",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains(&format!("team@127.0.0.1:{port}/shared")),
+        "{err}"
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(30),
+        "a refused connection fails fast"
+    );
+
+    // A key others can read is refused, as ssh refuses such a private key.
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let out = fx
+        .command(&[
+            "--store",
+            &url,
+            "--store-key",
+            key.to_str().unwrap(),
+            "serve",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("chmod 600"), "{err}");
+}
