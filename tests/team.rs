@@ -304,3 +304,152 @@ fn team_mode_without_a_key_or_a_reachable_server_fails_at_start_with_the_reason(
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("chmod 600"), "{err}");
 }
+
+/// rmcp's HTTP client with every request sent to the next replica in turn, as a round-robin
+/// load balancer with no session affinity would: the transport's own session id travels
+/// with each one.
+#[derive(Clone)]
+struct RoundRobin {
+    inner: reqwest::Client,
+    urls: std::sync::Arc<Vec<String>>,
+    next: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    /// The replica each request went to, in order.
+    log: std::sync::Arc<std::sync::Mutex<Vec<usize>>>,
+}
+
+impl RoundRobin {
+    fn new(urls: Vec<String>) -> Self {
+        Self {
+            inner: reqwest::Client::new(),
+            urls: std::sync::Arc::new(urls),
+            next: Default::default(),
+            log: Default::default(),
+        }
+    }
+
+    fn pick(&self) -> std::sync::Arc<str> {
+        let at = self.next.fetch_add(1, std::sync::atomic::Ordering::SeqCst) % self.urls.len();
+        self.log.lock().unwrap().push(at);
+        self.urls[at].as_str().into()
+    }
+}
+
+type Headers = std::collections::HashMap<http::HeaderName, http::HeaderValue>;
+type HttpError = rmcp::transport::streamable_http_client::StreamableHttpError<reqwest::Error>;
+
+impl rmcp::transport::streamable_http_client::StreamableHttpClient for RoundRobin {
+    type Error = reqwest::Error;
+
+    async fn post_message(
+        &self,
+        _uri: std::sync::Arc<str>,
+        message: rmcp::model::ClientJsonRpcMessage,
+        session_id: Option<std::sync::Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: Headers,
+    ) -> Result<rmcp::transport::streamable_http_client::StreamableHttpPostResponse, HttpError>
+    {
+        self.inner
+            .post_message(
+                self.pick(),
+                message,
+                session_id,
+                auth_header,
+                custom_headers,
+            )
+            .await
+    }
+
+    async fn delete_session(
+        &self,
+        _uri: std::sync::Arc<str>,
+        session_id: std::sync::Arc<str>,
+        auth_header: Option<String>,
+        custom_headers: Headers,
+    ) -> Result<(), HttpError> {
+        self.inner
+            .delete_session(self.pick(), session_id, auth_header, custom_headers)
+            .await
+    }
+
+    async fn get_stream(
+        &self,
+        _uri: std::sync::Arc<str>,
+        session_id: Option<std::sync::Arc<str>>,
+        last_event_id: Option<String>,
+        auth_header: Option<String>,
+        custom_headers: Headers,
+    ) -> Result<
+        futures::stream::BoxStream<'static, Result<sse_stream::Sse, sse_stream::Error>>,
+        HttpError,
+    > {
+        self.inner
+            .get_stream(
+                self.pick(),
+                session_id,
+                last_event_id,
+                auth_header,
+                custom_headers,
+            )
+            .await
+    }
+}
+
+#[tokio::test]
+async fn a_session_s_calls_land_on_any_replica_behind_a_round_robin_balancer() {
+    let Some(db) = Database::create() else { return };
+    let fx = Fixture::new();
+    let keys = tempfile::tempdir().unwrap();
+    let team_key = key_file(keys.path(), "team.key", 0x5c);
+    fx.operator_config(&format!(
+        "[store]\nurl = \"{}\"\nkey_file = \"{}\"\n",
+        db.url,
+        team_key.display()
+    ));
+    let mut replicas: Vec<(Child, String)> = ["a", "b", "c"]
+        .iter()
+        .map(|name| replica(&fx, name, &[]))
+        .collect();
+    // Each replica indexed before the balancer sends it anything.
+    for (_, url) in &replicas {
+        let direct = client(url).await;
+        wait_indexed(&direct).await;
+        direct.cancel().await.unwrap();
+    }
+    let balancer = RoundRobin::new(replicas.iter().map(|(_, url)| url.clone()).collect());
+    let transport = StreamableHttpClientTransport::with_client(
+        balancer.clone(),
+        StreamableHttpClientTransportConfig::with_uri("http://balancer/mcp").auth_header(TOKEN),
+    );
+    let session = ().serve(transport).await.expect("MCP handshake through the balancer");
+    // The first call makes a pack on one replica; each later call, on the next replica,
+    // names it and gets it back by reference.
+    let mut pack: Option<String> = None;
+    for round in 0..6 {
+        let mut arguments = json!({ "query": "answer config", "limits": { "maxResults": 1 } });
+        if let Some(id) = &pack {
+            arguments["packId"] = json!(id);
+        }
+        let result = ok(&session, "explore", arguments).await;
+        let id = result["pack"]["packId"].as_str().unwrap().to_string();
+        if let Some(before) = &pack {
+            assert_eq!(before, &id);
+            assert_eq!(result["pack"]["hit"], true, "round {round}: {result}");
+        }
+        pack = Some(id);
+    }
+    let tools = session.list_all_tools().await.unwrap();
+    assert_eq!(tools.len(), 5);
+    let served: std::collections::BTreeSet<usize> =
+        balancer.log.lock().unwrap().iter().copied().collect();
+    assert_eq!(
+        served.len(),
+        3,
+        "every replica served the session: {served:?}"
+    );
+    session.cancel().await.unwrap();
+    for (child, _) in &mut replicas {
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+}

@@ -490,6 +490,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                                     .header_timeout_ms
                                     .unwrap_or(http::DEFAULT_HEADER_TIMEOUT_MS),
                             ),
+                            sessions: options.team.as_ref().map(|team| {
+                                smart_context::store::postgres::sessions::Sessions::new(
+                                    team.postgres.clone(),
+                                    team.key.clone(),
+                                )
+                            }),
                         };
                         let shutdown = async {
                             let _ = tokio::signal::ctrl_c().await;

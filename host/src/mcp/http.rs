@@ -11,6 +11,9 @@ use axum::http::{StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::session::store::{
+    SessionState, SessionStore, SessionStoreError,
+};
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -36,6 +39,45 @@ pub struct HttpOptions {
     pub allowed_origins: Vec<String>,
     pub max_connections: usize,
     pub header_timeout: Duration,
+    /// Team mode: sessions kept in the team database, so a session's calls may land on any
+    /// replica (None: sessions live in this process).
+    pub sessions: Option<crate::store::postgres::sessions::Sessions>,
+}
+
+/// rmcp's session store over the team database: a replica that receives a session id it
+/// does not hold loads the session's `initialize` and replays it, so the client never sees
+/// a 404 because its load balancer picked another replica.
+struct TeamSessions(crate::store::postgres::sessions::Sessions);
+
+#[async_trait::async_trait]
+impl SessionStore for TeamSessions {
+    async fn load(&self, id: &str) -> Result<Option<SessionState>, SessionStoreError> {
+        let Some(json) = self.0.load(id).await.map_err(boxed)? else {
+            return Ok(None);
+        };
+        match serde_json::from_str(&json) {
+            Ok(state) => Ok(Some(state)),
+            Err(err) => {
+                tracing::warn!(
+                    "MCP session {id} in the team store cannot be read ({err}); ignored"
+                );
+                Ok(None)
+            }
+        }
+    }
+
+    async fn store(&self, id: &str, state: &SessionState) -> Result<(), SessionStoreError> {
+        let json = serde_json::to_string(state)?;
+        self.0.store(id, &json).await.map_err(boxed)
+    }
+
+    async fn delete(&self, id: &str) -> Result<(), SessionStoreError> {
+        self.0.delete(id).await.map_err(boxed)
+    }
+}
+
+fn boxed(err: anyhow::Error) -> SessionStoreError {
+    format!("{err:#}").into()
 }
 
 /// Serves until `shutdown` resolves. The bound address (useful with port 0) is logged as
@@ -67,6 +109,9 @@ pub async fn serve(
         .with_max_request_body_bytes(super::MAX_MESSAGE_BYTES);
     if let Some(hosts) = options.allowed_hosts {
         config.allowed_hosts = hosts;
+    }
+    if let Some(sessions) = options.sessions {
+        config.session_store = Some(Arc::new(TeamSessions(sessions)));
     }
     let service = StreamableHttpService::new(
         move || Ok(server.clone()),

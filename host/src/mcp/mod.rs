@@ -290,7 +290,16 @@ impl ServerHandler for Server {
     }
 
     async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
-        self.roots.first_listing(&context.peer);
+        // A session another replica began and this one restored (team mode): the client's
+        // answer to `roots/list` would come back on that replica's stream, so none is asked
+        // for; the operator's roots serve it.
+        let restored = context
+            .extensions
+            .get::<rmcp::transport::streamable_http_server::SessionRestoreMarker>()
+            .is_some();
+        if !restored {
+            self.roots.first_listing(&context.peer);
+        }
     }
 
     async fn on_roots_list_changed(&self, context: rmcp::service::NotificationContext<RoleServer>) {

@@ -74,6 +74,15 @@ const MIGRATIONS: &[&str] = &[
      );
      CREATE INDEX memory_files_path ON memory_files (path, seq);
      CREATE INDEX memory_files_seq ON memory_files (seq);",
+    // 2: MCP sessions, so a session's calls can land on any replica: what its `initialize`
+    // said (a replica that does not hold the session replays it), signed like every row.
+    "CREATE TABLE mcp_sessions (
+        id TEXT PRIMARY KEY,
+        state TEXT NOT NULL,
+        mac TEXT NOT NULL,
+        touched_at TIMESTAMPTZ NOT NULL DEFAULT now()
+     );
+     CREATE INDEX mcp_sessions_touched ON mcp_sessions (touched_at);",
 ];
 
 /// The schema version this build writes.

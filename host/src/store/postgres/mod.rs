@@ -13,6 +13,7 @@
 mod memory;
 mod migrations;
 mod packs;
+pub mod sessions;
 
 use super::JournalKey;
 use super::rows::{MemoryRows, PackRows, RowsBackend};
@@ -117,6 +118,26 @@ impl Postgres {
                 self.display,
                 CALL_TIMEOUT.as_secs()
             )),
+        }
+    }
+
+    /// Runs `work` with the pool on this store's runtime, for async callers on another
+    /// runtime (the HTTP transport's session store).
+    pub(crate) async fn spawn<T, F>(&self, work: impl FnOnce(Pool) -> F) -> Result<T>
+    where
+        F: Future<Output = Result<T>> + Send + 'static,
+        T: Send + 'static,
+    {
+        let runtime = self.runtime.as_ref().expect("runtime lives until drop");
+        let task = runtime.spawn(tokio::time::timeout(CALL_TIMEOUT, work(self.pool.clone())));
+        match task.await {
+            Ok(Ok(result)) => result.map_err(|e| self.unreachable(e)),
+            Ok(Err(_)) => Err(anyhow!(
+                "PostgreSQL at {} did not answer within {} s",
+                self.display,
+                CALL_TIMEOUT.as_secs()
+            )),
+            Err(err) => Err(anyhow!("a PostgreSQL call failed: {err}")),
         }
     }
 
