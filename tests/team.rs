@@ -453,3 +453,127 @@ async fn a_session_s_calls_land_on_any_replica_behind_a_round_robin_balancer() {
         child.wait().unwrap();
     }
 }
+
+#[tokio::test]
+async fn a_change_made_through_one_replica_is_undone_through_another_and_none_is_lost() {
+    let Some(db) = Database::create() else { return };
+    let fx = Fixture::new();
+    let keys = tempfile::tempdir().unwrap();
+    let team_key = key_file(keys.path(), "team.key", 0x5c);
+    fx.operator_config(&format!(
+        "[store]\nurl = \"{}\"\nkey_file = \"{}\"\n",
+        db.url,
+        team_key.display()
+    ));
+    let mut replicas: Vec<(Child, String)> = ["a", "b", "c"]
+        .iter()
+        .map(|name| replica(&fx, name, &[]))
+        .collect();
+    let mut clients = Vec::new();
+    for (_, url) in &replicas {
+        let client = client(url).await;
+        wait_indexed(&client).await;
+        clients.push(client);
+    }
+    let original = fx.read("src/lib.rs").unwrap();
+
+    // Applied through A, undone through B, redone through C.
+    let applied = ok(
+        &clients[0],
+        "change",
+        json!({
+            "intent": "answer counts from one",
+            "edits": [{ "filePath": "src/lib.rs", "targetString": "    42\n", "replacementString": "    43\n" }],
+            "options": { "dryRun": false },
+        }),
+    )
+    .await;
+    let tx = applied["transactionId"].as_str().unwrap().to_string();
+    let changed = fx.read("src/lib.rs").unwrap();
+    assert_ne!(changed, original);
+    ok(&clients[1], "manage", json!({ "command": "undo" })).await;
+    assert_eq!(fx.read("src/lib.rs").unwrap(), original, "undone through B");
+    ok(
+        &clients[2],
+        "manage",
+        json!({ "command": "redo", "target": tx }),
+    )
+    .await;
+    assert_eq!(fx.read("src/lib.rs").unwrap(), changed, "redone through C");
+
+    // Twelve sessions' writes of distinct files and six racing edits of one line, spread over
+    // the replicas at once: every write lands once, exactly one edit wins, none is doubled.
+    let writes = (0..12).map(|i| {
+        let client = &clients[i % 3];
+        async move {
+            common::call(
+                client,
+                "write",
+                json!({ "intent": format!("note {i}"), "targetPath": format!("notes/{i}.txt"), "content": format!("note {i}\n") }),
+            )
+            .await
+        }
+    });
+    let edits = (0..6).map(|i| {
+        let client = &clients[i % 3];
+        async move {
+            common::call(
+                client,
+                "change",
+                json!({
+                    "intent": format!("race {i}"),
+                    "edits": [{ "filePath": "src/lib.rs", "targetString": "    43\n", "replacementString": format!("    {}\n", 100 + i) }],
+                    "options": { "dryRun": false },
+                }),
+            )
+            .await
+        }
+    });
+    let (writes, edits) = futures::join!(
+        futures::future::join_all(writes),
+        futures::future::join_all(edits)
+    );
+    for (i, result) in writes.iter().enumerate() {
+        assert_ne!(
+            result.is_error,
+            Some(true),
+            "write {i}: {}",
+            common::text(result)
+        );
+        assert_eq!(
+            fx.read(&format!("notes/{i}.txt")).unwrap(),
+            format!("note {i}\n")
+        );
+    }
+    let won: Vec<usize> = edits
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.is_error != Some(true))
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(won.len(), 1, "exactly one racing edit wins: {won:?}");
+    let lib = fx.read("src/lib.rs").unwrap();
+    assert!(lib.contains(&format!("    {}\n", 100 + won[0])), "{lib}");
+    let history = ok(
+        &clients[0],
+        "manage",
+        json!({ "command": "history", "limit": 50 }),
+    )
+    .await;
+    // The change, its undo and redo, twelve writes and the winning edit: once each.
+    assert_eq!(history["result"]["total"], 16, "{history}");
+    let ids: std::collections::BTreeSet<&str> = history["result"]["transactions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["transactionId"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 16);
+    for client in clients {
+        client.cancel().await.unwrap();
+    }
+    for (child, _) in &mut replicas {
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+}

@@ -369,7 +369,15 @@ fn open_root(
         },
     };
     let db = state_dir.join("state.db");
-    let store = open_store(&db, key.clone())?;
+    let local = open_store(&db, key.clone())?;
+    let store: Box<dyn crate::store::rows::JournalRows> = match &options.team {
+        Some(team) => Box::new(crate::store::postgres::RootRows::new(
+            team.postgres.clone(),
+            workspace.root().to_string_lossy().into_owned(),
+            key.clone(),
+        )),
+        None => Box::new(local),
+    };
     let rows: Box<dyn crate::store::rows::RowsBackend> = match &options.team {
         Some(team) => Box::new(crate::store::postgres::RootRows::new(
             team.postgres.clone(),

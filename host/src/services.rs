@@ -4,15 +4,16 @@
 
 use crate::config::Config;
 use crate::index::Index;
-use crate::store::Store;
 use crate::store::packs::Packs;
+use crate::store::rows::JournalRows;
 use crate::workspace::Workspace;
 use crate::workspace::transactions::Transactions;
 use std::sync::{Arc, Mutex};
 
 pub struct Services {
     pub workspace: Workspace,
-    pub store: Mutex<Store>,
+    /// The transaction journal: state.db, or the team database.
+    pub store: Mutex<Box<dyn JournalRows>>,
     pub index: Arc<Index>,
     /// The graphs over the index (call graph, dependencies, PageRank, hot spots).
     pub analysis: crate::analysis::Analysis,
@@ -31,9 +32,9 @@ impl Services {
         }
     }
 
-    /// Locks the store, recovering from a panic in another holder (the data is still valid:
-    /// every write is an SQLite transaction).
-    pub fn store(&self) -> std::sync::MutexGuard<'_, Store> {
+    /// Locks the journal, recovering from a panic in another holder (the data is still
+    /// valid: every write is a database transaction).
+    pub fn store(&self) -> std::sync::MutexGuard<'_, Box<dyn JournalRows>> {
         self.store
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())

@@ -418,7 +418,7 @@ impl Runtime {
             plugins: self.plugins(),
             rejected: self.rejected(),
             store: StoreStatus {
-                path: store.path().display().to_string(),
+                path: store.location(),
                 schema_version: store.schema_version().unwrap_or(0),
                 transactions: store.transaction_count().unwrap_or(0),
                 pending_transactions: store.pending_count().unwrap_or(0),

@@ -194,7 +194,7 @@ impl Store {
         self.finish_pair(redo, original, state::REDONE)
     }
 
-    fn finish_pair(&mut self, new: &str, original: &str, original_state: &str) -> Result<()> {
+    pub fn finish_pair(&mut self, new: &str, original: &str, original_state: &str) -> Result<()> {
         let db = self.conn.transaction()?;
         db.execute(
             "UPDATE transactions SET state = ?2 WHERE id = ?1",
@@ -243,11 +243,7 @@ impl Store {
         let Some((tx, mac)) = self.read(id, true)? else {
             return Ok(None);
         };
-        let contents_match = tx.files.iter().all(|f| {
-            f.before.as_deref().map(crate::workspace::hash_bytes) == f.before_hash
-                && f.after.as_deref().map(crate::workspace::hash_bytes) == f.after_hash
-        });
-        if !self.signed(&tx, mac.as_deref()) || !contents_match {
+        if !authentic(&self.key, &tx, mac.as_deref()) {
             return Err(Inauthentic(tx.id).into());
         }
         Ok(Some(tx))
@@ -289,9 +285,7 @@ impl Store {
 
     /// Whether `mac` is this key's MAC of what `tx` says.
     fn signed(&self, tx: &TxRecord, mac: Option<&str>) -> bool {
-        let fields = mac_fields(tx);
-        let fields: Vec<&[u8]> = fields.iter().map(Vec::as_slice).collect();
-        mac.is_some_and(|mac| self.key.verify(&fields, mac))
+        signed(&self.key, tx, mac)
     }
 
     /// The newest applied transaction that is not itself an undo: what "undo" reverts by default.
@@ -387,6 +381,81 @@ impl Store {
     }
 }
 
+/// The edit lock beside state.db: every process serving the root from this state directory
+/// takes it.
+pub const EDIT_LOCK_FILE: &str = "edits.lock";
+
+impl rows::JournalRows for Store {
+    fn begin(&mut self, tx: &TxRecord) -> Result<()> {
+        Store::begin(self, tx)
+    }
+
+    fn set_state(&self, id: &str, state: &str) -> Result<()> {
+        Store::set_state(self, id, state)
+    }
+
+    fn finish_pair(&mut self, new: &str, original: &str, original_state: &str) -> Result<()> {
+        Store::finish_pair(self, new, original, original_state)
+    }
+
+    fn latest_undoable(&self) -> Result<Option<String>> {
+        Store::latest_undoable(self)
+    }
+
+    fn latest_redoable(&self) -> Result<Option<String>> {
+        Store::latest_redoable(self)
+    }
+
+    fn redone_by(&self, id: &str) -> Result<Option<String>> {
+        Store::redone_by(self, id)
+    }
+
+    fn load(&self, id: &str) -> Result<Option<TxRecord>> {
+        Store::load(self, id)
+    }
+
+    fn pending(&self) -> Result<Vec<String>> {
+        Store::pending(self)
+    }
+
+    fn history(&self, limit: u32, offset: u32) -> Result<Vec<(TxRecord, Vec<String>)>> {
+        Store::history(self, limit, offset)
+    }
+
+    fn pending_count(&self) -> Result<u64> {
+        Store::pending_count(self)
+    }
+
+    fn transaction_count(&self) -> Result<u64> {
+        Store::transaction_count(self)
+    }
+
+    /// An exclusive `flock` on `edits.lock` next to state.db.
+    fn edit_lock(&self) -> Result<rows::EditLock> {
+        let path = self
+            .path
+            .parent()
+            .map(|d| d.join(EDIT_LOCK_FILE))
+            .unwrap_or_else(|| EDIT_LOCK_FILE.into());
+        let file = std::fs::File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .and_then(|f| f.lock().map(|()| f))
+            .with_context(|| format!("cannot take the edit lock {}", path.display()))?;
+        Ok(rows::EditLock(Box::new(file)))
+    }
+
+    fn location(&self) -> String {
+        self.path.display().to_string()
+    }
+
+    fn schema_version(&self) -> Result<u32> {
+        Store::schema_version(self)
+    }
+}
+
 /// A journal row that this user's smart-context did not write (or that was altered since).
 #[derive(Debug, thiserror::Error)]
 #[error(
@@ -394,9 +463,26 @@ impl Store {
 )]
 pub struct Inauthentic(pub String);
 
+/// Whether `tx` (with its contents) is what `mac` signed with `key` and its contents match
+/// their hashes: the check every journal backend makes before a row is replayed.
+pub(crate) fn authentic(key: &JournalKey, tx: &TxRecord, mac: Option<&str>) -> bool {
+    signed(key, tx, mac)
+        && tx.files.iter().all(|f| {
+            f.before.as_deref().map(crate::workspace::hash_bytes) == f.before_hash
+                && f.after.as_deref().map(crate::workspace::hash_bytes) == f.after_hash
+        })
+}
+
+/// Whether `mac` is `key`'s MAC of what `tx` says (its hashes, not its contents).
+pub(crate) fn signed(key: &JournalKey, tx: &TxRecord, mac: Option<&str>) -> bool {
+    let fields = mac_fields(tx);
+    let fields: Vec<&[u8]> = fields.iter().map(Vec::as_slice).collect();
+    mac.is_some_and(|mac| key.verify(&fields, mac))
+}
+
 /// The fields a journal MAC covers, in order: id, intent, creation time, undo / redo links,
 /// then per file its path and before / after hashes (the contents are checked against those).
-fn mac_fields(tx: &TxRecord) -> Vec<Vec<u8>> {
+pub(crate) fn mac_fields(tx: &TxRecord) -> Vec<Vec<u8>> {
     let opt = |s: &Option<String>| {
         s.as_deref()
             .map_or(b"-".to_vec(), |s| format!("+{s}").into_bytes())
@@ -430,8 +516,9 @@ fn tx_head(r: &rusqlite::Row<'_>) -> rusqlite::Result<TxRecord> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use rows::JournalRows;
 
     pub fn test_key() -> JournalKey {
         JournalKey::from_bytes([7; 32])
@@ -516,6 +603,101 @@ mod tests {
             )
             .unwrap();
         assert!(ours.load("mine").is_err(), "content must match its hash");
+    }
+
+    /// A journal over one database under key `key` (another byte: another operator).
+    pub(crate) type OpenJournal<'a> = &'a dyn Fn(u8) -> Box<dyn JournalRows>;
+
+    /// What every journal backend must do, on an empty database; run over SQLite here and
+    /// over PostgreSQL in `store::postgres`.
+    pub(crate) fn journal_contract(open: OpenJournal, tamper: &dyn Fn(&str)) {
+        let mut store = open(7);
+        store.begin(&record("t1", 10)).unwrap();
+        store.begin(&record("t2", 20)).unwrap();
+        assert_eq!(store.pending().unwrap(), ["t1", "t2"]);
+        assert_eq!(store.pending_count().unwrap(), 2);
+        store.set_state("t1", state::APPLIED).unwrap();
+        store.set_state("t2", state::APPLIED).unwrap();
+        let other = open(7);
+        let loaded = other.load("t1").unwrap().unwrap();
+        assert_eq!(loaded.files, record("t1", 10).files);
+        assert_eq!(loaded.state, state::APPLIED);
+        let history = other.history(10, 0).unwrap();
+        assert_eq!(history[0].0.id, "t2");
+        assert_eq!(history[0].1, ["a.txt"]);
+        assert_eq!(other.history(10, 1).unwrap()[0].0.id, "t1");
+        assert_eq!(other.latest_undoable().unwrap().as_deref(), Some("t2"));
+        assert_eq!(other.transaction_count().unwrap(), 2);
+
+        // An undo and a redo, as Transactions records them.
+        let mut undo = record("u1", 30);
+        undo.undoes = Some("t2".into());
+        store.begin(&undo).unwrap();
+        store.finish_pair("u1", "t2", state::UNDONE).unwrap();
+        assert_eq!(other.latest_undoable().unwrap().as_deref(), Some("t1"));
+        assert_eq!(other.latest_redoable().unwrap().as_deref(), Some("t2"));
+        let mut redo = record("r1", 40);
+        redo.redoes = Some("t2".into());
+        store.begin(&redo).unwrap();
+        store.finish_pair("r1", "t2", state::REDONE).unwrap();
+        assert_eq!(other.redone_by("t2").unwrap().as_deref(), Some("r1"));
+        assert_eq!(other.latest_redoable().unwrap(), None);
+        assert_eq!(other.pending().unwrap(), Vec::<String>::new());
+
+        // Another key's rows are never replayed; altered rows are refused.
+        let mut theirs = open(9);
+        theirs.begin(&record("forged", 50)).unwrap();
+        theirs.set_state("forged", state::APPLIED).unwrap();
+        let err = other.load("forged").unwrap_err();
+        assert!(err.downcast_ref::<Inauthentic>().is_some(), "{err:#}");
+        assert_eq!(other.latest_undoable().unwrap().as_deref(), Some("r1"));
+        store.begin(&record("mine", 60)).unwrap();
+        assert!(other.load("mine").unwrap().is_some());
+        tamper("UPDATE transaction_files SET path = '.git/config' WHERE tx_id = 'mine'");
+        assert!(
+            other.load("mine").is_err(),
+            "an altered path breaks the MAC"
+        );
+        tamper("UPDATE transaction_files SET path = 'a.txt', before = 'evil' WHERE tx_id = 'mine'");
+        assert!(other.load("mine").is_err(), "content must match its hash");
+
+        // One writer at a time, across handles.
+        let held = store.edit_lock().unwrap();
+        let taken = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let waiter = {
+            let taken = taken.clone();
+            let second = open(7);
+            std::thread::spawn(move || {
+                let _lock = second.edit_lock().unwrap();
+                taken.store(true, std::sync::atomic::Ordering::SeqCst);
+            })
+        };
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        assert!(
+            !taken.load(std::sync::atomic::Ordering::SeqCst),
+            "a second writer waits"
+        );
+        drop(held);
+        waiter.join().unwrap();
+        assert!(taken.load(std::sync::atomic::Ordering::SeqCst));
+        assert!(!other.location().is_empty());
+    }
+
+    #[test]
+    fn sqlite_keeps_the_journal_contract() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("state.db");
+        let open = |key: u8| -> Box<dyn JournalRows> {
+            Box::new(Store::open(&db, JournalKey::from_bytes([key; 32])).unwrap())
+        };
+        let tamper = |sql: &str| {
+            Store::open(&db, test_key())
+                .unwrap()
+                .conn
+                .execute(sql, [])
+                .unwrap();
+        };
+        journal_contract(&open, &tamper);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! journal key on write and checked on read in both, so a row the operator's key did not sign
 //! is never served, whichever database held it.
 
+use super::TxRecord;
 use super::memory::{EventRow, ForgetFilter, NewEvent};
 use super::packs::Pack;
 use anyhow::Result;
@@ -71,6 +72,41 @@ pub trait MemoryRows: Send {
     /// what the memory caches check before answering from memory.
     fn data_version(&self) -> Result<i64>;
 }
+
+/// The transaction journal: what makes edits undoable and crash-recoverable. Rows are
+/// signed with the journal key; a row that does not verify is never replayed (loading it is
+/// an [`Inauthentic`](super::Inauthentic) error).
+pub trait JournalRows: Send {
+    /// Journals a new transaction as pending, with every file's before and after content,
+    /// before any file is touched.
+    fn begin(&mut self, tx: &TxRecord) -> Result<()>;
+    fn set_state(&self, id: &str, state: &str) -> Result<()>;
+    /// Marks `new` applied and `original` `original_state` (undone, redone), atomically.
+    fn finish_pair(&mut self, new: &str, original: &str, original_state: &str) -> Result<()>;
+    /// The newest applied transaction that is not itself an undo (authentic rows only).
+    fn latest_undoable(&self) -> Result<Option<String>>;
+    /// The transaction undone most recently and not redone since (authentic rows only).
+    fn latest_redoable(&self) -> Result<Option<String>>;
+    /// The redo that applied `id` again, when `id` is redone (authentic rows only).
+    fn redone_by(&self, id: &str) -> Result<Option<String>>;
+    /// The transaction `id` with its files, checked against its MAC and hashes.
+    fn load(&self, id: &str) -> Result<Option<TxRecord>>;
+    /// Transactions journaled and not finished, oldest first.
+    fn pending(&self) -> Result<Vec<String>>;
+    /// Newest first, `limit` after skipping `offset`, with the paths each touched.
+    fn history(&self, limit: u32, offset: u32) -> Result<Vec<(TxRecord, Vec<String>)>>;
+    fn pending_count(&self) -> Result<u64>;
+    fn transaction_count(&self) -> Result<u64>;
+    /// Waits for the lock every writer of this root holds from its checks to its last write
+    /// (other processes on this machine, or other replicas); released when the guard drops.
+    fn edit_lock(&self) -> Result<EditLock>;
+    /// Where the journal lives, for status: a path, or the team database without secrets.
+    fn location(&self) -> String;
+    fn schema_version(&self) -> Result<u32>;
+}
+
+/// A held edit lock; dropping it releases the lock.
+pub struct EditLock(pub Box<dyn Send>);
 
 /// Where packs and memory live for one root: each opens its own connection (SQLite) or
 /// shares the process's pool (PostgreSQL).

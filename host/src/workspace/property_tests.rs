@@ -221,7 +221,9 @@ proptest! {
         std::fs::write(outside.join("x.txt"), "outside").unwrap();
         build(&root, &outside, &nodes);
         let ws = Workspace::open(&root).unwrap();
-        let store = Mutex::new(Store::open(&dir.path().join("state.db"), JournalKey::from_bytes([3; 32])).unwrap());
+        let store: Mutex<Box<dyn crate::store::rows::JournalRows>> = Mutex::new(Box::new(
+            Store::open(&dir.path().join("state.db"), JournalKey::from_bytes([3; 32])).unwrap(),
+        ));
         let before_root = snapshot(&root);
         let before_outside = snapshot(&outside);
         let current = ws.normalize(&request).ok().and_then(|rel| ws.snapshot(&rel, 1 << 20).ok().flatten());

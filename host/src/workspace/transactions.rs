@@ -10,13 +10,13 @@
 use super::{Workspace, hash_bytes, secrets, view_edits, view_hash, view_of};
 use crate::error::{HostError, HostResult, codes};
 use crate::store::now_ms;
-use crate::store::{FileRecord, Store, TxRecord, state};
+use crate::store::rows::{EditLock, JournalRows};
+use crate::store::{FileRecord, TxRecord, state};
 use serde_json::json;
-use std::fs::File;
 use std::sync::{Mutex, MutexGuard};
 
 /// The cross-process edit lock, next to state.db.
-pub const LOCK_FILE: &str = "edits.lock";
+pub use crate::store::EDIT_LOCK_FILE as LOCK_FILE;
 
 /// Largest file a transaction reads or writes.
 pub const MAX_FILE_BYTES: usize = 64 << 20;
@@ -42,7 +42,7 @@ pub struct Receipt {
 /// checks and writes of two clients never interleave: one wins, the other sees HASH_MISMATCH.
 pub struct Transactions<'a> {
     pub workspace: &'a Workspace,
-    pub store: &'a Mutex<Store>,
+    pub store: &'a Mutex<Box<dyn JournalRows>>,
 }
 
 impl Transactions<'_> {
@@ -102,8 +102,8 @@ impl Transactions<'_> {
             }
         };
         let asked = id;
-        let id = self.carrier(&store, &asked)?;
-        let original = self.load(&store, &id, wanted, done)?;
+        let id = self.carrier(&**store, &asked)?;
+        let original = self.load(&**store, &id, wanted, done)?;
         let files = self.reversed(&original, direction)?;
         let (undoes, redoes) = match direction {
             Direction::Undo => (Some(id.clone()), None),
@@ -125,8 +125,8 @@ impl Transactions<'_> {
         };
         let receipt = self.run(&mut store, tx)?;
         match direction {
-            Direction::Undo => store.finish_undo(&receipt.transaction_id, &id),
-            Direction::Redo => store.finish_redo(&receipt.transaction_id, &id),
+            Direction::Undo => store.finish_pair(&receipt.transaction_id, &id, state::UNDONE),
+            Direction::Redo => store.finish_pair(&receipt.transaction_id, &id, state::REDONE),
         }
         .map_err(store_error)?;
         Ok(receipt)
@@ -135,7 +135,7 @@ impl Transactions<'_> {
     /// The transaction that carries `id`'s change now: `id` itself or, once it was undone and
     /// redone, its redo (followed again when that was undone and redone too). So the id an
     /// agent got for a change keeps naming that change through undo and redo.
-    fn carrier(&self, store: &Store, id: &str) -> HostResult<String> {
+    fn carrier(&self, store: &dyn JournalRows, id: &str) -> HostResult<String> {
         let mut current = id.to_string();
         for _ in 0..MAX_REDO_CHAIN {
             match store.redone_by(&current).map_err(store_error)? {
@@ -146,7 +146,13 @@ impl Transactions<'_> {
         Ok(current)
     }
 
-    fn load(&self, store: &Store, id: &str, wanted: &str, verb: &str) -> HostResult<TxRecord> {
+    fn load(
+        &self,
+        store: &dyn JournalRows,
+        id: &str,
+        wanted: &str,
+        verb: &str,
+    ) -> HostResult<TxRecord> {
         let original = store.load(id).map_err(journal_error)?.ok_or_else(|| {
             HostError::new(codes::NOT_FOUND, format!("no transaction {id}"))
                 .suggest("see manage command=history for transaction ids")
@@ -378,7 +384,7 @@ impl Transactions<'_> {
     /// Journals `tx` as pending and writes its files; on a failed write restores the files
     /// already written and marks it rolled back. The caller marks success (an undo marks its
     /// original undone in the same SQLite transaction).
-    fn run(&self, store: &mut Store, tx: TxRecord) -> HostResult<Receipt> {
+    fn run(&self, store: &mut Box<dyn JournalRows>, tx: TxRecord) -> HostResult<Receipt> {
         store.begin(&tx).map_err(store_error)?;
         let crash_after = fault_after_writes();
         for (done, f) in tx.files.iter().enumerate() {
@@ -426,30 +432,18 @@ impl Transactions<'_> {
         }
     }
 
-    /// The store (this process's edit lock) and the file lock (every process's).
-    fn lock(&self) -> HostResult<(MutexGuard<'_, Store>, File)> {
+    /// The journal (this process's edit lock) and the journal's edit lock (every process's
+    /// on this state directory, or every replica's in team mode).
+    fn lock(&self) -> HostResult<(MutexGuard<'_, Box<dyn JournalRows>>, EditLock)> {
         let store = self
             .store
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let path = store
-            .path()
-            .parent()
-            .map(|d| d.join(LOCK_FILE))
-            .unwrap_or_else(|| LOCK_FILE.into());
-        let file = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .and_then(|f| f.lock().map(|()| f))
-            .map_err(|e| {
-                HostError::new(
-                    codes::WRITE_FAILED,
-                    format!("cannot take the edit lock {}: {e}", path.display()),
-                )
-            })?;
-        Ok((store, file))
+        let lock = store.edit_lock().map_err(|e| {
+            HostError::new(codes::WRITE_FAILED, format!("{e:#}"))
+                .suggest("another writer holds the lock for longer than a call may wait; retry")
+        })?;
+        Ok((store, lock))
     }
 }
 
@@ -516,11 +510,12 @@ fn new_id() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::Store;
 
     struct Fixture {
         dir: tempfile::TempDir,
         ws: Workspace,
-        store: Mutex<Store>,
+        store: Mutex<Box<dyn JournalRows>>,
     }
 
     impl Fixture {
@@ -528,14 +523,18 @@ mod tests {
             let dir = tempfile::tempdir().unwrap();
             std::fs::write(dir.path().join("a.txt"), "one\n").unwrap();
             let ws = Workspace::open(dir.path()).unwrap();
-            let store = Mutex::new(
+            let store: Box<dyn JournalRows> = Box::new(
                 Store::open(
                     &dir.path().join(".smart-context/state.db"),
                     crate::store::JournalKey::from_bytes([7; 32]),
                 )
                 .unwrap(),
             );
-            Self { dir, ws, store }
+            Self {
+                dir,
+                ws,
+                store: Mutex::new(store),
+            }
         }
         fn tx(&self) -> Transactions<'_> {
             Transactions {

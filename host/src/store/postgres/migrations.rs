@@ -83,6 +83,36 @@ const MIGRATIONS: &[&str] = &[
         touched_at TIMESTAMPTZ NOT NULL DEFAULT now()
      );
      CREATE INDEX mcp_sessions_touched ON mcp_sessions (touched_at);",
+    // 3: the transaction journal, so a change applied through one replica is undone through
+    // another: state.db's rows with the root in every key, and the order they were journaled.
+    "CREATE TABLE transactions (
+        seq BIGSERIAL NOT NULL,
+        root TEXT NOT NULL,
+        id TEXT NOT NULL,
+        intent TEXT NOT NULL,
+        state TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        undoes TEXT,
+        redoes TEXT,
+        mac TEXT NOT NULL,
+        PRIMARY KEY (root, id)
+     );
+     CREATE INDEX transactions_order ON transactions (root, created_ms DESC, seq DESC);
+     CREATE INDEX transactions_state ON transactions (root, state);
+     CREATE INDEX transactions_undoes ON transactions (root, undoes);
+     CREATE INDEX transactions_redoes ON transactions (root, redoes);
+     CREATE TABLE transaction_files (
+        root TEXT NOT NULL,
+        tx_id TEXT NOT NULL,
+        ord INTEGER NOT NULL,
+        path TEXT NOT NULL,
+        before BYTEA,
+        before_hash TEXT,
+        after BYTEA,
+        after_hash TEXT,
+        PRIMARY KEY (root, tx_id, ord),
+        FOREIGN KEY (root, tx_id) REFERENCES transactions ON DELETE CASCADE
+     );",
 ];
 
 /// The schema version this build writes.

@@ -10,6 +10,7 @@
 //! serves several roots, and every row is signed with the operator's shared key, as in
 //! state.db: a row no replica of this deployment wrote is never served.
 
+mod journal;
 mod memory;
 mod migrations;
 mod packs;
@@ -339,6 +340,22 @@ pub(crate) mod tests {
                 .unwrap()
         };
         crate::store::memory::tests::contract(&open, &|sql| db.execute(sql));
+    }
+
+    #[test]
+    fn postgres_keeps_the_journal_contract() {
+        let Some(db) = database() else { return };
+        let pg = Postgres::connect(&db.url, 4).unwrap();
+        let open = |byte: u8| -> Box<dyn crate::store::rows::JournalRows> {
+            Box::new(RootRows::new(pg.clone(), "/srv/repo".into(), key(byte)))
+        };
+        crate::store::tests::journal_contract(&open, &|sql| db.execute(sql));
+        // Another root's journal is another journal, with its own edit lock.
+        let there = RootRows::new(pg.clone(), "/srv/other".into(), key(7));
+        use crate::store::rows::JournalRows;
+        assert_eq!(there.transaction_count().unwrap(), 0);
+        let _here = open(7).edit_lock().unwrap();
+        drop(there.edit_lock().unwrap());
     }
 
     #[test]
