@@ -349,15 +349,29 @@ impl rmcp::transport::streamable_http_client::StreamableHttpClient for RoundRobi
         custom_headers: Headers,
     ) -> Result<rmcp::transport::streamable_http_client::StreamableHttpPostResponse, HttpError>
     {
-        self.inner
-            .post_message(
-                self.pick(),
-                message,
-                session_id,
-                auth_header,
-                custom_headers,
-            )
-            .await
+        // A replica that refuses the connection (killed) is skipped for the next, as nginx's
+        // `proxy_next_upstream error` does; the request never reached it.
+        let mut tries = self.urls.len();
+        loop {
+            let sent = self
+                .inner
+                .post_message(
+                    self.pick(),
+                    message.clone(),
+                    session_id.clone(),
+                    auth_header.clone(),
+                    custom_headers.clone(),
+                )
+                .await;
+            match sent {
+                Err(rmcp::transport::streamable_http_client::StreamableHttpError::Client(e))
+                    if e.is_connect() && tries > 1 =>
+                {
+                    tries -= 1;
+                }
+                other => return other,
+            }
+        }
     }
 
     async fn delete_session(
@@ -573,6 +587,190 @@ async fn a_change_made_through_one_replica_is_undone_through_another_and_none_is
         client.cancel().await.unwrap();
     }
     for (child, _) in &mut replicas {
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+}
+
+/// Cuts `db` off: no new connection is allowed and every open one is ended, as when the
+/// database server goes away; `false` lets connections in again.
+fn cut_off(db: &Database, cut: bool) {
+    sql(
+        &db.admin,
+        &format!("ALTER DATABASE {} ALLOW_CONNECTIONS {}", db.name, !cut),
+    );
+    if cut {
+        sql(
+            &db.admin,
+            &format!(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{}'",
+                db.name
+            ),
+        );
+    }
+}
+
+#[tokio::test]
+async fn with_postgres_gone_reads_go_on_writes_refuse_with_the_reason_and_all_resumes() {
+    let Some(db) = Database::create() else { return };
+    let fx = Fixture::new();
+    let keys = tempfile::tempdir().unwrap();
+    let team_key = key_file(keys.path(), "team.key", 0x5c);
+    fx.operator_config(&format!(
+        "[store]\nurl = \"{}\"\nkey_file = \"{}\"\n",
+        db.url,
+        team_key.display()
+    ));
+    let (mut server, url) = replica(&fx, "a", &[]);
+    let a = client(&url).await;
+    wait_indexed(&a).await;
+    ok(
+        &a,
+        "manage",
+        json!({ "command": "remember", "content": "the installer runs twice" }),
+    )
+    .await;
+    let original = fx.read("src/lib.rs").unwrap();
+
+    cut_off(&db, true);
+    // Finding and reading answer from the local index, packs and all.
+    let found = ok(&a, "explore", json!({ "query": "installer" })).await;
+    assert_eq!(
+        found["data"]["docs"][0]["filePath"], "docs/guide.md",
+        "{found}"
+    );
+    let pack = found["pack"]["packId"].as_str().unwrap().to_string();
+    let again = ok(
+        &a,
+        "explore",
+        json!({ "query": "installer", "packId": pack }),
+    )
+    .await;
+    assert_eq!(again["pack"]["hit"], true, "{again}");
+    ok(&a, "explore", json!({ "paths": ["src/lib.rs"] })).await;
+    ok(&a, "manage", json!({ "command": "status" })).await;
+    // What needs the shared store says so, and writes nothing.
+    let refused = common::fails(
+        &a,
+        "manage",
+        json!({ "command": "remember", "content": "never kept" }),
+    )
+    .await;
+    assert_eq!(refused["code"], "STORE_ERROR", "{refused}");
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("PostgreSQL at"),
+        "{refused}"
+    );
+    let edit = json!({
+        "intent": "answer counts from one",
+        "edits": [{ "filePath": "src/lib.rs", "targetString": "    42\n", "replacementString": "    43\n" }],
+        "options": { "dryRun": false },
+    });
+    let refused = common::fails(&a, "change", edit.clone()).await;
+    assert_eq!(refused["code"], "STORE_ERROR", "{refused}");
+    assert_eq!(fx.read("src/lib.rs").unwrap(), original, "nothing written");
+
+    cut_off(&db, false);
+    // Back within the backoff: the next writes go through, undoable as ever.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let result = common::call(&a, "change", edit.clone()).await;
+        if result.is_error != Some(true) {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the store never came back: {}",
+            common::text(&result)
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+    }
+    assert_ne!(fx.read("src/lib.rs").unwrap(), original);
+    ok(&a, "manage", json!({ "command": "undo" })).await;
+    assert_eq!(fx.read("src/lib.rs").unwrap(), original);
+    let recalled = ok(
+        &a,
+        "explore",
+        json!({ "query": "does the installer run twice", "include": { "memory": true } }),
+    )
+    .await;
+    assert!(
+        recalled["data"]["memory"]["index"][0]["summary"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("installer runs twice"),
+        "{recalled}"
+    );
+    a.cancel().await.unwrap();
+    server.kill().unwrap();
+    server.wait().unwrap();
+}
+
+#[tokio::test]
+async fn a_replica_killed_mid_session_costs_the_session_nothing_but_a_retry() {
+    let Some(db) = Database::create() else { return };
+    let fx = Fixture::new();
+    let keys = tempfile::tempdir().unwrap();
+    let team_key = key_file(keys.path(), "team.key", 0x5c);
+    fx.operator_config(&format!(
+        "[store]\nurl = \"{}\"\nkey_file = \"{}\"\n",
+        db.url,
+        team_key.display()
+    ));
+    let mut replicas: Vec<(Child, String)> = ["a", "b", "c"]
+        .iter()
+        .map(|name| replica(&fx, name, &[]))
+        .collect();
+    for (_, url) in &replicas {
+        let direct = client(url).await;
+        wait_indexed(&direct).await;
+        direct.cancel().await.unwrap();
+    }
+    let balancer = RoundRobin::new(replicas.iter().map(|(_, url)| url.clone()).collect());
+    let transport = StreamableHttpClientTransport::with_client(
+        balancer.clone(),
+        StreamableHttpClientTransportConfig::with_uri("http://balancer/mcp").auth_header(TOKEN),
+    );
+    let session = ().serve(transport).await.expect("MCP handshake through the balancer");
+    let first = ok(&session, "explore", json!({ "query": "answer config" })).await;
+    let pack = first["pack"]["packId"].as_str().unwrap().to_string();
+    ok(
+        &session,
+        "manage",
+        json!({ "command": "remember", "content": "the balancer keeps going when a replica dies" }),
+    )
+    .await;
+
+    // The replica the session began on dies without a word.
+    let (victim, _) = &mut replicas[0];
+    victim.kill().unwrap();
+    victim.wait().unwrap();
+    for round in 0..6 {
+        let again = ok(
+            &session,
+            "explore",
+            json!({ "query": "answer config", "packId": pack }),
+        )
+        .await;
+        assert_eq!(again["pack"]["hit"], true, "round {round}: {again}");
+    }
+    let recalled = ok(
+        &session,
+        "explore",
+        json!({ "query": "what happens when a replica dies", "include": { "memory": true } }),
+    )
+    .await;
+    assert!(
+        recalled
+            .to_string()
+            .contains("keeps going when a replica dies"),
+        "{recalled}"
+    );
+    session.cancel().await.unwrap();
+    for (child, _) in &mut replicas[1..] {
         child.kill().unwrap();
         child.wait().unwrap();
     }

@@ -839,7 +839,8 @@ fn parse_ids(ids: &[String]) -> HostResult<Vec<i64>> {
 }
 
 fn store_error(what: &str, err: anyhow::Error) -> HostError {
-    HostError::new(codes::INTERNAL, format!("{what}: {err:#}"))
+    HostError::new(codes::STORE_ERROR, format!("{what}: {err:#}"))
+        .suggest("retry; manage command=status says where the memory is kept")
 }
 
 /// How much each of a question's terms tells: inverse document frequency over the stored

@@ -166,6 +166,8 @@ impl Packs {
     }
 
     /// The pack, from memory or the store; an expired one is deleted and reported as such.
+    /// Shared rows that cannot be read (the team database is down) fall back to this
+    /// process's cache: explore goes on, with the packs this replica made meanwhile.
     pub fn get(&self, pack_id: &str) -> Result<Lookup> {
         let now = now_ms();
         let store = self.rows();
@@ -180,14 +182,25 @@ impl Packs {
         let from_store = cached.is_none();
         let pack = match cached {
             Some(pack) => Some(pack),
-            None => store.load_pack(pack_id)?,
+            None => match store.load_pack(pack_id) {
+                Ok(pack) => pack,
+                Err(err) if store.shared() => {
+                    tracing::warn!(
+                        "reading pack {pack_id}: {err:#}; answering from this replica's cache"
+                    );
+                    self.cache().get(pack_id).cloned()
+                }
+                Err(err) => return Err(err),
+            },
         };
         let Some(pack) = pack else {
             return Ok(Lookup::Missing);
         };
         if pack.expires_ms <= now {
             self.cache().pop(pack_id);
-            store.delete_pack(pack_id)?;
+            if let Err(err) = store.delete_pack(pack_id) {
+                tracing::warn!("deleting expired pack {pack_id}: {err:#}");
+            }
             return Ok(Lookup::Expired(pack));
         }
         if from_store {
@@ -196,14 +209,22 @@ impl Packs {
         Ok(Lookup::Found(pack))
     }
 
-    /// Stores `pack` (see the WIT `pack-put`: an empty salt makes it new) and prunes.
+    /// Stores `pack` (see the WIT `pack-put`: an empty salt makes it new) and prunes. Shared
+    /// rows that cannot be written keep the pack in this process's cache only.
     pub fn put(&self, mut pack: Pack) -> Result<Pack> {
         let now = now_ms();
         let mut store = self.rows();
         let existing = if pack.salt.is_empty() {
             None
         } else {
-            store.pack_stamp(&pack.pack_id)?
+            match store.pack_stamp(&pack.pack_id) {
+                Ok(stamp) => stamp,
+                Err(_) if store.shared() => self
+                    .cache()
+                    .peek(&pack.pack_id)
+                    .map(|p| (p.created_ms, p.expires_ms, p.salt.clone())),
+                Err(err) => return Err(err),
+            }
         };
         match existing {
             Some((created, expires, salt)) if salt == pack.salt => {
@@ -217,14 +238,22 @@ impl Packs {
             }
         }
         let keep = (self.settings.cache_size as u64 * ROWS_PER_CACHE_SLOT).max(1_000);
-        store.save_pack(&pack, now, keep)?;
+        match store.save_pack(&pack, now, keep) {
+            Ok(()) => {}
+            Err(err) if store.shared() => tracing::warn!(
+                "storing pack {}: {err:#}; kept in this replica's cache only",
+                pack.pack_id
+            ),
+            Err(err) => return Err(err),
+        }
         self.cache().put(pack.pack_id.clone(), pack.clone());
         Ok(pack)
     }
 
     /// Records what the agent was shown of each (rank) item of `role`.
     pub fn mark_shown(&self, pack_id: &str, role: &str, shown: &[(u32, String)]) -> Result<()> {
-        self.rows().mark_shown(pack_id, role, shown)?;
+        let mut store = self.rows();
+        let marked = store.mark_shown(pack_id, role, shown);
         if let Some(pack) = self.cache().get_mut(pack_id) {
             for item in pack.items.iter_mut().filter(|i| i.role == role) {
                 if let Some((_, what)) = shown.iter().find(|(rank, _)| *rank == item.rank) {
@@ -232,7 +261,15 @@ impl Packs {
                 }
             }
         }
-        Ok(())
+        match marked {
+            Err(err) if store.shared() => {
+                tracing::warn!(
+                    "marking pack {pack_id}: {err:#}; marked in this replica's cache only"
+                );
+                Ok(())
+            }
+            other => other,
+        }
     }
 }
 

@@ -440,8 +440,9 @@ impl Transactions<'_> {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         let lock = store.edit_lock().map_err(|e| {
-            HostError::new(codes::WRITE_FAILED, format!("{e:#}"))
-                .suggest("another writer holds the lock for longer than a call may wait; retry")
+            HostError::new(codes::STORE_ERROR, format!("{e:#}")).suggest(
+                "nothing was written; retry (the lock lives with the journal, where manage command=status says; another writer may hold it for longer than a call waits)",
+            )
         })?;
         Ok((store, lock))
     }

@@ -346,12 +346,7 @@ impl JournalRows for RootRows {
                     .await?;
                 Ok(client)
             })
-            .map_err(|e| {
-                anyhow!(
-                    "cannot take the team's edit lock for {} (another replica may hold it): {e:#}",
-                    self.root
-                )
-            })?;
+            .map_err(|e| anyhow!("cannot take the team's edit lock for {}: {e:#}", self.root))?;
         Ok(EditLock(Box::new(AdvisoryLock {
             client: Some(client),
             pg: self.pg.clone(),

@@ -32,6 +32,10 @@ pub use migrations::SCHEMA_VERSION;
 const CALL_TIMEOUT: Duration = Duration::from_secs(15);
 /// How long opening a connection may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// After a failure to reach the server, calls fail at once for this long instead of each
+/// waiting out a connect timeout: a replica cut off from PostgreSQL keeps answering from its
+/// local index at its usual pace.
+const BACKOFF: Duration = Duration::from_secs(3);
 /// Connections per process when the operator sets none: tool calls run on blocking threads,
 /// and few of them touch packs or memory at the same moment.
 pub const DEFAULT_POOL_SIZE: usize = 8;
@@ -40,6 +44,8 @@ pub const DEFAULT_POOL_SIZE: usize = 8;
 pub struct Postgres {
     pool: Pool,
     runtime: Option<tokio::runtime::Runtime>,
+    /// Until when the server is taken for unreachable, and why.
+    down: std::sync::Mutex<Option<(std::time::Instant, String)>>,
     /// `user@host:port/db`: what errors and status name, never the password.
     display: String,
 }
@@ -88,6 +94,7 @@ impl Postgres {
         let pg = Self {
             pool,
             runtime: Some(runtime),
+            down: Default::default(),
             display,
         };
         pg.run(migrations::run)
@@ -106,20 +113,17 @@ impl Postgres {
         F: Future<Output = Result<T>> + Send + 'static,
         T: Send + 'static,
     {
+        self.check_up()?;
         let runtime = self.runtime.as_ref().expect("runtime lives until drop");
         let (tx, rx) = std::sync::mpsc::sync_channel(1);
         let future = work(self.pool.clone());
         runtime.spawn(async move {
             let _ = tx.send(future.await);
         });
-        match rx.recv_timeout(CALL_TIMEOUT + Duration::from_secs(1)) {
-            Ok(result) => result.map_err(|e| self.unreachable(e)),
-            Err(_) => Err(anyhow!(
-                "PostgreSQL at {} did not answer within {} s",
-                self.display,
-                CALL_TIMEOUT.as_secs()
-            )),
-        }
+        let result = rx
+            .recv_timeout(CALL_TIMEOUT + Duration::from_secs(1))
+            .unwrap_or_else(|_| Err(anyhow!("no answer within {} s", CALL_TIMEOUT.as_secs())));
+        self.settle(result)
     }
 
     /// Runs `work` with the pool on this store's runtime, for async callers on another
@@ -129,23 +133,68 @@ impl Postgres {
         F: Future<Output = Result<T>> + Send + 'static,
         T: Send + 'static,
     {
+        self.check_up()?;
         let runtime = self.runtime.as_ref().expect("runtime lives until drop");
         let task = runtime.spawn(tokio::time::timeout(CALL_TIMEOUT, work(self.pool.clone())));
-        match task.await {
-            Ok(Ok(result)) => result.map_err(|e| self.unreachable(e)),
-            Ok(Err(_)) => Err(anyhow!(
-                "PostgreSQL at {} did not answer within {} s",
+        let result = match task.await {
+            Ok(Ok(result)) => result,
+            Ok(Err(_)) => Err(anyhow!("no answer within {} s", CALL_TIMEOUT.as_secs())),
+            Err(err) => Err(anyhow!("the call was lost: {err}")),
+        };
+        self.settle(result)
+    }
+
+    /// Fails at once while the server is taken for unreachable.
+    fn check_up(&self) -> Result<()> {
+        let mut down = self.down.lock().unwrap_or_else(|p| p.into_inner());
+        match down.as_ref() {
+            Some((until, why)) if std::time::Instant::now() < *until => Err(anyhow!(
+                "team store (PostgreSQL at {}) is unreachable: {why}; retried within {} s",
                 self.display,
-                CALL_TIMEOUT.as_secs()
+                BACKOFF.as_secs()
             )),
-            Err(err) => Err(anyhow!("a PostgreSQL call failed: {err}")),
+            Some(_) => {
+                *down = None;
+                Ok(())
+            }
+            None => Ok(()),
         }
     }
 
-    /// Names the server in an error that says it could not be reached or refused us.
-    fn unreachable(&self, err: anyhow::Error) -> anyhow::Error {
-        err.context(format!("team store (PostgreSQL at {})", self.display))
+    /// Names the server in an error, and takes it for unreachable a while when the error
+    /// says it could not be reached (rather than refusing one statement).
+    fn settle<T>(&self, result: Result<T>) -> Result<T> {
+        result.map_err(|err| {
+            if unreachable(&err) {
+                *self.down.lock().unwrap_or_else(|p| p.into_inner()) = Some((
+                    std::time::Instant::now() + BACKOFF,
+                    format!("{:#}", err.root_cause()),
+                ));
+            }
+            err.context(format!("team store (PostgreSQL at {})", self.display))
+        })
     }
+}
+
+/// Whether `err` is about reaching the server (a refused, refused-at-login or broken
+/// connection, a pool that could not make one, a timeout) rather than about one statement.
+fn unreachable(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        if cause.is::<deadpool_postgres::PoolError>() {
+            return true;
+        }
+        let Some(pg) = cause.downcast_ref::<tokio_postgres::Error>() else {
+            return false;
+        };
+        match pg.as_db_error() {
+            None => true,
+            Some(db) => {
+                let code = db.code().code();
+                // 08: connection exceptions; 57P01-57P03: shut down, crashed, starting.
+                code.starts_with("08") || code.starts_with("57P")
+            }
+        }
+    }) || err.to_string().starts_with("no answer within")
 }
 
 impl Drop for Postgres {
