@@ -349,8 +349,9 @@ impl rmcp::transport::streamable_http_client::StreamableHttpClient for RoundRobi
         custom_headers: Headers,
     ) -> Result<rmcp::transport::streamable_http_client::StreamableHttpPostResponse, HttpError>
     {
-        // A replica that refuses the connection (killed) is skipped for the next, as nginx's
-        // `proxy_next_upstream error` does; the request never reached it.
+        // A replica that refuses the connection, or closes it with no answer (killed, its
+        // kept-alive connection dead), is skipped for the next, as haproxy's `retry-on
+        // conn-failure empty-response` does: no live process got the request.
         let mut tries = self.urls.len();
         loop {
             let sent = self
@@ -365,7 +366,7 @@ impl rmcp::transport::streamable_http_client::StreamableHttpClient for RoundRobi
                 .await;
             match sent {
                 Err(rmcp::transport::streamable_http_client::StreamableHttpError::Client(e))
-                    if e.is_connect() && tries > 1 =>
+                    if (e.is_connect() || e.is_request()) && tries > 1 =>
                 {
                     tries -= 1;
                 }
@@ -710,7 +711,8 @@ async fn with_postgres_gone_reads_go_on_writes_refuse_with_the_reason_and_all_re
 }
 
 #[tokio::test]
-async fn a_replica_killed_mid_session_costs_the_session_nothing_but_a_retry() {
+async fn a_replica_killed_mid_session_costs_the_session_nothing_but_a_retry_packs_memory_and_undo_go_on()
+ {
     let Some(db) = Database::create() else { return };
     let fx = Fixture::new();
     let keys = tempfile::tempdir().unwrap();
@@ -743,6 +745,18 @@ async fn a_replica_killed_mid_session_costs_the_session_nothing_but_a_retry() {
         json!({ "command": "remember", "content": "the balancer keeps going when a replica dies" }),
     )
     .await;
+    let original = fx.read("src/lib.rs").unwrap();
+    ok(
+        &session,
+        "change",
+        json!({
+            "intent": "answer counts from one",
+            "edits": [{ "filePath": "src/lib.rs", "targetString": "    42\n", "replacementString": "    43\n" }],
+            "options": { "dryRun": false },
+        }),
+    )
+    .await;
+    assert_ne!(fx.read("src/lib.rs").unwrap(), original);
 
     // The replica the session began on dies without a word.
     let (victim, _) = &mut replicas[0];
@@ -768,6 +782,12 @@ async fn a_replica_killed_mid_session_costs_the_session_nothing_but_a_retry() {
             .to_string()
             .contains("keeps going when a replica dies"),
         "{recalled}"
+    );
+    ok(&session, "manage", json!({ "command": "undo" })).await;
+    assert_eq!(
+        fx.read("src/lib.rs").unwrap(),
+        original,
+        "the change made before the kill is undone by a survivor"
     );
     session.cancel().await.unwrap();
     for (child, _) in &mut replicas[1..] {

@@ -192,7 +192,7 @@ pub struct StoreSettings {
     /// the config file. Required with `url`: a per-machine key would make each replica drop
     /// the others' rows as forged.
     pub key_file: Option<PathBuf>,
-    /// Connections per process (default 8).
+    /// Connections per process (default 16).
     pub pool_size: Option<usize>,
 }
 

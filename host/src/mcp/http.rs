@@ -165,6 +165,11 @@ pub async fn serve(
             drop(stream);
             continue;
         };
+        // A response goes out as several small writes (headers, then each SSE event); with
+        // Nagle's algorithm the second waits for the client's delayed ACK, 40 ms a call.
+        if let Err(err) = stream.set_nodelay(true) {
+            tracing::debug!("TCP_NODELAY for {peer}: {err}");
+        }
         let service = hyper_util::service::TowerToHyperService::new(app.clone());
         let header_timeout = options.header_timeout;
         tokio::spawn(async move {

@@ -15,7 +15,7 @@ pub mod terms;
 
 use crate::error::{HostError, HostResult, codes};
 use crate::store::memory::{EventRow, ForgetFilter, NewEvent};
-use crate::store::rows::MemoryRows;
+use crate::store::rows::{MemoryRows, Turn};
 use crate::store::{JournalKey, Store, now_ms};
 use lru::LruCache;
 use std::hash::Hash;
@@ -248,14 +248,19 @@ impl Caches {
 
 struct Shared {
     store: Mutex<Box<dyn MemoryRows>>,
+    /// A pool's handle to clone per operation, when the rows have one (no turn-taking).
+    concurrent: Option<Box<dyn MemoryRows + Sync>>,
     /// Writes through this connection; with SQLite's data_version (writes by others) it says
     /// whether the caches still hold.
     writes: std::sync::atomic::AtomicU64,
 }
 
 impl Shared {
-    fn store(&self) -> MutexGuard<'_, Box<dyn MemoryRows>> {
-        self.store.lock().unwrap_or_else(|p| p.into_inner())
+    fn store(&self) -> Turn<'_, dyn MemoryRows> {
+        if let Some(own) = self.concurrent.as_ref().and_then(|rows| rows.handle()) {
+            return Turn::Own(own as Box<dyn MemoryRows>);
+        }
+        Turn::Locked(self.store.lock().unwrap_or_else(|p| p.into_inner()))
     }
 
     fn wrote(&self) {
@@ -294,6 +299,7 @@ impl Memory {
             }
         }
         let shared = Arc::new(Shared {
+            concurrent: store.handle(),
             store: Mutex::new(store),
             writes: Default::default(),
         });
@@ -527,9 +533,9 @@ impl Memory {
         filter: &SearchFilter,
     ) -> anyhow::Result<SearchOutcome> {
         let store = self.shared.store();
-        let seqs = store.memory_candidates(wanted, CANDIDATES)?;
         let total = store.memory_count()?;
         let counts = store.memory_term_counts(wanted)?;
+        let seqs = store.memory_candidates(wanted, &counts, total, CANDIDATES)?;
         let events = store.memory_events(&seqs)?;
         drop(store);
         let weights = Weights::new(wanted, &counts, total);

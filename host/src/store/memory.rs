@@ -137,7 +137,13 @@ impl MemoryRows for Store {
     }
 
     /// FTS5's bm25 order over any of the terms.
-    fn memory_candidates(&self, terms: &[String], limit: usize) -> Result<Vec<i64>> {
+    fn memory_candidates(
+        &self,
+        terms: &[String],
+        _counts: &HashMap<String, u64>,
+        _total: u64,
+        limit: usize,
+    ) -> Result<Vec<i64>> {
         let query = any_of(terms);
         let mut stmt = self.conn.prepare_cached(
             "SELECT rowid FROM memory_terms WHERE memory_terms MATCH ?1 ORDER BY rank LIMIT ?2",
@@ -491,12 +497,16 @@ pub(crate) mod tests {
         assert!(seqs.windows(2).all(|w| w[0] < w[1]), "{seqs:?}");
         assert_eq!(store.memory_count().unwrap(), 4);
         assert_ne!(other.data_version().unwrap(), version, "a write is seen");
-        let found = other.memory_candidates(&["cache".into()], 10).unwrap();
+        let candidates = |terms: &[&str]| {
+            let terms: Vec<String> = terms.iter().map(|t| t.to_string()).collect();
+            let counts = other.memory_term_counts(&terms).unwrap();
+            let total = other.memory_count().unwrap();
+            other.memory_candidates(&terms, &counts, total, 10).unwrap()
+        };
+        let found = candidates(&["cache"]);
         assert_eq!(found.len(), 3);
         // An event holding more of the terms comes first.
-        let found = other
-            .memory_candidates(&["ttl".into(), "once".into(), "nothing".into()], 10)
-            .unwrap();
+        let found = candidates(&["ttl", "once", "nothing"]);
         assert_eq!(found, [seqs[2], seqs[1]]);
         assert_eq!(
             other
@@ -547,12 +557,7 @@ pub(crate) mod tests {
                 .unwrap(),
             3
         );
-        assert!(
-            store
-                .memory_candidates(&["cache".into()], 10)
-                .unwrap()
-                .is_empty()
-        );
+        assert!(candidates(&["cache"]).is_empty());
         assert!(store.forget_events(&ForgetFilter::default()).is_err());
         assert_eq!(store.memory_count().unwrap(), 1);
         assert_eq!(

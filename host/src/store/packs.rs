@@ -3,7 +3,7 @@
 //! files that changed. Packs live in an in-memory LRU in front of the SQLite tables and expire
 //! after a TTL; expired rows are pruned whenever a pack is stored.
 
-use super::rows::PackRows;
+use super::rows::{PackRows, Turn};
 use super::{JournalKey, Store, now_ms};
 use anyhow::Result;
 use lru::LruCache;
@@ -136,6 +136,8 @@ pub struct Packs {
     settings: EvidenceSettings,
     cache: Mutex<LruCache<String, Pack>>,
     rows: Mutex<Box<dyn PackRows>>,
+    /// A pool's handle to clone per call, when the rows have one.
+    concurrent: Option<Box<dyn PackRows + Sync>>,
 }
 
 impl Packs {
@@ -144,12 +146,16 @@ impl Packs {
         Self {
             settings,
             cache: Mutex::new(LruCache::new(size)),
+            concurrent: rows.handle(),
             rows: Mutex::new(rows),
         }
     }
 
-    fn rows(&self) -> std::sync::MutexGuard<'_, Box<dyn PackRows>> {
-        self.rows.lock().unwrap_or_else(|p| p.into_inner())
+    fn rows(&self) -> Turn<'_, dyn PackRows> {
+        if let Some(own) = self.concurrent.as_ref().and_then(|rows| rows.handle()) {
+            return Turn::Own(own as Box<dyn PackRows>);
+        }
+        Turn::Locked(self.rows.lock().unwrap_or_else(|p| p.into_inner()))
     }
 
     /// Packs stored, for status and tests.

@@ -32,6 +32,13 @@ pub trait PackRows: Send {
     fn shared(&self) -> bool {
         false
     }
+
+    /// Another handle on the same rows that callers may use at the same time as this one
+    /// (a connection pool's), so no lock need be held across a round trip; None when the
+    /// backend is one connection that callers must take turns on.
+    fn handle(&self) -> Option<Box<dyn PackRows + Sync>> {
+        None
+    }
 }
 
 /// Session memory rows: events, the files each touched and the terms each is found by.
@@ -41,8 +48,16 @@ pub trait MemoryRows: Send {
     /// Events by sequence number, in the order asked; rows that do not verify are left out.
     fn memory_events(&self, seqs: &[i64]) -> Result<Vec<EventRow>>;
     /// Up to `limit` events holding any of `terms`, the likeliest first (the scorer in
-    /// [`crate::memory`] ranks them again).
-    fn memory_candidates(&self, terms: &[String], limit: usize) -> Result<Vec<i64>>;
+    /// [`crate::memory`] ranks them again); `counts` (from [`Self::memory_term_counts`]) and
+    /// `total` (from [`Self::memory_count`]) weigh the terms where the backend has no
+    /// ranking of its own.
+    fn memory_candidates(
+        &self,
+        terms: &[String],
+        counts: &HashMap<String, u64>,
+        total: u64,
+        limit: usize,
+    ) -> Result<Vec<i64>>;
     /// How many events hold each term (terms no event holds are left out).
     fn memory_term_counts(&self, terms: &[String]) -> Result<HashMap<String, u64>>;
     /// Events stored (verified or not: the denominator of document frequencies).
@@ -71,6 +86,37 @@ pub trait MemoryRows: Send {
     /// Changes whenever any writer (a hook process, another replica) changed the events:
     /// what the memory caches check before answering from memory.
     fn data_version(&self) -> Result<i64>;
+
+    /// Another handle on the same rows for concurrent use (see [`PackRows::handle`]).
+    fn handle(&self) -> Option<Box<dyn MemoryRows + Sync>> {
+        None
+    }
+}
+
+/// Rows to work on: the one connection, taken in turn, or a handle of a pool's own.
+pub enum Turn<'a, T: ?Sized> {
+    Locked(std::sync::MutexGuard<'a, Box<T>>),
+    Own(Box<T>),
+}
+
+impl<T: ?Sized> std::ops::Deref for Turn<'_, T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        match self {
+            Turn::Locked(guard) => guard,
+            Turn::Own(own) => own,
+        }
+    }
+}
+
+impl<T: ?Sized> std::ops::DerefMut for Turn<'_, T> {
+    fn deref_mut(&mut self) -> &mut T {
+        match self {
+            Turn::Locked(guard) => guard,
+            Turn::Own(own) => own,
+        }
+    }
 }
 
 /// The transaction journal: what makes edits undoable and crash-recoverable. Rows are

@@ -18,9 +18,10 @@ impl RootRows {
         let root = self.root.clone();
         let rows = self.pg.run(move |pool| async move {
             let client = pool.get().await?;
+            let statement = client.prepare_cached(&sql).await?;
             let mut all: Vec<&(dyn ToSql + Sync)> = vec![&root];
             all.extend(params.iter().map(Param::as_sql));
-            Ok(client.query(&sql, &all).await?)
+            Ok(client.query(&statement, &all).await?)
         })?;
         let mut out = Vec::with_capacity(rows.len());
         let mut forged = 0;
@@ -64,10 +65,11 @@ impl RootRows {
         let root = self.root.clone();
         self.pg.run(move |pool| async move {
             let client = pool.get().await?;
+            let statement = client.prepare_cached(sql).await?;
             let mut all: Vec<&(dyn ToSql + Sync)> = vec![&root];
             all.extend(params.iter().map(Param::as_sql));
             Ok(client
-                .query(sql, &all)
+                .query(&statement, &all)
                 .await?
                 .iter()
                 .map(|r| r.get(0))
@@ -82,12 +84,18 @@ impl RootRows {
             let client = pool.get().await?;
             let mut all: Vec<&(dyn ToSql + Sync)> = vec![&root];
             all.extend(params.iter().map(Param::as_sql));
-            Ok(client
+            let gone = client
                 .execute(
                     &format!("DELETE FROM memory_events WHERE root = $1 AND {condition}"),
                     &all,
                 )
-                .await?)
+                .await?;
+            if gone > 0 {
+                client
+                    .execute("SELECT nextval('memory_forgets')", &[])
+                    .await?;
+            }
+            Ok(gone)
         })
     }
 }
@@ -135,6 +143,22 @@ impl MemoryRows for RootRows {
         self.pg.run(move |pool| async move {
             let mut client = pool.get().await?;
             let tx = client.transaction().await?;
+            let insert = tx
+                .prepare_cached(
+                    "INSERT INTO memory_events (root, session_id, kind, created_ms, summary,
+                        content, tool, files_json, tags_json, tx_id, source, mac, terms)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, '', $12)
+                     RETURNING seq",
+                )
+                .await?;
+            let sign = tx
+                .prepare_cached("UPDATE memory_events SET mac = $1 WHERE seq = $2")
+                .await?;
+            let touched = tx
+                .prepare_cached(
+                    "INSERT INTO memory_files (seq, path) SELECT $1, unnest($2::text[])",
+                )
+                .await?;
             let mut seqs = Vec::with_capacity(events.len());
             for event in &events {
                 let row = &event.row;
@@ -143,10 +167,7 @@ impl MemoryRows for RootRows {
                 // connection sees the row before it is signed.
                 let seq: i64 = tx
                     .query_one(
-                        "INSERT INTO memory_events (root, session_id, kind, created_ms, summary,
-                            content, tool, files_json, tags_json, tx_id, source, mac, terms)
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, '', $12)
-                         RETURNING seq",
+                        &insert,
                         &[
                             &root,
                             &row.session_id,
@@ -167,17 +188,9 @@ impl MemoryRows for RootRows {
                 let stored = EventRow { seq, ..row.clone() };
                 let fields = mac_fields(&stored);
                 let mac = key.mac(&fields.iter().map(Vec::as_slice).collect::<Vec<_>>());
-                tx.execute(
-                    "UPDATE memory_events SET mac = $1 WHERE seq = $2",
-                    &[&mac, &seq],
-                )
-                .await?;
+                tx.execute(&sign, &[&mac, &seq]).await?;
                 if !row.files.is_empty() {
-                    tx.execute(
-                        "INSERT INTO memory_files (seq, path) SELECT $1, unnest($2::text[])",
-                        &[&seq, &row.files],
-                    )
-                    .await?;
+                    tx.execute(&touched, &[&seq, &row.files]).await?;
                 }
                 seqs.push(seq);
             }
@@ -198,26 +211,49 @@ impl MemoryRows for RootRows {
         Ok(seqs.iter().filter_map(|s| by_seq.remove(s)).collect())
     }
 
-    /// Events holding more of the terms, and rarer ones, first (a bm25 without lengths:
-    /// every event holds a term once).
-    fn memory_candidates(&self, terms: &[String], limit: usize) -> Result<Vec<i64>> {
-        let terms = distinct(terms.iter().cloned());
+    /// Events holding more of the terms, and rarer ones, first: each term weighs
+    /// ln(1 + events / events holding it), a bm25 without lengths (every event holds a term
+    /// once), so the ranking reads no counts of its own.
+    fn memory_candidates(
+        &self,
+        terms: &[String],
+        counts: &HashMap<String, u64>,
+        total: u64,
+        limit: usize,
+    ) -> Result<Vec<i64>> {
+        let (terms, weights): (Vec<String>, Vec<f64>) = distinct(terms.iter().cloned())
+            .into_iter()
+            .filter_map(|term| {
+                let held = *counts.get(&term)?;
+                (held > 0).then(|| {
+                    let weight = (1.0 + total.max(1) as f64 / held as f64).ln();
+                    (term, weight)
+                })
+            })
+            .unzip();
         if terms.is_empty() {
             return Ok(Vec::new());
         }
-        self.seqs_where(
-            "WITH wanted AS (SELECT unnest($2::text[]) AS term),
-                  df AS (SELECT w.term, (SELECT count(*) FROM memory_events e
-                                         WHERE e.root = $1 AND e.terms @> ARRAY[w.term]) AS n
-                         FROM wanted w),
-                  total AS (SELECT greatest(count(*), 1) AS n FROM memory_events WHERE root = $1)
-             SELECT e.seq FROM memory_events e
-             WHERE e.root = $1 AND e.terms && $2::text[]
-             ORDER BY (SELECT coalesce(sum(ln(1.0 + total.n::float8 / greatest(df.n, 1))), 0)
-                       FROM df, total WHERE df.term = ANY(e.terms)) DESC, e.seq DESC
-             LIMIT $3",
-            vec![Param::Texts(terms), Param::Int(limit as i64)],
-        )
+        let root = self.root.clone();
+        self.pg.run(move |pool| async move {
+            let client = pool.get().await?;
+            let statement = client
+                .prepare_cached(
+                    "SELECT e.seq FROM memory_events e
+                     WHERE e.root = $1 AND e.terms && $2::text[]
+                     ORDER BY (SELECT sum(w.weight) FROM unnest($2::text[], $3::float8[])
+                                   AS w(term, weight)
+                               WHERE w.term = ANY(e.terms)) DESC, e.seq DESC
+                     LIMIT $4",
+                )
+                .await?;
+            Ok(client
+                .query(&statement, &[&root, &terms, &weights, &(limit as i64)])
+                .await?
+                .iter()
+                .map(|r| r.get(0))
+                .collect())
+        })
     }
 
     fn memory_term_counts(&self, terms: &[String]) -> Result<HashMap<String, u64>> {
@@ -245,7 +281,18 @@ impl MemoryRows for RootRows {
     }
 
     fn memory_count(&self) -> Result<u64> {
-        Ok(self.memory_totals()?.0)
+        let root = self.root.clone();
+        self.pg.run(move |pool| async move {
+            let client = pool.get().await?;
+            let statement = client
+                .prepare_cached("SELECT count(*) FROM memory_events WHERE root = $1")
+                .await?;
+            Ok(client
+                .query_one(&statement, &[&root])
+                .await?
+                .get::<_, i64>(0)
+                .max(0) as u64)
+        })
     }
 
     fn memory_window(&self, session: &str, seq: i64, window: u32) -> Result<Vec<EventRow>> {
@@ -402,20 +449,25 @@ impl MemoryRows for RootRows {
         })
     }
 
-    /// The count and the newest sequence number together: an insert raises the second (a
-    /// sequence never goes back), a delete lowers the first.
+    fn handle(&self) -> Option<Box<dyn MemoryRows + Sync>> {
+        Some(Box::new(self.clone()))
+    }
+
+    /// The newest sequence number and how often anything was forgotten: an insert raises
+    /// the first (a sequence never goes back), a deletion the second; both read from an index
+    /// or a sequence, not by counting rows.
     fn data_version(&self) -> Result<i64> {
         let root = self.root.clone();
         self.pg.run(move |pool| async move {
-            let r = pool
-                .get()
-                .await?
-                .query_one(
-                    "SELECT count(*), coalesce(max(seq), 0) FROM memory_events WHERE root = $1",
-                    &[&root],
+            let client = pool.get().await?;
+            let statement = client
+                .prepare_cached(
+                    "SELECT coalesce((SELECT max(seq) FROM memory_events WHERE root = $1), 0),
+                            (SELECT last_value FROM memory_forgets)",
                 )
                 .await?;
-            Ok((r.get::<_, i64>(0) << 40) ^ r.get::<_, i64>(1))
+            let r = client.query_one(&statement, &[&root]).await?;
+            Ok(r.get::<_, i64>(0) ^ (r.get::<_, i64>(1) << 40))
         })
     }
 }

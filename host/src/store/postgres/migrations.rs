@@ -12,7 +12,8 @@ const MIGRATION_LOCK: i64 = 0x0073_6d63_7478;
 /// One entry per schema version; the database's version is how many have run.
 const MIGRATIONS: &[&str] = &[
     // 1: evidence packs and their items, and session memory (events, the files each touched,
-    // their search terms), each row keyed by its root and signed with the deployment's key.
+    // their search terms), each row keyed by its root and signed with the deployment's key;
+    // a sequence every forgetting advances, so readers' caches notice deletions cheaply.
     "CREATE TABLE evidence_packs (
         root TEXT NOT NULL,
         pack_id TEXT NOT NULL,
@@ -66,6 +67,8 @@ const MIGRATIONS: &[&str] = &[
         terms TEXT[] NOT NULL
      );
      CREATE INDEX memory_events_session ON memory_events (root, session_id, seq);
+     CREATE INDEX memory_events_root_seq ON memory_events (root, seq);
+     CREATE SEQUENCE memory_forgets;
      CREATE INDEX memory_events_created ON memory_events (root, created_ms);
      CREATE INDEX memory_events_terms ON memory_events USING GIN (terms);
      CREATE TABLE memory_files (

@@ -38,7 +38,7 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 const BACKOFF: Duration = Duration::from_secs(3);
 /// Connections per process when the operator sets none: tool calls run on blocking threads,
 /// and few of them touch packs or memory at the same moment.
-pub const DEFAULT_POOL_SIZE: usize = 8;
+pub const DEFAULT_POOL_SIZE: usize = 16;
 
 /// A pool of connections to the team's database, with the runtime that drives them.
 pub struct Postgres {
@@ -78,7 +78,7 @@ impl Postgres {
             },
         );
         let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
+            .worker_threads(2)
             .thread_name("postgres")
             .enable_all()
             .build()
@@ -267,6 +267,7 @@ fn ms(value: u64) -> i64 {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::store::rows::PackRows;
 
     /// A fresh database on the test cluster (`SMART_CONTEXT_TEST_PG`, started by .ci/run
     /// through scripts/test-postgres.sh), dropped again with the guard; None when no cluster
@@ -377,6 +378,62 @@ pub(crate) mod tests {
             here.get("p3").unwrap(),
             crate::store::packs::Lookup::Found(_)
         ));
+    }
+
+    #[test]
+    fn replicas_saving_and_marking_one_pack_at_once_never_deadlock() {
+        let Some(db) = database() else { return };
+        let pg = Postgres::connect(&db.url, 8).unwrap();
+        let pack = |salt: &str| crate::store::packs::Pack {
+            pack_id: "shared".into(),
+            query: "q".into(),
+            options_json: "{}".into(),
+            created_ms: 1,
+            expires_ms: u64::MAX,
+            reasons: Vec::new(),
+            salt: salt.into(),
+            items: (0..20)
+                .map(|rank| crate::store::packs::PackItem {
+                    role: "result".into(),
+                    rank,
+                    chunk_id: format!("c{rank}"),
+                    path: format!("f{rank}.rs"),
+                    kind: "file_preview".into(),
+                    section_id: String::new(),
+                    heading_path: Vec::new(),
+                    range: Some((1, 2)),
+                    preview: "p".into(),
+                    content_hash: None,
+                    updated_ms: None,
+                    scores_json: None,
+                    meta_json: "{}".into(),
+                    shown: String::new(),
+                })
+                .collect(),
+        };
+        let writers: Vec<_> = (0..6)
+            .map(|n| {
+                let mut rows = RootRows::new(pg.clone(), "/srv/repo".into(), key(7));
+                let pack = pack(&format!("salt{n}"));
+                std::thread::spawn(move || {
+                    for i in 0..30 {
+                        rows.save_pack(&pack, 2, 1_000).unwrap();
+                        // Ranks in opposite orders from odd and even writers.
+                        let mut shown: Vec<(u32, String)> =
+                            (0..20).map(|rank| (rank, format!("seen {i}"))).collect();
+                        if n % 2 == 1 {
+                            shown.reverse();
+                        }
+                        rows.mark_shown("shared", "result", &shown).unwrap();
+                    }
+                })
+            })
+            .collect();
+        for writer in writers {
+            writer.join().expect("no save or marking failed");
+        }
+        let rows = RootRows::new(pg, "/srv/repo".into(), key(7));
+        assert_eq!(rows.load_pack("shared").unwrap().unwrap().items.len(), 20);
     }
 
     #[test]

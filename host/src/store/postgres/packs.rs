@@ -6,6 +6,27 @@ use crate::store::packs::{Pack, PackItem, head_fields, item_fields, refs, stored
 use crate::store::rows::PackRows;
 use anyhow::Result;
 
+/// A pack's items as one array per column, for one `unnest` insert.
+#[derive(Default)]
+struct ItemColumns {
+    role: Vec<String>,
+    rank: Vec<i64>,
+    chunk_id: Vec<String>,
+    path: Vec<String>,
+    kind: Vec<String>,
+    section_id: Vec<String>,
+    heading: Vec<Option<String>>,
+    start: Vec<Option<i64>>,
+    end: Vec<Option<i64>>,
+    preview: Vec<String>,
+    content_hash: Vec<Option<String>>,
+    updated: Vec<Option<i64>>,
+    scores: Vec<Option<String>>,
+    meta: Vec<String>,
+    shown: Vec<String>,
+    mac: Vec<String>,
+}
+
 impl RootRows {
     fn stored(&self, pack_id: &str) -> String {
         stored_pack_id(&self.key, pack_id)
@@ -17,26 +38,25 @@ impl PackRows for RootRows {
         let (root, stored, id) = (self.root.clone(), self.stored(pack_id), pack_id.to_string());
         let found = self.pg.run(move |pool| async move {
             let client = pool.get().await?;
-            let Some(head) = client
-                .query_opt(
+            let head = client
+                .prepare_cached(
                     "SELECT query, options_json, created_at, expires_at, degraded_json, salt, mac
                      FROM evidence_packs WHERE root = $1 AND pack_id = $2",
-                    &[&root, &stored],
                 )
-                .await?
-            else {
+                .await?;
+            let Some(head) = client.query_opt(&head, &[&root, &stored]).await? else {
                 return Ok(None);
             };
             let items = client
-                .query(
+                .prepare_cached(
                     "SELECT role, rank, chunk_id, file_path, kind, section_id, heading_path_json,
                             start_line, end_line, preview, content_hash_snapshot,
                             updated_at_snapshot, scores_json, meta_json, shown, mac
                      FROM evidence_pack_items WHERE root = $1 AND pack_id = $2
                      ORDER BY role DESC, rank",
-                    &[&root, &stored],
                 )
                 .await?;
+            let items = client.query(&items, &[&root, &stored]).await?;
             Ok(Some((head, items)))
         })?;
         let Some((head, items)) = found else {
@@ -166,103 +186,146 @@ impl PackRows for RootRows {
             pack.salt.clone(),
         );
         let (created, expires) = (ms(pack.created_ms), ms(pack.expires_ms));
+        // The items as columns, inserted by one statement: a round trip per item would cost
+        // more than the rest of the call.
+        let mut cols = ItemColumns::default();
+        for (item, heading, mac) in items {
+            cols.role.push(item.role);
+            cols.rank.push(item.rank as i64);
+            cols.chunk_id.push(item.chunk_id);
+            cols.path.push(item.path);
+            cols.kind.push(item.kind);
+            cols.section_id.push(item.section_id);
+            cols.heading.push(heading);
+            cols.start.push(item.range.map(|r| r.0 as i64));
+            cols.end.push(item.range.map(|r| r.1 as i64));
+            cols.preview.push(item.preview);
+            cols.content_hash.push(item.content_hash);
+            cols.updated.push(item.updated_ms.map(ms));
+            cols.scores.push(item.scores_json);
+            cols.meta.push(item.meta_json);
+            cols.shown.push(item.shown);
+            cols.mac.push(mac);
+        }
         self.pg.run(move |pool| async move {
             let mut client = pool.get().await?;
             let tx = client.transaction().await?;
             // The head first: a replica saving the same pack at the same moment waits on
             // its row lock, then replaces these items with its own.
+            let upsert = tx
+                .prepare_cached(
+                    "INSERT INTO evidence_packs (root, pack_id, query, options_json, created_at,
+                                                 expires_at, degraded_json, salt, mac)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+                     ON CONFLICT (root, pack_id) DO UPDATE SET query = EXCLUDED.query,
+                        options_json = EXCLUDED.options_json, created_at = EXCLUDED.created_at,
+                        expires_at = EXCLUDED.expires_at, degraded_json = EXCLUDED.degraded_json,
+                        salt = EXCLUDED.salt, mac = EXCLUDED.mac",
+                )
+                .await?;
             tx.execute(
-                "INSERT INTO evidence_packs (root, pack_id, query, options_json, created_at,
-                                             expires_at, degraded_json, salt, mac)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-                 ON CONFLICT (root, pack_id) DO UPDATE SET query = EXCLUDED.query,
-                    options_json = EXCLUDED.options_json, created_at = EXCLUDED.created_at,
-                    expires_at = EXCLUDED.expires_at, degraded_json = EXCLUDED.degraded_json,
-                    salt = EXCLUDED.salt, mac = EXCLUDED.mac",
+                &upsert,
                 &[
                     &root, &stored, &query, &options, &created, &expires, &reasons, &salt,
                     &head_mac,
                 ],
             )
             .await?;
-            tx.execute(
-                "DELETE FROM evidence_pack_items WHERE root = $1 AND pack_id = $2",
-                &[&root, &stored],
-            )
-            .await?;
+            let clear = tx
+                .prepare_cached("DELETE FROM evidence_pack_items WHERE root = $1 AND pack_id = $2")
+                .await?;
+            tx.execute(&clear, &[&root, &stored]).await?;
             let insert = tx
-                .prepare(
+                .prepare_cached(
                     "INSERT INTO evidence_pack_items (root, pack_id, role, rank, chunk_id,
                         file_path, kind, section_id, heading_path_json, start_line, end_line,
                         preview, content_hash_snapshot, updated_at_snapshot, scores_json,
                         meta_json, shown, mac)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
-                             $16, $17, $18)",
+                     SELECT $1, $2, * FROM unnest($3::text[], $4::bigint[], $5::text[],
+                        $6::text[], $7::text[], $8::text[], $9::text[], $10::bigint[],
+                        $11::bigint[], $12::text[], $13::text[], $14::bigint[], $15::text[],
+                        $16::text[], $17::text[], $18::text[])",
                 )
                 .await?;
-            for (item, heading, mac) in &items {
-                let (start, end) = (
-                    item.range.map(|r| r.0 as i64),
-                    item.range.map(|r| r.1 as i64),
-                );
-                let updated = item.updated_ms.map(ms);
-                tx.execute(
-                    &insert,
-                    &[
-                        &root,
-                        &stored,
-                        &item.role,
-                        &(item.rank as i64),
-                        &item.chunk_id,
-                        &item.path,
-                        &item.kind,
-                        &item.section_id,
-                        heading,
-                        &start,
-                        &end,
-                        &item.preview,
-                        &item.content_hash,
-                        &updated,
-                        &item.scores_json,
-                        &item.meta_json,
-                        &item.shown,
-                        mac,
-                    ],
-                )
-                .await?;
-            }
             tx.execute(
-                "DELETE FROM evidence_packs WHERE root = $1 AND expires_at IS NOT NULL
-                    AND expires_at <= $2 AND pack_id <> $3",
-                &[&root, &ms(now), &stored],
-            )
-            .await?;
-            tx.execute(
-                "DELETE FROM evidence_packs WHERE root = $1 AND pack_id NOT IN
-                    (SELECT pack_id FROM evidence_packs WHERE root = $1
-                     ORDER BY created_at DESC LIMIT $2)",
-                &[&root, &ms(keep)],
+                &insert,
+                &[
+                    &root,
+                    &stored,
+                    &cols.role,
+                    &cols.rank,
+                    &cols.chunk_id,
+                    &cols.path,
+                    &cols.kind,
+                    &cols.section_id,
+                    &cols.heading,
+                    &cols.start,
+                    &cols.end,
+                    &cols.preview,
+                    &cols.content_hash,
+                    &cols.updated,
+                    &cols.scores,
+                    &cols.meta,
+                    &cols.shown,
+                    &cols.mac,
+                ],
             )
             .await?;
             tx.commit().await?;
+            // Pruning runs after the commit and skips rows other savers hold: deleting other
+            // packs inside the transaction above would take their locks in no set order, and
+            // two replicas saving at once would deadlock (PostgreSQL breaks that after its
+            // deadlock_timeout, a second, by failing one of them).
+            let expired = client
+                .prepare_cached(
+                    "DELETE FROM evidence_packs WHERE (root, pack_id) IN
+                        (SELECT root, pack_id FROM evidence_packs WHERE root = $1
+                            AND expires_at IS NOT NULL AND expires_at <= $2 AND pack_id <> $3
+                         FOR UPDATE SKIP LOCKED)",
+                )
+                .await?;
+            client
+                .execute(&expired, &[&root, &ms(now), &stored])
+                .await?;
+            // All but the newest `keep`, found by walking the (root, created_at) index.
+            let oldest = client
+                .prepare_cached(
+                    "DELETE FROM evidence_packs WHERE (root, pack_id) IN
+                        (SELECT root, pack_id FROM evidence_packs WHERE root = $1 AND created_at <
+                            (SELECT created_at FROM evidence_packs WHERE root = $1
+                             ORDER BY created_at DESC OFFSET $2::bigint - 1 LIMIT 1)
+                         FOR UPDATE SKIP LOCKED)",
+                )
+                .await?;
+            client.execute(&oldest, &[&root, &ms(keep)]).await?;
             Ok(())
         })
     }
 
     fn mark_shown(&mut self, pack_id: &str, role: &str, shown: &[(u32, String)]) -> Result<()> {
         let (root, stored, role) = (self.root.clone(), self.stored(pack_id), role.to_string());
-        let shown: Vec<(i64, String)> = shown.iter().map(|(r, s)| (*r as i64, s.clone())).collect();
+        let ranks: Vec<i64> = shown.iter().map(|(r, _)| *r as i64).collect();
+        let whats: Vec<String> = shown.iter().map(|(_, s)| s.clone()).collect();
         self.pg.run(move |pool| async move {
             let mut client = pool.get().await?;
             let tx = client.transaction().await?;
-            for (rank, what) in &shown {
-                tx.execute(
-                    "UPDATE evidence_pack_items SET shown = $5
-                     WHERE root = $1 AND pack_id = $2 AND role = $3 AND rank = $4",
-                    &[&root, &stored, &role, rank, what],
+            // The pack's head first, as a save takes it: item rows locked in two orders by a
+            // save and a marking would deadlock.
+            let head = tx
+                .prepare_cached(
+                    "SELECT 1 FROM evidence_packs WHERE root = $1 AND pack_id = $2 FOR UPDATE",
                 )
                 .await?;
-            }
+            tx.execute(&head, &[&root, &stored]).await?;
+            let update = tx
+                .prepare_cached(
+                    "UPDATE evidence_pack_items i SET shown = s.what
+                     FROM unnest($4::bigint[], $5::text[]) AS s(rank, what)
+                     WHERE i.root = $1 AND i.pack_id = $2 AND i.role = $3 AND i.rank = s.rank",
+                )
+                .await?;
+            tx.execute(&update, &[&root, &stored, &role, &ranks, &whats])
+                .await?;
             tx.commit().await?;
             Ok(())
         })
@@ -285,5 +348,9 @@ impl PackRows for RootRows {
 
     fn shared(&self) -> bool {
         true
+    }
+
+    fn handle(&self) -> Option<Box<dyn PackRows + Sync>> {
+        Some(Box::new(self.clone()))
     }
 }
