@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL for the team-mode tests: Debian's package, a cluster under $PGROOT
 # (default /tmp/smart-context-pg) run as the postgres user on 127.0.0.1:$PGPORT (default 54329),
-# trust authentication on loopback only. Idempotent: installs the package if missing, creates
-# the cluster once, starts it unless it answers. Prints the URL tests read from
-# SMART_CONTEXT_TEST_PG. Leaves /etc, systemd and any cluster on 5432 alone.
+# with a random password for its superuser (kept in $PGROOT/password, readable by postgres
+# only), so other local users of a shared machine cannot log in as it. Idempotent: installs the
+# package if missing, creates the cluster once, starts it unless it answers. Prints the URL tests
+# read from SMART_CONTEXT_TEST_PG. Leaves /etc, systemd and any cluster on 5432 alone.
 set -euo pipefail
 PGPORT=${PGPORT:-54329}
 PGROOT=${PGROOT:-/tmp/smart-context-pg}
@@ -24,10 +25,16 @@ fi
 ready() { "$BIN/pg_isready" -q -h 127.0.0.1 -p "$PGPORT" -U postgres; }
 
 $sudo_if_needed install -d -o postgres -g postgres -m 700 "$PGROOT"
-if ! as_pg test -s "$PGDATA/PG_VERSION"; then
+if ! as_pg test -s "$PGDATA/PG_VERSION" || ! as_pg test -s "$PGROOT/password"; then
+  # None yet, or one from before passwords: made (again).
+  as_pg "$BIN/pg_ctl" -D "$PGDATA" stop -m immediate >/dev/null 2>&1 || true
   as_pg rm -rf "$PGDATA"
-  as_pg "$BIN/initdb" -D "$PGDATA" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 --no-sync >/dev/null
+  password=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+  as_pg sh -c "umask 077 && printf '%s' '$password' > '$PGROOT/password'"
+  as_pg "$BIN/initdb" -D "$PGDATA" -U postgres --auth-host=scram-sha-256 --auth-local=peer \
+    --pwfile="$PGROOT/password" -E UTF8 --locale=C.UTF-8 --no-sync >/dev/null
 fi
+password=$(as_pg cat "$PGROOT/password")
 if ! ready; then
   # A postmaster killed a moment ago may leave a pid file naming a process not yet reaped:
   # a failed start is tried again for a few seconds.
@@ -45,4 +52,4 @@ if ! ready; then
 fi
 for _ in $(seq 1 120); do ready && break; sleep 0.25; done
 ready || { echo "PostgreSQL did not come up on 127.0.0.1:$PGPORT" >&2; exit 1; }
-echo "postgres://postgres@127.0.0.1:$PGPORT/postgres"
+echo "postgres://postgres:$password@127.0.0.1:$PGPORT/postgres"

@@ -13,7 +13,23 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-use std::process::Child;
+
+/// A replica's process, killed when the test ends, passed or not.
+struct Server(std::process::Child);
+
+impl Server {
+    /// Kills the replica at once (SIGKILL), as a crash would.
+    fn kill(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
 
 const TOKEN: &str = "team-token-0123456789";
 
@@ -95,7 +111,7 @@ fn key_file(dir: &Path, name: &str, byte: u8) -> PathBuf {
 /// A replica of `fx`'s root as another machine would run it: its own index and state.db
 /// (`--state-dir`), its own data directory (a per-user key team mode must not use), so
 /// nothing reaches another replica but through PostgreSQL.
-fn replica(fx: &Fixture, name: &str, store: &[&str]) -> (Child, String) {
+fn replica(fx: &Fixture, name: &str, store: &[&str]) -> (Server, String) {
     let state = fx.home.path().join(format!("state-{name}"));
     let mut command = fx.command(&["serve", "--http", "127.0.0.1:0", "--token", TOKEN]);
     command
@@ -103,7 +119,8 @@ fn replica(fx: &Fixture, name: &str, store: &[&str]) -> (Child, String) {
         .arg(&state)
         .args(store)
         .env("XDG_DATA_HOME", fx.home.path().join(format!("data-{name}")));
-    serve_http(command)
+    let (child, url) = serve_http(command);
+    (Server(child), url)
 }
 
 async fn client(url: &str) -> common::Client {
@@ -199,8 +216,7 @@ async fn replicas_share_packs_and_memory_and_refuse_another_deployment_s_rows() 
     a.cancel().await.unwrap();
     b.cancel().await.unwrap();
     for child in [&mut first, &mut second] {
-        child.kill().unwrap();
-        child.wait().unwrap();
+        child.kill();
     }
     assert!(
         !fx.path().join(".smart-context").exists(),
@@ -234,8 +250,7 @@ async fn replicas_share_packs_and_memory_and_refuse_another_deployment_s_rows() 
         "another key's note is never served: {recalled}"
     );
     c.cancel().await.unwrap();
-    third.kill().unwrap();
-    third.wait().unwrap();
+    third.kill();
 }
 
 #[test]
@@ -421,7 +436,7 @@ async fn a_session_s_calls_land_on_any_replica_behind_a_round_robin_balancer() {
         db.url,
         team_key.display()
     ));
-    let mut replicas: Vec<(Child, String)> = ["a", "b", "c"]
+    let mut replicas: Vec<(Server, String)> = ["a", "b", "c"]
         .iter()
         .map(|name| replica(&fx, name, &[]))
         .collect();
@@ -464,8 +479,7 @@ async fn a_session_s_calls_land_on_any_replica_behind_a_round_robin_balancer() {
     );
     session.cancel().await.unwrap();
     for (child, _) in &mut replicas {
-        child.kill().unwrap();
-        child.wait().unwrap();
+        child.kill();
     }
 }
 
@@ -480,7 +494,7 @@ async fn a_change_made_through_one_replica_is_undone_through_another_and_none_is
         db.url,
         team_key.display()
     ));
-    let mut replicas: Vec<(Child, String)> = ["a", "b", "c"]
+    let mut replicas: Vec<(Server, String)> = ["a", "b", "c"]
         .iter()
         .map(|name| replica(&fx, name, &[]))
         .collect();
@@ -567,6 +581,19 @@ async fn a_change_made_through_one_replica_is_undone_through_another_and_none_is
         .map(|(i, _)| i)
         .collect();
     assert_eq!(won.len(), 1, "exactly one racing edit wins: {won:?}");
+    for (i, lost) in edits.iter().enumerate().filter(|(i, _)| *i != won[0]) {
+        let code = lost
+            .structured_content
+            .as_ref()
+            .and_then(|s| s["code"].as_str().map(str::to_string))
+            .unwrap_or_default();
+        assert_ne!(
+            code,
+            "STORE_ERROR",
+            "edit {i} lost to the race, not to the store: {}",
+            common::text(lost)
+        );
+    }
     let lib = fx.read("src/lib.rs").unwrap();
     assert!(lib.contains(&format!("    {}\n", 100 + won[0])), "{lib}");
     let history = ok(
@@ -588,8 +615,7 @@ async fn a_change_made_through_one_replica_is_undone_through_another_and_none_is
         client.cancel().await.unwrap();
     }
     for (child, _) in &mut replicas {
-        child.kill().unwrap();
-        child.wait().unwrap();
+        child.kill();
     }
 }
 
@@ -706,8 +732,7 @@ async fn with_postgres_gone_reads_go_on_writes_refuse_with_the_reason_and_all_re
         "{recalled}"
     );
     a.cancel().await.unwrap();
-    server.kill().unwrap();
-    server.wait().unwrap();
+    server.kill();
 }
 
 #[tokio::test]
@@ -722,7 +747,7 @@ async fn a_replica_killed_mid_session_costs_the_session_nothing_but_a_retry_pack
         db.url,
         team_key.display()
     ));
-    let mut replicas: Vec<(Child, String)> = ["a", "b", "c"]
+    let mut replicas: Vec<(Server, String)> = ["a", "b", "c"]
         .iter()
         .map(|name| replica(&fx, name, &[]))
         .collect();
@@ -760,8 +785,7 @@ async fn a_replica_killed_mid_session_costs_the_session_nothing_but_a_retry_pack
 
     // The replica the session began on dies without a word.
     let (victim, _) = &mut replicas[0];
-    victim.kill().unwrap();
-    victim.wait().unwrap();
+    victim.kill();
     for round in 0..6 {
         let again = ok(
             &session,
@@ -791,7 +815,6 @@ async fn a_replica_killed_mid_session_costs_the_session_nothing_but_a_retry_pack
     );
     session.cancel().await.unwrap();
     for (child, _) in &mut replicas[1..] {
-        child.kill().unwrap();
-        child.wait().unwrap();
+        child.kill();
     }
 }

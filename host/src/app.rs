@@ -417,6 +417,14 @@ fn open_root(
 /// roots never share one and a root finds its own again. Refused inside the root, where the
 /// index would index itself and a plugin granted edits could rewrite it.
 fn state_dir_under(base: &Path, root: &Path) -> Result<PathBuf> {
+    // Checked before anything is made (the path as given, then as resolved once it exists).
+    let given = std::path::absolute(base).unwrap_or_else(|_| base.to_path_buf());
+    anyhow::ensure!(
+        !given.starts_with(root),
+        "the state directory {} is inside the root {}; put it outside every root",
+        given.display(),
+        root.display()
+    );
     std::fs::create_dir_all(base).with_context(|| format!("creating {}", base.display()))?;
     let base = base
         .canonicalize()

@@ -314,7 +314,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
     let operator = smart_context::config::Config::load_operator(cli.config.as_deref())?;
     let specs = smart_context::roots::to_serve(&cli.root, &operator.root_entries())?;
     let first = &specs[0];
-    let team = smart_context::app::team(&operator, cli.store.as_deref(), cli.store_key.as_deref())?;
+    // The team store, for commands that open a root (scaffolding a plugin or listing the
+    // plugins needs no database).
+    let opens_root = !matches!(
+        cli.command,
+        Command::Plugin {
+            action: PluginCommand::New { .. }
+        } | Command::Plugins { .. }
+    );
+    let team = if opens_root {
+        smart_context::app::team(&operator, cli.store.as_deref(), cli.store_key.as_deref())?
+    } else {
+        None
+    };
     let mut options = OpenOptions {
         team,
         root: first.path.clone(),

@@ -82,6 +82,16 @@ impl JournalKey {
         })
     }
 
+    /// A key of its own for `scope`, made from this one: rows signed with it verify in that
+    /// scope only (team mode signs each root's rows with one, so a row moved to another
+    /// root's rows in the shared database is refused there).
+    pub fn derive(&self, scope: &str) -> Self {
+        let mut hasher = blake3::Hasher::new_keyed(&self.0);
+        hasher.update(b"smart-context scope\0");
+        hasher.update(scope.as_bytes());
+        Self(*hasher.finalize().as_bytes())
+    }
+
     /// A keyed hash over length-prefixed fields, as hex.
     pub fn mac(&self, fields: &[&[u8]]) -> String {
         let mut hasher = blake3::Hasher::new_keyed(&self.0);
@@ -117,7 +127,10 @@ fn random_bytes() -> [u8; 32] {
 }
 
 fn parse(hex: &str) -> Result<JournalKey> {
-    anyhow::ensure!(hex.len() == 64 && hex.is_ascii(), "wrong length");
+    anyhow::ensure!(
+        hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit()),
+        "not 64 hex digits"
+    );
     let mut bytes = [0u8; 32];
     for (i, byte) in bytes.iter_mut().enumerate() {
         *byte = u8::from_str_radix(&hex[i * 2..i * 2 + 2], 16)?;

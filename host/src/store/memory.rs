@@ -446,7 +446,7 @@ pub(crate) mod tests {
         );
     }
 
-    fn event(session: &str, kind: &str, content: &str, files: &[&str]) -> NewEvent {
+    pub(crate) fn event(session: &str, kind: &str, content: &str, files: &[&str]) -> NewEvent {
         NewEvent {
             row: EventRow {
                 seq: 0,
@@ -548,6 +548,7 @@ pub(crate) mod tests {
             "another key"
         );
 
+        let before = other.data_version().unwrap();
         assert_eq!(
             store
                 .forget_events(&ForgetFilter {
@@ -556,6 +557,11 @@ pub(crate) mod tests {
                 })
                 .unwrap(),
             3
+        );
+        assert_ne!(
+            other.data_version().unwrap(),
+            before,
+            "a forgetting is seen, as a write is"
         );
         assert!(candidates(&["cache"]).is_empty());
         assert!(store.forget_events(&ForgetFilter::default()).is_err());

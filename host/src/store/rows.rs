@@ -152,7 +152,25 @@ pub trait JournalRows: Send {
 }
 
 /// A held edit lock; dropping it releases the lock.
-pub struct EditLock(pub Box<dyn Send>);
+pub struct EditLock(pub Box<dyn HeldLock>);
+
+impl EditLock {
+    /// Fails when the lock may have been lost since it was taken (its connection closed):
+    /// a writer checks before each write and stops, so two writers never interleave.
+    pub fn check(&self) -> Result<()> {
+        self.0.check()
+    }
+}
+
+/// What holds an edit lock.
+pub trait HeldLock: Send {
+    fn check(&self) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// An `flock` lasts as long as its file is open in this process: it cannot be lost.
+impl HeldLock for std::fs::File {}
 
 /// Where packs and memory live for one root: each opens its own connection (SQLite) or
 /// shares the process's pool (PostgreSQL).

@@ -47,7 +47,7 @@ pub struct Transactions<'a> {
 
 impl Transactions<'_> {
     pub fn apply(&self, intent: &str, changes: Vec<Change>) -> HostResult<Receipt> {
-        let (mut store, _lock) = self.lock()?;
+        let (mut store, lock) = self.lock()?;
         let files = self.plan(changes)?;
         let tx = TxRecord {
             id: new_id(),
@@ -58,7 +58,7 @@ impl Transactions<'_> {
             redoes: None,
             files,
         };
-        let receipt = self.run(&mut store, tx)?;
+        let receipt = self.run(&mut store, &lock, tx)?;
         store
             .set_state(&receipt.transaction_id, state::APPLIED)
             .map_err(store_error)?;
@@ -77,7 +77,7 @@ impl Transactions<'_> {
 
     /// Undo or redo as a new transaction, then the original marked undone or redone.
     fn replay(&self, id: Option<&str>, direction: Direction) -> HostResult<Receipt> {
-        let (mut store, _lock) = self.lock()?;
+        let (mut store, lock) = self.lock()?;
         let (verb, wanted, done) = match direction {
             Direction::Undo => ("undo", state::APPLIED, "undone"),
             Direction::Redo => ("redo", state::UNDONE, "redone"),
@@ -123,7 +123,7 @@ impl Transactions<'_> {
             redoes,
             files,
         };
-        let receipt = self.run(&mut store, tx)?;
+        let receipt = self.run(&mut store, &lock, tx)?;
         match direction {
             Direction::Undo => store.finish_pair(&receipt.transaction_id, &id, state::UNDONE),
             Direction::Redo => store.finish_pair(&receipt.transaction_id, &id, state::REDONE),
@@ -384,14 +384,25 @@ impl Transactions<'_> {
     /// Journals `tx` as pending and writes its files; on a failed write restores the files
     /// already written and marks it rolled back. The caller marks success (an undo marks its
     /// original undone in the same SQLite transaction).
-    fn run(&self, store: &mut Box<dyn JournalRows>, tx: TxRecord) -> HostResult<Receipt> {
+    fn run(
+        &self,
+        store: &mut Box<dyn JournalRows>,
+        lock: &EditLock,
+        tx: TxRecord,
+    ) -> HostResult<Receipt> {
         store.begin(&tx).map_err(store_error)?;
         let crash_after = fault_after_writes();
         for (done, f) in tx.files.iter().enumerate() {
             if crash_after == Some(done) {
                 std::process::abort();
             }
-            if let Err(err) = self.write(&f.path, f.after.as_deref()) {
+            // A lock lost since it was taken (the team database's connection gone) may be
+            // another replica's by now: stop before writing under it.
+            let written = lock
+                .check()
+                .map_err(|e| std::io::Error::other(format!("the edit lock was lost ({e:#})")))
+                .and_then(|()| self.write(&f.path, f.after.as_deref()));
+            if let Err(err) = written {
                 for undo in tx.files[..done].iter().rev() {
                     if let Err(e) = self.write(&undo.path, undo.before.as_deref()) {
                         tracing::error!(path = %undo.path, "restoring after a failed transaction: {e}");

@@ -125,9 +125,24 @@ impl RootRows {
 /// pooled connection would stay with whoever borrows it next. Dropping it closes the
 /// connection, and PostgreSQL releases the lock with it, as it does when a replica dies.
 struct AdvisoryLock {
-    client: Option<deadpool_postgres::ClientWrapper>,
+    client: Option<std::sync::Arc<deadpool_postgres::ClientWrapper>>,
     pg: std::sync::Arc<super::Postgres>,
     key: i64,
+}
+
+impl crate::store::rows::HeldLock for AdvisoryLock {
+    /// The lock lives as long as its connection: one the server closed (restarted, ended it,
+    /// or a network cut) may have let another replica take it.
+    fn check(&self) -> Result<()> {
+        let client = self.client.clone().expect("held until drop");
+        if client.is_closed() {
+            return Err(anyhow!("its connection to PostgreSQL closed"));
+        }
+        self.pg.run(move |_| async move {
+            client.simple_query("SELECT 1").await?;
+            Ok(())
+        })
+    }
 }
 
 impl Drop for AdvisoryLock {
@@ -236,7 +251,7 @@ impl JournalRows for RootRows {
     fn latest_undoable(&self) -> Result<Option<String>> {
         self.first_signed(
             "SELECT id FROM transactions WHERE root = $1 AND state = $2 AND undoes IS NULL
-             ORDER BY created_ms DESC, seq DESC LIMIT 50",
+             ORDER BY seq DESC LIMIT 50",
             vec![state::APPLIED.into()],
         )
     }
@@ -246,7 +261,7 @@ impl JournalRows for RootRows {
             "SELECT x.id FROM transactions u
              JOIN transactions x ON x.root = u.root AND x.id = u.undoes
              WHERE u.root = $1 AND u.state = $2 AND x.state = $3
-             ORDER BY u.created_ms DESC, u.seq DESC LIMIT 50",
+             ORDER BY u.seq DESC LIMIT 50",
             vec![state::APPLIED.into(), state::UNDONE.into()],
         )
     }
@@ -256,7 +271,7 @@ impl JournalRows for RootRows {
             "SELECT r.id FROM transactions r
              JOIN transactions x ON x.root = r.root AND x.id = r.redoes
              WHERE r.root = $1 AND r.redoes = $2 AND x.state = $3
-             ORDER BY r.created_ms DESC, r.seq DESC LIMIT 50",
+             ORDER BY r.seq DESC LIMIT 50",
             vec![id.into(), state::REDONE.into()],
         )
     }
@@ -288,36 +303,57 @@ impl JournalRows for RootRows {
         })
     }
 
+    /// Only rows signed with this root's key: an intent or a path another writer of the
+    /// database put there is never shown to the agent.
     fn history(&self, limit: u32, offset: u32) -> Result<Vec<(TxRecord, Vec<String>)>> {
         let root = self.root.clone();
-        let rows = self.pg.run(move |pool| async move {
-            Ok(pool
-                .get()
-                .await?
+        let (heads, files) = self.pg.run(move |pool| async move {
+            let client = pool.get().await?;
+            let heads = client
                 .query(
                     &format!(
-                        "SELECT {HEAD}, (SELECT string_agg(path, E'\\n' ORDER BY ord)
-                                         FROM transaction_files f
-                                         WHERE f.root = t.root AND f.tx_id = t.id)
-                         FROM transactions t WHERE root = $1
-                         ORDER BY created_ms DESC, seq DESC LIMIT $2 OFFSET $3"
+                        "SELECT {HEAD} FROM transactions WHERE root = $1
+                         ORDER BY seq DESC LIMIT $2 OFFSET $3"
                     ),
                     &[&root, &(limit as i64), &(offset as i64)],
                 )
-                .await?)
-        })?;
-        Ok(rows
-            .iter()
-            .map(|r| {
-                let files: Option<String> = r.get(7);
-                (
-                    head(r).0,
-                    files
-                        .map(|f| f.split('\n').map(str::to_string).collect())
-                        .unwrap_or_default(),
+                .await?;
+            let ids: Vec<String> = heads.iter().map(|r| r.get(0)).collect();
+            let files = client
+                .query(
+                    "SELECT tx_id, path, before_hash, after_hash FROM transaction_files
+                     WHERE root = $1 AND tx_id = ANY($2) ORDER BY tx_id, ord",
+                    &[&root, &ids],
                 )
-            })
-            .collect())
+                .await?;
+            Ok((heads, files))
+        })?;
+        let mut by_tx: std::collections::HashMap<String, Vec<FileRecord>> = Default::default();
+        for r in &files {
+            by_tx.entry(r.get(0)).or_default().push(FileRecord {
+                path: r.get(1),
+                before: None,
+                before_hash: r.get(2),
+                after: None,
+                after_hash: r.get(3),
+            });
+        }
+        let mut out = Vec::with_capacity(heads.len());
+        for row in &heads {
+            let (mut tx, mac) = head(row);
+            tx.files = by_tx.remove(&tx.id).unwrap_or_default();
+            if !signed(&self.key, &tx, Some(&mac)) {
+                tracing::warn!(
+                    "journal entry {} in the team store is not signed with this root's key; left out of history",
+                    tx.id
+                );
+                continue;
+            }
+            let paths = tx.files.iter().map(|f| f.path.clone()).collect();
+            tx.files.clear();
+            out.push((tx, paths));
+        }
+        Ok(out)
     }
 
     fn pending_count(&self) -> Result<u64> {
@@ -348,7 +384,7 @@ impl JournalRows for RootRows {
             })
             .map_err(|e| anyhow!("cannot take the team's edit lock for {}: {e:#}", self.root))?;
         Ok(EditLock(Box::new(AdvisoryLock {
-            client: Some(client),
+            client: Some(std::sync::Arc::new(client)),
             pg: self.pg.clone(),
             key,
         })))

@@ -9,6 +9,10 @@ use anyhow::{Result, bail};
 use std::collections::HashMap;
 use tokio_postgres::types::ToSql;
 
+/// Advances the root's memory version inside a writer's transaction (see `data_version`).
+const BUMP: &str = "INSERT INTO memory_versions (root, version) VALUES ($1, 1)
+                    ON CONFLICT (root) DO UPDATE SET version = memory_versions.version + 1";
+
 const COLUMNS: &str = "seq, session_id, kind, created_ms, summary, content, tool, files_json, \
                        tags_json, tx_id, source, mac";
 
@@ -81,20 +85,20 @@ impl RootRows {
     fn delete_where(&self, condition: String, params: Vec<Param>) -> Result<u64> {
         let root = self.root.clone();
         self.pg.run(move |pool| async move {
-            let client = pool.get().await?;
+            let mut client = pool.get().await?;
+            let tx = client.transaction().await?;
             let mut all: Vec<&(dyn ToSql + Sync)> = vec![&root];
             all.extend(params.iter().map(Param::as_sql));
-            let gone = client
+            let gone = tx
                 .execute(
                     &format!("DELETE FROM memory_events WHERE root = $1 AND {condition}"),
                     &all,
                 )
                 .await?;
             if gone > 0 {
-                client
-                    .execute("SELECT nextval('memory_forgets')", &[])
-                    .await?;
+                tx.execute(BUMP, &[&root]).await?;
             }
+            tx.commit().await?;
             Ok(gone)
         })
     }
@@ -161,8 +165,26 @@ impl MemoryRows for RootRows {
                 .await?;
             let mut seqs = Vec::with_capacity(events.len());
             for event in &events {
-                let row = &event.row;
-                let terms = distinct(event.terms.split_whitespace().map(str::to_string));
+                // PostgreSQL's text holds no NUL: replaced before signing.
+                let clean = |s: &String| super::no_nul(s);
+                let row = &EventRow {
+                    seq: 0,
+                    session_id: clean(&event.row.session_id),
+                    kind: event.row.kind.clone(),
+                    created_ms: event.row.created_ms,
+                    summary: clean(&event.row.summary),
+                    content: clean(&event.row.content),
+                    tool: event.row.tool.as_ref().map(clean),
+                    files: event.row.files.iter().map(clean).collect(),
+                    tags: event.row.tags.iter().map(clean).collect(),
+                    tx_id: event.row.tx_id.as_ref().map(clean),
+                    source: clean(&event.row.source),
+                };
+                let terms = distinct(
+                    super::no_nul(&event.terms)
+                        .split_whitespace()
+                        .map(str::to_string),
+                );
                 // The MAC covers the sequence number, known only after the insert; no other
                 // connection sees the row before it is signed.
                 let seq: i64 = tx
@@ -193,6 +215,10 @@ impl MemoryRows for RootRows {
                     tx.execute(&touched, &[&seq, &row.files]).await?;
                 }
                 seqs.push(seq);
+            }
+            if !seqs.is_empty() {
+                let bump = tx.prepare_cached(BUMP).await?;
+                tx.execute(&bump, &[&root]).await?;
             }
             tx.commit().await?;
             Ok(seqs)
@@ -453,21 +479,20 @@ impl MemoryRows for RootRows {
         Some(Box::new(self.clone()))
     }
 
-    /// The newest sequence number and how often anything was forgotten: an insert raises
-    /// the first (a sequence never goes back), a deletion the second; both read from an index
-    /// or a sequence, not by counting rows.
+    /// The root's version, which every insert and deletion advances in its own
+    /// transaction: a change is seen once committed, whichever replica made it and in
+    /// whatever order concurrent writers commit.
     fn data_version(&self) -> Result<i64> {
         let root = self.root.clone();
         self.pg.run(move |pool| async move {
             let client = pool.get().await?;
             let statement = client
-                .prepare_cached(
-                    "SELECT coalesce((SELECT max(seq) FROM memory_events WHERE root = $1), 0),
-                            (SELECT last_value FROM memory_forgets)",
-                )
+                .prepare_cached("SELECT version FROM memory_versions WHERE root = $1")
                 .await?;
-            let r = client.query_one(&statement, &[&root]).await?;
-            Ok(r.get::<_, i64>(0) ^ (r.get::<_, i64>(1) << 40))
+            Ok(client
+                .query_opt(&statement, &[&root])
+                .await?
+                .map_or(0, |r| r.get::<_, i64>(0)))
         })
     }
 }

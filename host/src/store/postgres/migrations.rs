@@ -13,7 +13,8 @@ const MIGRATION_LOCK: i64 = 0x0073_6d63_7478;
 const MIGRATIONS: &[&str] = &[
     // 1: evidence packs and their items, and session memory (events, the files each touched,
     // their search terms), each row keyed by its root and signed with the deployment's key;
-    // a sequence every forgetting advances, so readers' caches notice deletions cheaply.
+    // a version per root every write advances in its own transaction, so readers' caches
+    // notice any change, in whatever order writers commit.
     "CREATE TABLE evidence_packs (
         root TEXT NOT NULL,
         pack_id TEXT NOT NULL,
@@ -68,7 +69,10 @@ const MIGRATIONS: &[&str] = &[
      );
      CREATE INDEX memory_events_session ON memory_events (root, session_id, seq);
      CREATE INDEX memory_events_root_seq ON memory_events (root, seq);
-     CREATE SEQUENCE memory_forgets;
+     CREATE TABLE memory_versions (
+        root TEXT PRIMARY KEY,
+        version BIGINT NOT NULL
+     );
      CREATE INDEX memory_events_created ON memory_events (root, created_ms);
      CREATE INDEX memory_events_terms ON memory_events USING GIN (terms);
      CREATE TABLE memory_files (
@@ -100,7 +104,7 @@ const MIGRATIONS: &[&str] = &[
         mac TEXT NOT NULL,
         PRIMARY KEY (root, id)
      );
-     CREATE INDEX transactions_order ON transactions (root, created_ms DESC, seq DESC);
+     CREATE INDEX transactions_order ON transactions (root, seq DESC);
      CREATE INDEX transactions_state ON transactions (root, state);
      CREATE INDEX transactions_undoes ON transactions (root, undoes);
      CREATE INDEX transactions_redoes ON transactions (root, redoes);

@@ -67,8 +67,14 @@ impl Postgres {
             .application_name("smart-context")
             .connect_timeout(CONNECT_TIMEOUT)
             .keepalives(true)
-            .keepalives_idle(Duration::from_secs(30))
-            .options(format!("-c statement_timeout={}", CALL_TIMEOUT.as_millis()));
+            .keepalives_idle(Duration::from_secs(30));
+        // After the URL's own `options` (a search_path, say), not instead of them.
+        let options = format!(
+            "{} -c statement_timeout={}",
+            config.get_options().unwrap_or_default(),
+            CALL_TIMEOUT.as_millis()
+        );
+        config.options(options.trim_start());
         let display = display(&config);
         let manager = Manager::from_config(
             config,
@@ -116,13 +122,21 @@ impl Postgres {
         self.check_up()?;
         let runtime = self.runtime.as_ref().expect("runtime lives until drop");
         let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        // Cut at the deadline on the runtime itself: work given up on is dropped (an open
+        // transaction rolls back) rather than left to commit behind the caller's error.
         let future = work(self.pool.clone());
         runtime.spawn(async move {
-            let _ = tx.send(future.await);
+            let _ = tx.send(tokio::time::timeout(CALL_TIMEOUT, future).await);
         });
-        let result = rx
-            .recv_timeout(CALL_TIMEOUT + Duration::from_secs(1))
-            .unwrap_or_else(|_| Err(anyhow!("no answer within {} s", CALL_TIMEOUT.as_secs())));
+        let result = match rx.recv_timeout(CALL_TIMEOUT + Duration::from_secs(1)) {
+            Ok(Ok(result)) => result,
+            Ok(Err(_)) | Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                Err(anyhow!("no answer within {} s", CALL_TIMEOUT.as_secs()))
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Err(anyhow!(
+                "the call failed on the client's runtime (a panic; see the log)"
+            )),
+        };
         self.settle(result)
     }
 
@@ -135,7 +149,8 @@ impl Postgres {
     {
         self.check_up()?;
         let runtime = self.runtime.as_ref().expect("runtime lives until drop");
-        let task = runtime.spawn(tokio::time::timeout(CALL_TIMEOUT, work(self.pool.clone())));
+        let future = work(self.pool.clone());
+        let task = runtime.spawn(async move { tokio::time::timeout(CALL_TIMEOUT, future).await });
         let result = match task.await {
             Ok(Ok(result)) => result,
             Ok(Err(_)) => Err(anyhow!("no answer within {} s", CALL_TIMEOUT.as_secs())),
@@ -177,24 +192,33 @@ impl Postgres {
 }
 
 /// Whether `err` is about reaching the server (a refused, refused-at-login or broken
-/// connection, a pool that could not make one, a timeout) rather than about one statement.
+/// connection, one that could not be made in time) rather than about one statement, a lock
+/// waited for, or a pool whose connections are all in use.
 fn unreachable(err: &anyhow::Error) -> bool {
+    use deadpool_postgres::{PoolError, TimeoutType};
     err.chain().any(|cause| {
-        if cause.is::<deadpool_postgres::PoolError>() {
-            return true;
+        if let Some(pool) = cause.downcast_ref::<PoolError>() {
+            return match pool {
+                PoolError::Backend(_) => true,
+                PoolError::Timeout(kind) => !matches!(kind, TimeoutType::Wait),
+                _ => false,
+            };
         }
         let Some(pg) = cause.downcast_ref::<tokio_postgres::Error>() else {
             return false;
         };
         match pg.as_db_error() {
-            None => true,
+            None => {
+                pg.is_closed()
+                    || std::error::Error::source(pg).is_some_and(|s| s.is::<std::io::Error>())
+            }
             Some(db) => {
                 let code = db.code().code();
                 // 08: connection exceptions; 57P01-57P03: shut down, crashed, starting.
                 code.starts_with("08") || code.starts_with("57P")
             }
         }
-    }) || err.to_string().starts_with("no answer within")
+    })
 }
 
 impl Drop for Postgres {
@@ -240,7 +264,10 @@ pub struct RootRows {
 }
 
 impl RootRows {
+    /// `root`'s rows, signed with a key derived for that root from the deployment's `key`:
+    /// a row copied or moved to another root's rows in the database does not verify there.
     pub fn new(pg: Arc<Postgres>, root: String, key: JournalKey) -> Self {
+        let key = key.derive(&format!("root\0{root}"));
         Self { pg, root, key }
     }
 }
@@ -257,6 +284,12 @@ impl RowsBackend for RootRows {
     fn describe(&self) -> String {
         format!("PostgreSQL at {}", self.pg.display)
     }
+}
+
+/// `text` with each NUL replaced by U+FFFD: PostgreSQL's text type cannot hold NUL, and
+/// rows are signed as stored, so the replacement comes before the MAC.
+fn no_nul(text: &str) -> String {
+    text.replace('\0', "\u{FFFD}")
 }
 
 /// A u64 time as PostgreSQL's signed bigint.
@@ -446,6 +479,20 @@ pub(crate) mod tests {
                 .unwrap()
         };
         crate::store::memory::tests::contract(&open, &|sql| db.execute(sql));
+        // A row moved to another root's rows does not verify there: each root signs with a
+        // key of its own.
+        let mut here = open(7);
+        let event = crate::store::memory::tests::event("s", "insight", "moved note", &[]);
+        let seqs = here.insert_events(&[event]).unwrap();
+        db.execute(&format!(
+            "UPDATE memory_events SET root = '/srv/other' WHERE seq = {}",
+            seqs[0]
+        ));
+        let there = RootRows::new(pg.clone(), "/srv/other".into(), key(7))
+            .memory()
+            .unwrap();
+        assert_eq!(there.memory_count().unwrap(), 1);
+        assert!(there.memory_events(&seqs).unwrap().is_empty());
     }
 
     #[test]
@@ -460,8 +507,17 @@ pub(crate) mod tests {
         let there = RootRows::new(pg.clone(), "/srv/other".into(), key(7));
         use crate::store::rows::JournalRows;
         assert_eq!(there.transaction_count().unwrap(), 0);
-        let _here = open(7).edit_lock().unwrap();
+        let here = open(7).edit_lock().unwrap();
         drop(there.edit_lock().unwrap());
+        // A lock whose connection the server ended may be another replica's by now: the
+        // writer's check before each write says so.
+        here.check().unwrap();
+        db.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+             WHERE datname = current_database() AND pid <> pg_backend_pid()",
+        );
+        let lost = here.check().unwrap_err();
+        assert!(format!("{lost:#}").contains("PostgreSQL"), "{lost:#}");
     }
 
     #[test]
@@ -488,21 +544,24 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn an_unreachable_server_is_a_clear_error_in_seconds() {
+    fn an_unreachable_server_is_a_clear_error_that_keeps_the_password() {
         // A loopback port nothing listens on (bound, then released).
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
             .unwrap()
             .port();
-        let url = format!("postgres://sc@127.0.0.1:{port}/team");
+        let url = format!("postgres://sc:s3cret-pw@127.0.0.1:{port}/team");
         let err = Postgres::connect(&url, 1).unwrap_err();
-        let text = format!("{err:#}");
+        let text = format!("{err:#} {err:?}");
         assert!(
             text.contains(&format!("sc@127.0.0.1:{port}/team")),
             "{text}"
         );
-        assert!(!text.contains("password"), "{text}");
+        assert!(
+            !text.contains("s3cret-pw"),
+            "the password never shows: {text}"
+        );
         let err = Postgres::connect("mysql://nope", 1).unwrap_err();
         assert!(
             format!("{err:#}").contains("not a PostgreSQL URL"),

@@ -6,6 +6,41 @@ use crate::store::packs::{Pack, PackItem, head_fields, item_fields, refs, stored
 use crate::store::rows::PackRows;
 use anyhow::Result;
 
+/// `pack` with every NUL in its text replaced (PostgreSQL's text cannot hold one).
+fn without_nul(pack: &Pack) -> Pack {
+    let clean = |s: &String| super::no_nul(s);
+    let opt = |s: &Option<String>| s.as_ref().map(clean);
+    Pack {
+        pack_id: pack.pack_id.clone(),
+        query: clean(&pack.query),
+        options_json: clean(&pack.options_json),
+        created_ms: pack.created_ms,
+        expires_ms: pack.expires_ms,
+        reasons: pack.reasons.iter().map(clean).collect(),
+        salt: clean(&pack.salt),
+        items: pack
+            .items
+            .iter()
+            .map(|i| PackItem {
+                role: clean(&i.role),
+                rank: i.rank,
+                chunk_id: clean(&i.chunk_id),
+                path: clean(&i.path),
+                kind: clean(&i.kind),
+                section_id: clean(&i.section_id),
+                heading_path: i.heading_path.iter().map(clean).collect(),
+                range: i.range,
+                preview: clean(&i.preview),
+                content_hash: opt(&i.content_hash),
+                updated_ms: i.updated_ms,
+                scores_json: opt(&i.scores_json),
+                meta_json: clean(&i.meta_json),
+                shown: clean(&i.shown),
+            })
+            .collect(),
+    }
+}
+
 /// A pack's items as one array per column, for one `unnest` insert.
 #[derive(Default)]
 struct ItemColumns {
@@ -37,16 +72,13 @@ impl PackRows for RootRows {
     fn load_pack(&self, pack_id: &str) -> Result<Option<Pack>> {
         let (root, stored, id) = (self.root.clone(), self.stored(pack_id), pack_id.to_string());
         let found = self.pg.run(move |pool| async move {
-            let client = pool.get().await?;
+            let mut client = pool.get().await?;
             let head = client
                 .prepare_cached(
                     "SELECT query, options_json, created_at, expires_at, degraded_json, salt, mac
                      FROM evidence_packs WHERE root = $1 AND pack_id = $2",
                 )
                 .await?;
-            let Some(head) = client.query_opt(&head, &[&root, &stored]).await? else {
-                return Ok(None);
-            };
             let items = client
                 .prepare_cached(
                     "SELECT role, rank, chunk_id, file_path, kind, section_id, heading_path_json,
@@ -56,7 +88,19 @@ impl PackRows for RootRows {
                      ORDER BY role DESC, rank",
                 )
                 .await?;
-            let items = client.query(&items, &[&root, &stored]).await?;
+            // One snapshot for the head and its items: a save committing between two reads
+            // would pair one save's head with another's items.
+            let snapshot = client
+                .build_transaction()
+                .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
+                .read_only(true)
+                .start()
+                .await?;
+            let Some(head) = snapshot.query_opt(&head, &[&root, &stored]).await? else {
+                return Ok(None);
+            };
+            let items = snapshot.query(&items, &[&root, &stored]).await?;
+            snapshot.commit().await?;
             Ok(Some((head, items)))
         })?;
         let Some((head, items)) = found else {
@@ -165,6 +209,8 @@ impl PackRows for RootRows {
     }
 
     fn save_pack(&mut self, pack: &Pack, now: u64, keep: u64) -> Result<()> {
+        // PostgreSQL's text holds no NUL: replaced before signing, so what is stored verifies.
+        let pack = &without_nul(pack);
         let root = self.root.clone();
         let stored = self.stored(&pack.pack_id);
         let reasons =
