@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Team mode under load: calls per second and latency for 1, 2 and 3 `serve --http` replicas
 sharing one PostgreSQL, against the single server on SQLite, with N concurrent MCP sessions;
-then a replica killed under load and how long its sessions' calls take to go on.
+then a replica killed under load and how long its sessions' calls take to go on; then how
+long after an edit through one replica another's search finds the new text (each replica
+keeps its own index of the shared tree).
 
 Each session is a real MCP session over streamable HTTP (initialize, initialized, then tool
 calls with its Mcp-Session-Id); a round-robin "balancer" in this script sends every request
@@ -209,6 +211,47 @@ def run_load(urls, sessions, seconds, kill=None):
     return latencies, errors, elapsed, stamps, killed_at
 
 
+def staleness(binary, root, admin, key, env, work, edits=10):
+    """Milliseconds from a write through replica A until replica B's explore finds it."""
+    import uuid
+    db = f"team_bench_stale_{os.getpid()}"
+    psql(admin, f"CREATE DATABASE {db}")
+    url = admin.rsplit("/", 1)[0] + "/" + db
+    tree = os.path.join(work, "stale-root")
+    shutil.copytree(root, tree)
+    procs = [start(binary, tree, os.path.join(work, f"stale-{n}-state"),
+                   os.path.join(work, f"stale-{n}-data"), ["--store", url, "--store-key", key], env)
+             for n in range(2)]
+    try:
+        for _, url_ in procs:
+            wait_indexed(url_)
+        a, b = Session(Balancer([procs[0][1]])), Session(Balancer([procs[1][1]]))
+        a.open()
+        b.open()
+        waits = []
+        for n in range(edits):
+            token = "zq" + uuid.uuid4().hex[:10]
+            began = time.time()
+            a.call("write", {"intent": "staleness", "targetPath": f"notes/n{n}.md",
+                             "content": f"# note\n\nthe {token} marker\n"})
+            while True:
+                found = b.call("explore", {"query": token, "limits": {"maxResults": 1}})
+                data = found.get("data", {})
+                if any(f"n{n}.md" in item.get("filePath", "")
+                       for item in (data.get("docs") or []) + (data.get("code") or [])):
+                    break
+                if time.time() - began > 60:
+                    raise SystemExit("replica B never found the edit")
+                time.sleep(0.02)
+            waits.append((time.time() - began) * 1000)
+        return waits
+    finally:
+        for proc, _ in procs:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+        psql(admin, f"DROP DATABASE IF EXISTS {db} WITH (FORCE)")
+
+
 def percentile(values, q):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
@@ -247,6 +290,7 @@ def main():
     env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(work, "config"))
     rows = []
     kill_report = None
+    waits = None
     try:
         for label, replicas in [("SQLite, 1 server", 0), ("PostgreSQL, 1 replica", 1),
                                 ("PostgreSQL, 2 replicas", 2), ("PostgreSQL, 3 replicas", 3)]:
@@ -304,6 +348,7 @@ def main():
                         proc.wait()
                 if db:
                     psql(admin, f"DROP DATABASE IF EXISTS {db} WITH (FORCE)")
+        waits = staleness(binary, root, admin, key, env, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     base = rows[0][1]
@@ -314,6 +359,9 @@ def main():
         print(f"| {label} | {rate:.0f} | {rate / base:.2f}x | {median:.1f} | {p99:.1f} | {errors} |")
     if kill_report:
         print("\nOne of 3 replicas killed halfway:", json.dumps(kill_report))
+    if waits:
+        print(f"\nA write through replica A found by replica B's explore after (ms): "
+              f"{[round(w) for w in waits]}, median {statistics.median(waits):.0f}")
 
 
 if __name__ == "__main__":
