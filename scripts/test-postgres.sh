@@ -29,8 +29,8 @@ if ! as_pg test -s "$PGDATA/PG_VERSION" || ! as_pg test -s "$PGROOT/password"; t
   # None yet, or one from before passwords: made (again).
   as_pg "$BIN/pg_ctl" -D "$PGDATA" stop -m immediate >/dev/null 2>&1 || true
   as_pg rm -rf "$PGDATA"
-  password=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
-  as_pg sh -c "umask 077 && printf '%s' '$password' > '$PGROOT/password'"
+  # Made by the postgres user itself: never on a command line another user could read.
+  as_pg sh -c 'umask 077 && od -An -N16 -tx1 /dev/urandom | tr -d " \n" > "$1"' sh "$PGROOT/password"
   as_pg "$BIN/initdb" -D "$PGDATA" -U postgres --auth-host=scram-sha-256 --auth-local=peer \
     --pwfile="$PGROOT/password" -E UTF8 --locale=C.UTF-8 --no-sync >/dev/null
 fi
@@ -41,7 +41,7 @@ if ! ready; then
   started=
   for _ in $(seq 1 10); do
     if as_pg "$BIN/pg_ctl" -D "$PGDATA" -l "$PGROOT/server.log" -w -t 60 start \
-        -o "-c listen_addresses=127.0.0.1 -p $PGPORT -k $PGROOT -c max_connections=200 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+        -o "-c listen_addresses=127.0.0.1 -p $PGPORT -k '$PGROOT' -c max_connections=200 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
         >/dev/null 2>&1; then
       started=1
       break

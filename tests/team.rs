@@ -586,7 +586,7 @@ async fn a_change_made_through_one_replica_is_undone_through_another_and_none_is
             .structured_content
             .as_ref()
             .and_then(|s| s["code"].as_str().map(str::to_string))
-            .unwrap_or_default();
+            .unwrap_or_else(|| panic!("edit {i} failed with a code: {}", common::text(lost)));
         assert_ne!(
             code,
             "STORE_ERROR",
@@ -630,7 +630,7 @@ fn cut_off(db: &Database, cut: bool) {
         sql(
             &db.admin,
             &format!(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{}'",
+                "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE datname = '{}'",
                 db.name
             ),
         );

@@ -417,8 +417,18 @@ fn open_root(
 /// roots never share one and a root finds its own again. Refused inside the root, where the
 /// index would index itself and a plugin granted edits could rewrite it.
 fn state_dir_under(base: &Path, root: &Path) -> Result<PathBuf> {
-    // Checked before anything is made (the path as given, then as resolved once it exists).
+    // Checked before anything is made: the part that exists resolved (links, `..`), the rest
+    // as given; then again once it exists.
     let given = std::path::absolute(base).unwrap_or_else(|_| base.to_path_buf());
+    let existing = given
+        .ancestors()
+        .find_map(|a| a.canonicalize().ok().map(|c| (a.to_path_buf(), c)));
+    let given = match existing {
+        Some((ancestor, resolved)) => {
+            resolved.join(given.strip_prefix(&ancestor).unwrap_or(Path::new("")))
+        }
+        None => given,
+    };
     anyhow::ensure!(
         !given.starts_with(root),
         "the state directory {} is inside the root {}; put it outside every root",

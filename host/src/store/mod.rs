@@ -661,6 +661,12 @@ pub(crate) mod tests {
         tamper("UPDATE transaction_files SET path = 'a.txt', before = 'evil' WHERE tx_id = 'mine'");
         assert!(other.load("mine").is_err(), "content must match its hash");
 
+        // An intent with a NUL in it (an agent's text) is journaled and reads back signed.
+        let mut nul = record("nul", 70);
+        nul.intent = "fix\0it".into();
+        store.begin(&nul).unwrap();
+        assert!(other.load("nul").unwrap().is_some());
+
         // One writer at a time, across handles.
         let held = store.edit_lock().unwrap();
         let taken = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));

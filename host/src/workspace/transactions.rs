@@ -48,6 +48,7 @@ pub struct Transactions<'a> {
 impl Transactions<'_> {
     pub fn apply(&self, intent: &str, changes: Vec<Change>) -> HostResult<Receipt> {
         let (mut store, lock) = self.lock()?;
+        self.settle_orphans(&**store);
         let files = self.plan(changes)?;
         let tx = TxRecord {
             id: new_id(),
@@ -78,6 +79,7 @@ impl Transactions<'_> {
     /// Undo or redo as a new transaction, then the original marked undone or redone.
     fn replay(&self, id: Option<&str>, direction: Direction) -> HostResult<Receipt> {
         let (mut store, lock) = self.lock()?;
+        self.settle_orphans(&**store);
         let (verb, wanted, done) = match direction {
             Direction::Undo => ("undo", state::APPLIED, "undone"),
             Direction::Redo => ("redo", state::UNDONE, "redone"),
@@ -237,6 +239,15 @@ impl Transactions<'_> {
     /// paths the write policy allows today. Returns what was recovered, for the log.
     pub fn recover(&self) -> HostResult<Vec<String>> {
         let (store, _lock) = self.lock()?;
+        self.recover_locked(&**store)
+    }
+
+    /// [`Transactions::recover`] with the edit lock held. A transaction still pending while
+    /// the lock is free has no writer any more (a writer holds the lock until it marks its
+    /// transaction applied or rolled back), so every apply, undo and redo rolls such rows back
+    /// first, not only a start: a pending row left by a replica that died (or lost its lock)
+    /// must not revert, at the next start, a change the same client made again since.
+    fn recover_locked(&self, store: &dyn JournalRows) -> HostResult<Vec<String>> {
         let mut report = Vec::new();
         if self.workspace.is_read_only() {
             // Nothing is written in a read-only root, so nothing is rolled back either: the
@@ -294,6 +305,21 @@ impl Transactions<'_> {
             report.push(format!("{id}: rolled back ({})", tx.intent));
         }
         Ok(report)
+    }
+
+    /// Rolls back transactions left pending by a writer that is gone (see
+    /// [`Transactions::recover_locked`]) before a new one plans against the files; what it
+    /// did is logged, and a failure leaves them for the next writer or start.
+    fn settle_orphans(&self, store: &dyn JournalRows) {
+        if store.pending_count().unwrap_or(0) == 0 {
+            return;
+        }
+        match self.recover_locked(store) {
+            Ok(report) => report
+                .iter()
+                .for_each(|line| tracing::warn!("recovery: {line}")),
+            Err(err) => tracing::error!("recovering pending transactions failed: {err}"),
+        }
     }
 
     /// Validates every change against policy and the files as they are now, before anything
@@ -404,6 +430,17 @@ impl Transactions<'_> {
                 .and_then(|()| self.write(&f.path, f.after.as_deref()));
             if let Err(err) = written {
                 for undo in tx.files[..done].iter().rev() {
+                    // Only a file still as this transaction left it: after a lost lock,
+                    // another writer may have changed it since.
+                    let current = self
+                        .workspace
+                        .snapshot(&undo.path, MAX_FILE_BYTES as u64)
+                        .ok()
+                        .map(|s| s.map(|(_, h)| h));
+                    if current.as_ref() != Some(&undo.after_hash) {
+                        tracing::warn!(path = %undo.path, "changed since this transaction wrote it; left as is");
+                        continue;
+                    }
                     if let Err(e) = self.write(&undo.path, undo.before.as_deref()) {
                         tracing::error!(path = %undo.path, "restoring after a failed transaction: {e}");
                     }
@@ -924,5 +961,134 @@ mod tests {
             !format!("{err:?}").contains("TOKEN"),
             "no diff of the secret: {err:?}"
         );
+    }
+
+    #[test]
+    fn a_transaction_left_pending_never_reverts_the_same_change_made_again() {
+        let f = Fixture::new();
+        // A writer that died (or lost its lock) after journaling a.txt "one" -> "two", before
+        // writing it.
+        let orphan = TxRecord {
+            id: "tx-orphan".into(),
+            intent: "died".into(),
+            state: state::PENDING.into(),
+            created_ms: 1,
+            undoes: None,
+            redoes: None,
+            files: vec![FileRecord {
+                path: "a.txt".into(),
+                before: Some(b"one\n".to_vec()),
+                before_hash: Some(hash_bytes(b"one\n")),
+                after: Some(b"two\n".to_vec()),
+                after_hash: Some(hash_bytes(b"two\n")),
+            }],
+        };
+        f.store.lock().unwrap().begin(&orphan).unwrap();
+        // The client retries the same change: it applies, and the orphan is settled first.
+        f.tx()
+            .apply(
+                "again",
+                vec![edit("a.txt", "two\n", Some(hash_bytes(b"one\n")))],
+            )
+            .unwrap();
+        assert_eq!(f.store.lock().unwrap().pending_count().unwrap(), 0);
+        // A later start's recovery finds nothing to undo.
+        assert!(f.tx().recover().unwrap().is_empty());
+        assert_eq!(f.read("a.txt").as_deref(), Some("two\n"));
+    }
+
+    /// The journal of [`Fixture`] with an edit lock that is lost after `keep` checks.
+    struct LosesLock {
+        inner: Store,
+        keep: usize,
+    }
+
+    struct Flaky(std::sync::Arc<std::sync::atomic::AtomicUsize>, usize);
+
+    impl crate::store::rows::HeldLock for Flaky {
+        fn check(&self) -> anyhow::Result<()> {
+            let n = self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            anyhow::ensure!(n < self.1, "its connection to PostgreSQL closed");
+            Ok(())
+        }
+    }
+
+    impl JournalRows for LosesLock {
+        fn begin(&mut self, tx: &TxRecord) -> anyhow::Result<()> {
+            self.inner.begin(tx)
+        }
+        fn set_state(&self, id: &str, state: &str) -> anyhow::Result<()> {
+            self.inner.set_state(id, state)
+        }
+        fn finish_pair(&mut self, new: &str, original: &str, state: &str) -> anyhow::Result<()> {
+            self.inner.finish_pair(new, original, state)
+        }
+        fn latest_undoable(&self) -> anyhow::Result<Option<String>> {
+            self.inner.latest_undoable()
+        }
+        fn latest_redoable(&self) -> anyhow::Result<Option<String>> {
+            self.inner.latest_redoable()
+        }
+        fn redone_by(&self, id: &str) -> anyhow::Result<Option<String>> {
+            self.inner.redone_by(id)
+        }
+        fn load(&self, id: &str) -> anyhow::Result<Option<TxRecord>> {
+            self.inner.load(id)
+        }
+        fn pending(&self) -> anyhow::Result<Vec<String>> {
+            self.inner.pending()
+        }
+        fn history(&self, limit: u32, offset: u32) -> anyhow::Result<Vec<(TxRecord, Vec<String>)>> {
+            self.inner.history(limit, offset)
+        }
+        fn pending_count(&self) -> anyhow::Result<u64> {
+            self.inner.pending_count()
+        }
+        fn transaction_count(&self) -> anyhow::Result<u64> {
+            self.inner.transaction_count()
+        }
+        fn edit_lock(&self) -> anyhow::Result<EditLock> {
+            Ok(EditLock(Box::new(Flaky(Default::default(), self.keep))))
+        }
+        fn location(&self) -> String {
+            self.inner.location()
+        }
+        fn schema_version(&self) -> anyhow::Result<u32> {
+            self.inner.schema_version()
+        }
+    }
+
+    #[test]
+    fn a_lock_lost_mid_transaction_stops_the_writes_and_puts_back_what_was_written() {
+        let f = Fixture::new();
+        std::fs::write(f.dir.path().join("b.txt"), "bee\n").unwrap();
+        let store: Box<dyn JournalRows> = Box::new(LosesLock {
+            inner: Store::open(
+                &f.dir.path().join(".smart-context/state.db"),
+                crate::store::JournalKey::from_bytes([7; 32]),
+            )
+            .unwrap(),
+            keep: 1,
+        });
+        let store = Mutex::new(store);
+        let tx = Transactions {
+            workspace: &f.ws,
+            store: &store,
+        };
+        let err = tx
+            .apply(
+                "two files",
+                vec![
+                    edit("a.txt", "A\n", Some(hash_bytes(b"one\n"))),
+                    edit("b.txt", "B\n", Some(hash_bytes(b"bee\n"))),
+                ],
+            )
+            .unwrap_err();
+        assert_eq!(err.code, codes::WRITE_FAILED, "{err}");
+        assert!(err.message.contains("edit lock was lost"), "{err}");
+        assert_eq!(f.read("a.txt").as_deref(), Some("one\n"), "put back");
+        assert_eq!(f.read("b.txt").as_deref(), Some("bee\n"), "never written");
+        let history = store.lock().unwrap().history(1, 0).unwrap();
+        assert_eq!(history[0].0.state, state::ROLLED_BACK);
     }
 }

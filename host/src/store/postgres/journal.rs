@@ -165,6 +165,12 @@ impl Drop for AdvisoryLock {
 
 impl JournalRows for RootRows {
     fn begin(&mut self, tx: &TxRecord) -> Result<()> {
+        // PostgreSQL's text holds no NUL: an intent carrying one is stored (and signed) with
+        // it replaced. Paths cannot hold one.
+        let tx = &TxRecord {
+            intent: super::no_nul(&tx.intent),
+            ..tx.clone()
+        };
         let fields = mac_fields(tx);
         let mac = self
             .key
@@ -218,13 +224,21 @@ impl JournalRows for RootRows {
     fn set_state(&self, id: &str, state: &str) -> Result<()> {
         let (root, id, state) = (self.root.clone(), id.to_string(), state.to_string());
         self.pg.run(move |pool| async move {
-            pool.get()
+            // Only from pending (every caller's transition): a writer that lost its lock
+            // must not mark applied what another replica's recovery rolled back meanwhile.
+            let changed = pool
+                .get()
                 .await?
                 .execute(
-                    "UPDATE transactions SET state = $3 WHERE root = $1 AND id = $2",
-                    &[&root, &id, &state],
+                    "UPDATE transactions SET state = $3
+                     WHERE root = $1 AND id = $2 AND state = $4",
+                    &[&root, &id, &state, &state::PENDING],
                 )
                 .await?;
+            anyhow::ensure!(
+                changed == 1,
+                "transaction {id} is no longer pending (rolled back by another replica's recovery?)"
+            );
             Ok(())
         })
     }
@@ -239,10 +253,21 @@ impl JournalRows for RootRows {
         self.pg.run(move |pool| async move {
             let mut client = pool.get().await?;
             let db = client.transaction().await?;
-            let update = "UPDATE transactions SET state = $3 WHERE root = $1 AND id = $2";
-            db.execute(update, &[&root, &new, &state::APPLIED]).await?;
-            db.execute(update, &[&root, &original, &original_state])
+            let changed = db
+                .execute(
+                    "UPDATE transactions SET state = $3 WHERE root = $1 AND id = $2 AND state = $4",
+                    &[&root, &new, &state::APPLIED, &state::PENDING],
+                )
                 .await?;
+            anyhow::ensure!(
+                changed == 1,
+                "transaction {new} is no longer pending (rolled back by another replica's recovery?)"
+            );
+            db.execute(
+                "UPDATE transactions SET state = $3 WHERE root = $1 AND id = $2",
+                &[&root, &original, &original_state],
+            )
+            .await?;
             db.commit().await?;
             Ok(())
         })
@@ -377,6 +402,14 @@ impl JournalRows for RootRows {
             .pg
             .run(move |pool| async move {
                 let client = deadpool_postgres::Object::take(pool.get().await?);
+                // A held lock is waited for less long than a call may take, so the wait ends
+                // with PostgreSQL's own timeout, not as a server that stopped answering.
+                client
+                    .batch_execute(&format!(
+                        "SET statement_timeout = {}",
+                        super::LOCK_WAIT.as_millis()
+                    ))
+                    .await?;
                 client
                     .execute("SELECT pg_advisory_lock($1)", &[&key])
                     .await?;

@@ -30,6 +30,11 @@ pub use migrations::SCHEMA_VERSION;
 /// How long one call may wait for PostgreSQL (a connection, then its statements) before it
 /// fails with an error that names the server; statements are cut at the same time.
 const CALL_TIMEOUT: Duration = Duration::from_secs(15);
+/// How long the server lets one statement run: shorter than the call timeout, so a slow
+/// statement fails with the server's own error rather than as a server that stopped answering.
+const STATEMENT_TIMEOUT: Duration = Duration::from_secs(12);
+/// How long a writer waits for another replica's edit lock, shorter still.
+const LOCK_WAIT: Duration = Duration::from_secs(10);
 /// How long opening a connection may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// After a failure to reach the server, calls fail at once for this long instead of each
@@ -67,12 +72,16 @@ impl Postgres {
             .application_name("smart-context")
             .connect_timeout(CONNECT_TIMEOUT)
             .keepalives(true)
-            .keepalives_idle(Duration::from_secs(30));
+            .keepalives_idle(Duration::from_secs(30))
+            // A peer that stops answering (a cut network) is given up after about a minute,
+            // not the system's default of several.
+            .keepalives_interval(Duration::from_secs(10))
+            .keepalives_retries(3);
         // After the URL's own `options` (a search_path, say), not instead of them.
         let options = format!(
             "{} -c statement_timeout={}",
             config.get_options().unwrap_or_default(),
-            CALL_TIMEOUT.as_millis()
+            STATEMENT_TIMEOUT.as_millis()
         );
         config.options(options.trim_start());
         let display = display(&config);
@@ -80,7 +89,10 @@ impl Postgres {
             config,
             tokio_postgres::NoTls,
             ManagerConfig {
-                recycling_method: RecyclingMethod::Fast,
+                // A round trip before a connection is lent again: one a cut network left
+                // hanging fails that check (within the recycle timeout) and is dropped,
+                // instead of holding the next call for the whole call timeout.
+                recycling_method: RecyclingMethod::Verified,
             },
         );
         let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -130,9 +142,7 @@ impl Postgres {
         });
         let result = match rx.recv_timeout(CALL_TIMEOUT + Duration::from_secs(1)) {
             Ok(Ok(result)) => result,
-            Ok(Err(_)) | Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                Err(anyhow!("no answer within {} s", CALL_TIMEOUT.as_secs()))
-            }
+            Ok(Err(_)) | Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(anyhow!(NO_ANSWER)),
             Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Err(anyhow!(
                 "the call failed on the client's runtime (a panic; see the log)"
             )),
@@ -153,7 +163,7 @@ impl Postgres {
         let task = runtime.spawn(async move { tokio::time::timeout(CALL_TIMEOUT, future).await });
         let result = match task.await {
             Ok(Ok(result)) => result,
-            Ok(Err(_)) => Err(anyhow!("no answer within {} s", CALL_TIMEOUT.as_secs())),
+            Ok(Err(_)) => Err(anyhow!(NO_ANSWER)),
             Err(err) => Err(anyhow!("the call was lost: {err}")),
         };
         self.settle(result)
@@ -218,8 +228,13 @@ fn unreachable(err: &anyhow::Error) -> bool {
                 code.starts_with("08") || code.starts_with("57P")
             }
         }
-    })
+    }) || err.chain().any(|cause| cause.to_string() == NO_ANSWER)
 }
+
+/// What a call that outlived [`CALL_TIMEOUT`] fails with: a server that stopped answering
+/// (statements are cut by the server itself sooner, and the edit lock's wait sooner still,
+/// so neither a slow statement nor a held lock reads as this).
+const NO_ANSWER: &str = "no answer within 15 s (the call timeout)";
 
 impl Drop for Postgres {
     fn drop(&mut self) {
@@ -513,7 +528,7 @@ pub(crate) mod tests {
         // writer's check before each write says so.
         here.check().unwrap();
         db.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+            "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity
              WHERE datname = current_database() AND pid <> pg_backend_pid()",
         );
         let lost = here.check().unwrap_err();

@@ -351,7 +351,7 @@ impl PackRows for RootRows {
     fn mark_shown(&mut self, pack_id: &str, role: &str, shown: &[(u32, String)]) -> Result<()> {
         let (root, stored, role) = (self.root.clone(), self.stored(pack_id), role.to_string());
         let ranks: Vec<i64> = shown.iter().map(|(r, _)| *r as i64).collect();
-        let whats: Vec<String> = shown.iter().map(|(_, s)| s.clone()).collect();
+        let whats: Vec<String> = shown.iter().map(|(_, s)| super::no_nul(s)).collect();
         self.pg.run(move |pool| async move {
             let mut client = pool.get().await?;
             let tx = client.transaction().await?;
