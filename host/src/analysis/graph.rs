@@ -174,6 +174,12 @@ pub struct ScipView {
 }
 
 /// Both graphs with their adjacency, indexed by position.
+/// The tree's Go modules: each go.mod's `module` path and its directory (`""` at the root).
+/// A Go import of a module's own path names a directory of the tree exactly, the root's
+/// included, which no trailing run of the path can name (`github.com/gorilla/mux` is the
+/// root's package when the root's go.mod says `module github.com/gorilla/mux`).
+pub type GoModules = Vec<(String, String)>;
+
 #[derive(Debug, Default)]
 pub struct Graph {
     pub files: Vec<FileNode>,
@@ -206,6 +212,10 @@ pub struct Graph {
     keys: HashMap<String, Vec<u32>>,
     /// The SCIP index the calls were resolved with, if the project has one.
     pub scip: Option<Arc<ScipView>>,
+    /// The tree's Go modules the calls were resolved with (see [`GoModules`]).
+    pub go_modules: GoModules,
+    /// The Go files of each directory, for imports of a module's own packages.
+    go_dirs: HashMap<String, Vec<u32>>,
     /// Every typed field of the project: holder type name to (field, type name), for calls
     /// through chains of fields of other files' types.
     field_types: HashMap<String, Vec<(String, String)>>,

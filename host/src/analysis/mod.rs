@@ -232,6 +232,13 @@ impl Analysis {
         if let Some(hash) = &scip_hash {
             hasher.update(hash.as_bytes());
         }
+        let go_modules = self.index.go_modules();
+        for (module, dir) in &go_modules {
+            hasher.update(&[1]);
+            hasher.update(module.as_bytes());
+            hasher.update(&[0]);
+            hasher.update(dir.as_bytes());
+        }
         let key = hasher.finalize();
         if let (Some(k), Some(s)) = (state.key, &state.snapshot)
             && k == key
@@ -252,8 +259,14 @@ impl Analysis {
             .filter_map(|f| state.facts.get(&f.path).cloned())
             .collect();
         let previous = state.snapshot.clone();
-        let graph = resolving_pool()
-            .install(|| Graph::update_with(previous.as_ref().map(|s| &s.graph), &ordered, view));
+        let graph = resolving_pool().install(|| {
+            Graph::update_with(
+                previous.as_ref().map(|s| &s.graph),
+                &ordered,
+                view,
+                go_modules,
+            )
+        });
         let resolved = graph.resolved_again;
         // Ranked from scratch, not from the previous scores: a warm start stops at another
         // point within the tolerance, and the graphs of a server that has run for days must

@@ -111,7 +111,7 @@ fn each_call_site_takes_the_definition_the_index_names() {
         edges(&without)
     );
     let both = view(&files, &["models.py", "api.py"]);
-    let with = Graph::update_with(None, &files, Some(both));
+    let with = Graph::update_with(None, &files, Some(both), Vec::new());
     assert_eq!(
         edges(&with),
         vec![
@@ -129,7 +129,12 @@ fn a_file_changed_since_the_index_resolves_on_its_own() {
     // container, the calls into them still come from the index.
     let edited_models = format!("# edited\n{MODELS}");
     let now = vec![facts("models.py", &edited_models), facts("api.py", API)];
-    let g = Graph::update_with(None, &now, Some(view(&files, &["models.py", "api.py"])));
+    let g = Graph::update_with(
+        None,
+        &now,
+        Some(view(&files, &["models.py", "api.py"])),
+        Vec::new(),
+    );
     assert_eq!(
         edges(&g),
         vec![
@@ -140,7 +145,12 @@ fn a_file_changed_since_the_index_resolves_on_its_own() {
     // The caller's file was edited: the index's lines no longer hold, so its own resolution.
     let edited_api = API.replace("def go", "\ndef go");
     let now = vec![facts("models.py", MODELS), facts("api.py", &edited_api)];
-    let g = Graph::update_with(None, &now, Some(view(&files, &["models.py", "api.py"])));
+    let g = Graph::update_with(
+        None,
+        &now,
+        Some(view(&files, &["models.py", "api.py"])),
+        Vec::new(),
+    );
     assert!(edges(&g).iter().all(|e| e.2 == "name"), "{:?}", edges(&g));
 }
 
@@ -148,7 +158,7 @@ fn a_file_changed_since_the_index_resolves_on_its_own() {
 fn after_edits_the_graph_answers_as_a_fresh_build_with_the_index() {
     let files = vec![facts("models.py", MODELS), facts("api.py", API)];
     let scip = view(&files, &["models.py", "api.py"]);
-    let mut previous = Graph::update_with(None, &files, Some(scip.clone()));
+    let mut previous = Graph::update_with(None, &files, Some(scip.clone()), Vec::new());
     let edits = [
         vec![
             facts("models.py", &format!("# a\n{MODELS}")),
@@ -164,14 +174,14 @@ fn after_edits_the_graph_answers_as_a_fresh_build_with_the_index() {
     ];
     for now in edits {
         let updated = Graph::update(Some(&previous), &now);
-        let fresh = Graph::update_with(None, &now, Some(scip.clone()));
+        let fresh = Graph::update_with(None, &now, Some(scip.clone()), Vec::new());
         assert_eq!(edges(&updated), edges(&fresh));
         previous = updated;
     }
     // Back to the indexed content: the index's answer again.
     assert!(edges(&previous).iter().all(|e| e.2 == "scip"));
     // Another index (or none) builds afresh.
-    let none = Graph::update_with(Some(&previous), &files, None);
+    let none = Graph::update_with(Some(&previous), &files, None, Vec::new());
     assert_eq!(edges(&none), edges(&Graph::build(&files)));
 }
 
@@ -211,6 +221,6 @@ fn a_symbol_the_index_knows_only_from_outside_keeps_the_host_s_own_binding() {
             .map(|f| (f.path.clone(), f.hash.clone()))
             .collect(),
     });
-    let g = Graph::update_with(None, &files, Some(view));
+    let g = Graph::update_with(None, &files, Some(view), Vec::new());
     assert_eq!(edges(&g), vec![edge("run", "helper", "import")]);
 }

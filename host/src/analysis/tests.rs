@@ -357,6 +357,91 @@ fn java_calls_resolve_as_the_compiler_binds_them() {
 }
 
 #[test]
+fn a_go_import_of_the_tree_s_own_module_names_its_directory_and_every_file_of_it() {
+    let files = [
+        // A package is a directory: the import's path resolves to its shortest file, which
+        // defines nothing called here.
+        ("doc.go", "// Package mux routes.\npackage mux\n"),
+        (
+            "mux.go",
+            "package mux\n\nfunc NewRouter() *Router {\n\treturn nil\n}\n",
+        ),
+        (
+            "middleware/cors.go",
+            "package middleware\n\nfunc CORS() {}\n",
+        ),
+        // A package elsewhere ending in the same segment: no trailing run decides.
+        (
+            "vendor/other/mux/mux.go",
+            "package mux\n\nfunc NewRouter() int {\n\treturn 0\n}\n",
+        ),
+        (
+            "example_test.go",
+            "package mux_test\n\nimport (\n\t\"github.com/gorilla/mux\"\n\t\"github.com/gorilla/mux/middleware\"\n)\n\nfunc Example() {\n\tmux.NewRouter()\n\tmiddleware.CORS()\n}\n",
+        ),
+    ];
+    let facts: Vec<_> = files.iter().map(|(p, s)| facts(p, s)).collect();
+    let modules = vec![("github.com/gorilla/mux".to_string(), String::new())];
+    let s = rank_snapshot(Graph::update_with(None, &facts, None, modules.clone()));
+    assert_eq!(
+        callees(&s, "example_test.go:Example"),
+        pairs(&[
+            ("middleware/cors.go:CORS", "import"),
+            ("mux.go:NewRouter", "import")
+        ])
+    );
+    // Without the module's path the root is no package an import can name.
+    let without = rank_snapshot(Graph::build(&facts));
+    assert!(
+        !callees(&without, "example_test.go:Example")
+            .iter()
+            .any(|(c, _)| c == "mux.go:NewRouter")
+    );
+    // A graph updated with other modules is resolved afresh, as a new build would be.
+    let updated = Graph::update(Some(&s.graph), &facts);
+    assert_eq!(updated.go_modules, modules);
+    let moved = Graph::update_with(Some(&s.graph), &facts, None, Vec::new());
+    let moved = rank_snapshot(moved);
+    assert_eq!(
+        callees(&moved, "example_test.go:Example"),
+        callees(&without, "example_test.go:Example")
+    );
+}
+
+#[test]
+fn a_file_added_to_an_imported_go_package_is_found_as_a_fresh_build_finds_it() {
+    let modules = vec![("example.com/app".to_string(), String::new())];
+    let before = [
+        (
+            "router/doc.go",
+            "// Package router routes.\npackage router\n",
+        ),
+        (
+            "main.go",
+            "package main\n\nimport \"example.com/app/router\"\n\nfunc main() {\n\trouter.New()\n}\n",
+        ),
+    ];
+    let facts_of =
+        |files: &[(&str, &str)]| -> Vec<_> { files.iter().map(|(p, s)| facts(p, s)).collect() };
+    let previous = Graph::update_with(None, &facts_of(&before), None, modules.clone());
+    let mut after = before.to_vec();
+    after.push((
+        "router/router.go",
+        "package router\n\nfunc New() int {\n\treturn 0\n}\n",
+    ));
+    let updated = rank_snapshot(Graph::update(Some(&previous), &facts_of(&after)));
+    let fresh = rank_snapshot(Graph::update_with(None, &facts_of(&after), None, modules));
+    assert_eq!(
+        callees(&updated, "main.go:main"),
+        callees(&fresh, "main.go:main")
+    );
+    assert_eq!(
+        callees(&fresh, "main.go:main"),
+        pairs(&[("router/router.go:New", "import")])
+    );
+}
+
+#[test]
 fn a_go_call_reaches_the_functions_of_its_own_package_in_other_files() {
     let s = snapshot(&[
         (

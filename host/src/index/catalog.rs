@@ -730,6 +730,15 @@ impl EdgeLookup {
     }
 }
 
+/// Indexed paths whose file name is `name`, at the root or in any directory (`go.mod`).
+pub fn paths_named(conn: &Connection, name: &str) -> Result<Vec<String>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT path FROM files WHERE path = ?1 OR substr(path, -length(?2)) = ?2 ORDER BY path",
+    )?;
+    let rows = stmt.query_map(params![name, format!("/{name}")], |r| r.get(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
 /// Indexed paths containing `fragment`, for import resolution.
 pub fn paths_containing(conn: &Connection, fragment: &str, limit: usize) -> Result<Vec<String>> {
     let escaped = fragment

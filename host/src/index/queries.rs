@@ -707,6 +707,24 @@ impl Index {
         Ok(out)
     }
 
+    /// The tree's Go modules (`analysis::graph::GoModules`): each catalogued go.mod's
+    /// `module` path and directory, in path order.
+    pub fn go_modules(&self) -> Vec<(String, String)> {
+        let paths = catalog::paths_named(&self.reader(), "go.mod").unwrap_or_else(|err| {
+            tracing::debug!("listing go.mod files: {err:#}");
+            Vec::new()
+        });
+        paths
+            .into_iter()
+            .filter_map(|path| {
+                let file = self.ws.read(&path, preview_read()).ok()?;
+                let module = resolve::go_module(&String::from_utf8_lossy(&file.bytes))?;
+                let dir = path.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+                Some((module, dir))
+            })
+            .collect()
+    }
+
     /// What a source file imports, each resolved to an indexed file when one matches.
     pub fn imports(&self, path: &str) -> HostResult<Vec<Import>> {
         let (rel, language, x) = match self.source_structure(path) {

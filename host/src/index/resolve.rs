@@ -108,6 +108,19 @@ pub fn file_keys(path: &str) -> Vec<String> {
     keys
 }
 
+/// The module path a go.mod declares (`module github.com/gorilla/mux`, quoted or not).
+pub fn go_module(go_mod: &str) -> Option<String> {
+    go_mod.lines().find_map(|line| {
+        let line = line.split("//").next()?.trim();
+        let rest = line.strip_prefix("module")?;
+        if !rest.starts_with(char::is_whitespace) {
+            return None;
+        }
+        let module = rest.trim().trim_matches(['"', '`']);
+        (!module.is_empty() && !module.contains(char::is_whitespace)).then(|| module.to_string())
+    })
+}
+
 /// A file that stands for its directory (`pkg/__init__.py`, `lib/index.ts`, `a/mod.rs`,
 /// `src/lib.rs`): an import of the directory lands on it, and it often re-exports the rest.
 pub fn is_package_root(path: &str) -> bool {
@@ -515,6 +528,15 @@ mod tests {
         assert!(matches("src/util/list.h", &c) && matches("include/util/list.h", &c));
         let rs = candidates(Some("rust"), "src/app.rs", "crate::store::Store");
         assert!(matches("host/src/store/mod.rs", &rs) && matches("src/store.rs", &rs));
+        assert_eq!(
+            go_module("// a module\nmodule github.com/gorilla/mux // why\n\ngo 1.12\n").as_deref(),
+            Some("github.com/gorilla/mux")
+        );
+        assert_eq!(
+            go_module("module \"example.com/m\"\n").as_deref(),
+            Some("example.com/m")
+        );
+        assert_eq!(go_module("modules x\ngo 1.20\n"), None);
         let go = candidates(Some("go"), "main.go", "example.com/m/server");
         assert!(matches("server/run.go", &go) && !matches("server/sub/x.go", &go));
         let java = candidates(Some("java"), "A.java", "com.acme.Util");

@@ -1276,3 +1276,23 @@ fn references_find_every_call_a_scan_of_every_call_finds_after_edits_as_a_fresh_
         );
     }
 }
+
+#[test]
+fn the_tree_s_go_modules_are_read_from_each_go_mod() {
+    let root = Root::new(&[
+        ("go.mod", "module example.com/m\n\ngo 1.21\n"),
+        ("tools/go.mod", "// tools\nmodule \"example.com/m/tools\"\n"),
+        ("docs/go.mod.md", "module not.a/module\n"),
+        ("main.go", "package main\n\nfunc main() {}\n"),
+    ]);
+    let runtime = root.open();
+    let index = index(&runtime);
+    index.update(false, None).unwrap();
+    assert_eq!(
+        index.go_modules(),
+        [
+            ("example.com/m".to_string(), String::new()),
+            ("example.com/m/tools".to_string(), "tools".to_string())
+        ]
+    );
+}

@@ -474,6 +474,12 @@ impl Graph {
                 })
                 .collect();
         }
+        // A Go import of one of the tree's own modules: that directory's package exactly.
+        if language == Some("go")
+            && let Some(files) = self.go_package(name)
+        {
+            return files;
+        }
         let candidates = resolve::candidates(language, importer, name);
         if candidates.is_empty() {
             return Vec::new();
@@ -497,6 +503,46 @@ impl Graph {
         found.sort_unstable();
         found.dedup();
         found
+    }
+
+    /// The files an import resolved to `file` stands for: a Go package's every file but its
+    /// tests (a package is a directory), else the file alone.
+    pub(super) fn package_files(&self, file: u32) -> Vec<u32> {
+        let node = &self.files[file as usize];
+        if node.language.as_deref() != Some("go") {
+            return vec![file];
+        }
+        let dir = node.path.rsplit_once('/').map_or("", |(d, _)| d);
+        let mut members: Vec<u32> = self
+            .go_dirs
+            .get(dir)
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|&f| f == file || !self.files[f as usize].path.ends_with("_test.go"))
+            .collect();
+        if members.is_empty() {
+            members.push(file);
+        }
+        members
+    }
+
+    /// The Go files of the directory a Go import path names inside one of the tree's modules
+    /// (see [`GoModules`]), when that directory has any.
+    fn go_package(&self, import: &str) -> Option<Vec<u32>> {
+        self.go_modules.iter().find_map(|(module, dir)| {
+            let rest = import.strip_prefix(module.as_str())?;
+            let sub = match rest {
+                "" => "",
+                _ => rest.strip_prefix('/')?,
+            };
+            let path = match (dir.as_str(), sub) {
+                (d, "") => d.to_string(),
+                ("", s) => s.to_string(),
+                (d, s) => format!("{d}/{s}"),
+            };
+            self.go_dirs.get(&path).cloned()
+        })
     }
 
     /// Whether `path`, which a Python absolute import of `module` matched, lies inside a

@@ -12,20 +12,35 @@ impl Graph {
     ///
     /// The SCIP index `previous` was resolved with stays in use (see [`Graph::update_with`]).
     pub fn update(previous: Option<&Graph>, facts: &[Arc<FileFacts>]) -> Graph {
-        Self::update_with(previous, facts, previous.and_then(|p| p.scip.clone()))
+        Self::update_with(
+            previous,
+            facts,
+            previous.and_then(|p| p.scip.clone()),
+            previous.map(|p| p.go_modules.clone()).unwrap_or_default(),
+        )
     }
 
-    /// [`Graph::update`] resolving calls through `scip` in the files it describes. A
-    /// different SCIP index than `previous`'s builds every edge afresh.
+    /// [`Graph::update`] resolving calls through `scip` in the files it describes, and Go
+    /// imports through `go_modules`. A different SCIP index or set of Go modules than
+    /// `previous`'s builds every edge afresh.
     pub fn update_with(
         previous: Option<&Graph>,
         facts: &[Arc<FileFacts>],
         scip: Option<Arc<ScipView>>,
+        go_modules: GoModules,
     ) -> Graph {
         let index_hash = |s: &Option<Arc<ScipView>>| s.as_ref().map(|v| v.index.hash.clone());
-        let previous = previous.filter(|p| index_hash(&p.scip) == index_hash(&scip));
+        let previous = previous
+            .filter(|p| index_hash(&p.scip) == index_hash(&scip) && p.go_modules == go_modules);
         let mut g = Graph::nodes(facts);
         g.scip = scip;
+        for (i, f) in g.files.iter().enumerate() {
+            if f.language.as_deref() == Some("go") {
+                let dir = f.path.rsplit_once('/').map_or("", |(d, _)| d);
+                g.go_dirs.entry(dir.to_string()).or_default().push(i as u32);
+            }
+        }
+        g.go_modules = go_modules;
         // Resolution reads other files' facts (their module-level variables' types).
         g.facts = facts.to_vec();
         g.field_types = typing::field_types(facts);
@@ -85,6 +100,8 @@ impl Graph {
         for (dirty, again) in dirty.iter_mut().zip(again) {
             *dirty |= again;
         }
+        // A Go import names a package, which is a directory: its line stands for every
+        // file of it, not the one file its path resolved to (`doc.go` before `mux.go`).
         let resolved: Vec<Vec<(u32, u32)>> = facts
             .iter()
             .zip(&each)
@@ -93,6 +110,11 @@ impl Graph {
                     .iter()
                     .zip(files)
                     .filter_map(|((_, line), file)| file.map(|file| (*line, file)))
+                    .flat_map(|(line, file)| {
+                        g.package_files(file)
+                            .into_iter()
+                            .map(move |member| (line, member))
+                    })
                     .collect()
             })
             .collect();
