@@ -99,6 +99,55 @@ fn sql(url: &str, statement: &str) {
     .unwrap();
 }
 
+/// One deployment under test: its database, the root its replicas serve (with the operator
+/// config naming both), and the directory of its key files.
+struct Team {
+    db: Database,
+    fx: Fixture,
+    keys: tempfile::TempDir,
+}
+
+impl Team {
+    /// None when no test cluster is configured (see [`Database::create`]).
+    fn new() -> Option<Self> {
+        let db = Database::create()?;
+        let fx = Fixture::new();
+        let keys = tempfile::tempdir().unwrap();
+        let team_key = key_file(keys.path(), "team.key", 0x5c);
+        fx.operator_config(&format!(
+            "[store]\nurl = \"{}\"\nkey_file = \"{}\"\n",
+            db.url,
+            team_key.display()
+        ));
+        Some(Self { db, fx, keys })
+    }
+
+    /// Replicas by `names`, each done with its first index pass.
+    async fn indexed_replicas(&self, names: &[&str]) -> Vec<(Server, String)> {
+        let replicas: Vec<(Server, String)> = names
+            .iter()
+            .map(|name| replica(&self.fx, name, &[]))
+            .collect();
+        for (_, url) in &replicas {
+            let direct = client(url).await;
+            wait_indexed(&direct).await;
+            direct.cancel().await.unwrap();
+        }
+        replicas
+    }
+}
+
+/// One MCP session through a round-robin balancer over `replicas`.
+async fn balanced(replicas: &[(Server, String)]) -> (common::Client, RoundRobin) {
+    let balancer = RoundRobin::new(replicas.iter().map(|(_, url)| url.clone()).collect());
+    let transport = StreamableHttpClientTransport::with_client(
+        balancer.clone(),
+        StreamableHttpClientTransportConfig::with_uri("http://balancer/mcp").auth_header(TOKEN),
+    );
+    let session = ().serve(transport).await.expect("MCP handshake through the balancer");
+    (session, balancer)
+}
+
 /// A team key file (64 hex digits, mode 0600) made from `byte`.
 fn key_file(dir: &Path, name: &str, byte: u8) -> PathBuf {
     use std::os::unix::fs::PermissionsExt;
@@ -142,18 +191,11 @@ async fn ok(client: &common::Client, tool: &str, arguments: Value) -> Value {
 
 #[tokio::test]
 async fn replicas_share_packs_and_memory_and_refuse_another_deployment_s_rows() {
-    let Some(db) = Database::create() else { return };
-    let fx = Fixture::new();
-    let keys = tempfile::tempdir().unwrap();
-    let team_key = key_file(keys.path(), "team.key", 0x5c);
-    fx.operator_config(&format!(
-        "[store]\nurl = \"{}\"\nkey_file = \"{}\"\n",
-        db.url,
-        team_key.display()
-    ));
+    let Some(team) = Team::new() else { return };
+    let fx = &team.fx;
 
-    let (mut first, first_url) = replica(&fx, "a", &[]);
-    let (mut second, second_url) = replica(&fx, "b", &[]);
+    let (mut first, first_url) = replica(fx, "a", &[]);
+    let (mut second, second_url) = replica(fx, "b", &[]);
     let a = client(&first_url).await;
     wait_indexed(&a).await;
     let b = client(&second_url).await;
@@ -224,8 +266,8 @@ async fn replicas_share_packs_and_memory_and_refuse_another_deployment_s_rows() 
     );
 
     // A replica of another deployment (another key) on the same database sees neither.
-    let other_key = key_file(keys.path(), "other.key", 0x11);
-    let (mut third, third_url) = replica(&fx, "c", &["--store-key", other_key.to_str().unwrap()]);
+    let other_key = key_file(team.keys.path(), "other.key", 0x11);
+    let (mut third, third_url) = replica(fx, "c", &["--store-key", other_key.to_str().unwrap()]);
     let c = client(&third_url).await;
     wait_indexed(&c).await;
     let page = common::call(&c, "explore", json!({ "packId": pack })).await;
@@ -427,31 +469,9 @@ impl rmcp::transport::streamable_http_client::StreamableHttpClient for RoundRobi
 
 #[tokio::test]
 async fn a_session_s_calls_land_on_any_replica_behind_a_round_robin_balancer() {
-    let Some(db) = Database::create() else { return };
-    let fx = Fixture::new();
-    let keys = tempfile::tempdir().unwrap();
-    let team_key = key_file(keys.path(), "team.key", 0x5c);
-    fx.operator_config(&format!(
-        "[store]\nurl = \"{}\"\nkey_file = \"{}\"\n",
-        db.url,
-        team_key.display()
-    ));
-    let mut replicas: Vec<(Server, String)> = ["a", "b", "c"]
-        .iter()
-        .map(|name| replica(&fx, name, &[]))
-        .collect();
-    // Each replica indexed before the balancer sends it anything.
-    for (_, url) in &replicas {
-        let direct = client(url).await;
-        wait_indexed(&direct).await;
-        direct.cancel().await.unwrap();
-    }
-    let balancer = RoundRobin::new(replicas.iter().map(|(_, url)| url.clone()).collect());
-    let transport = StreamableHttpClientTransport::with_client(
-        balancer.clone(),
-        StreamableHttpClientTransportConfig::with_uri("http://balancer/mcp").auth_header(TOKEN),
-    );
-    let session = ().serve(transport).await.expect("MCP handshake through the balancer");
+    let Some(team) = Team::new() else { return };
+    let mut replicas = team.indexed_replicas(&["a", "b", "c"]).await;
+    let (session, balancer) = balanced(&replicas).await;
     // The first call makes a pack on one replica; each later call, on the next replica,
     // names it and gets it back by reference.
     let mut pack: Option<String> = None;
@@ -485,19 +505,9 @@ async fn a_session_s_calls_land_on_any_replica_behind_a_round_robin_balancer() {
 
 #[tokio::test]
 async fn a_change_made_through_one_replica_is_undone_through_another_and_none_is_lost() {
-    let Some(db) = Database::create() else { return };
-    let fx = Fixture::new();
-    let keys = tempfile::tempdir().unwrap();
-    let team_key = key_file(keys.path(), "team.key", 0x5c);
-    fx.operator_config(&format!(
-        "[store]\nurl = \"{}\"\nkey_file = \"{}\"\n",
-        db.url,
-        team_key.display()
-    ));
-    let mut replicas: Vec<(Server, String)> = ["a", "b", "c"]
-        .iter()
-        .map(|name| replica(&fx, name, &[]))
-        .collect();
+    let Some(team) = Team::new() else { return };
+    let fx = &team.fx;
+    let mut replicas = team.indexed_replicas(&["a", "b", "c"]).await;
     let mut clients = Vec::new();
     for (_, url) in &replicas {
         let client = client(url).await;
@@ -639,16 +649,9 @@ fn cut_off(db: &Database, cut: bool) {
 
 #[tokio::test]
 async fn with_postgres_gone_reads_go_on_writes_refuse_with_the_reason_and_all_resumes() {
-    let Some(db) = Database::create() else { return };
-    let fx = Fixture::new();
-    let keys = tempfile::tempdir().unwrap();
-    let team_key = key_file(keys.path(), "team.key", 0x5c);
-    fx.operator_config(&format!(
-        "[store]\nurl = \"{}\"\nkey_file = \"{}\"\n",
-        db.url,
-        team_key.display()
-    ));
-    let (mut server, url) = replica(&fx, "a", &[]);
+    let Some(team) = Team::new() else { return };
+    let (db, fx) = (&team.db, &team.fx);
+    let (mut server, url) = replica(fx, "a", &[]);
     let a = client(&url).await;
     wait_indexed(&a).await;
     ok(
@@ -659,7 +662,7 @@ async fn with_postgres_gone_reads_go_on_writes_refuse_with_the_reason_and_all_re
     .await;
     let original = fx.read("src/lib.rs").unwrap();
 
-    cut_off(&db, true);
+    cut_off(db, true);
     // Finding and reading answer from the local index, packs and all.
     let found = ok(&a, "explore", json!({ "query": "installer" })).await;
     assert_eq!(
@@ -700,7 +703,7 @@ async fn with_postgres_gone_reads_go_on_writes_refuse_with_the_reason_and_all_re
     assert_eq!(refused["code"], "STORE_ERROR", "{refused}");
     assert_eq!(fx.read("src/lib.rs").unwrap(), original, "nothing written");
 
-    cut_off(&db, false);
+    cut_off(db, false);
     // Back within the backoff: the next writes go through, undoable as ever.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     loop {
@@ -738,30 +741,10 @@ async fn with_postgres_gone_reads_go_on_writes_refuse_with_the_reason_and_all_re
 #[tokio::test]
 async fn a_replica_killed_mid_session_costs_the_session_nothing_but_a_retry_packs_memory_and_undo_go_on()
  {
-    let Some(db) = Database::create() else { return };
-    let fx = Fixture::new();
-    let keys = tempfile::tempdir().unwrap();
-    let team_key = key_file(keys.path(), "team.key", 0x5c);
-    fx.operator_config(&format!(
-        "[store]\nurl = \"{}\"\nkey_file = \"{}\"\n",
-        db.url,
-        team_key.display()
-    ));
-    let mut replicas: Vec<(Server, String)> = ["a", "b", "c"]
-        .iter()
-        .map(|name| replica(&fx, name, &[]))
-        .collect();
-    for (_, url) in &replicas {
-        let direct = client(url).await;
-        wait_indexed(&direct).await;
-        direct.cancel().await.unwrap();
-    }
-    let balancer = RoundRobin::new(replicas.iter().map(|(_, url)| url.clone()).collect());
-    let transport = StreamableHttpClientTransport::with_client(
-        balancer.clone(),
-        StreamableHttpClientTransportConfig::with_uri("http://balancer/mcp").auth_header(TOKEN),
-    );
-    let session = ().serve(transport).await.expect("MCP handshake through the balancer");
+    let Some(team) = Team::new() else { return };
+    let fx = &team.fx;
+    let mut replicas = team.indexed_replicas(&["a", "b", "c"]).await;
+    let (session, _) = balanced(&replicas).await;
     let first = ok(&session, "explore", json!({ "query": "answer config" })).await;
     let pack = first["pack"]["packId"].as_str().unwrap().to_string();
     ok(

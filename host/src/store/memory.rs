@@ -5,8 +5,8 @@
 //!
 //! Scoring, caches and privacy live in [`crate::memory`]; this module only stores and looks up.
 
-use super::Store;
 use super::rows::MemoryRows;
+use super::{JournalKey, Store};
 use anyhow::{Result, bail};
 use rusqlite::{OptionalExtension, params, params_from_iter};
 use std::collections::HashMap;
@@ -386,11 +386,8 @@ impl Store {
 
     /// Decodes rows, leaving out (with a warning) any whose MAC does not verify.
     fn verified(&self, mut rows: rusqlite::Rows<'_>) -> Result<Vec<EventRow>> {
-        let mut out = Vec::new();
-        let mut forged = 0;
+        let mut decoded = Vec::new();
         while let Some(r) = rows.next()? {
-            let files: String = r.get(7)?;
-            let tags: String = r.get(8)?;
             let row = EventRow {
                 seq: r.get(0)?,
                 session_id: r.get(1)?,
@@ -399,29 +396,45 @@ impl Store {
                 summary: r.get(4)?,
                 content: r.get(5)?,
                 tool: r.get(6)?,
-                files: serde_json::from_str(&files).unwrap_or_default(),
-                tags: serde_json::from_str(&tags).unwrap_or_default(),
+                files: json_list(&r.get::<_, String>(7)?),
+                tags: json_list(&r.get::<_, String>(8)?),
                 tx_id: r.get(9)?,
                 source: r.get(10)?,
             };
-            let mac: String = r.get(11)?;
-            let fields = mac_fields(&row);
-            if self
-                .key
-                .verify(&fields.iter().map(Vec::as_slice).collect::<Vec<_>>(), &mac)
-            {
-                out.push(row);
-            } else {
-                forged += 1;
-            }
+            decoded.push((row, r.get::<_, String>(11)?));
         }
-        if forged > 0 {
-            tracing::warn!(
-                "{forged} memory event(s) in state.db were not written by this machine's key; left out"
-            );
-        }
-        Ok(out)
+        Ok(signed_only(&self.key, decoded, "state.db"))
     }
+}
+
+/// A stored JSON list of strings (files, tags); anything else reads as empty.
+pub(super) fn json_list(json: &str) -> Vec<String> {
+    serde_json::from_str(json).unwrap_or_default()
+}
+
+/// The events whose MAC `key` made, in order; the rest are left out with a warning naming
+/// `place`. What every memory backend serves, and nothing else.
+pub(super) fn signed_only(
+    key: &JournalKey,
+    rows: Vec<(EventRow, String)>,
+    place: &str,
+) -> Vec<EventRow> {
+    let total = rows.len();
+    let out: Vec<EventRow> = rows
+        .into_iter()
+        .filter(|(row, mac)| {
+            let fields = mac_fields(row);
+            key.verify(&fields.iter().map(Vec::as_slice).collect::<Vec<_>>(), mac)
+        })
+        .map(|(row, _)| row)
+        .collect();
+    let forged = total - out.len();
+    if forged > 0 {
+        tracing::warn!(
+            "{forged} memory event(s) in {place} were not signed with this key; left out"
+        );
+    }
+    out
 }
 
 /// An FTS5 query matching any of `terms`, each quoted as a string.

@@ -315,6 +315,30 @@ pub(super) fn item_fields(stored: &str, item: &PackItem, heading: &Option<String
     ]
 }
 
+/// Whether a stored pack's head and every item carry `key`'s MACs: `items` holds each item's
+/// heading JSON and MAC, aligned with `pack.items`. The check every pack backend makes.
+pub(super) fn signed_pack(
+    key: &JournalKey,
+    stored: &str,
+    pack: &Pack,
+    reasons: &Option<String>,
+    head_mac: &str,
+    items: &[(Option<String>, String)],
+) -> bool {
+    key.verify(&refs(&head_fields(stored, pack, reasons)), head_mac)
+        && pack.items.len() == items.len()
+        && pack.items.iter().zip(items).all(|(item, (heading, mac))| {
+            key.verify(&refs(&item_fields(stored, item, heading)), mac)
+        })
+}
+
+/// A stored JSON list of strings (reasons, a heading path); none or anything else is empty.
+pub(super) fn json_strings(json: &Option<String>) -> Vec<String> {
+    json.as_deref()
+        .and_then(|j| serde_json::from_str(j).ok())
+        .unwrap_or_default()
+}
+
 pub(super) fn refs(fields: &[Vec<u8>]) -> Vec<&[u8]> {
     fields.iter().map(Vec::as_slice).collect()
 }
@@ -362,10 +386,7 @@ impl PackRows for Store {
                         options_json: r.get(1)?,
                         created_ms: r.get::<_, i64>(2)? as u64,
                         expires_ms: r.get::<_, Option<i64>>(3)?.map_or(u64::MAX, |e| e as u64),
-                        reasons: reasons
-                            .as_deref()
-                            .and_then(|j| serde_json::from_str(j).ok())
-                            .unwrap_or_default(),
+                        reasons: json_strings(&reasons),
                         salt: r.get(5)?,
                         items: Vec::new(),
                     };
@@ -376,9 +397,6 @@ impl PackRows for Store {
         let Some((mut pack, reasons, mac)) = head else {
             return Ok(None);
         };
-        let mut authentic = self
-            .key
-            .verify(&refs(&head_fields(&stored, &pack, &reasons)), &mac);
         let mut stmt = self.conn.prepare(
             "SELECT role, rank, chunk_id, file_path, kind, section_id, heading_path_json,
                     start_line, end_line, preview, content_hash_snapshot, updated_at_snapshot,
@@ -397,10 +415,7 @@ impl PackRows for Store {
                     path: r.get(3)?,
                     kind: r.get(4)?,
                     section_id: r.get(5)?,
-                    heading_path: heading
-                        .as_deref()
-                        .and_then(|j| serde_json::from_str(j).ok())
-                        .unwrap_or_default(),
+                    heading_path: json_strings(&heading),
                     range: start.zip(end),
                     preview: r.get(9)?,
                     content_hash: r.get(10)?,
@@ -412,13 +427,12 @@ impl PackRows for Store {
                 Ok((item, heading, r.get(15)?))
             })?
             .collect::<rusqlite::Result<_>>()?;
-        for (item, heading, mac) in rows {
-            authentic &= self
-                .key
-                .verify(&refs(&item_fields(&stored, &item, &heading)), &mac);
+        let mut signatures = Vec::with_capacity(rows.len());
+        for (item, heading, item_mac) in rows {
             pack.items.push(item);
+            signatures.push((heading, item_mac));
         }
-        if !authentic {
+        if !signed_pack(&self.key, &stored, &pack, &reasons, &mac, &signatures) {
             tracing::warn!(
                 "an evidence pack in state.db was not written by this user's smart-context (planted, or from before packs were signed); dropped"
             );

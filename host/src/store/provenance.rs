@@ -121,7 +121,7 @@ mod tests {
     }
 
     /// A state directory with a state.db holding one transaction signed with `signer`.
-    fn state_with_transaction(dir: &Path, signer: u8) {
+    fn state_with_transaction(dir: &Path, signer: u8) -> Store {
         std::fs::create_dir_all(dir.join("index")).unwrap();
         std::fs::write(dir.join("index/meta.json"), "{}").unwrap();
         let mut store = Store::open(&dir.join("state.db"), key(signer)).unwrap();
@@ -136,6 +136,7 @@ mod tests {
                 files: Vec::new(),
             })
             .unwrap();
+        store
     }
 
     #[test]
@@ -149,7 +150,7 @@ mod tests {
     #[test]
     fn state_nobody_can_vouch_for_is_set_aside() {
         let dir = tempfile::tempdir().unwrap();
-        state_with_transaction(dir.path(), 9);
+        drop(state_with_transaction(dir.path(), 9));
         std::fs::create_dir_all(dir.path().join("templates")).unwrap();
         let Provenance::SetAside(aside) = establish(dir.path(), &key(1)).unwrap() else {
             panic!("a state.db signed by another key must be set aside");
@@ -166,18 +167,7 @@ mod tests {
     #[test]
     fn a_killed_process_s_wal_is_set_aside_with_its_database() {
         let made = tempfile::tempdir().unwrap();
-        let mut store = Store::open(&made.path().join("state.db"), key(9)).unwrap();
-        store
-            .begin(&crate::store::TxRecord {
-                id: "tx-1".into(),
-                intent: "edit".into(),
-                state: crate::store::state::APPLIED.into(),
-                created_ms: 1,
-                undoes: None,
-                redoes: None,
-                files: Vec::new(),
-            })
-            .unwrap();
+        let store = state_with_transaction(made.path(), 9);
         // What a killed server leaves: its database with the WAL beside it, and no process
         // holding either (copied while this one still holds the originals).
         let dir = tempfile::tempdir().unwrap();
@@ -195,7 +185,7 @@ mod tests {
     #[test]
     fn unstamped_state_with_rows_this_user_signed_is_adopted() {
         let dir = tempfile::tempdir().unwrap();
-        state_with_transaction(dir.path(), 1);
+        drop(state_with_transaction(dir.path(), 1));
         assert_eq!(establish(dir.path(), &key(1)).unwrap(), Provenance::Adopted);
         assert!(dir.path().join("state.db").is_file());
     }

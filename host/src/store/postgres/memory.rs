@@ -3,7 +3,7 @@
 //! FTS5 table. Rows are signed and checked with the same fields (`store/memory.rs`).
 
 use super::{RootRows, ms};
-use crate::store::memory::{EventRow, ForgetFilter, NewEvent, mac_fields};
+use crate::store::memory::{EventRow, ForgetFilter, NewEvent, json_list, mac_fields, signed_only};
 use crate::store::rows::MemoryRows;
 use anyhow::{Result, bail};
 use std::collections::HashMap;
@@ -27,41 +27,26 @@ impl RootRows {
             all.extend(params.iter().map(Param::as_sql));
             Ok(client.query(&statement, &all).await?)
         })?;
-        let mut out = Vec::with_capacity(rows.len());
-        let mut forged = 0;
-        for r in rows {
-            let files: String = r.get(7);
-            let tags: String = r.get(8);
-            let row = EventRow {
-                seq: r.get(0),
-                session_id: r.get(1),
-                kind: r.get(2),
-                created_ms: r.get::<_, i64>(3).max(0) as u64,
-                summary: r.get(4),
-                content: r.get(5),
-                tool: r.get(6),
-                files: serde_json::from_str(&files).unwrap_or_default(),
-                tags: serde_json::from_str(&tags).unwrap_or_default(),
-                tx_id: r.get(9),
-                source: r.get(10),
-            };
-            let mac: String = r.get(11);
-            let fields = mac_fields(&row);
-            if self
-                .key
-                .verify(&fields.iter().map(Vec::as_slice).collect::<Vec<_>>(), &mac)
-            {
-                out.push(row);
-            } else {
-                forged += 1;
-            }
-        }
-        if forged > 0 {
-            tracing::warn!(
-                "{forged} memory event(s) in the team store were not signed with this deployment's key; left out"
-            );
-        }
-        Ok(out)
+        let decoded = rows
+            .iter()
+            .map(|r| {
+                let row = EventRow {
+                    seq: r.get(0),
+                    session_id: r.get(1),
+                    kind: r.get(2),
+                    created_ms: r.get::<_, i64>(3).max(0) as u64,
+                    summary: r.get(4),
+                    content: r.get(5),
+                    tool: r.get(6),
+                    files: json_list(r.get(7)),
+                    tags: json_list(r.get(8)),
+                    tx_id: r.get(9),
+                    source: r.get(10),
+                };
+                (row, r.get::<_, String>(11))
+            })
+            .collect();
+        Ok(signed_only(&self.key, decoded, "the team store"))
     }
 
     /// The first column of `sql`'s rows as sequence numbers (`$1` is the root).

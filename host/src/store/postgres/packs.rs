@@ -2,7 +2,9 @@
 //! signed and checked with the same fields (`store/packs.rs`).
 
 use super::{RootRows, ms};
-use crate::store::packs::{Pack, PackItem, head_fields, item_fields, refs, stored_pack_id};
+use crate::store::packs::{
+    Pack, PackItem, head_fields, item_fields, json_strings, refs, signed_pack, stored_pack_id,
+};
 use crate::store::rows::PackRows;
 use anyhow::Result;
 
@@ -115,18 +117,13 @@ impl PackRows for RootRows {
             expires_ms: head
                 .get::<_, Option<i64>>(3)
                 .map_or(u64::MAX, |e| e.max(0) as u64),
-            reasons: reasons
-                .as_deref()
-                .and_then(|j| serde_json::from_str(j).ok())
-                .unwrap_or_default(),
+            reasons: json_strings(&reasons),
             salt: head.get(5),
             items: Vec::with_capacity(items.len()),
         };
         let stored = self.stored(pack_id);
         let mac: String = head.get(6);
-        let mut authentic = self
-            .key
-            .verify(&refs(&head_fields(&stored, &pack, &reasons)), &mac);
+        let mut signatures = Vec::with_capacity(items.len());
         for row in items {
             let heading: Option<String> = row.get(6);
             let start: Option<i64> = row.get(7);
@@ -138,10 +135,7 @@ impl PackRows for RootRows {
                 path: row.get(3),
                 kind: row.get(4),
                 section_id: row.get(5),
-                heading_path: heading
-                    .as_deref()
-                    .and_then(|j| serde_json::from_str(j).ok())
-                    .unwrap_or_default(),
+                heading_path: json_strings(&heading),
                 range: start.zip(end).map(|(s, e)| {
                     (
                         s.clamp(0, u32::MAX as i64) as u32,
@@ -155,13 +149,10 @@ impl PackRows for RootRows {
                 meta_json: row.get(13),
                 shown: row.get(14),
             };
-            let mac: String = row.get(15);
-            authentic &= self
-                .key
-                .verify(&refs(&item_fields(&stored, &item, &heading)), &mac);
+            signatures.push((heading, row.get::<_, String>(15)));
             pack.items.push(item);
         }
-        if !authentic {
+        if !signed_pack(&self.key, &stored, &pack, &reasons, &mac, &signatures) {
             tracing::warn!(
                 "an evidence pack in the team store was not signed with this deployment's key; dropped"
             );
