@@ -425,7 +425,22 @@ fn state_dir_under(base: &Path, root: &Path) -> Result<PathBuf> {
         .find_map(|a| a.canonicalize().ok().map(|c| (a.to_path_buf(), c)));
     let given = match existing {
         Some((ancestor, resolved)) => {
-            resolved.join(given.strip_prefix(&ancestor).unwrap_or(Path::new("")))
+            // The part not made yet has no links to follow: its `..` are taken lexically.
+            let mut path = resolved;
+            for part in given
+                .strip_prefix(&ancestor)
+                .unwrap_or(Path::new(""))
+                .components()
+            {
+                match part {
+                    std::path::Component::ParentDir => {
+                        path.pop();
+                    }
+                    std::path::Component::Normal(name) => path.push(name),
+                    _ => {}
+                }
+            }
+            path
         }
         None => given,
     };
@@ -595,6 +610,29 @@ fn refuse_links(path: &Path, depth: u32) -> Result<()> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    #[test]
+    fn a_state_dir_is_refused_inside_the_root_however_its_path_gets_there() {
+        let dir = tempfile::tempdir().unwrap();
+        let top = dir.path().canonicalize().unwrap();
+        let root = top.join("root");
+        std::fs::create_dir(&root).unwrap();
+        std::os::unix::fs::symlink(&root, top.join("link")).unwrap();
+        for inside in ["root/state", "root/new/../state", "link/state"] {
+            let err = state_dir_under(&top.join(inside), &root).unwrap_err();
+            assert!(
+                format!("{err:#}").contains("inside the root"),
+                "{inside}: {err:#}"
+            );
+        }
+        assert!(!root.join("state").exists() && !root.join("new").exists());
+        let outside = state_dir_under(&top.join("root/new/../../outside"), &root).unwrap();
+        assert!(
+            outside.starts_with(top.join("outside")),
+            "{}",
+            outside.display()
+        );
+    }
     use serde_json::json;
 
     /// Options for a test root: the operator config and the journal key in `home`, outside it.
