@@ -29,6 +29,7 @@ import ast
 import json
 import random
 import re
+import statistics
 from collections import Counter
 from pathlib import Path
 
@@ -86,9 +87,11 @@ def judge(binary: str, root: Path, sample: int, seed: int, hide_names: bool, que
     by_confidence = Counter()
     outcomes = Counter()
     misses = []
+    took = []
     for rel, qualified, goal in chosen:
-        _, r = server.call("understand", {"goal": goal, "include": {
+        ms, r = server.call("understand", {"goal": goal, "include": {
             "callGraph": False, "hotSpots": False, "pageRank": False, "dependencies": False}})
+        took.append(ms)
         target = r.get("target", {})
         confidence = target.get("confidence", "?")
         alternatives = " | ".join(target.get("alternatives", []))
@@ -106,7 +109,7 @@ def judge(binary: str, root: Path, sample: int, seed: int, hide_names: bool, que
         outcomes[outcome] += 1
         by_confidence[(confidence, outcome)] += 1
     server.close()
-    return len(candidates), len(chosen), outcomes, by_confidence, misses
+    return len(candidates), len(chosen), outcomes, by_confidence, misses, took
 
 
 def main():
@@ -128,13 +131,17 @@ def main():
     for root in roots:
         if asked is not None and root.name not in asked:
             continue
-        total, n, outcomes, by_confidence, misses = judge(
+        total, n, outcomes, by_confidence, misses, took = judge(
             a.bin, root, a.sample, a.seed, a.hide_names,
             asked[root.name] if asked is not None else None)
         share = lambda k: f"{outcomes[k] / n:.2f}" if n else "-"
         print(f"\n== {root.name}: {n} goals of {total} documented definitions")
         print(f"   right {share('right')}  among alternatives {share('alternative')}  "
               f"same file {share('same file')}  wrong {share('wrong')}")
+        if took:
+            p90 = sorted(took)[int(0.9 * (len(took) - 1))]
+            print(f"   answered in {statistics.median(took):.1f} ms median, p90 {p90:.1f} ms "
+                  f"(graphs off, warm after the first)")
         for level in ("high", "medium", "low"):
             row = {o: by_confidence[(level, o)] for o in ("right", "alternative", "same file", "wrong")}
             count = sum(row.values())

@@ -472,6 +472,76 @@ async fn a_goal_s_plain_words_go_through_the_search_and_say_how_sure_they_are() 
 }
 
 #[tokio::test]
+async fn a_goal_paraphrasing_a_docstring_finds_it_past_definitions_repeating_its_words() {
+    let fx = Fixture::new();
+    fx.write(
+        "app/cache.py",
+        "class FetchFromCache:\n    def process_request(self, request):\n        \"\"\"Check \
+         whether the page is already cached and return the cached version if\n        \
+         available.\"\"\"\n        return None\n",
+    );
+    // Two dozen helpers named by three of the goal's words and saying them again and again:
+    // the search's first twenty hits, and their files the first ten it reads.
+    for i in 0..24 {
+        let word = ["whether", "already", "cached", "available", "returning"][i % 5];
+        fx.write(
+            &format!("app/versions/v{i:02}.py"),
+            &format!(
+                "def {word}_page_version_{i}(page):\n    \"\"\"Return the {word} page \
+                 version.\"\"\"\n    version = page.version  # {word} {word} {word}\n    \
+                 return version or page.{word}_{i}\n"
+            ),
+        );
+    }
+    fx.write(
+        "app/gdal/field.py",
+        "class OFTDate:\n    \"\"\"A field of dates.\"\"\"\n\n    def value(self):\n        \
+         \"\"\"Return a Python date object for the OFTDate field.\"\"\"\n        return None\n\n    \
+         def width(self):\n        return 0\n",
+    );
+    fx.write(
+        "app/lookups.py",
+        "class In:\n    pass\n\n\ndef s():\n    pass\n",
+    );
+    fx.write(
+        "app/operations.py",
+        "def max_in_list_size():\n    \"\"\"Return the maximum number of items in an 'IN' \
+         list, or None if the backend has no limit.\"\"\"\n    return None\n",
+    );
+    let client = connect(&fx).await;
+    common::wait_indexed(&client).await;
+    let ask = |goal: &'static str| {
+        let client = &client;
+        async move { structured(&call(client, "understand", json!({ "goal": goal })).await) }
+    };
+    let symbol = |r: &Value| r["target"]["symbol"].as_str().unwrap_or("").to_string();
+    // Said in other words and other inflections than the docstring's.
+    let r =
+        ask("see whether a page was cached already, returning its cached version when available")
+            .await;
+    assert_eq!(symbol(&r), "FetchFromCache.process_request", "{r:#}");
+    // A type named with more words means the member they describe; the type is offered.
+    let r = ask("OFTDate field as a Python date").await;
+    assert_eq!(symbol(&r), "OFTDate.value", "{r:#}");
+    assert_eq!(
+        r["target"]["alternatives"][0], "OFTDate in app/gdal/field.py",
+        "{r:#}"
+    );
+    let r = ask("OFTDate").await;
+    assert_eq!(symbol(&r), "OFTDate", "{r:#}");
+    // `'IN'` is no call of `In` (names keep their case), and the apostrophe of `backend's`
+    // quotes no `s`.
+    let r = ask(
+        "maximum number of items in a single 'IN' list, or None when the backend's limit is unset",
+    )
+    .await;
+    assert_eq!(symbol(&r), "max_in_list_size", "{r:#}");
+    let r = ask("maximum size of an items list for this backend's").await;
+    assert_eq!(symbol(&r), "max_in_list_size", "{r:#}");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
 async fn understand_pages_through_long_lists_with_cursors() {
     let fx = Fixture::new();
     fx.write("pkg/__init__.py", "");

@@ -633,7 +633,7 @@ fn plugin_wit_prints_the_contract_this_binary_speaks() {
     let one = String::from_utf8(out.stdout).unwrap();
     let worlds: Vec<&str> = one.lines().filter(|l| l.starts_with("world ")).collect();
     assert_eq!(worlds, ["world format-parser {"]);
-    assert!(one.contains("package smart-context:plugin@0.2.2;"));
+    assert!(one.contains("package smart-context:plugin@0.2.3;"));
 }
 
 /// A component built for contract 0.2.0 as first published (before the additions of 0.2.1)

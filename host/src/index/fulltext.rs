@@ -28,6 +28,7 @@ use tantivy::store::{Compressor, ZstdCompressor};
 use tantivy::tokenizer::Token;
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, Term};
 
+mod sentence;
 mod stats;
 
 /// Bumped whenever the schema or tokenizer changes, or the code facts the catalogue stores

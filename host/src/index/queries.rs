@@ -181,6 +181,13 @@ fn best_chunks_of(
     Ok(out)
 }
 
+/// The reason an answer is degraded while the index does not cover every file yet.
+const INDEX_BUILDING: &str = "index_building";
+
+/// The index a search runs on, the request as checked and bounded, and the reasons the
+/// answer is degraded so far.
+type Searchable = (Arc<Fulltext>, SearchRequest, Vec<String>);
+
 impl Index {
     /// The query's chunks, the definitions of its names and the files it names, ranked
     /// (crate::index::rank), and how many chunks matched.
@@ -309,7 +316,7 @@ impl Index {
         if self.fulltext().is_none() {
             reasons.push("index_unavailable".to_string());
         } else if self.freshness() == Freshness::Rebuilding {
-            reasons.push("index_building".to_string());
+            reasons.push(INDEX_BUILDING.to_string());
         }
         reasons
     }
@@ -318,32 +325,9 @@ impl Index {
     /// degraded while a pass runs. A query over [`MAX_QUERY_CHARS`] is cut (degraded with
     /// reason `query_truncated`), so its cost is bounded whatever the agent pastes.
     pub fn search(&self, request: &SearchRequest) -> HostResult<SearchOutcome> {
-        if request.query.trim().is_empty() {
-            return Err(HostError::new(codes::INVALID_ARGS, "empty search query")
-                .suggest("pass words, identifiers or a \"quoted phrase\""));
-        }
-        let mut reasons = self.degraded_reasons();
-        let mut request = request.clone();
-        if let (bounded, true) = bound_query(&request.query) {
-            request.query = bounded.into_owned();
-            reasons.push(QUERY_TRUNCATED.to_string());
-        }
-        let Some(fulltext) = self.fulltext() else {
-            return Ok(SearchOutcome {
-                degraded: true,
-                reasons,
-                ..Default::default()
-            });
+        let Some((fulltext, request, mut reasons)) = self.searchable(request)? else {
+            return Ok(self.unsearchable(request));
         };
-        if self.is_read_only() {
-            fulltext.refresh();
-        }
-        if let Some(prefix) = &request.path_prefix {
-            let prefix = self.ws.normalize(prefix)?;
-            // A scope that does not exist (or leads out of the root) is an error, not silence.
-            self.ws.stat(&prefix)?;
-            request.path_prefix = Some(prefix);
-        }
         let read = query_reader::read(&request.query);
         let (mut hits, mut total) = self
             .ranked(&fulltext, &read, &request)
@@ -366,6 +350,75 @@ impl Index {
             degraded: !reasons.is_empty(),
             reasons,
         })
+    }
+
+    /// The chunks a plain-English sentence describes: those holding most of its words, each
+    /// word counted once and weighed by its rarity ([`Fulltext::sentence`]), where
+    /// [`Index::search`] sums BM25 and favours a chunk repeating one word. For goals, not
+    /// for pasted texts (its words are cut to the heaviest few). Each hit's text is read, as
+    /// a search's shown hits are; one whose file changed since the pass is left out.
+    pub fn search_sentence(&self, request: &SearchRequest) -> HostResult<SearchOutcome> {
+        let Some((fulltext, request, mut reasons)) = self.searchable(request)? else {
+            return Ok(self.unsearchable(request));
+        };
+        let read = query_reader::read(&request.query);
+        let (mut hits, total) = fulltext
+            .sentence(&read, &request)
+            .map_err(|e| HostError::new(codes::INTERNAL, format!("search failed: {e:#}")))?;
+        Reads::new(&self.sources).fill(&mut hits, &read.needles());
+        hits.retain(|h| h.pending.is_none());
+        // Files the first pass has not reached are not searched (a live scan finds words,
+        // not sentences): the answer says the index is still being built.
+        if self.live_scan_due() && !reasons.iter().any(|r| r == INDEX_BUILDING) {
+            reasons.push(INDEX_BUILDING.to_string());
+        }
+        Ok(SearchOutcome {
+            hits,
+            total: total as u64,
+            degraded: !reasons.is_empty(),
+            reasons,
+        })
+    }
+
+    /// A search request checked and bounded, the index to run it on and the reasons its
+    /// answer is degraded so far; None when there is no index to search.
+    fn searchable(&self, request: &SearchRequest) -> HostResult<Option<Searchable>> {
+        if request.query.trim().is_empty() {
+            return Err(HostError::new(codes::INVALID_ARGS, "empty search query")
+                .suggest("pass words, identifiers or a \"quoted phrase\""));
+        }
+        let mut reasons = self.degraded_reasons();
+        let mut request = request.clone();
+        if let (bounded, true) = bound_query(&request.query) {
+            request.query = bounded.into_owned();
+            reasons.push(QUERY_TRUNCATED.to_string());
+        }
+        let Some(fulltext) = self.fulltext() else {
+            return Ok(None);
+        };
+        if self.is_read_only() {
+            fulltext.refresh();
+        }
+        if let Some(prefix) = &request.path_prefix {
+            let prefix = self.ws.normalize(prefix)?;
+            // A scope that does not exist (or leads out of the root) is an error, not silence.
+            self.ws.stat(&prefix)?;
+            request.path_prefix = Some(prefix);
+        }
+        Ok(Some((fulltext, request, reasons)))
+    }
+
+    /// The answer of a search with no index to run on.
+    fn unsearchable(&self, request: &SearchRequest) -> SearchOutcome {
+        let mut reasons = self.degraded_reasons();
+        if bound_query(&request.query).1 {
+            reasons.push(QUERY_TRUNCATED.to_string());
+        }
+        SearchOutcome {
+            degraded: true,
+            reasons,
+            ..Default::default()
+        }
     }
 
     /// Previews of `hits` for the words of `query` (ADR-038 §7) within `cap` characters, from

@@ -439,6 +439,51 @@ fn a_file_deleted_between_the_walk_and_the_read_is_dropped() {
 }
 
 #[test]
+fn a_sentence_search_reads_its_hits_and_checks_its_request_as_search_does() {
+    let root = Root::new(&[
+        (
+            "pkg/cache.py",
+            "def fetch(request):\n    \"\"\"Return the cached page if one is available.\"\"\"\n    \
+             return None\n",
+        ),
+        ("pkg/other.py", "def other():\n    return 1\n"),
+    ]);
+    let runtime = root.open();
+    let index = index(&runtime);
+    index.update(false, None).unwrap();
+    let ask = |query: &str, prefix: Option<&str>| {
+        index.search_sentence(&SearchRequest {
+            query: query.into(),
+            path_prefix: prefix.map(str::to_string),
+            limit: 5,
+            ..Default::default()
+        })
+    };
+    let outcome = ask("returns a page from the cache when available", None).unwrap();
+    assert!(!outcome.degraded, "{outcome:?}");
+    let hit = &outcome.hits[0];
+    assert_eq!(
+        (hit.path.as_str(), hit.symbol.as_deref()),
+        ("pkg/cache.py", Some("fetch"))
+    );
+    // Its text was read back, as a search's shown hits are.
+    assert!(hit.snippet.contains("cached page"), "{hit:?}");
+    assert_eq!(ask("   ", None).unwrap_err().code, "INVALID_ARGS");
+    assert!(ask("cached page", Some("../outside")).is_err());
+    assert!(
+        ask("cached page", Some("pkg/other.py"))
+            .unwrap()
+            .hits
+            .is_empty()
+    );
+    index.set_freshness(Freshness::Rebuilding);
+    assert_eq!(
+        ask("cached page", None).unwrap().reasons,
+        ["index_building"]
+    );
+}
+
+#[test]
 fn queries_during_a_pass_are_answered_and_marked_degraded() {
     let root = sample();
     let runtime = root.open();

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 /// The contract version this host speaks. Within 0.2 the contract only grows, so the host
 /// loads a component built for any 0.2 version (see [`compatible`]).
-pub const CONTRACT_VERSION: &str = "0.2.2";
+pub const CONTRACT_VERSION: &str = "0.2.3";
 
 /// A component built for `version` may load on this host: the same 0.2 series. One built for
 /// an older 0.2 imports a subset of what the host has; one built for a newer 0.2 links when it

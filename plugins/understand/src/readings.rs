@@ -113,9 +113,13 @@ pub fn weigh(words: &[String], candidates: Vec<Candidate>) -> Vec<Reading> {
     let terms: Vec<Terms> = candidates
         .iter()
         .map(|c| {
-            let name = parts(&c.name);
-            let doc: Vec<Vec<usize>> = parts(summary(&c.doc))
+            // A member's container says where it is, not what it does: its words count as
+            // the docstring's.
+            let (container, own) = c.name.rsplit_once('.').unwrap_or(("", &c.name));
+            let name = parts(own);
+            let doc: Vec<Vec<usize>> = parts(container)
                 .into_iter()
+                .chain(parts(summary(&c.doc)))
                 .filter(|w| w.len() >= 3)
                 .map(|p| {
                     (0..distinct.len())
@@ -195,6 +199,11 @@ pub fn weigh(words: &[String], candidates: Vec<Candidate>) -> Vec<Reading> {
         .collect();
     readings.sort_by(|(a, ra), (b, rb)| b.score.total_cmp(&a.score).then(ra.cmp(rb)));
     readings.into_iter().map(|(r, _)| r).collect()
+}
+
+/// Whether `name` (an identifier, or `Container.name`) holds `word` among its words.
+pub fn names(name: &str, word: &str) -> bool {
+    parts(name).iter().any(|p| same_word(word, p))
 }
 
 /// A docstring's first paragraph, up to [`DOC_CHARS`].

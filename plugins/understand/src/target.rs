@@ -137,10 +137,12 @@ const STOP: &[&str] = &[
 pub fn resolve(args: &UnderstandArgs) -> ToolResult<Resolution> {
     let mut r = match (&args.path, &args.symbol) {
         (Some(path), symbol) => pinned(path, symbol.as_deref())?,
-        (None, Some(symbol)) => by_symbol_name(symbol, "symbol argument")?.ok_or_else(|| {
-            ToolError::new(codes::NOT_FOUND, format!("no definition named {symbol}"))
-                .suggest("check the spelling, or pass `path` with the file that defines it")
-        })?,
+        (None, Some(symbol)) => {
+            by_symbol_name(symbol, "symbol argument", false)?.ok_or_else(|| {
+                ToolError::new(codes::NOT_FOUND, format!("no definition named {symbol}"))
+                    .suggest("check the spelling, or pass `path` with the file that defines it")
+            })?
+        }
         (None, None) => from_goal(&args.goal, args.scope)?,
     };
     apply_scope(&mut r, args.scope);
@@ -167,9 +169,20 @@ fn pinned(path: &str, symbol: Option<&str>) -> ToolResult<Resolution> {
     })
 }
 
-/// A definition by name (`name`, `Container.name`, `Container::name`): exact matches first.
-fn by_symbol_name(name: &str, how: &str) -> ToolResult<Option<Resolution>> {
-    let exact = exact_symbols(name)?;
+/// A definition by name (`name`, `Container.name`, `Container::name`): exact matches first;
+/// with `same_case`, only a definition spelled as written (a goal's `'IN'` or `URLs` is no
+/// call of `In` or `urls`; the `symbol` argument is matched in any case).
+fn by_symbol_name(name: &str, how: &str, same_case: bool) -> ToolResult<Option<Resolution>> {
+    Ok(named(name, how, same_case)?.map(|(r, _)| r))
+}
+
+/// [`by_symbol_name`], with the kind of definition it found (`class`, `function`, ...).
+fn named(name: &str, how: &str, same_case: bool) -> ToolResult<Option<(Resolution, String)>> {
+    let mut exact = exact_symbols(name)?;
+    if same_case {
+        let bare = split_qualified(name).1;
+        exact.retain(|s| s.name == bare);
+    }
     let Some(best) = exact.iter().min_by_key(|s| rank_key(s)) else {
         return Ok(None);
     };
@@ -179,7 +192,7 @@ fn by_symbol_name(name: &str, how: &str) -> ToolResult<Option<Resolution>> {
         .take(MAX_ALTERNATIVES)
         .map(|s| format!("{} in {}", qualified(s), s.path))
         .collect();
-    Ok(Some(Resolution {
+    let r = Resolution {
         target: Target::Symbol {
             path: best.path.clone(),
             symbol: qualified(best),
@@ -191,7 +204,8 @@ fn by_symbol_name(name: &str, how: &str) -> ToolResult<Option<Resolution>> {
             Confidence::Medium
         },
         alternatives,
-    }))
+    };
+    Ok(Some((r, best.kind.clone())))
 }
 
 /// The definitions named exactly `name` (`Container.name` narrows to that container).
@@ -234,10 +248,8 @@ fn split_qualified(name: &str) -> (Option<&str>, &str) {
 /// the project, and last a search.
 fn from_goal(goal: &str, scope: Option<Scope>) -> ToolResult<Resolution> {
     // A name in backticks or quotes is meant as one, whatever its shape.
-    let quoted: Vec<&str> = goal
-        .split(['`', '"', '\''])
-        .skip(1)
-        .step_by(2)
+    let quoted: Vec<&str> = quoted(goal)
+        .into_iter()
         .map(str::trim)
         .filter(|q| !q.is_empty() && !q.contains(char::is_whitespace))
         .collect();
@@ -288,9 +300,12 @@ fn from_goal(goal: &str, scope: Option<Scope>) -> ToolResult<Resolution> {
             .map(|(t, _)| *t),
     );
     for t in code_names.take(MAX_NAME_LOOKUPS) {
-        if let Some(mut r) = by_symbol_name(t, "symbol named in the goal")? {
+        if let Some((mut r, kind)) = named(t, "symbol named in the goal", true)? {
             r.alternatives.extend(alternatives);
-            return Ok(r);
+            return Ok(match CONTAINERS.contains(&kind.as_str()) {
+                true => member_meant(r, &lower),
+                false => r,
+            });
         }
         alternatives.push(format!("{t} (no definition of that name)"));
     }
@@ -344,7 +359,19 @@ fn from_words(goal: &str, plain: &[&str], alternatives: Vec<String>) -> ToolResu
         max_results: SEARCH_READINGS,
         preview_chars: 0,
     };
-    let hits = index::search(goal, &options)?.hits;
+    // Two searches: BM25's, which weighs names and rare words, and the sentence's, which
+    // finds the chunk saying most of the goal's words (a docstring paraphrased); taken in
+    // turns, so each one's first hits are read.
+    let searched = index::search(goal, &options)?.hits;
+    let said = index::search_sentence(
+        goal,
+        &index::SearchOptions {
+            kinds: vec!["code".into(), "code_comment".into()],
+            ..options.clone()
+        },
+    )?
+    .hits;
+    let hits = alternate(said, searched);
     let mut candidates: Vec<Candidate> = Vec::new();
     let mut add = |c: Candidate| {
         if !candidates.iter().any(|o| o.target == c.target) {
@@ -453,6 +480,120 @@ fn from_words(goal: &str, plain: &[&str], alternatives: Vec<String>) -> ToolResu
     })
 }
 
+/// Kinds of definition that hold members a goal may mean instead.
+const CONTAINERS: &[&str] = &[
+    "class",
+    "struct",
+    "impl",
+    "trait",
+    "interface",
+    "enum",
+    "module",
+    "object",
+];
+
+/// Words that say what kind of definition a goal means, not which one.
+const KIND_WORDS: &[&str] = &[
+    "class",
+    "classes",
+    "method",
+    "methods",
+    "function",
+    "functions",
+    "struct",
+    "type",
+    "trait",
+    "interface",
+    "enum",
+    "module",
+];
+
+/// A goal naming a type and saying more (`Flask handle exceptions`, `a Python date for the
+/// OFTDate field`) means the member its other words describe, when one does: the type and
+/// its members are read against the words its name does not account for, and a member
+/// reading better than the type, for at least half of them, is the target, with the type
+/// as its first alternative.
+fn member_meant(r: Resolution, lower: &[String]) -> Resolution {
+    let Target::Symbol { path, symbol } = &r.target else {
+        return r;
+    };
+    let words: Vec<String> = lower
+        .iter()
+        .filter(|w| w.len() >= 3)
+        .filter(|w| {
+            ![STOP, WHOLE, KIND_WORDS]
+                .iter()
+                .any(|l| l.contains(&w.as_str()))
+        })
+        .filter(|w| !readings::names(symbol, w))
+        .cloned()
+        .collect();
+    if words.is_empty() {
+        return r;
+    }
+    let Ok(file) = index::symbols(path) else {
+        return r;
+    };
+    let bare = symbol.rsplit('.').next().unwrap_or(symbol);
+    let mut candidates: Vec<Candidate> = Vec::new();
+    for s in &file.symbols {
+        if qualified(s) == *symbol {
+            candidates.insert(0, candidate(s, 0));
+        } else if s.container.as_deref() == Some(bare) {
+            candidates.push(candidate(s, candidates.len() + 1));
+        }
+    }
+    let read = readings::weigh(&words, candidates);
+    let own = read
+        .iter()
+        .find(|x| x.target == r.target)
+        .map_or(0.0, |x| x.share);
+    let Some(best) = read
+        .first()
+        .filter(|b| b.target != r.target && b.share >= 0.5 && b.share > own)
+    else {
+        return r;
+    };
+    let mut alternatives = vec![described(&r.target)];
+    alternatives.extend(
+        read[1..]
+            .iter()
+            .filter(|x| x.target != r.target)
+            .take(MAX_ALTERNATIVES - 1)
+            .map(|x| described(&x.target)),
+    );
+    alternatives.extend(r.alternatives);
+    Resolution {
+        target: best.target.clone(),
+        how: format!("{}, then its member the goal's other words describe", r.how),
+        alternatives,
+        confidence: match r.confidence {
+            Confidence::High if best.share >= SURE_SHARE => Confidence::High,
+            _ => Confidence::Medium,
+        },
+    }
+}
+
+/// Two rankings merged in turns, the first's first: each hit once (a definition's doc comment
+/// counts as the definition).
+fn alternate(first: Vec<index::ChunkHit>, second: Vec<index::ChunkHit>) -> Vec<index::ChunkHit> {
+    let mut out: Vec<index::ChunkHit> = Vec::with_capacity(first.len() + second.len());
+    let (mut a, mut b) = (first.into_iter(), second.into_iter());
+    loop {
+        let next = match (a.next(), b.next()) {
+            (None, None) => break,
+            (x, y) => [x, y],
+        };
+        for hit in next.into_iter().flatten() {
+            let same = |o: &index::ChunkHit| o.path == hit.path && o.symbol == hit.symbol;
+            if hit.symbol.is_none() || !out.iter().any(same) {
+                out.push(hit);
+            }
+        }
+    }
+    out
+}
+
 fn candidate(s: &index::Symbol, rank: usize) -> Candidate {
     let name = qualified(s);
     Candidate::new(
@@ -481,6 +622,32 @@ fn described(t: &Target) -> String {
         Target::File { path } | Target::Module { path } => path.clone(),
         Target::Project => "the project".into(),
     }
+}
+
+/// The texts a goal quotes in backticks, double or single quotes. A quote opens after a
+/// space or a bracket (or at the start) and closes before one (or at the end), so the
+/// apostrophe of `backend's` or `don't` quotes nothing.
+fn quoted(goal: &str) -> Vec<&str> {
+    let bound = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
+    let mut out = Vec::new();
+    let mut open: Option<(char, usize)> = None;
+    let chars: Vec<(usize, char)> = goal.char_indices().collect();
+    for (i, &(at, c)) in chars.iter().enumerate() {
+        if !matches!(c, '`' | '"' | '\'') {
+            continue;
+        }
+        let before = i.checked_sub(1).map(|j| chars[j].1);
+        let after = chars.get(i + 1).map(|&(_, c)| c);
+        match open {
+            Some((q, start)) if q == c && bound(after) => {
+                out.push(&goal[start..at]);
+                open = None;
+            }
+            None if bound(before) => open = Some((c, at + c.len_utf8())),
+            _ => {}
+        }
+    }
+    out
 }
 
 fn has_extension(t: &str) -> bool {
@@ -554,6 +721,17 @@ mod tests {
         let tokens: Vec<&str> = goal.split_whitespace().collect();
         let lower: Vec<String> = tokens.iter().map(|t| t.to_lowercase()).collect();
         imperative(&tokens, &lower)
+    }
+
+    #[test]
+    fn quotes_open_and_close_at_word_bounds() {
+        assert_eq!(
+            super::quoted("where is `FooBar` set and 'IN' used, or \"x.y\"?"),
+            ["FooBar", "IN", "x.y"]
+        );
+        assert!(super::quoted("a new instance of this backend's").is_empty());
+        assert!(super::quoted("don't stop, it's fine").is_empty());
+        assert_eq!(super::quoted("'open to the end"), Vec::<&str>::new());
     }
 
     #[test]

@@ -19,48 +19,26 @@ impl index::Host for HostState {
         let services = self.services()?;
         // The index cuts an over-long query (and says so); previews use the same cut.
         let request = SearchRequest {
-            query,
-            kinds: options.kinds,
-            exclude_kinds: options.exclude_kinds,
-            languages: options.languages,
-            path_prefix: options.path_prefix,
-            limit: options.max_results.clamp(1, 1000) as usize,
             centrality: self.shared_services().map(|services| {
                 let centrality =
                     crate::analysis::OnDemand::new(move || services.analysis.current());
                 std::sync::Arc::new(centrality) as _
             }),
-            ..SearchRequest::default()
+            ..search_request(query, &options)
         };
         let outcome = services.index.search(&request).map_err(to_wit)?;
-        let started = std::time::Instant::now();
-        let previews = if options.preview_chars > 0 {
-            let cap = options.preview_chars as usize;
-            services.index.previews(
-                &outcome.hits,
-                &crate::index::queries::bound_query(&request.query).0,
-                Mode::Preview,
-                cap,
-            )
-        } else {
-            vec![None; outcome.hits.len()]
-        };
-        tracing::debug!(
-            "search: {} previews in {:.1?}",
-            outcome.hits.len(),
-            started.elapsed()
-        );
-        Ok(index::SearchResult {
-            hits: outcome
-                .hits
-                .into_iter()
-                .zip(previews)
-                .map(|(h, p)| chunk_hit(h, p))
-                .collect(),
-            total: outcome.total,
-            degraded: outcome.degraded,
-            reasons: outcome.reasons,
-        })
+        Ok(search_result(&services.index, &request, outcome, &options))
+    }
+
+    fn search_sentence(
+        &mut self,
+        sentence: String,
+        options: index::SearchOptions,
+    ) -> Result<index::SearchResult, types::Error> {
+        let services = self.services()?;
+        let request = search_request(sentence, &options);
+        let outcome = services.index.search_sentence(&request).map_err(to_wit)?;
+        Ok(search_result(&services.index, &request, outcome, &options))
     }
 
     fn file_chunks(
@@ -584,5 +562,55 @@ fn chunk_hit(h: Hit, preview: Option<Preview>) -> index::ChunkHit {
         file_hash: preview.file_hash,
         file_mtime_ms: preview.file_mtime_ms,
         why: h.why,
+    }
+}
+
+/// A plugin's search options as the index takes them.
+fn search_request(query: String, options: &index::SearchOptions) -> SearchRequest {
+    SearchRequest {
+        query,
+        kinds: options.kinds.clone(),
+        exclude_kinds: options.exclude_kinds.clone(),
+        languages: options.languages.clone(),
+        path_prefix: options.path_prefix.clone(),
+        limit: options.max_results.clamp(1, 1000) as usize,
+        ..SearchRequest::default()
+    }
+}
+
+/// A search's hits as the plugin receives them, with previews when it asked for them.
+fn search_result(
+    index: &crate::index::Index,
+    request: &SearchRequest,
+    outcome: crate::index::queries::SearchOutcome,
+    options: &index::SearchOptions,
+) -> index::SearchResult {
+    let started = std::time::Instant::now();
+    let previews = if options.preview_chars > 0 {
+        let cap = options.preview_chars as usize;
+        index.previews(
+            &outcome.hits,
+            &crate::index::queries::bound_query(&request.query).0,
+            Mode::Preview,
+            cap,
+        )
+    } else {
+        vec![None; outcome.hits.len()]
+    };
+    tracing::debug!(
+        "search: {} previews in {:.1?}",
+        outcome.hits.len(),
+        started.elapsed()
+    );
+    index::SearchResult {
+        hits: outcome
+            .hits
+            .into_iter()
+            .zip(previews)
+            .map(|(h, p)| chunk_hit(h, p))
+            .collect(),
+        total: outcome.total,
+        degraded: outcome.degraded,
+        reasons: outcome.reasons,
     }
 }
