@@ -75,12 +75,87 @@ def goals(root: Path, hide_names: bool):
             yield rel, qualified, " ".join(kept)
 
 
+# Doc comments of the other languages: the comment's lines, then the declaration it documents.
+COMMENTED = {".rs", ".go", ".java", ".ts"}
+DECLARATION = {
+    ".rs": re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:const\s+|async\s+|unsafe\s+)*fn\s+(\w+)"),
+    ".go": re.compile(r"^func\s+(?:\([^)]*\)\s*)?(\w+)"),
+    ".java": re.compile(r"^\s*(?:(?:public|protected|static|final|synchronized|abstract|default)\s+)*"
+                        r"(?:<[^>]*>\s*)?[\w.<>\[\], ?]+\s+(\w+)\s*\("),
+    ".ts": re.compile(r"^\s*(?:export\s+)?(?:(?:public|protected|static|async|readonly|override|"
+                      r"abstract)\s+)*(?:function\s*\*?\s*)?(\w+)\s*(?:<[^>]*>)?\("),
+}
+SKIPPED_BEFORE_DECLARATION = re.compile(r"^\s*(#\[|@\w)")
+
+
+def comment_lines(lines, end, suffix):
+    """The doc comment ending on the line before `end` (attributes and annotations between
+    skipped), as text, and whether one was found."""
+    i = end - 1
+    while i >= 0 and SKIPPED_BEFORE_DECLARATION.match(lines[i]):
+        i -= 1
+    if suffix == ".rs" or suffix == ".go":
+        marker = "///" if suffix == ".rs" else "//"
+        found = []
+        while i >= 0 and lines[i].strip().startswith(marker):
+            found.append(lines[i].strip()[len(marker):].strip())
+            i -= 1
+        return " ".join(reversed(found))
+    if i < 0 or not lines[i].strip().endswith("*/"):
+        return ""
+    found = []
+    while i >= 0:
+        found.append(lines[i].strip())
+        if lines[i].strip().startswith("/**"):
+            break
+        i -= 1
+    else:
+        return ""
+    text = " ".join(l.strip("/* ").strip() for l in reversed(found))
+    text = re.sub(r"\{@\w+\s+([^}]*)\}", r"\1", text)
+    text = re.sub(r"<[^>]+>", " ", text)
+    return re.split(r"\s@\w", " " + text)[0].strip()
+
+
+def commented_goals(root: Path, hide_names: bool):
+    """(path, name, goal) for documented functions and methods of Rust, Go, Java and
+    TypeScript: the doc comment's first sentence, identifiers and the name itself left out
+    (a Go comment opens with it). Private names (`_x`, Java's `private`) and tests are left
+    out. The answer is judged by path and the definition's own name (a container's name is
+    spelled differently per language)."""
+    for path in sorted(root.rglob("*")):
+        if path.suffix not in COMMENTED or not path.is_file():
+            continue
+        rel = str(path.relative_to(root))
+        if "test" in rel.lower() or "node_modules" in rel or rel.endswith(".d.ts"):
+            continue
+        lines = path.read_text(errors="replace").splitlines()
+        for n, line in enumerate(lines):
+            m = DECLARATION[path.suffix].match(line)
+            if not m or "private" in line.split("(")[0] or m.group(1).startswith("_"):
+                continue
+            name = m.group(1)
+            if name in ("if", "for", "while", "switch", "return", "new", "catch", "constructor"):
+                continue
+            doc = comment_lines(lines, n, path.suffix)
+            if not doc:
+                continue
+            sentence = re.split(r"(?<=[.!?])\s", doc, maxsplit=1)[0]
+            own = words_of(name) if hide_names else set()
+            kept = [w for w in re.findall(r"[\w'-]+", sentence)
+                    if w.lower() not in own and w.lower() != name.lower()
+                    and not re.search(r"[_()]|[a-z][A-Z]", w)]
+            if len(kept) < 4:
+                continue
+            yield rel, name, " ".join(kept)
+
+
 def judge(binary: str, root: Path, sample: int, seed: int, hide_names: bool, questions=None):
     if questions is not None:
         candidates = [(path, symbol, goal) for goal, path, symbol in questions]
         chosen = candidates
     else:
-        candidates = list(goals(root, hide_names))
+        candidates = list(goals(root, hide_names)) or list(commented_goals(root, hide_names))
         chosen = random.Random(seed).sample(candidates, min(sample, len(candidates)))
     server = Server(binary, root)
     server.wait_fresh()
@@ -95,9 +170,14 @@ def judge(binary: str, root: Path, sample: int, seed: int, hide_names: bool, que
         target = r.get("target", {})
         confidence = target.get("confidence", "?")
         alternatives = " | ".join(target.get("alternatives", []))
-        if target.get("path") == rel and target.get("symbol") == qualified:
+        # A doc comment's definition is judged by its own name (containers are spelled per
+        # language); a docstring's by its qualified name.
+        own = lambda symbol: symbol == qualified or ("." not in qualified
+                                                     and symbol.rsplit(".", 1)[-1] == qualified)
+        offered = [a.rsplit(" in ", 1) for a in target.get("alternatives", [])]
+        if target.get("path") == rel and own(target.get("symbol") or ""):
             outcome = "right"
-        elif f"{qualified} in {rel}" in alternatives:
+        elif any(len(a) == 2 and a[1] == rel and own(a[0]) for a in offered):
             outcome = "alternative"
         elif target.get("path") == rel:
             outcome = "same file"

@@ -1,6 +1,6 @@
 /*
  * smart_context_parser.h: the format-parser world of smart-context's plugin contract
- * (wit/plugin.wit, package smart-context:plugin@0.2.2) for C, with no generator.
+ * (wit/plugin.wit, package smart-context:plugin@0.2.3) for C, with no generator.
  *
  * The structs below are laid out exactly as the component model's canonical ABI lays out
  * the WIT records on wasm32 (natural alignment, 32-bit pointers and sizes), so the exports
@@ -101,7 +101,7 @@ static inline void *sc_push(void **ptr, size_t *len, size_t size) {
 
 enum sc_level { SC_TRACE, SC_DEBUG, SC_INFO, SC_WARN, SC_ERROR };
 
-__attribute__((import_module("smart-context:plugin/log@0.2.2"), import_name("log")))
+__attribute__((import_module("smart-context:plugin/log@0.2.3"), import_name("log")))
 extern void sc__log(int32_t level, const char *ptr, size_t len);
 
 /* A line in the host's log, tagged with the plugin's name (needs the "log" grant). */
@@ -114,7 +114,7 @@ void sc_describe(sc_parser_spec *spec);
 bool sc_parse(const uint8_t *bytes, size_t len, sc_str path, sc_document *doc, sc_error *err);
 
 /* The exports the host calls: the canonical ABI's names and shapes. */
-__attribute__((export_name("smart-context:plugin/parser@0.2.2#describe")))
+__attribute__((export_name("smart-context:plugin/parser@0.2.3#describe")))
 sc_parser_spec *sc__export_describe(void) {
   static sc_parser_spec spec;
   memset(&spec, 0, sizeof spec);
@@ -122,7 +122,7 @@ sc_parser_spec *sc__export_describe(void) {
   return &spec;
 }
 
-__attribute__((export_name("smart-context:plugin/parser@0.2.2#parse")))
+__attribute__((export_name("smart-context:plugin/parser@0.2.3#parse")))
 sc_parse_result *sc__export_parse(uint8_t *bytes, size_t len, char *path, size_t path_len) {
   static sc_parse_result result;
   memset(&result, 0, sizeof result);
