@@ -16,6 +16,11 @@ path, no symbol) through a stdio server; the answer is right when its target is 
 definition, close when the definition is among its alternatives or in the same file. Reported
 per confidence level, so "high" can be checked to mean right.
 
+A root without Python docstrings is read by its doc comments instead: Rust's `///`, Go's
+`//`, Java's and TypeScript's `/** */` above a function or method (`commented_goals`), judged
+by path and the definition's own name. Each project's line also gives the answers' median and
+p90 latency.
+
 With --questions scripts/goal-questions.json the goals are instead questions as an agent asks
 them, written by hand for flask and requests without reading the docstrings (each with the
 definition meant): fewer, and closer to real use.

@@ -508,6 +508,17 @@ async fn a_goal_paraphrasing_a_docstring_finds_it_past_definitions_repeating_its
         "def max_in_list_size():\n    \"\"\"Return the maximum number of items in an 'IN' \
          list, or None if the backend has no limit.\"\"\"\n    return None\n",
     );
+    // TypeScript overloads: the signatures come first, one with its own `@deprecated` note,
+    // and the implementation's doc comment says what it does.
+    fx.write(
+        "web/keep.ts",
+        "/** @deprecated Use a closure instead of a thisArg. */\n\
+         export function keep<T>(test: (v: T) => boolean, thisArg: any): T[];\n\
+         export function keep<T>(test: (v: T) => boolean): T[];\n\
+         /**\n * Emit only the items that satisfy a specified predicate.\n */\n\
+         export function keep<T>(test: (v: T) => boolean, thisArg?: any): T[] {\n  return [];\n}\n\n\
+         /** Emit every item. */\nexport function emitAll<T>(items: T[]): T[] {\n  return items;\n}\n",
+    );
     let client = connect(&fx).await;
     common::wait_indexed(&client).await;
     let ask = |goal: &'static str| {
@@ -538,6 +549,9 @@ async fn a_goal_paraphrasing_a_docstring_finds_it_past_definitions_repeating_its
     assert_eq!(symbol(&r), "max_in_list_size", "{r:#}");
     let r = ask("maximum size of an items list for this backend's").await;
     assert_eq!(symbol(&r), "max_in_list_size", "{r:#}");
+    // Every overload's doc comment is read, not only the first signature's.
+    let r = ask("emit only those items satisfying a specified predicate").await;
+    assert_eq!(symbol(&r), "keep", "{r:#}");
     client.cancel().await.unwrap();
 }
 

@@ -35,6 +35,9 @@ pub struct Candidate {
     pub rank: usize,
     /// The role of its file in the project (`source`, `test`, `generated`, ...).
     pub role: String,
+    /// The summaries of the doc comments of its other declarations (TypeScript's and Java's
+    /// overloads each say what their own form does).
+    overloads: String,
 }
 
 impl Candidate {
@@ -46,6 +49,17 @@ impl Candidate {
             doc,
             rank,
             role: "source".into(),
+            overloads: String::new(),
+        }
+    }
+
+    /// Another declaration of the same definition: its doc comment is read too.
+    pub fn overload(&mut self, doc: &str) {
+        let said = summary(doc);
+        if !said.is_empty() && !summary(&self.doc).contains(said) && !self.overloads.contains(said)
+        {
+            self.overloads.push('\n');
+            self.overloads.push_str(said);
         }
     }
 }
@@ -120,6 +134,7 @@ pub fn weigh(words: &[String], candidates: Vec<Candidate>) -> Vec<Reading> {
             let doc: Vec<Vec<usize>> = parts(container)
                 .into_iter()
                 .chain(parts(summary(&c.doc)))
+                .chain(parts(&c.overloads))
                 .filter(|w| w.len() >= 3)
                 .map(|p| {
                     (0..distinct.len())
@@ -306,6 +321,26 @@ mod tests {
             vec![candidate("a_request", "", 2), candidate("b_request", "", 1)],
         );
         assert_eq!(best(&tie), "b_request");
+    }
+
+    #[test]
+    fn every_overload_s_doc_comment_is_read() {
+        let mut get = candidate("TypeVariableName.get", "@deprecated Use a closure.", 1);
+        get.overload("Returns type variable named name with bounds.\n\n@param name");
+        get.overload("Returns type variable equivalent to mirror.");
+        get.overload("Returns type variable equivalent to mirror.");
+        assert_eq!(
+            get.overloads.matches("mirror").count(),
+            1,
+            "{}",
+            get.overloads
+        );
+        let readings = weigh(
+            &words("type variable named bounds"),
+            vec![candidate("TypeName.get", "Returns a type.", 0), get],
+        );
+        assert_eq!(best(&readings), "TypeVariableName.get");
+        assert!(readings[0].share > 0.99, "{readings:?}");
     }
 
     #[test]

@@ -373,10 +373,12 @@ fn from_words(goal: &str, plain: &[&str], alternatives: Vec<String>) -> ToolResu
     .hits;
     let hits = alternate(said, searched);
     let mut candidates: Vec<Candidate> = Vec::new();
-    let mut add = |c: Candidate| {
-        if !candidates.iter().any(|o| o.target == c.target) {
-            candidates.push(c);
-        }
+    // One candidate per definition. A name declared several times (overloads, each its own
+    // declaration in TypeScript and Java) is read by all their doc comments: the first may be
+    // a signature's one-line `@deprecated`, the implementation's later.
+    let mut add = |c: Candidate| match candidates.iter_mut().find(|o| o.target == c.target) {
+        Some(o) => o.overload(&c.doc),
+        None => candidates.push(c),
     };
     // The hits, as the definitions they belong to, then the rest of their files.
     let mut files: Vec<(String, Vec<index::Symbol>)> = Vec::new();
