@@ -156,11 +156,16 @@ def commented_goals(root: Path, hide_names: bool):
 
 
 def judge(binary: str, root: Path, sample: int, seed: int, hide_names: bool, questions=None):
+    by_own_name = False
     if questions is not None:
         candidates = [(path, symbol, goal) for goal, path, symbol in questions]
         chosen = candidates
     else:
-        candidates = list(goals(root, hide_names)) or list(commented_goals(root, hide_names))
+        candidates = list(goals(root, hide_names))
+        # A doc comment's definition is judged by its own name (containers are spelled per
+        # language); a docstring's by its qualified name.
+        by_own_name = not candidates
+        candidates = candidates or list(commented_goals(root, hide_names))
         chosen = random.Random(seed).sample(candidates, min(sample, len(candidates)))
     server = Server(binary, root)
     server.wait_fresh()
@@ -175,9 +180,7 @@ def judge(binary: str, root: Path, sample: int, seed: int, hide_names: bool, que
         target = r.get("target", {})
         confidence = target.get("confidence", "?")
         alternatives = " | ".join(target.get("alternatives", []))
-        # A doc comment's definition is judged by its own name (containers are spelled per
-        # language); a docstring's by its qualified name.
-        own = lambda symbol: symbol == qualified or ("." not in qualified
+        own = lambda symbol: symbol == qualified or (by_own_name
                                                      and symbol.rsplit(".", 1)[-1] == qualified)
         offered = [a.rsplit(" in ", 1) for a in target.get("alternatives", [])]
         if target.get("path") == rel and own(target.get("symbol") or ""):

@@ -540,6 +540,9 @@ async fn a_goal_paraphrasing_a_docstring_finds_it_past_definitions_repeating_its
     );
     let r = ask("OFTDate").await;
     assert_eq!(symbol(&r), "OFTDate", "{r:#}");
+    // One more word is too little to leave the type for (`width` names a member).
+    let r = ask("OFTDate width").await;
+    assert_eq!(symbol(&r), "OFTDate", "{r:#}");
     // `'IN'` is no call of `In` (names keep their case), and the apostrophe of `backend's`
     // quotes no `s`.
     let r = ask(

@@ -362,11 +362,16 @@ impl Index {
             return Ok(self.unsearchable(request));
         };
         let read = query_reader::read(&request.query);
-        let (mut hits, total) = fulltext
-            .sentence(&read, &request)
+        // A few more than asked: a hit whose file changed since the pass is left out.
+        let pool = SearchRequest {
+            limit: request.limit + request.limit / 2 + 4,
+            ..request.clone()
+        };
+        let (hits, total) = fulltext
+            .sentence(&read, &pool)
             .map_err(|e| HostError::new(codes::INTERNAL, format!("search failed: {e:#}")))?;
-        Reads::new(&self.sources).fill(&mut hits, &read.needles());
-        hits.retain(|h| h.pending.is_none());
+        let mut hits = Reads::new(&self.sources).readable(hits, &read.needles());
+        hits.truncate(request.limit);
         // Files the first pass has not reached are not searched (a live scan finds words,
         // not sentences): the answer says the index is still being built.
         if self.live_scan_due() && !reasons.iter().any(|r| r == INDEX_BUILDING) {

@@ -128,8 +128,11 @@ pub fn weigh(words: &[String], candidates: Vec<Candidate>) -> Vec<Reading> {
         .iter()
         .map(|c| {
             // A member's container says where it is, not what it does: its words count as
-            // the docstring's.
-            let (container, own) = c.name.rsplit_once('.').unwrap_or(("", &c.name));
+            // the docstring's. (A file's name is its path, split by its words alone.)
+            let (container, own) = match c.target {
+                Target::Symbol { .. } => c.name.rsplit_once('.').unwrap_or(("", &c.name)),
+                _ => ("", c.name.as_str()),
+            };
             let name = parts(own);
             let doc: Vec<Vec<usize>> = parts(container)
                 .into_iter()

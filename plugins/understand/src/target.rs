@@ -178,7 +178,9 @@ fn by_symbol_name(name: &str, how: &str, same_case: bool) -> ToolResult<Option<R
 
 /// [`by_symbol_name`], with the kind of definition it found (`class`, `function`, ...).
 fn named(name: &str, how: &str, same_case: bool) -> ToolResult<Option<(Resolution, String)>> {
-    let mut exact = exact_symbols(name)?;
+    // Definitions of a name in any case come first in no particular case: with `same_case`
+    // more are asked for, so a `Query` is not cut off by twenty `query`s.
+    let mut exact = exact_symbols(name, if same_case { 200 } else { 20 })?;
     if same_case {
         let bare = split_qualified(name).1;
         exact.retain(|s| s.name == bare);
@@ -209,9 +211,9 @@ fn named(name: &str, how: &str, same_case: bool) -> ToolResult<Option<(Resolutio
 }
 
 /// The definitions named exactly `name` (`Container.name` narrows to that container).
-fn exact_symbols(name: &str) -> ToolResult<Vec<index::Symbol>> {
+fn exact_symbols(name: &str, limit: u32) -> ToolResult<Vec<index::Symbol>> {
     let (container, bare) = split_qualified(name);
-    Ok(index::find_symbol(bare, 20)?
+    Ok(index::find_symbol(bare, limit)?
         .into_iter()
         .filter(|m| m.how == index::MatchKind::Exact)
         .map(|m| m.symbol)
@@ -363,23 +365,18 @@ fn from_words(goal: &str, plain: &[&str], alternatives: Vec<String>) -> ToolResu
     // finds the chunk saying most of the goal's words (a docstring paraphrased); taken in
     // turns, so each one's first hits are read.
     let searched = index::search(goal, &options)?.hits;
+    // The second search only adds readings: when it fails, the first one's are read.
     let said = index::search_sentence(
         goal,
         &index::SearchOptions {
             kinds: vec!["code".into(), "code_comment".into()],
             ..options.clone()
         },
-    )?
-    .hits;
+    )
+    .map_or_else(|_| Vec::new(), |r| r.hits);
     let hits = alternate(said, searched);
     let mut candidates: Vec<Candidate> = Vec::new();
-    // One candidate per definition. A name declared several times (overloads, each its own
-    // declaration in TypeScript and Java) is read by all their doc comments: the first may be
-    // a signature's one-line `@deprecated`, the implementation's later.
-    let mut add = |c: Candidate| match candidates.iter_mut().find(|o| o.target == c.target) {
-        Some(o) => o.overload(&c.doc),
-        None => candidates.push(c),
-    };
+    let mut add = |c: Candidate| add_candidate(&mut candidates, c);
     // The hits, as the definitions they belong to, then the rest of their files.
     let mut files: Vec<(String, Vec<index::Symbol>)> = Vec::new();
     for h in &hits {
@@ -482,6 +479,9 @@ fn from_words(goal: &str, plain: &[&str], alternatives: Vec<String>) -> ToolResu
     })
 }
 
+/// Words a goal says beside a type's name before a member of it may be meant instead.
+const MEMBER_WORDS: usize = 2;
+
 /// Kinds of definition that hold members a goal may mean instead.
 const CONTAINERS: &[&str] = &[
     "class",
@@ -492,6 +492,8 @@ const CONTAINERS: &[&str] = &[
     "enum",
     "module",
     "object",
+    "record",
+    "extension",
 ];
 
 /// Words that say what kind of definition a goal means, not which one.
@@ -508,13 +510,19 @@ const KIND_WORDS: &[&str] = &[
     "interface",
     "enum",
     "module",
+    "instance",
+    "object",
+    "defined",
+    "implemented",
 ];
 
 /// A goal naming a type and saying more (`Flask handle exceptions`, `a Python date for the
-/// OFTDate field`) means the member its other words describe, when one does: the type and
-/// its members are read against the words its name does not account for, and a member
-/// reading better than the type, for at least half of them, is the target, with the type
-/// as its first alternative.
+/// OFTDate field`) means the member its other words describe, when one clearly does: the
+/// type and its members are read against the words (at least [`MEMBER_WORDS`]) its name does
+/// not account for, and a member reading better than the type, for at least half of them,
+/// and clearly better than every other member, is the target, with the type as its first
+/// alternative and confidence at most medium. One more word (`Flask app`) is too little to
+/// leave the type for.
 fn member_meant(r: Resolution, lower: &[String]) -> Resolution {
     let Target::Symbol { path, symbol } = &r.target else {
         return r;
@@ -527,10 +535,12 @@ fn member_meant(r: Resolution, lower: &[String]) -> Resolution {
                 .iter()
                 .any(|l| l.contains(&w.as_str()))
         })
+        // The name itself (`OFTDate`, whose parts are o, f, t, date) and its words.
+        .filter(|w| !symbol.to_lowercase().split('.').any(|p| p == w.as_str()))
         .filter(|w| !readings::names(symbol, w))
         .cloned()
         .collect();
-    if words.is_empty() {
+    if words.len() < MEMBER_WORDS {
         return r;
     }
     let Ok(file) = index::symbols(path) else {
@@ -539,10 +549,9 @@ fn member_meant(r: Resolution, lower: &[String]) -> Resolution {
     let bare = symbol.rsplit('.').next().unwrap_or(symbol);
     let mut candidates: Vec<Candidate> = Vec::new();
     for s in &file.symbols {
-        if qualified(s) == *symbol {
-            candidates.insert(0, candidate(s, 0));
-        } else if s.container.as_deref() == Some(bare) {
-            candidates.push(candidate(s, candidates.len() + 1));
+        if qualified(s) == *symbol || s.container.as_deref() == Some(bare) {
+            let rank = candidates.len();
+            add_candidate(&mut candidates, candidate(s, rank));
         }
     }
     let read = readings::weigh(&words, candidates);
@@ -550,10 +559,17 @@ fn member_meant(r: Resolution, lower: &[String]) -> Resolution {
         .iter()
         .find(|x| x.target == r.target)
         .map_or(0.0, |x| x.share);
-    let Some(best) = read
-        .first()
-        .filter(|b| b.target != r.target && b.share >= 0.5 && b.share > own)
-    else {
+    let runner_up = read
+        .iter()
+        .skip(1)
+        .find(|x| x.target != r.target)
+        .map_or(0.0, |x| x.score);
+    let Some(best) = read.first().filter(|b| {
+        b.target != r.target
+            && b.share >= 0.5
+            && b.share > own
+            && runner_up < b.score * (1.0 - SURE_MARGIN)
+    }) else {
         return r;
     };
     let mut alternatives = vec![described(&r.target)];
@@ -570,9 +586,19 @@ fn member_meant(r: Resolution, lower: &[String]) -> Resolution {
         how: format!("{}, then its member the goal's other words describe", r.how),
         alternatives,
         confidence: match r.confidence {
-            Confidence::High if best.share >= SURE_SHARE => Confidence::High,
+            Confidence::Low => Confidence::Low,
             _ => Confidence::Medium,
         },
+    }
+}
+
+/// One candidate per definition. A name declared several times (overloads, each its own
+/// declaration in TypeScript and Java) is read by all their doc comments: the first may be a
+/// signature's one-line `@deprecated`, the implementation's later.
+fn add_candidate(candidates: &mut Vec<Candidate>, c: Candidate) {
+    match candidates.iter_mut().find(|o| o.target == c.target) {
+        Some(o) => o.overload(&c.doc),
+        None => candidates.push(c),
     }
 }
 
@@ -627,8 +653,8 @@ fn described(t: &Target) -> String {
 }
 
 /// The texts a goal quotes in backticks, double or single quotes. A quote opens after a
-/// space or a bracket (or at the start) and closes before one (or at the end), so the
-/// apostrophe of `backend's` or `don't` quotes nothing.
+/// character that is no letter or digit (or at the start) and closes before one (or at the
+/// end), so the apostrophe of `backend's` or `don't` quotes nothing.
 fn quoted(goal: &str) -> Vec<&str> {
     let bound = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
     let mut out = Vec::new();
@@ -645,7 +671,8 @@ fn quoted(goal: &str) -> Vec<&str> {
                 out.push(&goal[start..at]);
                 open = None;
             }
-            None if bound(before) => open = Some((c, at + c.len_utf8())),
+            // An opening quote never closed (`rock 'n roll`) gives way to a later one.
+            _ if bound(before) => open = Some((c, at + c.len_utf8())),
             _ => {}
         }
     }
@@ -734,6 +761,7 @@ mod tests {
         assert!(super::quoted("a new instance of this backend's").is_empty());
         assert!(super::quoted("don't stop, it's fine").is_empty());
         assert_eq!(super::quoted("'open to the end"), Vec::<&str>::new());
+        assert_eq!(super::quoted("rock 'n roll `Foo` here"), ["Foo"]);
     }
 
     #[test]

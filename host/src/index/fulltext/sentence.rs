@@ -2,13 +2,16 @@
 //! cached and return the cached version"). BM25 sums each word's score, so a chunk saying one
 //! of the words many times (`version` in a dozen version helpers) outranks the one saying all
 //! of them once, which is the docstring the sentence paraphrases. Here a chunk scores by the
-//! words it holds, each once and weighed by its rarity, and must hold at least half of them;
-//! BM25 only breaks ties. Words match their common inflections (`cached` finds `cache`,
-//! `caches`), as a sentence rarely uses the docstring's exact forms.
+//! words it holds, each once and weighed by its rarity, and must hold at least half of the
+//! words the index knows (of the sentence's heaviest [`MAX_WORDS`]; numbers, one-letter
+//! fragments and stop words aside); BM25 only breaks ties. Words match their common
+//! inflections (`cached` finds `cache`, `caches`), as a sentence rarely uses the docstring's
+//! exact forms.
 
 use super::{Fulltext, Hit, SearchRequest, chunk_count, stats};
-use crate::index::query_reader::{ReadQuery, WEAK_WEIGHT};
+use crate::index::query_reader::{COMMON_SHARE, ReadQuery, WEAK_WEIGHT};
 use anyhow::Result;
+use std::collections::HashSet;
 use tantivy::Term;
 use tantivy::query::{BooleanQuery, BoostQuery, ConstScoreQuery, Occur, Query, TermQuery};
 use tantivy::schema::IndexRecordOption;
@@ -19,8 +22,9 @@ const MAX_WORDS: usize = 16;
 const REQUIRED_SHARE: f32 = 0.5;
 /// BM25's weight against the words held: a tie-breaker between chunks holding the same words.
 const BM25_WEIGHT: f32 = 0.1;
-/// Words shorter than this are not inflected (`is`, `as`).
-const MIN_STEM: usize = 3;
+/// Inflections are sought for words of at least this many letters, and a suffix is cut only
+/// when this many letters stay (`string` is no `str`, `notes` no `not`).
+const MIN_STEM: usize = 4;
 
 impl Fulltext {
     /// Chunks holding most of `read`'s words, scored by the rarity of the words each holds
@@ -29,23 +33,33 @@ impl Fulltext {
         let f = self.fields;
         let searcher = self.reader.searcher();
         let chunks = chunk_count(&searcher, f).max(1) as f32;
+        let common = chunks * COMMON_SHARE;
         let mut held: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         let mut bm25: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        // A form belongs to the first word reaching it: `cache ... cached` is one word.
+        let mut taken: HashSet<String> = HashSet::new();
         for word in read
             .words
             .iter()
             .filter(|w| w.weight > WEAK_WEIGHT)
             .take(MAX_WORDS)
         {
+            let forms = forms(word.key());
+            if forms.iter().any(|form| taken.contains(form)) {
+                continue;
+            }
             let mut any: Vec<(Occur, Box<dyn Query>)> = Vec::new();
             let mut freq = 0u64;
-            for form in forms(word.key()) {
+            for form in forms {
                 let term = Term::from_field_text(f.body, &form);
                 let df = stats::live_doc_freq(&searcher, &term)?;
-                if df == 0 {
+                // A pasted text's prose word held by a tenth of all chunks tells nothing apart
+                // (as in the BM25 search).
+                if df == 0 || (read.long && !word.code && df as f32 > common) {
                     continue;
                 }
                 freq = freq.max(df);
+                taken.insert(form);
                 any.push((
                     Occur::Should,
                     Box::new(TermQuery::new(term.clone(), IndexRecordOption::Basic)),
@@ -91,21 +105,25 @@ impl Fulltext {
 }
 
 /// A word and its common English inflections, as the index may spell them: `cached` ->
-/// cache, caches, cached, caching; `entries` -> entry. Forms the index lacks cost one
-/// dictionary lookup each.
+/// cache, caches, cached, caching; `entries` -> entry. Forms the index lacks cost one term
+/// dictionary lookup per segment each.
 pub(super) fn forms(word: &str) -> Vec<String> {
     let mut stems = vec![word.to_string()];
-    if word.chars().count() >= MIN_STEM + 2 && word.chars().all(|c| c.is_ascii_lowercase()) {
+    if word.len() > MIN_STEM && word.chars().all(|c| c.is_ascii_lowercase()) {
         let cut = |suffix: &str, add: &str| {
             word.strip_suffix(suffix)
                 .filter(|s| s.len() >= MIN_STEM)
                 .map(|s| format!("{s}{add}"))
         };
+        // `-es` after a hissing sound (`caches`, `boxes`); else the `-s` alone (`notes`).
+        let hissing = ["ses", "xes", "zes", "ches", "shes"]
+            .iter()
+            .any(|s| word.ends_with(s));
         stems.extend(
             [
                 cut("ies", "y"),
-                cut("es", ""),
-                cut("s", "").filter(|_| !word.ends_with("ss")),
+                cut("es", "").filter(|_| hissing),
+                cut("s", "").filter(|_| !word.ends_with("ss") && !word.ends_with("ies")),
                 cut("ed", ""),
                 cut("ed", "e"),
                 cut("ing", ""),
@@ -117,18 +135,15 @@ pub(super) fn forms(word: &str) -> Vec<String> {
     }
     let mut out: Vec<String> = Vec::new();
     for stem in &stems {
-        let plain = stem.chars().all(|c| c.is_ascii_lowercase()) && stem.len() >= MIN_STEM;
         out.push(stem.clone());
-        if plain {
+        if stem.len() >= MIN_STEM && stem.chars().all(|c| c.is_ascii_lowercase()) {
             let bare = stem.strip_suffix('e').unwrap_or(stem);
-            for form in [
+            out.extend([
                 format!("{stem}s"),
                 format!("{stem}es"),
                 format!("{bare}ed"),
                 format!("{bare}ing"),
-            ] {
-                out.push(form);
-            }
+            ]);
             if let Some(y) = stem.strip_suffix('y') {
                 out.push(format!("{y}ies"));
             }
@@ -319,7 +334,18 @@ mod tests {
         }
         assert!(forms("entries").contains(&"entry".to_string()));
         assert!(forms("returns").contains(&"returned".to_string()));
-        // A word of a class's or a number's shape is not inflected.
+        let caches = forms("caches");
+        assert!(caches.contains(&"cache".to_string()) && caches.contains(&"caching".to_string()));
+        // No stem shorter than four letters: `string` is no `str`, `notes` no `not`.
+        for (word, not) in [("string", "str"), ("notes", "not"), ("modes", "mod")] {
+            assert!(
+                !forms(word).contains(&not.to_string()),
+                "{word}: {:?}",
+                forms(word)
+            );
+        }
+        assert!(forms("notes").contains(&"note".to_string()));
+        // A short word, or one of a number's shape, is not inflected.
         assert_eq!(forms("ab"), vec!["ab".to_string()]);
         assert!(!forms("class").contains(&"clas".to_string()));
         assert_eq!(forms("sha256"), vec!["sha256".to_string()]);
