@@ -21,6 +21,10 @@ A root without Python docstrings is read by its doc comments instead: Rust's `//
 by path and the definition's own name. Each project's line also gives the answers' median and
 p90 latency.
 
+With --explore the same goals go to `explore {query}` instead, and the script reports how
+often the definition's file is the first code item, among the first five, and the
+definition itself among the first five.
+
 With --questions scripts/goal-questions.json the goals are instead questions as an agent asks
 them, written by hand for flask and requests without reading the docstrings (each with the
 definition meant): fewer, and closer to real use.
@@ -200,6 +204,37 @@ def judge(binary: str, root: Path, sample: int, seed: int, hide_names: bool, que
     return len(candidates), len(chosen), outcomes, by_confidence, misses, took
 
 
+def explore_hits(binary: str, root: Path, sample: int, seed: int):
+    """The same goals sent as `explore {query}`: the share whose file is the first code item,
+    among the first five, and whose definition is among the first five."""
+    candidates = list(goals(root, False))
+    by_own_name = not candidates
+    candidates = candidates or list(commented_goals(root, False))
+    chosen = random.Random(seed).sample(candidates, min(sample, len(candidates)))
+    server = Server(binary, root)
+    server.wait_fresh()
+    first = five = defined = 0
+    took = []
+    for rel, qualified, goal in chosen:
+        ms, r = server.call("explore", {"query": goal})
+        took.append(ms)
+        code = r.get("data", {}).get("code", [])[:5]
+        files = [c.get("filePath") for c in code]
+        first += files[:1] == [rel]
+        five += rel in files
+        defined += any(
+            c.get("filePath") == rel
+            and ((t := (c.get("title") or "").replace("::", ".")) == qualified
+                 or (by_own_name and t.rsplit(".", 1)[-1] == qualified))
+            for c in code)
+    server.close()
+    n = len(chosen)
+    print(f"\n== {root.name}: {n} goals as explore queries")
+    print(f"   file first {first / n:.2f}  file in the first five {five / n:.2f}  "
+          f"definition in the first five {defined / n:.2f}  "
+          f"({statistics.median(took):.1f} ms median)")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default="target/release/smart-context")
@@ -209,6 +244,8 @@ def main():
     ap.add_argument("--root", action="append", type=Path)
     ap.add_argument("--hide-names", action="store_true",
                     help="also drop the words of the definition's own name from its goal")
+    ap.add_argument("--explore", action="store_true",
+                    help="send the goals as explore queries and report where their files rank")
     ap.add_argument("--questions", type=Path,
                     help="hand-written questions per project (JSON), instead of docstrings")
     a = ap.parse_args()
@@ -217,6 +254,9 @@ def main():
                                               Path("target/lsp-eval/projects/requests"))
                                   if p.is_dir()]
     for root in roots:
+        if a.explore:
+            explore_hits(a.bin, root, a.sample, a.seed)
+            continue
         if asked is not None and root.name not in asked:
             continue
         total, n, outcomes, by_confidence, misses, took = judge(

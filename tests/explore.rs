@@ -587,6 +587,42 @@ fn project() -> Fixture {
     fx
 }
 
+/// A question in plain words: the chunk saying most of them leads, though two dozen helpers
+/// repeat a few of them more often (what a sum of BM25 scores favours). Fails without the
+/// sentence search in the pool.
+#[tokio::test]
+async fn a_question_in_plain_words_finds_the_docstring_that_says_them() {
+    let fx = Fixture::new();
+    fx.write(
+        "app/cache.py",
+        "class FetchFromCache:\n    def process_request(self, request):\n        \"\"\"Check \
+         whether the page is already cached and return the cached version if\n        \
+         available.\"\"\"\n        return None\n",
+    );
+    for i in 0..24 {
+        let word = ["whether", "already", "cached", "available", "returning"][i % 5];
+        fx.write(
+            &format!("app/versions/v{i:02}.py"),
+            &format!(
+                "def {word}_page_version_{i}(page):\n    \"\"\"Return the {word} page \
+                 version.\"\"\"\n    version = page.version  # {word} {word} {word}\n    \
+                 return version or page.{word}_{i}\n"
+            ),
+        );
+    }
+    let client = connect(&fx).await;
+    common::wait_indexed(&client).await;
+    let r = explore(
+        &client,
+        json!({ "query": "is the page cached already, returning its cached version when available" }),
+    )
+    .await;
+    let code = items(&r, "code");
+    assert_eq!(code[0]["filePath"], "app/cache.py", "{r}");
+    assert_eq!(code[0]["title"], "FetchFromCache::process_request", "{r}");
+    client.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn a_pasted_issue_finds_the_module_it_is_about_and_says_why() {
     let fx = project();

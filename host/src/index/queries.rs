@@ -184,6 +184,16 @@ fn best_chunks_of(
 /// The reason an answer is degraded while the index does not cover every file yet.
 const INDEX_BUILDING: &str = "index_building";
 
+/// Chunks of the sentence search added to a plain-words query's pool.
+const SENTENCE_POOL: usize = 20;
+/// Plain words a query has at least before the sentence search joins its pool.
+const SENTENCE_WORDS: usize = 3;
+
+/// Whether a query reads as a question in plain words (not a pasted text, not a name).
+fn described(read: &ReadQuery) -> bool {
+    !read.long && read.words.iter().filter(|w| !w.code).count() >= SENTENCE_WORDS
+}
+
 /// The index a search runs on, the request as checked and bounded, and the reasons the
 /// answer is degraded so far.
 type Searchable = (Arc<Fulltext>, SearchRequest, Vec<String>);
@@ -204,6 +214,25 @@ impl Index {
             ..request.clone()
         };
         let (mut found, total) = fulltext.search_read(read, &pool)?;
+        // A question in plain words: the chunks saying most of them join the pool, which
+        // BM25's sum fills with chunks repeating one of them.
+        if described(read) {
+            let said = SearchRequest {
+                limit: SENTENCE_POOL,
+                ..request.clone()
+            };
+            let said = fulltext.sentence(read, &said)?.0;
+            // On BM25's scale: the chunk saying the most words ties with BM25's best.
+            let best = found.iter().map(|h| h.score).fold(0.0, f32::max);
+            let scale = best / said.first().map_or(1.0, |h| h.score.max(f32::EPSILON));
+            for mut hit in said {
+                hit.score *= scale;
+                match found.iter_mut().find(|h| h.chunk_id == hit.chunk_id) {
+                    Some(h) => h.score = h.score.max(hit.score),
+                    None => found.push(hit),
+                }
+            }
+        }
         let searched = started.elapsed();
         let names = read.code_names();
         let mut definitions = fulltext.definitions(
