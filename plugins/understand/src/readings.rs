@@ -251,14 +251,24 @@ fn same_word(a: &str, b: &str) -> bool {
     a == b || common >= 5 || (common >= 4 && common == a.chars().count().min(b.chars().count()))
 }
 
-/// `save_session_cookie` and `saveSessionCookie` into their words.
+/// `save_session_cookie` and `saveSessionCookie` into their words, as the index splits them:
+/// at `_`, where lower case (or a digit) meets a capital, and before the last capital of a
+/// run followed by lower case (`OFTDate`: oft, date; `HTTPAdapter`: http, adapter).
 fn split_identifier(token: &str) -> Vec<String> {
     let mut out = Vec::new();
     for part in token.split('_') {
+        let chars: Vec<char> = part.chars().collect();
         let mut current = String::new();
-        for c in part.chars() {
-            if c.is_uppercase() && !current.is_empty() {
-                out.push(std::mem::take(&mut current));
+        for (k, &c) in chars.iter().enumerate() {
+            if let Some(&prev) = k.checked_sub(1).and_then(|j| chars.get(j)) {
+                let next = chars.get(k + 1).copied();
+                let boundary = (prev.is_lowercase() || prev.is_ascii_digit()) && c.is_uppercase()
+                    || prev.is_uppercase()
+                        && c.is_uppercase()
+                        && next.is_some_and(char::is_lowercase);
+                if boundary && !current.is_empty() {
+                    out.push(std::mem::take(&mut current));
+                }
             }
             current.push(c);
         }
@@ -411,6 +421,15 @@ mod tests {
         assert_eq!(accounted("save_session_cookie"), 2);
         assert_eq!(accounted("handleSession"), 2);
         assert_eq!(accounted("unrelated"), 0);
+        assert_eq!(split_identifier("OFTDate"), ["OFT", "Date"]);
+        assert_eq!(
+            split_identifier("HTTPAdapter_v2"),
+            ["HTTP", "Adapter", "v2"]
+        );
+        assert_eq!(
+            split_identifier("saveSessionCookie"),
+            ["save", "Session", "Cookie"]
+        );
         assert_eq!(summary("Ünïcode first.\n\nSecond."), "Ünïcode first.");
         assert!(summary(&"é".repeat(300)).len() <= DOC_CHARS);
     }
