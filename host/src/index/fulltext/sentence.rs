@@ -34,7 +34,8 @@ impl Fulltext {
         let searcher = self.reader.searcher();
         let chunks = chunk_count(&searcher, f).max(1) as f32;
         let common = chunks * COMMON_SHARE;
-        let mut held: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        // Each word's clause, and whether it is a prose word over a tenth of all chunks.
+        let mut held: Vec<(Box<dyn Query>, bool)> = Vec::new();
         let mut bm25: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         // A form belongs to the first word reaching it: `cache ... cached` is one word.
         let mut taken: HashSet<String> = HashSet::new();
@@ -53,9 +54,7 @@ impl Fulltext {
             for form in forms {
                 let term = Term::from_field_text(f.body, &form);
                 let df = stats::live_doc_freq(&searcher, &term)?;
-                // A pasted text's prose word held by a tenth of all chunks tells nothing apart
-                // (as in the BM25 search).
-                if df == 0 || (read.long && !word.code && df as f32 > common) {
+                if df == 0 {
                     continue;
                 }
                 freq = freq.max(df);
@@ -73,32 +72,46 @@ impl Fulltext {
                 continue;
             }
             let rarity = (1.0 + chunks / freq as f32).ln();
-            held.push((
-                Occur::Should,
-                Box::new(ConstScoreQuery::new(
-                    Box::new(BooleanQuery::new(any)),
-                    rarity,
-                )),
-            ));
+            let clause = ConstScoreQuery::new(Box::new(BooleanQuery::new(any)), rarity);
+            // A pasted text's very common prose words are not searched (as in BM25's).
+            let frequent = !word.code && freq as f32 > common;
+            if !(frequent && read.long) {
+                held.push((Box::new(clause), frequent));
+            }
         }
         if held.is_empty() {
             return Ok((Vec::new(), 0));
         }
+        // A chunk must hold half of the words. The rarer words find the chunks: a very common
+        // prose word's long posting list, scored in full (no score bound prunes a count of
+        // words), was most of the search's cost on a big tree; it only adds its weight to
+        // chunks the rarer words found, assumed held when counting (all of them common: they
+        // find the chunks themselves).
         let required = ((held.len() as f32 * REQUIRED_SHARE).ceil() as usize).max(1);
-        let query = BooleanQuery::new(vec![
-            (
-                Occur::Must,
-                Box::new(BooleanQuery::with_minimum_required_clauses(held, required))
-                    as Box<dyn Query>,
-            ),
-            (
-                Occur::Should,
-                Box::new(BoostQuery::new(
-                    Box::new(BooleanQuery::new(bm25)),
-                    BM25_WEIGHT,
-                )),
-            ),
-        ]);
+        let all_frequent = held.iter().all(|(_, frequent)| *frequent);
+        let (finding, adding): (Vec<_>, Vec<_>) = held
+            .into_iter()
+            .partition(|(_, frequent)| !frequent || all_frequent);
+        let required = required.saturating_sub(adding.len()).max(1);
+        let finding: Vec<(Occur, Box<dyn Query>)> = finding
+            .into_iter()
+            .map(|(q, _)| (Occur::Should, q))
+            .collect();
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(
+            Occur::Must,
+            Box::new(BooleanQuery::with_minimum_required_clauses(
+                finding, required,
+            )),
+        )];
+        clauses.extend(adding.into_iter().map(|(q, _)| (Occur::Should, q)));
+        clauses.push((
+            Occur::Should,
+            Box::new(BoostQuery::new(
+                Box::new(BooleanQuery::new(bm25)),
+                BM25_WEIGHT,
+            )),
+        ));
+        let query = BooleanQuery::new(clauses);
         let query = self.filtered(&searcher, Box::new(query), request);
         self.run(&searcher, query, read, request.limit)
     }
@@ -183,7 +196,7 @@ mod tests {
         }
     }
 
-    fn files() -> Vec<(&'static str, Vec<Chunk>)> {
+    fn files<'a>() -> Vec<(&'a str, Vec<Chunk>)> {
         vec![
             (
                 "middleware/cache.py",
@@ -292,6 +305,34 @@ mod tests {
         let code = sentence(&ft, "checks caches page", &[kind::CODE]);
         assert_eq!(ids(&code), ["cache", "pages"], "{code:?}");
         assert!(sentence(&ft, "xylophone quartz", &[]).is_empty());
+    }
+
+    #[test]
+    fn very_common_words_weigh_in_without_finding_chunks_by_themselves() {
+        // `return` and `page` in every one of thirty fillers: over a tenth of all chunks.
+        let fillers: Vec<(String, Chunk)> = (0..30)
+            .map(|i| {
+                let body = format!("def filler_{i}(page):\n    return page");
+                let filler = chunk(&format!("f{i}"), kind::CODE, "filler", &body);
+                (format!("fill/f{i}.py"), filler)
+            })
+            .collect();
+        let mut files = files();
+        files.extend(
+            fillers
+                .iter()
+                .map(|(path, c)| (path.as_str(), vec![c.clone()])),
+        );
+        let (_dir, ft) = index(&files);
+        let found = sentence(&ft, GOAL, &[]);
+        assert_eq!(ids(&found)[0], "cache", "{found:?}");
+        assert!(
+            !ids(&found).iter().any(|id| id.starts_with('f')),
+            "{found:?}"
+        );
+        // Only common words: they find the chunks themselves.
+        let found = sentence(&ft, "return page", &[]);
+        assert!(ids(&found).contains(&"f0"), "{found:?}");
     }
 
     #[test]
