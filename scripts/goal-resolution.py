@@ -159,18 +159,28 @@ def commented_goals(root: Path, hide_names: bool):
             yield rel, name, " ".join(kept)
 
 
+def sampled(root: Path, sample: int, seed: int, hide_names: bool):
+    """Every goal of the root (its docstrings', else its doc comments'), the seeded sample of
+    them, and whether they are judged by the definition's own name: a doc comment's are
+    (containers are spelled per language), a docstring's by its qualified name."""
+    candidates = list(goals(root, hide_names))
+    by_own_name = not candidates
+    candidates = candidates or list(commented_goals(root, hide_names))
+    chosen = random.Random(seed).sample(candidates, min(sample, len(candidates)))
+    return candidates, chosen, by_own_name
+
+
+def names(symbol: str, qualified: str, by_own_name: bool) -> bool:
+    """Whether an answer's `symbol` is the goal's definition."""
+    return symbol == qualified or (by_own_name and symbol.rsplit(".", 1)[-1] == qualified)
+
+
 def judge(binary: str, root: Path, sample: int, seed: int, hide_names: bool, questions=None):
-    by_own_name = False
     if questions is not None:
-        candidates = [(path, symbol, goal) for goal, path, symbol in questions]
-        chosen = candidates
+        candidates = chosen = [(path, symbol, goal) for goal, path, symbol in questions]
+        by_own_name = False
     else:
-        candidates = list(goals(root, hide_names))
-        # A doc comment's definition is judged by its own name (containers are spelled per
-        # language); a docstring's by its qualified name.
-        by_own_name = not candidates
-        candidates = candidates or list(commented_goals(root, hide_names))
-        chosen = random.Random(seed).sample(candidates, min(sample, len(candidates)))
+        candidates, chosen, by_own_name = sampled(root, sample, seed, hide_names)
     server = Server(binary, root)
     server.wait_fresh()
     by_confidence = Counter()
@@ -183,9 +193,7 @@ def judge(binary: str, root: Path, sample: int, seed: int, hide_names: bool, que
         took.append(ms)
         target = r.get("target", {})
         confidence = target.get("confidence", "?")
-        alternatives = " | ".join(target.get("alternatives", []))
-        own = lambda symbol: symbol == qualified or (by_own_name
-                                                     and symbol.rsplit(".", 1)[-1] == qualified)
+        own = lambda symbol: names(symbol, qualified, by_own_name)
         offered = [a.rsplit(" in ", 1) for a in target.get("alternatives", [])]
         if target.get("path") == rel and own(target.get("symbol") or ""):
             outcome = "right"
@@ -207,10 +215,7 @@ def judge(binary: str, root: Path, sample: int, seed: int, hide_names: bool, que
 def explore_hits(binary: str, root: Path, sample: int, seed: int):
     """The same goals sent as `explore {query}`: the share whose file is the first code item,
     among the first five, and whose definition is among the first five."""
-    candidates = list(goals(root, False))
-    by_own_name = not candidates
-    candidates = candidates or list(commented_goals(root, False))
-    chosen = random.Random(seed).sample(candidates, min(sample, len(candidates)))
+    _, chosen, by_own_name = sampled(root, sample, seed, False)
     server = Server(binary, root)
     server.wait_fresh()
     first = five = defined = 0
@@ -224,8 +229,7 @@ def explore_hits(binary: str, root: Path, sample: int, seed: int):
         five += rel in files
         defined += any(
             c.get("filePath") == rel
-            and ((t := (c.get("title") or "").replace("::", ".")) == qualified
-                 or (by_own_name and t.rsplit(".", 1)[-1] == qualified))
+            and names((c.get("title") or "").replace("::", "."), qualified, by_own_name)
             for c in code)
     server.close()
     n = len(chosen)

@@ -593,23 +593,7 @@ fn project() -> Fixture {
 #[tokio::test]
 async fn a_question_in_plain_words_finds_the_docstring_that_says_them() {
     let fx = Fixture::new();
-    fx.write(
-        "app/cache.py",
-        "class FetchFromCache:\n    def process_request(self, request):\n        \"\"\"Check \
-         whether the page is already cached and return the cached version if\n        \
-         available.\"\"\"\n        return None\n",
-    );
-    for i in 0..24 {
-        let word = ["whether", "already", "cached", "available", "returning"][i % 5];
-        fx.write(
-            &format!("app/versions/v{i:02}.py"),
-            &format!(
-                "def {word}_page_version_{i}(page):\n    \"\"\"Return the {word} page \
-                 version.\"\"\"\n    version = page.version  # {word} {word} {word}\n    \
-                 return version or page.{word}_{i}\n"
-            ),
-        );
-    }
+    common::docstring_and_word_repeaters(&fx);
     let client = connect(&fx).await;
     common::wait_indexed(&client).await;
     let r = explore(

@@ -474,25 +474,9 @@ async fn a_goal_s_plain_words_go_through_the_search_and_say_how_sure_they_are() 
 #[tokio::test]
 async fn a_goal_paraphrasing_a_docstring_finds_it_past_definitions_repeating_its_words() {
     let fx = Fixture::new();
-    fx.write(
-        "app/cache.py",
-        "class FetchFromCache:\n    def process_request(self, request):\n        \"\"\"Check \
-         whether the page is already cached and return the cached version if\n        \
-         available.\"\"\"\n        return None\n",
-    );
-    // Two dozen helpers named by three of the goal's words and saying them again and again:
-    // the search's first twenty hits, and their files the first ten it reads.
-    for i in 0..24 {
-        let word = ["whether", "already", "cached", "available", "returning"][i % 5];
-        fx.write(
-            &format!("app/versions/v{i:02}.py"),
-            &format!(
-                "def {word}_page_version_{i}(page):\n    \"\"\"Return the {word} page \
-                 version.\"\"\"\n    version = page.version  # {word} {word} {word}\n    \
-                 return version or page.{word}_{i}\n"
-            ),
-        );
-    }
+    // Two dozen helpers saying the goal's words again and again: the search's first twenty
+    // hits, and their files the first ten it reads.
+    common::docstring_and_word_repeaters(&fx);
     fx.write(
         "app/gdal/field.py",
         "class OFTDate:\n    \"\"\"A field of dates.\"\"\"\n\n    def value(self):\n        \

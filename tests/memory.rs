@@ -20,16 +20,7 @@ async fn a_new_session_finds_what_an_earlier_one_explored_edited_and_remembered(
     // Session 1: explore, edit, remember.
     let client = connect(&fx).await;
     ok(&client, "explore", json!({ "query": "answer config" })).await;
-    let applied = ok(
-        &client,
-        "change",
-        json!({
-            "intent": "answer counts from one",
-            "edits": [{ "filePath": "src/lib.rs", "targetString": "    42\n", "replacementString": "    43\n" }],
-            "options": { "dryRun": false },
-        }),
-    )
-    .await;
+    let applied = ok(&client, "change", common::answer_edit()).await;
     let tx = applied["transactionId"].as_str().unwrap().to_string();
     let kept = ok(
         &client,

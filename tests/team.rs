@@ -517,16 +517,7 @@ async fn a_change_made_through_one_replica_is_undone_through_another_and_none_is
     let original = fx.read("src/lib.rs").unwrap();
 
     // Applied through A, undone through B, redone through C.
-    let applied = ok(
-        &clients[0],
-        "change",
-        json!({
-            "intent": "answer counts from one",
-            "edits": [{ "filePath": "src/lib.rs", "targetString": "    42\n", "replacementString": "    43\n" }],
-            "options": { "dryRun": false },
-        }),
-    )
-    .await;
+    let applied = ok(&clients[0], "change", common::answer_edit()).await;
     let tx = applied["transactionId"].as_str().unwrap().to_string();
     let changed = fx.read("src/lib.rs").unwrap();
     assert_ne!(changed, original);
@@ -694,11 +685,7 @@ async fn with_postgres_gone_reads_go_on_writes_refuse_with_the_reason_and_all_re
             .contains("PostgreSQL at"),
         "{refused}"
     );
-    let edit = json!({
-        "intent": "answer counts from one",
-        "edits": [{ "filePath": "src/lib.rs", "targetString": "    42\n", "replacementString": "    43\n" }],
-        "options": { "dryRun": false },
-    });
+    let edit = common::answer_edit();
     let refused = common::fails(&a, "change", edit.clone()).await;
     assert_eq!(refused["code"], "STORE_ERROR", "{refused}");
     assert_eq!(fx.read("src/lib.rs").unwrap(), original, "nothing written");
@@ -754,16 +741,7 @@ async fn a_replica_killed_mid_session_costs_the_session_nothing_but_a_retry_pack
     )
     .await;
     let original = fx.read("src/lib.rs").unwrap();
-    ok(
-        &session,
-        "change",
-        json!({
-            "intent": "answer counts from one",
-            "edits": [{ "filePath": "src/lib.rs", "targetString": "    42\n", "replacementString": "    43\n" }],
-            "options": { "dryRun": false },
-        }),
-    )
-    .await;
+    ok(&session, "change", common::answer_edit()).await;
     assert_ne!(fx.read("src/lib.rs").unwrap(), original);
 
     // The replica the session began on dies without a word.

@@ -141,6 +141,39 @@ pub fn branchy_python(header: &str, name: &str, then: &str) -> String {
     out
 }
 
+/// A docstring saying a question's words once (`app/cache.py`), and two dozen helpers named
+/// by three of them and repeating them (`app/versions/`): what a sum of BM25 scores puts
+/// first, so a test can show the chunk saying all the words found past them.
+pub fn docstring_and_word_repeaters(fx: &Fixture) {
+    fx.write(
+        "app/cache.py",
+        "class FetchFromCache:\n    def process_request(self, request):\n        \"\"\"Check \
+         whether the page is already cached and return the cached version if\n        \
+         available.\"\"\"\n        return None\n",
+    );
+    for i in 0..24 {
+        let word = ["whether", "already", "cached", "available", "returning"][i % 5];
+        fx.write(
+            &format!("app/versions/v{i:02}.py"),
+            &format!(
+                "def {word}_page_version_{i}(page):\n    \"\"\"Return the {word} page \
+                 version.\"\"\"\n    version = page.version  # {word} {word} {word}\n    \
+                 return version or page.{word}_{i}\n"
+            ),
+        );
+    }
+}
+
+/// The edit the team and memory fixtures' `src/lib.rs` takes (its answer 42 becomes 43),
+/// applied at once.
+pub fn answer_edit() -> serde_json::Value {
+    serde_json::json!({
+        "intent": "answer counts from one",
+        "edits": [{ "filePath": "src/lib.rs", "targetString": "    42\n", "replacementString": "    43\n" }],
+        "options": { "dryRun": false },
+    })
+}
+
 pub fn cache_home() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("xdg-cache")
 }
