@@ -10,8 +10,12 @@ packaged here), on sampled definitions of real projects.
         [--seed 41] [--show 10] [--only requests,flask,rxjs,ignore,mux,gson,jsoup,javapoet] [--scip]
         [--git-mirror DIR]
 
-Go needs Debian's golang-go, gopls (0.5.0) and golang-github-gorilla-mux-dev (the project's
-sources): apt-get install golang-go gopls golang-github-gorilla-mux-dev.
+Held out (run only after the rules were written from the projects above):
+--only click,httpx,mobx,query-core,similar,globset,pflag.
+
+Go needs Debian's golang-go, gopls (0.5.0) and the projects' sources, from
+golang-github-gorilla-mux-dev and golang-github-spf13-pflag-dev: apt-get install golang-go
+gopls golang-github-gorilla-mux-dev golang-github-spf13-pflag-dev.
 
 Java needs a JDK (17: Debian's openjdk-17-jdk-headless) and, for the projects' tests to
 compile, Debian's junit4, junit5, libtruth-java, liberror-prone-java, libguava-java and
@@ -28,9 +32,10 @@ out. Both sides are keyed as for the servers: the caller is our innermost defini
 the call's line, the callee our definition holding the declaration's name.
 
 Everything lands under target/lsp-eval/, made once: the language servers from npm (exact
-versions in NPM), the projects (requests and flask sdists from PyPI, their src/ and tests/;
-rxjs's src/ from its npm tarball, with a tsconfig.json; the `ignore` crate copied from
-~/.cargo/registry/src, its lock dropped so offline resolution picks the cached versions),
+versions in NPM), the projects (requests, flask, click and httpx sdists from PyPI, their
+sources and tests/; rxjs's, mobx's and query-core's src/ from their npm tarballs, with a
+tsconfig.json; the `ignore`, `similar` and `globset` crates copied from
+~/.cargo/registry/src, their locks dropped so offline resolution picks the cached versions),
 report.json (numbers, per-definition counts, every disagreement) and lsp-stderr.log.
 rust-analyzer comes from rustup (`rustup component add rust-analyzer --toolchain stable` when
 no working one is found) and runs with build scripts, proc macros and checks off and
@@ -133,6 +138,14 @@ PROJECTS = {
     "flask": ("python", "pypi:flask==3.0.3", ["src", "tests"], "src/"),
     "rxjs": ("typescript", "npm:rxjs@7.8.1", ["src"], "src/internal/"),
     "ignore": ("rust", "crate:ignore-0.4.34", None, "src/"),
+    # Held out: run only after the rules were written from the projects above.
+    "click": ("python", "pypi:click==8.1.7", ["src", "tests"], "src/"),
+    "httpx": ("python", "pypi:httpx==0.27.2", ["httpx", "tests"], "httpx/"),
+    "mobx": ("typescript", "npm:mobx@6.13.5", ["src"], "src/"),
+    "query-core": ("typescript", "npm:@tanstack/query-core@5.59.0", ["src"], "src/"),
+    "similar": ("rust", "crate:similar-3.2.1", None, "src/"),
+    "globset": ("rust", "crate:globset-0.4.22", None, "src/"),
+    "pflag": ("go", "debian:/usr/share/gocode/src/github.com/spf13/pflag", None, ""),
     # Go from Debian's packages (golang-go, gopls, and the project's -dev package, whose
     # sources land under /usr/share/gocode): gorilla/mux has no dependencies, so gopls types
     # all of it offline.
@@ -241,7 +254,7 @@ def fetch(name: str) -> Path:
     elif kind == "debian":
         if not Path(spec).is_dir():
             raise SystemExit(f"{spec} is missing: apt-get install golang-go gopls "
-                             "golang-github-gorilla-mux-dev")
+                             "golang-github-gorilla-mux-dev golang-github-spf13-pflag-dev")
         tree = staging / name
         shutil.copytree(spec, tree)
     else:
@@ -261,7 +274,11 @@ def fetch(name: str) -> Path:
     else:
         shutil.move(str(tree), root)
     if lang == "typescript":
-        (root / "tsconfig.json").write_text(json.dumps(TSCONFIG, indent=2))
+        config = TSCONFIG if name == "rxjs" else {  # the paths are rxjs's own
+            "compilerOptions": {**{k: v for k, v in TSCONFIG["compilerOptions"].items()
+                                   if k not in ("baseUrl", "paths")}, "jsx": "react-jsx"},
+            "include": ["src/**/*.ts", "src/**/*.tsx"]}
+        (root / "tsconfig.json").write_text(json.dumps(config, indent=2))
     shutil.rmtree(staging)
     return root
 
@@ -641,9 +658,10 @@ TS_ACCESSOR = re.compile(r"^\s*(\w+\s+)*(get|set)\s+[\w$#]+\s*\(")
 
 
 def source(root: Path, rel: str):
-    if rel not in SOURCES:
-        SOURCES[rel] = (root / rel).read_text(errors="replace").splitlines()
-    return SOURCES[rel]
+    key = (root, rel)  # projects share relative paths (src/lib.rs)
+    if key not in SOURCES:
+        SOURCES[key] = (root / rel).read_text(errors="replace").splitlines()
+    return SOURCES[key]
 
 
 def is_accessor(root: Path, rel: str, start: int) -> bool:

@@ -1413,6 +1413,16 @@ mod incremental {
             (name.clone(), name.clone(), module.clone()).prop_map(|(d, c, m)| format!(
                 "def {d}(x):\n    from pkg.{m} import {c}\n    return {c}(x)"
             )),
+            // A star import: a package's __init__ gathering its modules, or a module another.
+            module.clone().prop_map(|m| format!("from pkg.{m} import *")),
+            // A context manager's value, and a function declared inside another, seen only
+            // there.
+            (name.clone(), name.clone()).prop_map(|(d, c)| format!(
+                "def w{d}():\n    with K{c}() as w:\n        w.{d}()"
+            )),
+            (name.clone(), name.clone()).prop_map(|(d, c)| format!(
+                "def o{d}():\n    def {c}():\n        pass\n    {c}()\n\ndef p{d}():\n    {c}()"
+            )),
             // Through the package (its __init__ may re-export), and an absolute import that
             // names a module of the package only where no __init__ makes it one.
             (name.clone(), name.clone())
@@ -1635,6 +1645,35 @@ mod incremental {
             &[("pkg/__init__.py", ""), module, user],
             &[module, user],
             ("-> pkg/a.py#f", true),
+        );
+    }
+
+    /// A package's `__init__` that starts or stops gathering a module by a star import, and
+    /// a module two star imports away that gains the definition: the calls through the
+    /// package move, though the calling file is not edited.
+    #[test]
+    fn a_star_import_that_appears_goes_or_gains_a_name_is_followed() {
+        let user = ("pkg2/use.py", "import pkg\n\ndef main():\n    pkg.get()\n");
+        let api = (
+            "pkg/api.py",
+            "from pkg.base import *\n\ndef other():\n    pass\n",
+        );
+        let base = ("pkg/base.py", "def get():\n    pass\n");
+        let star = ("pkg/__init__.py", "from pkg.api import *\n");
+        updates_match(
+            &[("pkg/__init__.py", ""), api, base, user],
+            &[star, api, base, user],
+            ("-> pkg/base.py#get", true),
+        );
+        updates_match(
+            &[star, api, base, user],
+            &[("pkg/__init__.py", ""), api, base, user],
+            ("-> pkg/base.py#get", false),
+        );
+        updates_match(
+            &[star, api, ("pkg/base.py", "def got():\n    pass\n"), user],
+            &[star, api, base, user],
+            ("-> pkg/base.py#get", true),
         );
     }
 
@@ -2742,4 +2781,211 @@ fn a_callback_s_parameters_take_the_types_its_callee_declares_for_them() {
     );
     // A callee the project does not define types nothing.
     assert!(typed("src/use.ts:guess").is_empty());
+}
+
+#[test]
+fn a_star_import_gathers_the_public_names_of_the_modules_it_reaches() {
+    let s = snapshot(&[
+        (
+            "httpx/__init__.py",
+            "from ._api import *\nfrom ._client import *\n\ndef get():\n    pass\n",
+        ),
+        (
+            "httpx/_api.py",
+            "def options():\n    pass\n\ndef get():\n    pass\n\ndef _private():\n    pass\n",
+        ),
+        (
+            "httpx/_client.py",
+            "from ._models import *\n\nclass Client:\n    def __enter__(self):\n        return self\n\n    def post(self):\n        pass\n",
+        ),
+        ("httpx/_models.py", "class Request:\n    pass\n"),
+        (
+            "tests/test_api.py",
+            "import httpx\nfrom httpx import Request\n\n\
+             def test_options():\n    httpx.options()\n    httpx.get()\n    httpx._private()\n    Request()\n\n\
+             def test_post():\n    with httpx.Client() as client:\n        client.post()\n",
+        ),
+    ]);
+    // The package's own `get` shadows the star-imported one; a private name is not gathered.
+    assert_eq!(
+        callees(&s, "tests/test_api.py:test_options"),
+        pairs(&[
+            ("httpx/__init__.py:get", "import"),
+            ("httpx/_api.py:options", "import"),
+            ("httpx/_models.py:Request", "import"),
+        ])
+    );
+    // `with C() as v`: v is the C made (a context manager's `__enter__` returns it).
+    assert_eq!(
+        callees(&s, "tests/test_api.py:test_post"),
+        pairs(&[
+            ("httpx/_client.py:Client", "import"),
+            ("httpx/_client.py:Client.post", "type"),
+        ])
+    );
+}
+
+#[test]
+fn an_index_gathering_modules_by_export_star_is_followed_to_the_definition() {
+    let s = snapshot(&[
+        (
+            "src/core/atom.ts",
+            "export function createAtom() {}\nexport class Atom {\n  report() {}\n}\n",
+        ),
+        (
+            "src/internal.ts",
+            "export * from './core/atom';\nexport * as ns from './core/ns';\n",
+        ),
+        ("src/core/ns.ts", "export function inNs() {}\n"),
+        (
+            "src/mobx.ts",
+            "export { createAtom, Atom } from './internal';\n",
+        ),
+        (
+            "src/api/use.ts",
+            "import { createAtom, Atom, inNs } from '../internal';\n\n\
+             export function use() {\n  createAtom();\n  new Atom().report();\n  inNs();\n}\n",
+        ),
+        (
+            "test/use.test.ts",
+            "import { createAtom } from '../src/mobx';\n\nfunction t() {\n  createAtom();\n}\n",
+        ),
+    ]);
+    // `export * as ns` binds one name, `ns`, not the module's every name.
+    let known = |caller: &str| -> Vec<(String, &'static str)> {
+        let mut found = callees(&s, caller);
+        found.retain(|(_, how)| *how != "name");
+        found
+    };
+    assert_eq!(
+        known("src/api/use.ts:use"),
+        pairs(&[
+            ("src/core/atom.ts:Atom", "import"),
+            ("src/core/atom.ts:Atom.report", "type"),
+            ("src/core/atom.ts:createAtom", "import"),
+        ])
+    );
+    assert_eq!(
+        callees(&s, "test/use.test.ts:t"),
+        pairs(&[("src/core/atom.ts:createAtom", "import")])
+    );
+}
+
+#[test]
+fn a_rust_path_names_its_module_s_file_exactly_and_a_bound_names_a_generic_s_trait() {
+    let s = snapshot(&[
+        ("src/lib.rs", "mod algorithms;\nmod utils;\n"),
+        ("src/utils.rs", "pub fn common() {}\n"),
+        ("src/algorithms/mod.rs", "pub mod utils;\npub mod hist;\n"),
+        (
+            "src/algorithms/utils.rs",
+            "pub fn common() {}\npub fn other() {}\npub struct Map<K> { k: K }\nimpl<K> Map<K> {\n    pub fn new() -> Self { todo!() }\n}\n",
+        ),
+        (
+            "src/algorithms/hook.rs",
+            "pub trait Hook {\n    fn emit(&mut self);\n}\n\npub struct Replace<D: Hook> {\n    d: D,\n}\n\n\
+             impl<D: Hook> Replace<D> {\n    pub fn finish(&mut self) {\n        self.d.emit();\n    }\n}\n",
+        ),
+        (
+            "src/algorithms/hist.rs",
+            "use crate::algorithms::utils::{common, Map};\nuse super::utils::other;\nuse super::hook::Hook;\n\n\
+             fn run<D: Hook>(d: &mut D) {\n    common();\n    other();\n    let m = Map::<u32>::new();\n    d.emit();\n}\n\n\
+             fn walk<D>(\n    d: &mut D,\n    first_long_parameter: usize,\n    second_long_parameter: usize,\n    third_long_parameter: usize,\n    fourth_long_parameter: usize,\n    fifth_long_parameter: usize,\n) -> Result<(), std::io::Error>\nwhere\n    D: Hook + ?Sized,\n{\n    d.emit();\n    Ok(())\n}\n\n\
+             fn any(d: &mut impl Hook) {\n    d.emit();\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "src/algorithms/hist.rs:run"),
+        pairs(&[
+            ("src/algorithms/hook.rs:Hook.emit", "type"),
+            ("src/algorithms/utils.rs:Map.new", "import"),
+            ("src/algorithms/utils.rs:common", "import"),
+            ("src/algorithms/utils.rs:other", "import"),
+        ])
+    );
+    for caller in ["src/algorithms/hist.rs:walk", "src/algorithms/hist.rs:any"] {
+        assert_eq!(
+            callees(&s, caller),
+            pairs(&[("src/algorithms/hook.rs:Hook.emit", "type")]),
+            "{caller}"
+        );
+    }
+    // (`walk`'s where clause is past the 200 characters its signature keeps.) A field of a
+    // generic type, bound on the impl and the struct.
+    assert_eq!(
+        callees(&s, "src/algorithms/hook.rs:Replace.finish"),
+        pairs(&[("src/algorithms/hook.rs:Hook.emit", "type")])
+    );
+}
+
+#[test]
+fn private_names_package_variables_and_nested_functions_resolve_as_the_language_sees_them() {
+    let s = snapshot(&[
+        ("src/cache.ts", "export class Cache {\n  find() {}\n}\n"),
+        (
+            "src/client.ts",
+            "import { Cache } from './cache';\n\nexport class Client {\n  #cache: Cache\n\n  constructor() {\n    const listener = () => {};\n    listener();\n  }\n\n  #notify() {}\n\n\
+             run(listener: () => void) {\n    this.#cache.find();\n    const cache = this.#cache;\n    cache.find();\n    this.#notify();\n    listener();\n  }\n}\n",
+        ),
+        (
+            "flag/flag.go",
+            "package flag\n\nimport goflag \"flag\"\n\ntype FlagSet struct{}\n\nfunc (f *FlagSet) BoolVar() {}\n\n\
+             func NewFlagSet() *FlagSet { return &FlagSet{} }\n\nvar CommandLine = NewFlagSet()\n\n\
+             type Value interface {\n    Set(string) error\n}\n\n\
+             type wrapper struct {\n    inner goflag.Value\n}\n\nfunc (w *wrapper) Set(v string) error {\n    return w.inner.Set(v)\n}\n",
+        ),
+        (
+            "flag/bool.go",
+            "package flag\n\nfunc Bool() {\n    CommandLine.BoolVar()\n}\n",
+        ),
+    ]);
+    let mut run = callees(&s, "src/client.ts:Client.run");
+    run.retain(|(_, how)| *how != "name");
+    run.dedup();
+    // The parameter `listener` is no call of the constructor's own `listener`.
+    assert_eq!(
+        run,
+        pairs(&[
+            ("src/cache.ts:Cache.find", "type"),
+            ("src/client.ts:Client.#notify", "container"),
+        ])
+    );
+    assert_eq!(
+        callees(&s, "src/client.ts:Client.constructor"),
+        pairs(&[("src/client.ts:constructor.listener", "container")])
+    );
+    // A package variable another file of the package declares, typed by what made it.
+    assert_eq!(
+        callees(&s, "flag/bool.go:Bool"),
+        pairs(&[("flag/flag.go:FlagSet.BoolVar", "type")])
+    );
+    // `goflag.Value` is the standard library's, not the package's own `Value`.
+    assert!(
+        callees(&s, "flag/flag.go:wrapper.Set").is_empty(),
+        "{:?}",
+        callees(&s, "flag/flag.go:wrapper.Set")
+    );
+}
+
+#[test]
+fn a_symbol_named_by_its_whole_qualified_name_is_that_definition_alone() {
+    let s = snapshot(&[(
+        "flag.go",
+        "package flag\n\ntype FlagSet struct{}\n\nfunc (f *FlagSet) Uint32() {}\n\nfunc Uint32() {}\n",
+    )]);
+    let named = |symbol: &str| -> Vec<String> {
+        views::symbols_in(&s, "flag.go", Some(symbol))
+            .unwrap()
+            .into_iter()
+            .map(|i| label(&s, i))
+            .collect()
+    };
+    assert_eq!(named("Uint32"), ["flag.go:Uint32"]);
+    assert_eq!(named("FlagSet.Uint32"), ["flag.go:FlagSet.Uint32"]);
+    let s = snapshot(&[(
+        "a.go",
+        "package a\n\ntype T struct{}\n\nfunc (t *T) Only() {}\n",
+    )]);
+    let only = views::symbols_in(&s, "a.go", Some("Only")).unwrap();
+    assert_eq!(label(&s, only[0]), "a.go:T.Only");
 }

@@ -106,21 +106,29 @@ pub struct CallView {
     pub truncated: bool,
 }
 
-/// The definitions `symbol` names in `path` (every one of the file when `None`): by name, or
-/// by `Container.name`. NOT_FOUND lists what the file defines.
+/// The definitions `symbol` names in `path` (every one of the file when `None`): by
+/// `Container.name`, else by name. A name that is some definition's whole qualified name
+/// means that one (`Uint32` is the function, not also the method `FlagSet.Uint32`).
+/// NOT_FOUND lists what the file defines.
 pub fn symbols_in(s: &Snapshot, path: &str, symbol: Option<&str>) -> HostResult<Vec<u32>> {
     let file = file_id(s, path)?;
     let all: Vec<u32> = s.graph.symbols_of(file).collect();
     let Some(wanted) = symbol else {
         return Ok(all);
     };
-    let found: Vec<u32> = all
+    let exact: Vec<u32> = all
         .iter()
         .copied()
-        .filter(|&i| {
-            s.graph.qualified(i) == wanted || s.graph.symbols[i as usize].symbol().name == wanted
-        })
+        .filter(|&i| s.graph.qualified(i) == wanted)
         .collect();
+    let found: Vec<u32> = if exact.is_empty() {
+        all.iter()
+            .copied()
+            .filter(|&i| s.graph.symbols[i as usize].symbol().name == wanted)
+            .collect()
+    } else {
+        exact
+    };
     if found.is_empty() {
         let names: Vec<String> = all.iter().take(30).map(|&i| s.graph.qualified(i)).collect();
         return Err(

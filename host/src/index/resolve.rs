@@ -236,6 +236,54 @@ pub fn candidates(lang: Option<&str>, importer: &str, name: &str) -> Vec<String>
     }
 }
 
+/// The files a Rust path rooted at `crate`, `self` or `super` names from `importer`, the
+/// deepest module first (`crate::algorithms::utils::f`: src/algorithms/utils.rs before
+/// src/algorithms/mod.rs, and never a src/utils.rs elsewhere); empty for other paths.
+pub fn rust_module_files(importer: &str, name: &str) -> Vec<String> {
+    let mut segments = name.split("::").filter(|s| !s.is_empty()).peekable();
+    let (dir, file) = importer.rsplit_once('/').unwrap_or(("", importer));
+    let stem = file.strip_suffix(".rs").unwrap_or(file);
+    // The directory holding the importer's own submodules.
+    let own = if matches!(stem, "mod" | "lib" | "main") {
+        dir.to_string()
+    } else {
+        join(dir, stem)
+    };
+    let mut base = match segments.peek().copied() {
+        // The crate's root is the directory of its lib.rs or main.rs: by convention the
+        // nearest src/ above the importer.
+        Some("crate") => match importer.rfind("src/") {
+            Some(i) if i == 0 || importer[..i].ends_with('/') => importer[..i + 3].to_string(),
+            _ => return Vec::new(),
+        },
+        Some("self" | "super") => own,
+        _ => return Vec::new(),
+    };
+    if segments.peek() == Some(&"crate") {
+        segments.next();
+    }
+    while let Some(&s) = segments.peek() {
+        match s {
+            "self" => {}
+            "super" => {
+                base = base
+                    .rsplit_once('/')
+                    .map_or(String::new(), |(d, _)| d.into())
+            }
+            _ => break,
+        }
+        segments.next();
+    }
+    let rest: Vec<&str> = segments.collect();
+    (1..=rest.len())
+        .rev()
+        .flat_map(|k| {
+            let module = join(&base, &rest[..k].join("/"));
+            [format!("{module}.rs"), format!("{module}/mod.rs")]
+        })
+        .collect()
+}
+
 /// [`candidates`] for the languages of the built-in code-parser components.
 fn component_candidates(lang: &str, dir: &str, name: &str) -> Vec<String> {
     let relative = |ext: &str| {

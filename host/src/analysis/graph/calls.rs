@@ -128,10 +128,26 @@ impl Graph {
             let c = sym(*s).container.as_deref();
             c.is_some() && (c == own || c == Some(caller_sym.name.as_str()))
         };
+        // A function declared inside another is seen only there: `listener()` elsewhere
+        // calls a parameter or variable, not the constructor's own `listener`.
+        let call_line = scope.call_line.get();
+        let seen_here = |s: &u32| {
+            let d = sym(*s);
+            let Some(outer) = d.container.as_deref() else {
+                return true;
+            };
+            self.defined_in(scope.file, outer).into_iter().all(|o| {
+                let o = sym(o);
+                let encloses = o.start_line <= d.start_line && d.end_line <= o.end_line;
+                !(encloses && matches!(o.kind.as_str(), "function" | "method"))
+                    || (o.start_line <= call_line && call_line <= o.end_line)
+            })
+        };
         let local: Vec<u32> = self
             .defined_in(scope.file, name)
             .into_iter()
             .filter(callable)
+            .filter(seen_here)
             .collect();
         // A bare `f()` reaches a method only where a class's own methods are in scope without
         // `self.` / `this.` (Java, C++); elsewhere it means a function.
@@ -306,17 +322,21 @@ impl Graph {
         if !of_type.is_empty() {
             return (of_type, Confidence::Import);
         }
+        // A name a script imports from a module (`import { flowAnnotation } from
+        // '../internal'`) is a value of it, not the module: its `.f()` is no function of
+        // the module's.
+        let a_value = script && scope.names_only_a_value(head);
         let top: Vec<u32> = through
             .iter()
             .copied()
             .filter(|s| sym(*s).container.is_none())
             .collect();
-        if !top.is_empty() {
+        if !top.is_empty() && !a_value {
             return (top, Confidence::Import);
         }
         // `pkg.f()` where pkg re-exports f (`from .api import f` in its `__init__`, `export
         // { f } from`, `pub use`): the definition its own import binds.
-        if last == head {
+        if last == head && !a_value {
             let reexported: Vec<u32> = modules
                 .iter()
                 .flat_map(|&f| scope.exported(f, name))
@@ -768,6 +788,14 @@ impl<'a, 'f> Scope<'a, 'f> {
         self.scoped
             .get(&line)
             .is_none_or(|&(start, end)| start <= at.0 && at.1 <= end)
+    }
+
+    /// Whether `name` is bound only by an import's named specifier or alias, never as a
+    /// module's own name (`import { x } from './m'`, not `import m` nor `from p import m`).
+    pub(super) fn names_only_a_value(&self, name: &str) -> bool {
+        self.aliased.contains_key(name)
+            && !self.by_last.contains_key(name)
+            && !self.by_whole.contains_key(name)
     }
 
     /// The files an import binds to `name` in this file (`import os.path`, `from pkg import

@@ -178,10 +178,44 @@ impl Graph {
         if !types.is_empty() {
             return types;
         }
-        match self.returned_type(scope, at, type_name) {
-            Some(returned) => self.types_named(scope, at, scope.file, &returned, TYPE_LIKE),
-            None => Vec::new(),
+        if let Some(returned) = self.returned_type(scope, at, type_name) {
+            return self.types_named(scope, at, scope.file, &returned, TYPE_LIKE);
         }
+        self.generic_bounds(scope, at, type_name)
+            .iter()
+            .flat_map(|bound| self.types_named(scope, at, scope.file, bound, TYPE_LIKE))
+            .collect()
+    }
+
+    /// The traits a Rust generic parameter (`D`) is bound by where the caller sees it, as
+    /// the file states them (`fn f<D: Hook>`, `where D: Hook`, `impl<D: Hook> Replace<D>`,
+    /// `struct Replace<D: Hook>`): a call on a `D` is one of those traits' methods.
+    fn generic_bounds(&self, scope: &Scope, at: (u32, u32), type_name: &str) -> Vec<String> {
+        let plain = type_name.chars().all(|c| c.is_alphanumeric() || c == '_');
+        if scope.facts.language.as_deref() != Some("rust") || !plain {
+            return Vec::new();
+        }
+        let caller = self.symbols[scope.caller.get() as usize].symbol();
+        scope
+            .type_of(type_name, caller.container.as_deref(), at)
+            .into_iter()
+            .filter(|bound| *bound != type_name)
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// Whether one of the tree's Go packages is named `package`: a directory of Go files,
+    /// or a module's root.
+    fn go_package_named(&self, package: &str) -> bool {
+        let directory = self.keys.get(package).into_iter().flatten().any(|&f| {
+            let path = self.files[f as usize].path.as_str();
+            path.ends_with(".go") && path.rsplit('/').nth(1) == Some(package)
+        });
+        directory
+            || self
+                .go_modules
+                .iter()
+                .any(|(module, _)| module.rsplit('/').next() == Some(package))
     }
 
     /// The type definitions (of `kinds`) a name written in `file` means: bound by the
@@ -200,6 +234,16 @@ impl Graph {
         // project has no such module (`io::Error` is the standard library's).
         if let Some((module, inner)) = name.rsplit_once("::") {
             if self.library_module(module) {
+                return Vec::new();
+            }
+            return self.types_named(scope, at, file, inner, kinds);
+        }
+        // A Go type named through its package (`goflag.Value`): the project's only when the
+        // project has a package of that name, never one of its own types named alike.
+        if self.files[file as usize].language.as_deref() == Some("go")
+            && let Some((package, inner)) = name.split_once('.')
+        {
+            if !self.go_package_named(package) {
                 return Vec::new();
             }
             return self.types_named(scope, at, file, inner, kinds);
@@ -794,8 +838,16 @@ impl Graph {
         at: (u32, u32),
         name: &str,
     ) -> Vec<String> {
-        let mut out: Vec<String> = scope
-            .module_files(name, at)
+        // A Go package is a directory: its files see each other's package variables
+        // (`CommandLine` declared in flag.go, called on in uint32.go) without an import.
+        let mut files = scope.module_files(name, at);
+        if scope.facts.language.as_deref() == Some("go") {
+            let path = self.files[scope.file as usize].path.as_str();
+            let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+            let others = self.go_dirs.get(dir).into_iter().flatten();
+            files.extend(others.copied().filter(|&f| f != scope.file));
+        }
+        let mut out: Vec<String> = files
             .into_iter()
             .flat_map(|f| {
                 let facts = &self.facts[f as usize];

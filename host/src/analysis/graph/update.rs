@@ -1,6 +1,7 @@
 //! Keeping the graph current: after a change only the files whose edges could have moved are resolved again (by what their facts, and the definitions they can see, changed); the rest carry their edges over.
 
 use super::*;
+use crate::index::code::STAR;
 use rayon::prelude::*;
 
 impl Graph {
@@ -158,7 +159,7 @@ impl Graph {
             .into_par_iter()
             .map(|i| {
                 if wanted[i] {
-                    direct_bindings(&g, i as u32, &facts[i], &each[i], &resolved[i])
+                    direct_bindings(&g, i as u32, facts, &each[i], &resolved)
                 } else {
                     HashMap::new()
                 }
@@ -250,6 +251,14 @@ impl Graph {
                     if !same_imports(before, f) {
                         names.extend(import_names(before));
                         names.extend(import_names(f));
+                        // A star import offers every name of the modules it reaches.
+                        names.extend(self.star_offered(o, &|x| self.import_lines(x)));
+                        let resolve = |x: u32| {
+                            let facts = &next.facts[x as usize];
+                            let files = resolve_imports(next, x, facts);
+                            lines_to(facts, &files)
+                        };
+                        names.extend(next.star_offered(i as u32, &resolve));
                     }
                     // A field's declared type: what calls through it elsewhere reach.
                     let (was, is) = (typing::declared_fields(before), typing::declared_fields(f));
@@ -550,16 +559,27 @@ pub(super) fn same_imports(a: &FileFacts, b: &FileFacts) -> bool {
 }
 
 /// The indexed file each import of `facts` names, in order (none where it names no file).
-/// The shortest matching path wins, as the index's own resolution does.
+/// The shortest matching path wins, as the index's own resolution does, but for a Rust path
+/// from the crate's root or the importer's module, which names its file exactly.
 pub(super) fn resolve_imports(g: &Graph, file: u32, facts: &FileFacts) -> Vec<Option<u32>> {
     let importer = &g.files[file as usize].path;
+    let rust = facts.language.as_deref() == Some("rust");
     facts
         .imports
         .iter()
         .map(|(name, _)| {
+            let exact = if rust {
+                resolve::rust_module_files(importer, name)
+            } else {
+                Vec::new()
+            };
             g.files_named(facts.language.as_deref(), importer, name)
                 .into_iter()
-                .min_by_key(|&f| (g.files[f as usize].path.len(), f))
+                .min_by_key(|&f| {
+                    let path = &g.files[f as usize].path;
+                    let named = exact.iter().position(|e| e == path).unwrap_or(usize::MAX);
+                    (named, path.len(), f)
+                })
         })
         .collect()
 }
@@ -571,10 +591,13 @@ pub(super) fn resolve_imports(g: &Graph, file: u32, facts: &FileFacts) -> Vec<Op
 pub(super) fn direct_bindings<'f>(
     g: &Graph,
     file: u32,
-    facts: &'f FileFacts,
+    all_facts: &'f [Arc<FileFacts>],
     each: &[Option<u32>],
-    resolved: &[(u32, u32)],
+    all_resolved: &[Vec<(u32, u32)>],
 ) -> calls::Bindings<'f> {
+    let facts: &'f FileFacts = &all_facts[file as usize];
+    let resolved = all_resolved[file as usize].as_slice();
+    let lines_of = |f: u32| all_resolved[f as usize].clone();
     let mut out: calls::Bindings = HashMap::new();
     // Only a file with an import below its first definition's line can have one inside a
     // definition: most files skip the per-line map.
@@ -594,19 +617,33 @@ pub(super) fn direct_bindings<'f>(
     } else {
         Vec::new()
     };
-    let mut bind = |local: &'f str, name: &str, outer: Option<&str>, files: &[u32], line: u32| {
-        // An import inside a definition binds only there.
-        let scope = innermost.get(line as usize).copied().flatten().map(|d| {
+    // An import inside a definition binds only there.
+    let scope_of_line = |line: u32| {
+        innermost.get(line as usize).copied().flatten().map(|d| {
             let d = g.symbols[d as usize].symbol();
             (d.start_line, d.end_line)
-        });
-        let defs = files
+        })
+    };
+    let top_level = |files: &[u32], name: &str, outer: Option<&str>| -> Vec<u32> {
+        files
             .iter()
             .flat_map(|&f| g.defined_in(f, name))
             .filter(|s| {
                 let container = g.symbols[*s as usize].symbol().container.as_deref();
                 container.is_none() || (outer.is_some() && container == outer)
             })
+            .collect()
+    };
+    let mut bind = |local: &'f str, name: &str, outer: Option<&str>, files: &[u32], line: u32| {
+        let mut defs = top_level(files, name, outer);
+        // A module that gathers others by star imports (`from .api import *` in an
+        // `__init__`, `export * from './atom'` in an `index.ts`) offers their names too.
+        if defs.is_empty() && outer.is_none() {
+            defs = top_level(&star_sources(g, all_facts, &lines_of, files), name, None);
+        }
+        let scope = scope_of_line(line);
+        let defs = defs
+            .into_iter()
             .map(|definition| calls::Binding { definition, scope });
         out.entry(local).or_default().extend(defs);
     };
@@ -663,6 +700,144 @@ pub(super) fn direct_bindings<'f>(
         };
         bind(local.as_str(), name.as_str(), None, &files, *line);
     }
+    // A star import binds every public top-level name of the modules it reaches, below the
+    // file's own definitions and its named imports (which the language lets shadow it).
+    let stars: Vec<u32> = star_lines(g, file, facts).collect();
+    if !stars.is_empty() {
+        let python = facts.language.as_deref() == Some("python");
+        let own: HashSet<&str> = facts
+            .symbols
+            .iter()
+            .filter(|s| s.container.is_none())
+            .map(|s| s.name.as_str())
+            .chain(out.iter().filter(|(_, d)| !d.is_empty()).map(|(n, _)| *n))
+            .collect();
+        let mut seen: HashSet<(&str, u32)> = HashSet::new();
+        for line in stars {
+            let direct: Vec<u32> = resolved
+                .iter()
+                .filter(|&&(l, f)| l == line && f != file)
+                .map(|&(_, f)| f)
+                .collect();
+            let mut reached = direct.clone();
+            reached.extend(star_sources(g, all_facts, &lines_of, &direct));
+            for f in reached {
+                for s in all_facts[f as usize].symbols.iter() {
+                    let name = s.name.as_str();
+                    let private = python && name.starts_with('_');
+                    if s.container.is_some() || private || own.contains(name) {
+                        continue;
+                    }
+                    if seen.insert((name, f)) {
+                        let scope = scope_of_line(line);
+                        let defs = top_level(&[f], name, None)
+                            .into_iter()
+                            .map(|definition| calls::Binding { definition, scope });
+                        out.entry(name).or_default().extend(defs);
+                    }
+                }
+            }
+        }
+    }
     out.retain(|_, defs| !defs.is_empty());
+    out
+}
+
+impl Graph {
+    /// The names `file`'s star imports offer (see [`direct_bindings`]): what a change of
+    /// those imports may bind differently in the files importing it.
+    fn star_offered<'g>(
+        &'g self,
+        file: u32,
+        lines_of: &dyn Fn(u32) -> Vec<(u32, u32)>,
+    ) -> Vec<&'g str> {
+        let stars: Vec<u32> = star_lines(self, file, &self.facts[file as usize]).collect();
+        if stars.is_empty() {
+            return Vec::new();
+        }
+        let direct: Vec<u32> = lines_of(file)
+            .into_iter()
+            .filter(|(line, _)| stars.contains(line))
+            .map(|(_, f)| f)
+            .collect();
+        let mut files = direct.clone();
+        files.extend(star_sources(self, &self.facts, lines_of, &direct));
+        files
+            .iter()
+            .flat_map(|&f| self.symbols_of(f))
+            .map(|s| self.symbols[s as usize].symbol())
+            .filter(|s| s.container.is_none())
+            .map(|s| s.name.as_str())
+            .collect()
+    }
+
+    /// The (import line, file) pairs this graph resolved `file`'s imports to.
+    fn import_lines(&self, file: u32) -> Vec<(u32, u32)> {
+        lines_to(&self.facts[file as usize], &self.links[file as usize])
+    }
+}
+
+/// `facts`' import lines paired with the files they resolved to (`files`, aligned).
+fn lines_to(facts: &FileFacts, files: &[Option<u32>]) -> Vec<(u32, u32)> {
+    facts
+        .imports
+        .iter()
+        .zip(files)
+        .filter_map(|((_, line), to)| to.map(|t| (*line, t)))
+        .collect()
+}
+
+/// The lines of `facts`' module-level star imports (`from m import *`, `export * from
+/// './m'`, `use m::*`): a test module's `use super::*` inside `mod tests` gathers nothing
+/// for other files.
+fn star_lines<'a>(g: &'a Graph, file: u32, facts: &'a FileFacts) -> impl Iterator<Item = u32> + 'a {
+    facts
+        .aliases
+        .iter()
+        .filter(|(name, local, _)| name == STAR && local == STAR)
+        .map(|(_, _, line)| *line)
+        .filter(move |&line| {
+            !g.symbols_of(file).any(|s| {
+                let s = g.symbols[s as usize].symbol();
+                s.start_line <= line && line <= s.end_line
+            })
+        })
+}
+
+/// How many star imports deep a module's offered names are followed (`pkg/__init__` ->
+/// `pkg/models/__init__` -> `pkg/models/base`), and how many modules at most.
+const STAR_HOPS: usize = 4;
+const STAR_FILES: usize = 256;
+
+/// The files that `files`' star imports reach, and theirs in turn, nearest first; `lines_of`
+/// gives a file's resolved (import line, file) pairs.
+pub(super) fn star_sources(
+    g: &Graph,
+    facts: &[Arc<FileFacts>],
+    lines_of: &dyn Fn(u32) -> Vec<(u32, u32)>,
+    files: &[u32],
+) -> Vec<u32> {
+    let mut seen: HashSet<u32> = files.iter().copied().collect();
+    let mut out = Vec::new();
+    let mut frontier = files.to_vec();
+    for _ in 0..STAR_HOPS {
+        let mut next = Vec::new();
+        for &f in &frontier {
+            let stars: Vec<u32> = star_lines(g, f, &facts[f as usize]).collect();
+            if stars.is_empty() {
+                continue;
+            }
+            for (line, to) in lines_of(f) {
+                if stars.contains(&line) && out.len() < STAR_FILES && seen.insert(to) {
+                    out.push(to);
+                    next.push(to);
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        frontier = next;
+    }
     out
 }

@@ -66,6 +66,11 @@ pub struct Alias {
     pub line: u32,
 }
 
+/// Both names of the alias a star import records (`from m import *`, `export * from
+/// './m'`, `use m::*`): its line binds every public top-level name of the modules it
+/// resolves to.
+pub const STAR: &str = "*";
+
 /// Everything extracted from one file.
 #[derive(Debug, Default, Clone)]
 pub struct Extraction {
@@ -421,6 +426,9 @@ fn bound_type_name(lang: Language, written: &str) -> Option<String> {
     if lang == Language::Rust {
         return types::rust_type_name(written);
     }
+    if lang == Language::Go {
+        return types::go_type_name(written);
+    }
     // TypeScript's `typeof C` of a class (capitalised, as classes are): the class itself,
     // whose `new` makes a `C` and whose static methods are `C`'s. `typeof utils` (a module,
     // a value) states no type.
@@ -473,7 +481,7 @@ fn dotted_path(p: &str) -> bool {
         && p.split('.').all(|s| {
             !s.is_empty()
                 && s.chars()
-                    .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$'))
+                    .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '#'))
         })
 }
 
@@ -580,6 +588,10 @@ fn variant_path(written: &str) -> Option<String> {
 /// give `Request()`, `Foo()`, `Foo::new()`): the value it makes is what the call is on. Go's
 /// builtin `new(T)` makes a `T`, so it is `T()`.
 fn receiver_text(lang: Language, raw: &str) -> String {
+    // Rust's turbofish names the type, not another path: `Map::<K, V>::new()` is `Map`'s.
+    if lang == Language::Rust && raw.contains("::<") {
+        return receiver_text(lang, &without_turbofish(raw));
+    }
     if raw.starts_with("super(") && raw.ends_with(')') {
         return "super".to_string();
     }
@@ -587,7 +599,7 @@ fn receiver_text(lang: Language, raw: &str) -> String {
         p.len() <= 80
             && !p.is_empty()
             && p.chars()
-                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | ':' | '$'))
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | ':' | '$' | '#'))
     };
     if is_path(raw) {
         return raw.to_string();
@@ -628,6 +640,33 @@ fn receiver_text(lang: Language, raw: &str) -> String {
         }
     }
     call_chain(raw).unwrap_or_else(|| "?".to_string())
+}
+
+/// `raw` with every `::<..>` (type arguments, nested ones too) left out.
+fn without_turbofish(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut rest = raw;
+    while let Some(at) = rest.find("::<") {
+        out.push_str(&rest[..at]);
+        let mut depth = 0usize;
+        let mut end = rest.len();
+        for (i, c) in rest[at + 2..].char_indices() {
+            match c {
+                '<' => depth += 1,
+                '>' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = at + 2 + i + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A receiver that is a chain of calls on a path (`new Builder(a).add(b)\n  .flag()`,
@@ -686,6 +725,8 @@ fn call_chain(raw: &str) -> Option<String> {
             }
             c if c.is_whitespace() => {}
             c if c.is_alphanumeric() || matches!(c, '_' | '.' | ':' | '$') => out.push(c),
+            // A JavaScript class's private name (`this.#cache.find()`).
+            '#' if out.ends_with('.') => out.push(c),
             _ => return None,
         }
         if out.len() > LONGEST {
@@ -940,8 +981,13 @@ fn import_aliases(lang: Language, node: Node, source: &str) -> Vec<Alias> {
         Language::Python => {
             let mut walker = node.walk();
             node.named_children(&mut walker)
-                .filter(|n| n.kind() == "aliased_import")
                 .filter_map(|n| {
+                    if n.kind() == "wildcard_import" {
+                        return Some(alias(STAR, STAR));
+                    }
+                    if n.kind() != "aliased_import" {
+                        return None;
+                    }
                     let name = text(n.child_by_field_name("name")?, source);
                     let local = text(n.child_by_field_name("alias")?, source);
                     let name = name.rsplit('.').next().unwrap_or(name);
@@ -956,6 +1002,10 @@ fn import_aliases(lang: Language, node: Node, source: &str) -> Vec<Alias> {
                 .join(" ");
             flat.split(['{', '}', ',', ';'])
                 .filter_map(|part| {
+                    let part = part.trim();
+                    if part == "*" || part.ends_with("::*") {
+                        return Some(alias(STAR, STAR));
+                    }
                     let (path, local) = part.split_once(" as ")?;
                     let name = path.trim().rsplit("::").next()?.trim();
                     let local = local.trim();
@@ -981,6 +1031,17 @@ fn import_aliases(lang: Language, node: Node, source: &str) -> Vec<Alias> {
                 return Vec::new();
             };
             let mut out = Vec::new();
+            // `export * from './m'` (not `export * as ns from`, which binds one name).
+            let mut walker = statement.walk();
+            let kinds: Vec<&str> = statement.children(&mut walker).map(|c| c.kind()).collect();
+            let star = statement.kind() == "export_statement"
+                && kinds.contains(&"*")
+                && !kinds
+                    .iter()
+                    .any(|k| matches!(*k, "namespace_export" | "export_clause"));
+            if star {
+                out.push(alias(STAR, STAR));
+            }
             let mut stack = vec![statement];
             while let Some(n) = stack.pop() {
                 if matches!(n.kind(), "import_specifier" | "export_specifier")

@@ -524,3 +524,69 @@ fn a_declaration_wrapped_over_lines_is_read_to_its_body() {
         "def load(path: str, strict: bool = False) -> Config:"
     );
 }
+
+#[test]
+fn a_star_import_is_recorded_as_one_star_alias_on_its_line() {
+    let stars = |lang: Language, src: &str| -> Vec<u32> {
+        extract(lang, src)
+            .aliases
+            .iter()
+            .filter(|a| a.name == STAR && a.local == STAR)
+            .map(|a| a.line)
+            .collect()
+    };
+    assert_eq!(
+        stars(
+            Language::Python,
+            "from .api import *\nfrom .b import c as d\n"
+        ),
+        [1]
+    );
+    assert_eq!(
+        stars(
+            Language::TypeScript,
+            "export { a } from './a';\nexport * as ns from './ns';\nexport * from './atom';\n"
+        ),
+        [3]
+    );
+    assert_eq!(
+        stars(
+            Language::Rust,
+            "use crate::a::b;\npub use self::walk::*;\nuse super::{x, y::*};\n"
+        ),
+        [2, 3]
+    );
+    // A star import still names its module, which resolution finds.
+    assert_eq!(
+        imports(&extract(Language::Python, "from .api import *\n")),
+        [".api"]
+    );
+}
+
+#[test]
+fn a_rust_turbofish_and_a_private_name_are_kept_out_of_and_in_a_receiver() {
+    let x = extract(
+        Language::Rust,
+        "fn f() { Map::<u32, Vec<u8>>::new(); a::B::<T>::c::<U>::d(); }\n",
+    );
+    let receivers: Vec<_> = x.calls.iter().map(|c| c.receiver.clone()).collect();
+    assert_eq!(
+        receivers,
+        [Some("Map".to_string()), Some("a::B::c".to_string())]
+    );
+    let x = extract(
+        Language::TypeScript,
+        "class K {\n  #c: Cache\n  run() { this.#c.find(); this.#go(); }\n  #go() {}\n}\n",
+    );
+    let calls: Vec<_> = x
+        .calls
+        .iter()
+        .map(|c| (c.name.as_str(), c.receiver.as_deref()))
+        .collect();
+    assert_eq!(calls, [("find", Some("this.#c")), ("#go", Some("this"))]);
+    assert!(
+        x.types
+            .iter()
+            .any(|t| t.name == "#c" && t.type_name == "Cache")
+    );
+}

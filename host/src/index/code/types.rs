@@ -78,7 +78,7 @@ pub fn method_call(path: &str) -> Option<(&str, &str)> {
     let plain = !method.is_empty()
         && method
             .chars()
-            .all(|c| c.is_alphanumeric() || c == '_' || c == '$');
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '#'));
     (plain && !on.is_empty()).then_some((on, method))
 }
 
@@ -111,6 +111,21 @@ pub fn rust_type_name(raw: &str) -> Option<String> {
             Some(format!("{module}::{last}"))
         }
         _ => Some(last),
+    }
+}
+
+/// A Go type's name as [`type_name`] gives it, but kept with the package it is reached
+/// through (`goflag.Value`, `http.Handler`): the project's own `Value` is another type.
+pub fn go_type_name(raw: &str) -> Option<String> {
+    let path = type_path(raw)?;
+    match path.rsplit_once('.') {
+        Some((package, name))
+            if package.starts_with(|c: char| c.is_lowercase())
+                && package.chars().all(|c| c.is_alphanumeric() || c == '_') =>
+        {
+            Some(format!("{package}.{name}"))
+        }
+        _ => type_name(path),
     }
 }
 

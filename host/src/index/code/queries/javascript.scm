@@ -6,7 +6,7 @@
 
 (call_expression function: (identifier) @call)
 (call_expression function: (super) @call)
-(call_expression function: (member_expression object: (_) @receiver property: (property_identifier) @call))
+(call_expression function: (member_expression object: (_) @receiver property: [(property_identifier) (private_property_identifier)] @call))
 (new_expression constructor: (identifier) @call)
 
 (import_statement source: (string) @import)
@@ -14,8 +14,8 @@
 (call_expression function: (identifier) @_require arguments: (arguments . (string) @import) (#eq? @_require "require"))
 
 (variable_declarator name: (identifier) @bind.name value: (new_expression constructor: (_) @bind.type))
-(assignment_expression left: (member_expression object: (this) @bind.self property: (property_identifier) @bind.field) right: (new_expression constructor: (_) @bind.type))
-(assignment_expression left: (member_expression object: (this) @bind.self property: (property_identifier) @bind.field) right: (identifier) @bind.from)
+(assignment_expression left: (member_expression object: (this) @bind.self property: [(property_identifier) (private_property_identifier)] @bind.field) right: (new_expression constructor: (_) @bind.type))
+(assignment_expression left: (member_expression object: (this) @bind.self property: [(property_identifier) (private_property_identifier)] @bind.field) right: (identifier) @bind.from)
 (variable_declarator name: (identifier) @bind.name value: (call_expression function: [(identifier) @bind.type (member_expression) @bind.call]))
 (variable_declarator name: (identifier) @bind.name value: (member_expression) @bind.path)
 (variable_declarator name: (identifier) @bind.name value: (this) @bind.path)

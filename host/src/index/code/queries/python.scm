@@ -13,6 +13,7 @@
 (assignment left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.field) type: (type) @bind.type)
 (assignment left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.field) !type right: (call function: [(identifier) @bind.type (attribute attribute: (identifier) @bind.type)]))
 (assignment left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.field) !type right: (identifier) @bind.from)
+(with_item value: (as_pattern (call function: [(identifier) @bind.type (attribute) @bind.call]) alias: (as_pattern_target (identifier) @bind.name)))
 (typed_parameter (identifier) @bind.name type: (type) @bind.type)
 (typed_default_parameter name: (identifier) @bind.name type: (type) @bind.type)
 

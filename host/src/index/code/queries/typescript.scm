@@ -13,5 +13,5 @@
 (optional_parameter pattern: (identifier) @bind.name type: (type_annotation (_) @bind.type))
 (required_parameter (accessibility_modifier) pattern: (identifier) @bind.field type: (type_annotation (_) @bind.type))
 (optional_parameter (accessibility_modifier) pattern: (identifier) @bind.field type: (type_annotation (_) @bind.type))
-(public_field_definition name: (property_identifier) @bind.field type: (type_annotation (_) @bind.type))
-(public_field_definition name: (property_identifier) @bind.field value: (new_expression constructor: (_) @bind.type))
+(public_field_definition name: [(property_identifier) (private_property_identifier)] @bind.field type: (type_annotation (_) @bind.type))
+(public_field_definition name: [(property_identifier) (private_property_identifier)] @bind.field value: (new_expression constructor: (_) @bind.type))
