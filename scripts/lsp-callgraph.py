@@ -146,6 +146,10 @@ PROJECTS = {
     "similar": ("rust", "crate:similar-3.2.1", None, "src/"),
     "globset": ("rust", "crate:globset-0.4.22", None, "src/"),
     "pflag": ("go", "debian:/usr/share/gocode/src/github.com/spf13/pflag", None, ""),
+    # JavaScript (CommonJS, classes), judged by tsserver over a jsconfig.json.
+    "undici": ("javascript", "git:nodejs/undici@v7.9.0", ["lib", "test", "index.js"], "lib/"),
+    "commons-cli": ("java", "git:apache/commons-cli@rel/commons-cli-1.11.0",
+                    ["src/main/java", "src/test/java"], "src/main/"),
     # Go from Debian's packages (golang-go, gopls, and the project's -dev package, whose
     # sources land under /usr/share/gocode): gorilla/mux has no dependencies, so gopls types
     # all of it offline.
@@ -163,11 +167,12 @@ PROJECTS = {
 # (a missing one leaves the calls on its types unbound: javac's error count is reported).
 JAVA_CLASSPATH = ["error_prone_annotations.jar", "guava.jar", "junit4.jar", "truth.jar",
                   "hamcrest-core.jar", "junit-jupiter-api.jar", "junit-jupiter-params.jar",
-                  "apiguardian-api.jar", "opentest4j.jar", "gson.jar"]
+                  "apiguardian-api.jar", "opentest4j.jar", "gson.jar", "commons-io.jar",
+                  "commons-text.jar", "mockito-core.jar"]
 GIT_MIRROR = None  # --git-mirror
 # gopls offline: modules from the project alone, never the proxy.
 GO_ENV = {"GOPROXY": "off", "GOFLAGS": "-mod=mod", "GO111MODULE": "on", "GOTOOLCHAIN": "local"}
-SOURCE_SUFFIXES = {".py", ".ts", ".rs", ".go", ".java"}
+SOURCE_SUFFIXES = {".py", ".ts", ".js", ".rs", ".go", ".java"}
 TSCONFIG = {"compilerOptions": {
     "strict": True, "noEmit": True, "moduleResolution": "node", "target": "esnext",
     "lib": ["esnext", "dom"], "baseUrl": ".", "paths": {
@@ -271,6 +276,8 @@ def fetch(name: str) -> Path:
         for d in keep:
             if (tree / d).is_dir():
                 shutil.copytree(tree / d, root / d)
+            elif (tree / d).is_file():
+                shutil.copy(tree / d, root / d)
     else:
         shutil.move(str(tree), root)
     if lang == "typescript":
@@ -279,6 +286,11 @@ def fetch(name: str) -> Path:
                                    if k not in ("baseUrl", "paths")}, "jsx": "react-jsx"},
             "include": ["src/**/*.ts", "src/**/*.tsx"]}
         (root / "tsconfig.json").write_text(json.dumps(config, indent=2))
+    if lang == "javascript":
+        (root / "jsconfig.json").write_text(json.dumps({
+            "compilerOptions": {"allowJs": True, "checkJs": False, "module": "commonjs",
+                                "moduleResolution": "node", "target": "esnext", "noEmit": True},
+            "include": [f"{d}/**/*.js" if (root / d).is_dir() else d for d in keep]}, indent=2))
     shutil.rmtree(staging)
     return root
 
@@ -452,7 +464,7 @@ def start_server(lang: str, root: Path, log) -> Lsp:
         settings = {"python": {"analysis": {"diagnosticMode": "openFilesOnly", **PYRIGHT}}}
         return Lsp(["node", str(mods / "pyright/langserver.index.js"), "--stdio"], root,
                    settings=settings, log=log)
-    if lang == "typescript":
+    if lang in ("typescript", "javascript"):
         return Lsp(["node", str(mods / "typescript-language-server/lib/cli.mjs"), "--stdio"], root,
                    init_options={"tsserver": {"path": str(mods / "typescript/lib/tsserver.js")}},
                    log=log)
@@ -667,7 +679,7 @@ def source(root: Path, rel: str):
 def is_accessor(root: Path, rel: str, start: int) -> bool:
     """A property: Python @property (and kin) above the def line, a TypeScript get/set."""
     lines = source(root, rel)
-    if rel.endswith(".ts") and start <= len(lines) and TS_ACCESSOR.match(lines[start - 1]):
+    if rel.endswith((".ts", ".js")) and start <= len(lines) and TS_ACCESSOR.match(lines[start - 1]):
         return True
     i = start - 2
     while i >= 0 and lines[i].lstrip().startswith("@"):

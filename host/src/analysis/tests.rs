@@ -2989,3 +2989,50 @@ fn a_symbol_named_by_its_whole_qualified_name_is_that_definition_alone() {
     let only = views::symbols_in(&s, "a.go", Some("Only")).unwrap();
     assert_eq!(label(&s, only[0]), "a.go:T.Only");
 }
+
+#[test]
+fn a_java_type_of_the_caller_s_own_package_is_the_one_its_simple_name_means() {
+    let s = snapshot(&[
+        (
+            "src/main/java/org/cli/Util.java",
+            "package org.cli;\n\nfinal class Util {\n    static boolean isEmpty(String s) { return true; }\n}\n",
+        ),
+        (
+            "src/main/java/org/cli/help/Util.java",
+            "package org.cli.help;\n\nfinal class Util {\n    static boolean isEmpty(String s) { return true; }\n}\n",
+        ),
+        (
+            "src/main/java/org/cli/HelpFormatter.java",
+            "package org.cli;\n\npublic class HelpFormatter {\n    public static Builder builder() { return new Builder(); }\n\n    public static class Builder {\n        public Builder width(int w) { return this; }\n        public HelpFormatter get() { return null; }\n    }\n}\n",
+        ),
+        (
+            "src/main/java/org/cli/help/HelpFormatter.java",
+            "package org.cli.help;\n\npublic class HelpFormatter {\n    public static Builder builder() { return new Builder(); }\n\n    public static class Builder {\n        public Builder width(int w) { return this; }\n        public HelpFormatter get() { return null; }\n    }\n}\n",
+        ),
+        (
+            "src/main/java/org/cli/help/Text.java",
+            "package org.cli.help;\n\nclass Text {\n    void title(String t) {\n        if (Util.isEmpty(t)) {}\n        HelpFormatter.builder().width(3).get();\n    }\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "src/main/java/org/cli/help/Text.java:Text.title"),
+        pairs(&[
+            (
+                "src/main/java/org/cli/help/HelpFormatter.java:Builder.get",
+                "type"
+            ),
+            (
+                "src/main/java/org/cli/help/HelpFormatter.java:Builder.width",
+                "type"
+            ),
+            (
+                "src/main/java/org/cli/help/HelpFormatter.java:HelpFormatter.builder",
+                "container"
+            ),
+            (
+                "src/main/java/org/cli/help/Util.java:Util.isEmpty",
+                "container"
+            ),
+        ])
+    );
+}

@@ -429,10 +429,12 @@ impl Graph {
                 .copied()
                 .filter(|s| self.symbols[*s as usize].file == scope.file)
                 .collect();
-            return (
-                if here.is_empty() { typed } else { here },
-                Confidence::Container,
-            );
+            // Of several types so named, the ones the caller's file sees: imported, its
+            // own, or (Java) of its package (`Util.isEmpty()` beside the caller, not
+            // another package's `Util`).
+            let seen = self.in_files_of(scope, at, scope.file, last, &typed);
+            let typed = if here.is_empty() { seen } else { here };
+            return (typed, Confidence::Container);
         }
         // `Type.f()` where Type only inherits f (`Base.__init__(self)` in a subclass of a
         // subclass).

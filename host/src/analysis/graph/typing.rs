@@ -204,6 +204,41 @@ impl Graph {
             .collect()
     }
 
+    /// Of `members` (definitions inside types named `outer`, in several files), those in
+    /// the files of the `outer` types `file` sees (imported, its own, its package's); all
+    /// of them when it sees none.
+    pub(super) fn in_files_of(
+        &self,
+        scope: &Scope,
+        at: (u32, u32),
+        file: u32,
+        outer: &str,
+        members: &[u32],
+    ) -> Vec<u32> {
+        let file_of = |s: &u32| self.symbols[*s as usize].file;
+        let mut files: Vec<u32> = members.iter().map(file_of).collect();
+        files.sort_unstable();
+        files.dedup();
+        if files.len() < 2 {
+            return members.to_vec();
+        }
+        let seen: Vec<u32> = self
+            .types_named(scope, at, file, outer, TYPE_LIKE)
+            .iter()
+            .map(file_of)
+            .collect();
+        let kept: Vec<u32> = members
+            .iter()
+            .copied()
+            .filter(|s| seen.contains(&file_of(s)))
+            .collect();
+        if kept.is_empty() {
+            members.to_vec()
+        } else {
+            kept
+        }
+    }
+
     /// Whether one of the tree's Go packages is named `package`: a directory of Go files,
     /// or a module's root.
     fn go_package_named(&self, package: &str) -> bool {
@@ -259,7 +294,7 @@ impl Graph {
                 .filter(|s| of_kind(s) && self.family_of(self.symbols[*s as usize].file) == family)
                 .collect();
             if !nested.is_empty() {
-                return nested;
+                return self.in_files_of(scope, at, file, outer, &nested);
             }
             return self.types_named(scope, at, file, inner, kinds);
         }
