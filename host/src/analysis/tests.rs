@@ -2924,7 +2924,7 @@ fn private_names_package_variables_and_nested_functions_resolve_as_the_language_
         ("src/cache.ts", "export class Cache {\n  find() {}\n}\n"),
         (
             "src/client.ts",
-            "import { Cache } from './cache';\n\nexport class Client {\n  #cache: Cache\n\n  constructor() {\n    const listener = () => {};\n    listener();\n  }\n\n  #notify() {}\n\n\
+            "import { Cache } from './cache';\n\nexport class Client {\n  #cache: Cache\n\n  constructor() {\n    const listener = () => {};\n    listener();\n  }\n\n  #notify() {}\n\n  pull() {\n    function pull() {}\n    return pull();\n  }\n\n\
              run(listener: () => void) {\n    this.#cache.find();\n    const cache = this.#cache;\n    cache.find();\n    this.#notify();\n    listener();\n  }\n}\n",
         ),
         (
@@ -2949,6 +2949,11 @@ fn private_names_package_variables_and_nested_functions_resolve_as_the_language_
             ("src/cache.ts:Cache.find", "type"),
             ("src/client.ts:Client.#notify", "container"),
         ])
+    );
+    // A function named as the one it is declared in is seen there.
+    assert_eq!(
+        callees(&s, "src/client.ts:Client.pull"),
+        pairs(&[("src/client.ts:pull.pull", "container")])
     );
     assert_eq!(
         callees(&s, "src/client.ts:Client.constructor"),
@@ -3033,6 +3038,42 @@ fn a_java_type_of_the_caller_s_own_package_is_the_one_its_simple_name_means() {
                 "src/main/java/org/cli/help/Util.java:Util.isEmpty",
                 "container"
             ),
+        ])
+    );
+}
+
+#[test]
+fn a_commonjs_require_binds_what_it_destructures_and_never_a_module_s_every_name() {
+    let s = snapshot(&[
+        (
+            "lib/util.js",
+            "function destroy() {}\nfunction parse() {}\nmodule.exports = { destroy, parse }\n",
+        ),
+        (
+            "lib/client.js",
+            "class Client {\n  close() {}\n}\nmodule.exports = Client\n",
+        ),
+        (
+            "lib/timers.js",
+            "function setTimeout() {}\nmodule.exports = { setTimeout }\n",
+        ),
+        (
+            "lib/api.js",
+            "const util = require('./util')\nconst { parse: parseIt } = require('./util.js')\n\
+             const Client = require('./client')\nconst timers = require('./timers.js')\n\n\
+             function run() {\n  util.destroy()\n  parseIt()\n  new Client().close()\n  setTimeout(() => {}, 1)\n}\n",
+        ),
+    ]);
+    // `setTimeout` is the runtime's: requiring timers.js puts none of its names in scope.
+    let mut found = callees(&s, "lib/api.js:run");
+    found.retain(|(_, how)| *how != "name");
+    assert_eq!(
+        found,
+        pairs(&[
+            ("lib/client.js:Client", "import"),
+            ("lib/client.js:Client.close", "type"),
+            ("lib/util.js:destroy", "import"),
+            ("lib/util.js:parse", "import"),
         ])
     );
 }

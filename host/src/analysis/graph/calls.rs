@@ -136,7 +136,8 @@ impl Graph {
             let Some(outer) = d.container.as_deref() else {
                 return true;
             };
-            self.defined_in(scope.file, outer).into_iter().all(|o| {
+            let others = self.defined_in(scope.file, outer).into_iter();
+            others.filter(|o| o != s).all(|o| {
                 let o = sym(o);
                 let encloses = o.start_line <= d.start_line && d.end_line <= o.end_line;
                 !(encloses && matches!(o.kind.as_str(), "function" | "method"))
@@ -211,7 +212,18 @@ impl Graph {
                     return (functions, Confidence::Package);
                 }
             }
-            let members = scope.members.get(name).cloned().unwrap_or_default();
+            // Where an import puts a module's names in scope (C's `#include`, Ruby's and
+            // PHP's `require`): a top-level definition of an imported module. Python,
+            // JavaScript, Rust, Go and Java bind only the names an import names.
+            let binds_names = script
+                || matches!(
+                    scope.facts.language.as_deref(),
+                    Some("python" | "rust" | "go" | "java")
+                );
+            let members = match binds_names {
+                true => Vec::new(),
+                false => scope.members.get(name).cloned().unwrap_or_default(),
+            };
             if let Some(m) = few(members.into_iter()) {
                 return (m, Confidence::Module);
             }
@@ -792,12 +804,25 @@ impl<'a, 'f> Scope<'a, 'f> {
             .is_none_or(|&(start, end)| start <= at.0 && at.1 <= end)
     }
 
-    /// Whether `name` is bound only by an import's named specifier or alias, never as a
-    /// module's own name (`import { x } from './m'`, not `import m` nor `from p import m`).
+    /// Whether `name` is bound only by an import's named specifier, never as a module's own
+    /// name (`import { x } from './m'`, not `import m`, `from p import m` nor `const m =
+    /// require('./lib/m')`, whose alias names the module by its last segment).
     pub(super) fn names_only_a_value(&self, name: &str) -> bool {
-        self.aliased.contains_key(name)
-            && !self.by_last.contains_key(name)
+        let Some(aliases) = self.aliased.get(name) else {
+            return false;
+        };
+        let names_module = |original: &str, line: u32| {
+            self.facts.imports.iter().any(|(m, l)| {
+                let file = m.rsplit('/').next().unwrap_or(m);
+                *l == line
+                    && (last_segment(m) == original || file.split('.').next() == Some(original))
+            })
+        };
+        !self.by_last.contains_key(name)
             && !self.by_whole.contains_key(name)
+            && !aliases
+                .iter()
+                .any(|&(original, line)| names_module(original, line))
     }
 
     /// The files an import binds to `name` in this file (`import os.path`, `from pkg import

@@ -642,10 +642,12 @@ pub(super) fn direct_bindings<'f>(
             defs = top_level(&star_sources(g, all_facts, &lines_of, files), name, None);
         }
         let scope = scope_of_line(line);
+        let found = !defs.is_empty();
         let defs = defs
             .into_iter()
             .map(|definition| calls::Binding { definition, scope });
         out.entry(local).or_default().extend(defs);
+        found
     };
     // An imported name's file: its own when it is a module, else its parent's on that line
     // (`from x.y import z` records x.y and x.y.z).
@@ -669,6 +671,10 @@ pub(super) fn direct_bindings<'f>(
                 .and_then(|(_, f)| *f)
         })
     };
+    let script = facts
+        .language
+        .as_deref()
+        .is_some_and(|l| crate::index::code::Language::family(l) == "javascript");
     // Java imports a member of a type by the type's path (`import static a.Util.check`,
     // `import a.Outer.Inner`): the segment before the name is the member's container.
     let java = facts.language.as_deref() == Some("java");
@@ -698,7 +704,12 @@ pub(super) fn direct_bindings<'f>(
         } else {
             own
         };
-        bind(local.as_str(), name.as_str(), None, &files, *line);
+        let found = bind(local.as_str(), name.as_str(), None, &files, *line);
+        // `const Client = require('./client')`: a module whose export is one definition
+        // (`module.exports = Client`), named as the importer names it.
+        if script && !found && local != name {
+            bind(local.as_str(), local.as_str(), None, &files, *line);
+        }
     }
     // A star import binds every public top-level name of the modules it reaches, below the
     // file's own definitions and its named imports (which the language lets shadow it).

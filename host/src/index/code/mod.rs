@@ -1024,6 +1024,9 @@ fn import_aliases(lang: Language, node: Node, source: &str) -> Vec<Alias> {
             // a, `{ a as b }` binds b), and a re-export (`export { a } from './x'`, an
             // `index.ts` gathering a package) binds it in the re-exporting file, so an import
             // of the package follows it to the definition.
+            if let Some(declarator) = required_into(node) {
+                return commonjs_aliases(declarator, text(node, source), source, line);
+            }
             let Some(statement) = node
                 .parent()
                 .filter(|p| matches!(p.kind(), "import_statement" | "export_statement"))
@@ -1054,6 +1057,67 @@ fn import_aliases(lang: Language, node: Node, source: &str) -> Vec<Alias> {
                 stack.extend(n.named_children(&mut walker));
             }
             out
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The declarator a `require('..')` call's string is the value of (`const x =
+/// require('./x')`, `const { a } = require('./x')`), if it is.
+fn required_into(string: Node) -> Option<Node> {
+    let call = string
+        .parent()
+        .filter(|p| p.kind() == "arguments")?
+        .parent()?;
+    let declarator = call
+        .parent()
+        .filter(|p| p.kind() == "variable_declarator")?;
+    let is_value = declarator
+        .child_by_field_name("value")
+        .is_some_and(|v| v.id() == call.id());
+    is_value.then_some(declarator)
+}
+
+/// The names a CommonJS `require` binds: `const { a, b: c } = require('./x')` binds a and c
+/// to x's `a` and `b`; `const util = require('./core/util')` binds util to the module, as
+/// Python's `import a.util as u` does (the alias's name is the module's last segment).
+fn commonjs_aliases(declarator: Node, spec: &str, source: &str, line: u32) -> Vec<Alias> {
+    let alias = |name: &str, local: &str| Alias {
+        name: name.to_string(),
+        local: local.to_string(),
+        line,
+    };
+    let Some(pattern) = declarator.child_by_field_name("name") else {
+        return Vec::new();
+    };
+    match pattern.kind() {
+        "identifier" => {
+            let path = spec.trim_matches(|c| "\"'`".contains(c));
+            let file = path.rsplit('/').next().unwrap_or(path);
+            let stem = file.split('.').next().unwrap_or(file);
+            if stem.is_empty() {
+                return Vec::new();
+            }
+            vec![alias(stem, text(pattern, source))]
+        }
+        "object_pattern" => {
+            let mut walker = pattern.walk();
+            pattern
+                .named_children(&mut walker)
+                .filter_map(|p| match p.kind() {
+                    "shorthand_property_identifier_pattern" => {
+                        let name = text(p, source);
+                        Some(alias(name, name))
+                    }
+                    "pair_pattern" => {
+                        let key = p.child_by_field_name("key")?;
+                        let value = p.child_by_field_name("value")?;
+                        (value.kind() == "identifier")
+                            .then(|| alias(text(key, source), text(value, source)))
+                    }
+                    _ => None,
+                })
+                .collect()
         }
         _ => Vec::new(),
     }
