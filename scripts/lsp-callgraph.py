@@ -146,6 +146,10 @@ PROJECTS = {
     "similar": ("rust", "crate:similar-3.2.1", None, "src/"),
     "globset": ("rust", "crate:globset-0.4.22", None, "src/"),
     "pflag": ("go", "debian:/usr/share/gocode/src/github.com/spf13/pflag", None, ""),
+    "rich": ("python", "pypi:rich==13.7.1", ["rich", "tests"], "rich/"),
+    "petgraph": ("rust", "crate:petgraph-0.8.3", None, "src/"),
+    "regex-syntax": ("rust", "crate:regex-syntax-0.8.12", None, "src/"),
+    "go-cmp": ("go", "debian:/usr/share/gocode/src/github.com/google/go-cmp", None, "cmp/"),
     # JavaScript (CommonJS, classes), judged by tsserver over a jsconfig.json.
     "undici": ("javascript", "git:nodejs/undici@v7.9.0", ["lib", "test", "index.js"], "lib/"),
     "commons-cli": ("java", "git:apache/commons-cli@rel/commons-cli-1.11.0",

@@ -2928,15 +2928,15 @@ fn private_names_package_variables_and_nested_functions_resolve_as_the_language_
              run(listener: () => void) {\n    this.#cache.find();\n    const cache = this.#cache;\n    cache.find();\n    this.#notify();\n    listener();\n  }\n}\n",
         ),
         (
-            "flag/flag.go",
-            "package flag\n\nimport goflag \"flag\"\n\ntype FlagSet struct{}\n\nfunc (f *FlagSet) BoolVar() {}\n\n\
+            "pflag/flag.go",
+            "package pflag\n\nimport goflag \"flag\"\n\ntype FlagSet struct{}\n\nfunc (f *FlagSet) BoolVar() {}\n\n\
              func NewFlagSet() *FlagSet { return &FlagSet{} }\n\nvar CommandLine = NewFlagSet()\n\n\
              type Value interface {\n    Set(string) error\n}\n\n\
              type wrapper struct {\n    inner goflag.Value\n}\n\nfunc (w *wrapper) Set(v string) error {\n    return w.inner.Set(v)\n}\n",
         ),
         (
-            "flag/bool.go",
-            "package flag\n\nfunc Bool() {\n    CommandLine.BoolVar()\n}\n",
+            "pflag/bool.go",
+            "package pflag\n\nfunc Bool() {\n    CommandLine.BoolVar()\n}\n",
         ),
     ]);
     let mut run = callees(&s, "src/client.ts:Client.run");
@@ -2961,14 +2961,14 @@ fn private_names_package_variables_and_nested_functions_resolve_as_the_language_
     );
     // A package variable another file of the package declares, typed by what made it.
     assert_eq!(
-        callees(&s, "flag/bool.go:Bool"),
-        pairs(&[("flag/flag.go:FlagSet.BoolVar", "type")])
+        callees(&s, "pflag/bool.go:Bool"),
+        pairs(&[("pflag/flag.go:FlagSet.BoolVar", "type")])
     );
     // `goflag.Value` is the standard library's, not the package's own `Value`.
     assert!(
-        callees(&s, "flag/flag.go:wrapper.Set").is_empty(),
+        callees(&s, "pflag/flag.go:wrapper.Set").is_empty(),
         "{:?}",
-        callees(&s, "flag/flag.go:wrapper.Set")
+        callees(&s, "pflag/flag.go:wrapper.Set")
     );
 }
 
@@ -3074,6 +3074,54 @@ fn a_commonjs_require_binds_what_it_destructures_and_never_a_module_s_every_name
             ("lib/client.js:Client.close", "type"),
             ("lib/util.js:destroy", "import"),
             ("lib/util.js:parse", "import"),
+        ])
+    );
+}
+
+#[test]
+fn calls_in_rust_macro_arguments_resolve_and_a_file_s_type_alias_is_no_other_file_s_type() {
+    let s = snapshot(&[
+        (
+            "src/graph.rs",
+            "pub struct NodeIndex(u32);\nimpl NodeIndex {\n    pub fn index(&self) -> usize { 0 }\n}\n",
+        ),
+        (
+            "src/csr.rs",
+            "pub type NodeIndex<Ix> = Ix;\n\nfn at(ix: NodeIndex<u32>) -> usize {\n    ix.index()\n}\n\n\
+             fn span(n: usize) -> usize { n }\n\n\
+             #[test]\nfn spans() {\n    assert_eq!(span(1), span(2));\n    let v = vec![NodeIndex::default()];\n}\n",
+        ),
+    ]);
+    // `NodeIndex` in csr.rs is its own alias (of a library integer), not graph.rs's struct.
+    let at = callees(&s, "src/csr.rs:at");
+    assert!(at.iter().all(|(_, how)| *how == "name"), "{at:?}");
+    let spans = callees(&s, "src/csr.rs:spans");
+    assert!(
+        spans.contains(&("src/csr.rs:span".to_string(), "file")),
+        "{spans:?}"
+    );
+}
+
+#[test]
+fn a_go_package_imported_under_another_name_types_what_it_names() {
+    let s = snapshot(&[
+        (
+            "internal/teststructs/structs.go",
+            "package teststructs\n\ntype ParentStructE struct{}\n\nfunc (s *ParentStructE) PrivateStruct() {}\n\nfunc NewParentStructG() {}\n",
+        ),
+        (
+            "cmp/compare_test.go",
+            "package cmp\n\nimport ts \"example.com/m/internal/teststructs\"\n\nfunc embeddedTests() {\n    var s ts.ParentStructE\n    s.PrivateStruct()\n    ts.NewParentStructG()\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "cmp/compare_test.go:embeddedTests"),
+        pairs(&[
+            ("internal/teststructs/structs.go:NewParentStructG", "import"),
+            (
+                "internal/teststructs/structs.go:ParentStructE.PrivateStruct",
+                "type"
+            ),
         ])
     );
 }

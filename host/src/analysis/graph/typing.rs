@@ -278,7 +278,8 @@ impl Graph {
         if self.files[file as usize].language.as_deref() == Some("go")
             && let Some((package, inner)) = name.split_once('.')
         {
-            if !self.go_package_named(package) {
+            let imported = file == scope.file && !scope.module_files(package, at).is_empty();
+            if !imported && !self.go_package_named(package) {
                 return Vec::new();
             }
             return self.types_named(scope, at, file, inner, kinds);
@@ -309,13 +310,23 @@ impl Graph {
                 return bound;
             }
         }
-        let here: Vec<u32> = self
-            .defined_in(file, name)
-            .into_iter()
+        let defined = self.defined_in(file, name);
+        let here: Vec<u32> = defined
+            .iter()
+            .copied()
             .filter(|s| of_kind(s) && (file != scope.file || self.visible_at(*s, at)))
             .collect();
         if !here.is_empty() {
             return here;
+        }
+        // A type alias of the file's own (`type NodeIndex<Ix> = Ix;`) is that alias, not
+        // another file's type of the name.
+        let aliased = defined.iter().any(|&s| {
+            let s = self.symbols[s as usize].symbol();
+            s.kind == "type" && s.container.is_none()
+        });
+        if aliased && !kinds.contains(&"type") {
+            return Vec::new();
         }
         // Java: a type of the file's own package, before one nested in another class.
         let java = self.files[file as usize].language.as_deref() == Some("java");

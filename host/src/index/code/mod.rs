@@ -133,6 +133,7 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
             let node = capture.node;
             match capture_name {
                 "bind.callback" => callback_parameters(node, source, &mut out.types),
+                "macro.arguments" => macro_calls(node, source, &mut out.calls),
                 "bind.name" => bound = Some((node, false)),
                 "bind.field" => bound = Some((node, true)),
                 "bind.embed" => {
@@ -234,6 +235,67 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
     out.symbols = defs.into_iter().map(|(_, s)| s).collect();
     type_copied_fields(&mut out, &copies, source);
     out
+}
+
+/// The calls written inside a Rust macro's arguments (`assert_eq!(parser(p).parse(),
+/// span(0..3))`, `vec![lit('a', 0)]`), which tree-sitter leaves as tokens: a name followed by
+/// parenthesised tokens is a call, its receiver the path or call written before a `.` or
+/// `::`. A macro named inside (`format!(..)`) is no call, but its arguments are read.
+fn macro_calls(tokens: Node, source: &str, out: &mut Vec<Edge>) {
+    let mut walker = tokens.walk();
+    let all: Vec<Node> = tokens.children(&mut walker).collect();
+    for (i, token) in all.iter().enumerate() {
+        if token.kind() == "token_tree" {
+            macro_calls(*token, source, out);
+            continue;
+        }
+        let arguments = all.get(i + 1).filter(|n| n.kind() == "token_tree");
+        if token.kind() != "identifier"
+            || !arguments.is_some_and(|a| text(*a, source).starts_with('('))
+        {
+            continue;
+        }
+        out.push(Edge {
+            name: text(*token, source).to_string(),
+            line: line_of(*token),
+            receiver: macro_receiver(&all[..i], source).map(|r| receiver_text(Language::Rust, &r)),
+        });
+    }
+}
+
+/// The receiver written before a call inside a macro's tokens (`before` ends where the
+/// call's name starts): `a.b` or `f(..).g(..)` before a `.`, `a::B` before a `::`; none for
+/// a plain call.
+fn macro_receiver(before: &[Node], source: &str) -> Option<String> {
+    let (last, rest) = before.split_last()?;
+    let joint = text(*last, source);
+    if joint != "." && joint != "::" {
+        return None;
+    }
+    let mut parts: Vec<String> = Vec::new();
+    let mut want_name = true;
+    for token in rest.iter().rev() {
+        let written = text(*token, source);
+        match token.kind() {
+            "identifier" | "self" | "super" | "crate" if want_name => {
+                parts.push(written.to_string());
+                want_name = false;
+            }
+            // A call's arguments before its name: the call's value (`f(..).g()`).
+            "token_tree" if want_name && written.starts_with('(') => parts.push("()".into()),
+            _ if !want_name && (written == "." || written == "::") => {
+                parts.push(written.to_string());
+                want_name = true;
+            }
+            _ => break,
+        }
+    }
+    if want_name {
+        // A method of something no path writes (`x.0.len()`, `[a].iter()`).
+        return Some("?".to_string());
+    }
+    parts.reverse();
+    Some(parts.concat())
 }
 
 /// Nodes whose bindings end with them, inside a definition: closures and lambdas (their
@@ -994,6 +1056,21 @@ fn import_aliases(lang: Language, node: Node, source: &str) -> Vec<Alias> {
                     Some(alias(name, local))
                 })
                 .collect()
+        }
+        // `import ts "example.com/m/teststructs"`: ts names the package.
+        Language::Go => {
+            let Some(spec) = node.parent().filter(|p| p.kind() == "import_spec") else {
+                return Vec::new();
+            };
+            let Some(local) = spec
+                .child_by_field_name("name")
+                .filter(|n| n.kind() == "package_identifier")
+            else {
+                return Vec::new();
+            };
+            let path = text(node, source).trim_matches(['"', '`']);
+            let last = path.rsplit('/').next().unwrap_or(path);
+            vec![alias(last, text(local, source))]
         }
         Language::Rust => {
             let flat: String = text(node, source)

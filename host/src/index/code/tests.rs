@@ -590,3 +590,36 @@ fn a_rust_turbofish_and_a_private_name_are_kept_out_of_and_in_a_receiver() {
             .any(|t| t.name == "#c" && t.type_name == "Cache")
     );
 }
+
+#[test]
+fn calls_inside_a_rust_macro_s_arguments_are_calls() {
+    let x = extract(
+        Language::Rust,
+        "fn t() {\n    assert_eq!(parser(r\"a|b\").parse(), Ok(Ast::alternation(span(0..3))));\n    \
+         let v = vec![lit('a', 0), self.p.at(1)];\n    println!(\"{}\", format!(\"{}\", x.0.len()));\n}\n\
+         macro_rules! m { ($e:expr) => { helper($e) }; }\n",
+    );
+    let calls: Vec<(&str, Option<&str>)> = x
+        .calls
+        .iter()
+        .map(|c| (c.name.as_str(), c.receiver.as_deref()))
+        .collect();
+    for expected in [
+        ("parser", None),
+        ("parse", Some("parser()")),
+        ("Ok", None),
+        ("alternation", Some("Ast")),
+        ("span", None),
+        ("lit", None),
+        ("at", Some("self.p")),
+        ("len", Some("?")),
+    ] {
+        assert!(calls.contains(&expected), "{expected:?} in {calls:?}");
+    }
+    // A macro named inside another is no call of a function; a macro's own definition
+    // calls nothing.
+    assert!(
+        !calls.iter().any(|(n, _)| *n == "format" || *n == "helper"),
+        "{calls:?}"
+    );
+}

@@ -15,6 +15,7 @@
 (call_expression function: (field_expression value: (_) @receiver field: (field_identifier) @call))
 (call_expression function: (scoped_identifier path: (_)? @receiver name: (identifier) @call))
 (macro_invocation macro: (identifier) @call)
+(macro_invocation (token_tree) @macro.arguments)
 
 (use_declaration argument: (_) @import)
 (extern_crate_declaration name: (identifier) @import)
