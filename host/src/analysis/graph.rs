@@ -219,6 +219,9 @@ pub struct Graph {
     /// Every typed field of the project: holder type name to (field, type name), for calls
     /// through chains of fields of other files' types.
     field_types: HashMap<String, Vec<(String, String)>>,
+    /// Go package variables by (directory, name): their stated types, which every file of
+    /// the package sees (see [`typing::go_package_values`]).
+    go_values: HashMap<(String, String), Vec<String>>,
     /// Enum variants holding one field, by name: the enums declaring them (see
     /// [`types::VARIANT_OF`](crate::index::code::types::VARIANT_OF)).
     variants: HashMap<String, Vec<String>>,

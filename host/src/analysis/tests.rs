@@ -3125,3 +3125,37 @@ fn a_go_package_imported_under_another_name_types_what_it_names() {
         ])
     );
 }
+
+#[test]
+fn a_star_imported_name_is_the_nearest_module_s_and_a_named_import_shadows_it() {
+    let s = snapshot(&[
+        (
+            "pkg/__init__.py",
+            "from .base import *\nfrom .api import get\n",
+        ),
+        (
+            "pkg/base.py",
+            "def get():\n    pass\n\ndef put():\n    pass\n",
+        ),
+        (
+            "pkg/api.py",
+            "from .base import *\n\ndef get():\n    pass\n\ndef put():\n    pass\n",
+        ),
+        ("gather/__init__.py", "from .api import *\n"),
+        (
+            "app.py",
+            "import gather\nfrom pkg import get\n\ndef main():\n    get()\n    gather.put()\n",
+        ),
+        (
+            "gather/api.py",
+            "from pkg.base import *\n\ndef put():\n    pass\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "app.py:main"),
+        pairs(&[
+            ("gather/api.py:put", "import"),
+            ("pkg/api.py:get", "import")
+        ])
+    );
+}

@@ -813,9 +813,7 @@ impl<'a, 'f> Scope<'a, 'f> {
         };
         let names_module = |original: &str, line: u32| {
             self.facts.imports.iter().any(|(m, l)| {
-                let file = m.rsplit('/').next().unwrap_or(m);
-                *l == line
-                    && (last_segment(m) == original || file.split('.').next() == Some(original))
+                *l == line && (last_segment(m) == original || update::module_stem(m) == original)
             })
         };
         !self.by_last.contains_key(name)

@@ -886,14 +886,14 @@ impl Graph {
     ) -> Vec<String> {
         // A Go package is a directory: its files see each other's package variables
         // (`CommandLine` declared in flag.go, called on in uint32.go) without an import.
-        let mut files = scope.module_files(name, at);
         if scope.facts.language.as_deref() == Some("go") {
             let path = self.files[scope.file as usize].path.as_str();
             let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
-            let others = self.go_dirs.get(dir).into_iter().flatten();
-            files.extend(others.copied().filter(|&f| f != scope.file));
+            let key = (dir.to_string(), name.to_string());
+            return self.go_values.get(&key).cloned().unwrap_or_default();
         }
-        let mut out: Vec<String> = files
+        let mut out: Vec<String> = scope
+            .module_files(name, at)
             .into_iter()
             .flat_map(|f| {
                 let facts = &self.facts[f as usize];
@@ -1106,6 +1106,28 @@ pub(super) fn field_types(facts: &[Arc<FileFacts>]) -> HashMap<String, Vec<(Stri
     for fields in out.values_mut() {
         fields.sort();
         fields.dedup();
+    }
+    out
+}
+
+/// Go package variables stated at the top level of a package's files but its tests, by
+/// (directory, name): built once, so a call on an untyped name looks one up instead of
+/// reading every file of its package.
+pub(super) fn go_package_values(
+    facts: &[Arc<FileFacts>],
+) -> HashMap<(String, String), Vec<String>> {
+    let mut out: HashMap<(String, String), Vec<String>> = HashMap::new();
+    let go = facts
+        .iter()
+        .filter(|f| f.language.as_deref() == Some("go") && !f.path.ends_with("_test.go"));
+    for f in go {
+        let dir = f.path.rsplit_once('/').map_or("", |(d, _)| d);
+        for t in f.types.iter().filter(|t| module_level(f, t)) {
+            let types = out.entry((dir.to_string(), t.name.clone())).or_default();
+            if !types.contains(&t.type_name) {
+                types.push(t.type_name.clone());
+            }
+        }
     }
     out
 }

@@ -45,6 +45,7 @@ impl Graph {
         // Resolution reads other files' facts (their module-level variables' types).
         g.facts = facts.to_vec();
         g.field_types = typing::field_types(facts);
+        g.go_values = typing::go_package_values(facts);
         g.variants = typing::variants(facts);
         g.fixtures = fixtures::table(facts);
         g.subclasses = g.subclass_table();
@@ -298,6 +299,15 @@ impl Graph {
             if names_a_path {
                 dirty[i] = true;
                 names.extend(used_names(f));
+                // A star import now reaching another module offers other names.
+                if let Some(o) = self.file(&f.path) {
+                    names.extend(self.star_offered(o, &|x| self.import_lines(x)));
+                }
+                let resolve = |x: u32| {
+                    let facts = &next.facts[x as usize];
+                    lines_to(facts, &resolve_imports(next, x, facts))
+                };
+                names.extend(next.star_offered(i as u32, &resolve));
             }
         }
         // A Python package appeared or went: absolute imports inside it resolve differently
@@ -637,9 +647,23 @@ pub(super) fn direct_bindings<'f>(
     let mut bind = |local: &'f str, name: &str, outer: Option<&str>, files: &[u32], line: u32| {
         let mut defs = top_level(files, name, outer);
         // A module that gathers others by star imports (`from .api import *` in an
-        // `__init__`, `export * from './atom'` in an `index.ts`) offers their names too.
-        if defs.is_empty() && outer.is_none() {
-            defs = top_level(&star_sources(g, all_facts, &lines_of, files), name, None);
+        // `__init__`, `export * from './atom'` in an `index.ts`) offers their names too:
+        // the nearest one defining the name, unless the module imports it by name itself
+        // (then the re-export hop follows that import).
+        let imports_it = |f: &u32| {
+            let x = &all_facts[*f as usize];
+            // Python's `from .api import get` records `.api.get`; elsewhere an import's
+            // path names a module (`./api/observable`), and only its specifiers name names.
+            let python = x.language.as_deref() == Some("python");
+            (python && x.imports.iter().any(|(m, _)| last_segment(m) == name))
+                || x.aliases.iter().any(|(_, local, _)| local == name)
+        };
+        if defs.is_empty() && outer.is_none() && !files.iter().any(imports_it) {
+            defs = star_levels(g, all_facts, &lines_of, files)
+                .iter()
+                .map(|level| top_level(level, name, None))
+                .find(|d| !d.is_empty())
+                .unwrap_or_default();
         }
         let scope = scope_of_line(line);
         let found = !defs.is_empty();
@@ -706,8 +730,13 @@ pub(super) fn direct_bindings<'f>(
         };
         let found = bind(local.as_str(), name.as_str(), None, &files, *line);
         // `const Client = require('./client')`: a module whose export is one definition
-        // (`module.exports = Client`), named as the importer names it.
-        if script && !found && local != name {
+        // (`module.exports = Client`), named as the importer names it. Not `import { a as
+        // b }`, whose `b` is `a`.
+        let names_module = facts
+            .imports
+            .iter()
+            .any(|(m, l)| l == line && module_stem(m) == name);
+        if script && !found && local != name && names_module {
             bind(local.as_str(), local.as_str(), None, &files, *line);
         }
     }
@@ -723,29 +752,42 @@ pub(super) fn direct_bindings<'f>(
             .map(|s| s.name.as_str())
             .chain(out.iter().filter(|(_, d)| !d.is_empty()).map(|(n, _)| *n))
             .collect();
-        let mut seen: HashSet<(&str, u32)> = HashSet::new();
+        let rust = facts.language.as_deref() == Some("rust");
+        // Each name from the nearest module offering it (a module's own name shadows the
+        // ones it gathers in turn).
+        let mut gathered: HashSet<&str> = HashSet::new();
         for line in stars {
             let direct: Vec<u32> = resolved
                 .iter()
                 .filter(|&&(l, f)| l == line && f != file)
                 .map(|&(_, f)| f)
                 .collect();
-            let mut reached = direct.clone();
-            reached.extend(star_sources(g, all_facts, &lines_of, &direct));
-            for f in reached {
-                for s in all_facts[f as usize].symbols.iter() {
-                    let name = s.name.as_str();
-                    let private = python && name.starts_with('_');
-                    if s.container.is_some() || private || own.contains(name) {
-                        continue;
+            let mut levels = vec![direct.clone()];
+            levels.extend(star_levels(g, all_facts, &lines_of, &direct));
+            for level in levels {
+                let mut offered: Vec<(&str, u32)> = Vec::new();
+                for f in level {
+                    for s in all_facts[f as usize].symbols.iter() {
+                        let name = s.name.as_str();
+                        let private = (python && name.starts_with('_'))
+                            || (rust && !s.signature.starts_with("pub"));
+                        let hidden = private || own.contains(name) || gathered.contains(name);
+                        if s.container.is_none() && !hidden && !offered.contains(&(name, f)) {
+                            offered.push((name, f));
+                        }
                     }
-                    if seen.insert((name, f)) {
-                        let scope = scope_of_line(line);
-                        let defs = top_level(&[f], name, None)
+                }
+                for (name, f) in offered {
+                    gathered.insert(name);
+                    // Star imports are module-level: they bind everywhere in the file.
+                    let defs =
+                        top_level(&[f], name, None)
                             .into_iter()
-                            .map(|definition| calls::Binding { definition, scope });
-                        out.entry(name).or_default().extend(defs);
-                    }
+                            .map(|definition| calls::Binding {
+                                definition,
+                                scope: None,
+                            });
+                    out.entry(name).or_default().extend(defs);
                 }
             }
         }
@@ -798,6 +840,13 @@ fn lines_to(facts: &FileFacts, files: &[Option<u32>]) -> Vec<(u32, u32)> {
         .collect()
 }
 
+/// A module path's file name without its extension (`../core/util.js` gives `util`): the
+/// name a CommonJS `const util = require(..)` alias records for the module.
+pub(super) fn module_stem(path: &str) -> &str {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    file.split('.').next().unwrap_or(file)
+}
+
 /// The lines of `facts`' module-level star imports (`from m import *`, `export * from
 /// './m'`, `use m::*`): a test module's `use super::*` inside `mod tests` gathers nothing
 /// for other files.
@@ -828,8 +877,21 @@ pub(super) fn star_sources(
     lines_of: &dyn Fn(u32) -> Vec<(u32, u32)>,
     files: &[u32],
 ) -> Vec<u32> {
+    star_levels(g, facts, lines_of, files).concat()
+}
+
+/// [`star_sources`] by hops: the files `files`' star imports reach first, then theirs. A
+/// name offered at one hop hides the same name further away (a module's own definition
+/// shadows what it gathers), while the modules of one hop offer theirs side by side.
+pub(super) fn star_levels(
+    g: &Graph,
+    facts: &[Arc<FileFacts>],
+    lines_of: &dyn Fn(u32) -> Vec<(u32, u32)>,
+    files: &[u32],
+) -> Vec<Vec<u32>> {
     let mut seen: HashSet<u32> = files.iter().copied().collect();
-    let mut out = Vec::new();
+    let mut levels: Vec<Vec<u32>> = Vec::new();
+    let mut count = 0;
     let mut frontier = files.to_vec();
     for _ in 0..STAR_HOPS {
         let mut next = Vec::new();
@@ -839,8 +901,8 @@ pub(super) fn star_sources(
                 continue;
             }
             for (line, to) in lines_of(f) {
-                if stars.contains(&line) && out.len() < STAR_FILES && seen.insert(to) {
-                    out.push(to);
+                if stars.contains(&line) && count < STAR_FILES && seen.insert(to) {
+                    count += 1;
                     next.push(to);
                 }
             }
@@ -848,7 +910,8 @@ pub(super) fn star_sources(
         if next.is_empty() {
             break;
         }
+        levels.push(next.clone());
         frontier = next;
     }
-    out
+    levels
 }

@@ -1080,7 +1080,13 @@ fn import_aliases(lang: Language, node: Node, source: &str) -> Vec<Alias> {
             flat.split(['{', '}', ',', ';'])
                 .filter_map(|part| {
                     let part = part.trim();
-                    if part == "*" || part.ends_with("::*") {
+                    // `use a::b::*` of a module (not an enum's variants, `Token::*`, nor a
+                    // glob inside braces, whose line names other modules too).
+                    let module_glob = part.strip_suffix("::*").is_some_and(|module| {
+                        let last = module.rsplit("::").next().unwrap_or(module);
+                        !flat.contains('{') && last.starts_with(|c: char| c.is_lowercase())
+                    });
+                    if module_glob {
                         return Some(alias(STAR, STAR));
                     }
                     let (path, local) = part.split_once(" as ")?;
