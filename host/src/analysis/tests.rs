@@ -3159,3 +3159,34 @@ fn a_star_imported_name_is_the_nearest_module_s_and_a_named_import_shadows_it() 
         ])
     );
 }
+
+#[test]
+fn a_rust_use_of_an_item_of_the_parent_or_root_module_names_that_module_s_file() {
+    let s = snapshot(&[
+        ("src/lib.rs", "mod a;\npub fn root_fn() {}\n"),
+        ("src/a.rs", "mod b;\npub fn helper() {}\n"),
+        (
+            "src/a/b.rs",
+            "use super::helper;\nuse crate::root_fn;\n\nfn run() {\n    helper();\n    root_fn();\n}\n\n\
+             #[cfg(test)]\nmod tests {\n    use super::*;\n\n    fn t() {\n        run();\n    }\n}\n",
+        ),
+        ("other/src/helper.rs", "pub fn helper() {}\n"),
+    ]);
+    assert_eq!(
+        callees(&s, "src/a/b.rs:run"),
+        pairs(&[
+            ("src/a.rs:helper", "import"),
+            ("src/lib.rs:root_fn", "import")
+        ])
+    );
+    // The test module's `use super::*` is no import of the parent module's file.
+    let mut from_b: Vec<&str> = s
+        .graph
+        .imports
+        .iter()
+        .filter(|e| s.graph.files[e.from as usize].path == "src/a/b.rs")
+        .map(|e| s.graph.files[e.to as usize].path.as_str())
+        .collect();
+    from_b.sort_unstable();
+    assert_eq!(from_b, ["src/a.rs", "src/lib.rs"], "{from_b:?}");
+}

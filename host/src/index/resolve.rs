@@ -275,13 +275,23 @@ pub fn rust_module_files(importer: &str, name: &str) -> Vec<String> {
         segments.next();
     }
     let rest: Vec<&str> = segments.collect();
-    (1..=rest.len())
+    if rest.is_empty() {
+        return Vec::new();
+    }
+    let mut out: Vec<String> = (1..=rest.len())
         .rev()
         .flat_map(|k| {
             let module = join(&base, &rest[..k].join("/"));
             [format!("{module}.rs"), format!("{module}/mod.rs")]
         })
-        .collect()
+        .collect();
+    // An item of the base module itself (`use super::helper` of a function): its file, or
+    // the crate root's.
+    out.extend([format!("{base}.rs"), format!("{base}/mod.rs")]);
+    if base.ends_with("src") || base.is_empty() {
+        out.extend([join(&base, "lib.rs"), join(&base, "main.rs")]);
+    }
+    out
 }
 
 /// [`candidates`] for the languages of the built-in code-parser components.

@@ -574,22 +574,30 @@ pub(super) fn same_imports(a: &FileFacts, b: &FileFacts) -> bool {
 pub(super) fn resolve_imports(g: &Graph, file: u32, facts: &FileFacts) -> Vec<Option<u32>> {
     let importer = &g.files[file as usize].path;
     let rust = facts.language.as_deref() == Some("rust");
+    // A `use` inside a definition (`mod tests { use super::x; }`) is relative to that
+    // inline module, not to the file's: left to the suffix match.
+    let in_definition = |line: u32| {
+        g.symbols_of(file).any(|s| {
+            let s = g.symbols[s as usize].symbol();
+            s.start_line <= line && line <= s.end_line
+        })
+    };
     facts
         .imports
         .iter()
-        .map(|(name, _)| {
-            let exact = if rust {
+        .map(|(name, line)| {
+            let exact = if rust && !in_definition(*line) {
                 resolve::rust_module_files(importer, name)
             } else {
                 Vec::new()
             };
+            // The deepest module file the path names that the tree has.
+            if let Some(found) = exact.iter().find_map(|path| g.file(path)) {
+                return Some(found);
+            }
             g.files_named(facts.language.as_deref(), importer, name)
                 .into_iter()
-                .min_by_key(|&f| {
-                    let path = &g.files[f as usize].path;
-                    let named = exact.iter().position(|e| e == path).unwrap_or(usize::MAX);
-                    (named, path.len(), f)
-                })
+                .min_by_key(|&f| (g.files[f as usize].path.len(), f))
         })
         .collect()
 }

@@ -255,6 +255,12 @@ fn macro_calls(tokens: Node, source: &str, out: &mut Vec<Edge>) {
         {
             continue;
         }
+        // A declaration written in a macro (`proptest! { fn parses(..) }`) or a quoted
+        // template's variable (`quote! { #name(..) }`) is no call.
+        let before = i.checked_sub(1).map(|j| text(all[j], source));
+        if matches!(before, Some("fn" | "#")) {
+            continue;
+        }
         out.push(Edge {
             name: text(*token, source).to_string(),
             line: line_of(*token),

@@ -598,7 +598,9 @@ fn calls_inside_a_rust_macro_s_arguments_are_calls() {
         Language::Rust,
         "fn t() {\n    assert_eq!(parser(r\"a|b\").parse(), Ok(Ast::alternation(span(0..3))));\n    \
          let v = vec![lit('a', 0), self.p.at(1)];\n    println!(\"{}\", format!(\"{}\", x.0.len()));\n}\n\
-         macro_rules! m { ($e:expr) => { helper($e) }; }\n",
+         macro_rules! m { ($e:expr) => { helper($e) }; }\n\
+         proptest! { fn parses(s in \".*\") { check(s); } }\n\
+         fn q() { quote! { #name(x) }; }\n",
     );
     let calls: Vec<(&str, Option<&str>)> = x
         .calls
@@ -623,4 +625,11 @@ fn calls_inside_a_rust_macro_s_arguments_are_calls() {
         !calls.iter().any(|(n, _)| *n == "format" || *n == "helper"),
         "{calls:?}"
     );
+    // Nor is a function declared in a macro, nor a quoted template's variable; the calls
+    // in their bodies are.
+    assert!(
+        !calls.iter().any(|(n, _)| *n == "parses" || *n == "name"),
+        "{calls:?}"
+    );
+    assert!(calls.contains(&("check", None)), "{calls:?}");
 }
