@@ -19,7 +19,12 @@ impl Graph {
         imported.sort_unstable();
         imported.dedup();
         let mut members: HashMap<&str, Vec<u32>> = HashMap::new();
-        for s in imported.iter().flat_map(|&f| self.symbols_of(f)) {
+        let wanted = !binds_named_imports_only(facts.language.as_deref());
+        for s in imported
+            .iter()
+            .filter(|_| wanted)
+            .flat_map(|&f| self.symbols_of(f))
+        {
             let sym = self.symbols[s as usize].symbol();
             if sym.container.is_none() && CALLABLE.contains(&sym.kind.as_str()) {
                 members.entry(sym.name.as_str()).or_default().push(s);
@@ -213,17 +218,9 @@ impl Graph {
                 }
             }
             // Where an import puts a module's names in scope (C's `#include`, Ruby's and
-            // PHP's `require`): a top-level definition of an imported module. Python,
-            // JavaScript, Rust, Go and Java bind only the names an import names.
-            let binds_names = script
-                || matches!(
-                    scope.facts.language.as_deref(),
-                    Some("python" | "rust" | "go" | "java")
-                );
-            let members = match binds_names {
-                true => Vec::new(),
-                false => scope.members.get(name).cloned().unwrap_or_default(),
-            };
+            // PHP's `require`): a top-level definition of an imported module (none are
+            // gathered for the languages of `binds_named_imports_only`).
+            let members = scope.members.get(name).cloned().unwrap_or_default();
             if let Some(m) = few(members.into_iter()) {
                 return (m, Confidence::Module);
             }
@@ -902,6 +899,15 @@ impl<'a, 'f> Scope<'a, 'f> {
             .map(|b| b.definition)
             .collect()
     }
+}
+
+/// Whether `language`'s imports bind only the names they name (Python, JavaScript and
+/// TypeScript, Rust, Go, Java), so that no module's other names are in scope: there a bare
+/// call never means an imported module's top-level function by its name alone.
+fn binds_named_imports_only(language: Option<&str>) -> bool {
+    language.is_some_and(|l| {
+        Language::family(l) == "javascript" || matches!(l, "python" | "rust" | "go" | "java")
+    })
 }
 
 /// The first and last line of the definition a name is declared in; none at module level.
