@@ -236,6 +236,13 @@ pub fn candidates(lang: Option<&str>, importer: &str, name: &str) -> Vec<String>
     }
 }
 
+/// A module path's file name without its extension (`../core/util.js` gives `util`): the
+/// name a CommonJS `const util = require(..)` alias records for the module.
+pub fn module_stem(path: &str) -> &str {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    file.split('.').next().unwrap_or(file)
+}
+
 /// The files a Rust path rooted at `crate`, `self` or `super` names from `importer`, the
 /// deepest module first (`crate::algorithms::utils::f`: src/algorithms/utils.rs before
 /// src/algorithms/mod.rs, and never a src/utils.rs elsewhere); empty for other paths.

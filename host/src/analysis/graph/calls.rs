@@ -810,7 +810,7 @@ impl<'a, 'f> Scope<'a, 'f> {
         };
         let names_module = |original: &str, line: u32| {
             self.facts.imports.iter().any(|(m, l)| {
-                *l == line && (last_segment(m) == original || update::module_stem(m) == original)
+                *l == line && (last_segment(m) == original || resolve::module_stem(m) == original)
             })
         };
         !self.by_last.contains_key(name)

@@ -576,17 +576,11 @@ pub(super) fn resolve_imports(g: &Graph, file: u32, facts: &FileFacts) -> Vec<Op
     let rust = facts.language.as_deref() == Some("rust");
     // A `use` inside a definition (`mod tests { use super::x; }`) is relative to that
     // inline module, not to the file's: left to the suffix match.
-    let in_definition = |line: u32| {
-        g.symbols_of(file).any(|s| {
-            let s = g.symbols[s as usize].symbol();
-            s.start_line <= line && line <= s.end_line
-        })
-    };
     facts
         .imports
         .iter()
         .map(|(name, line)| {
-            let exact = if rust && !in_definition(*line) {
+            let exact = if rust && g.enclosing(file, *line).is_none() {
                 resolve::rust_module_files(importer, name)
             } else {
                 Vec::new()
@@ -743,7 +737,7 @@ pub(super) fn direct_bindings<'f>(
         let names_module = facts
             .imports
             .iter()
-            .any(|(m, l)| l == line && module_stem(m) == name);
+            .any(|(m, l)| l == line && resolve::module_stem(m) == name);
         if script && !found && local != name && names_module {
             bind(local.as_str(), local.as_str(), None, &files, *line);
         }
@@ -848,13 +842,6 @@ fn lines_to(facts: &FileFacts, files: &[Option<u32>]) -> Vec<(u32, u32)> {
         .collect()
 }
 
-/// A module path's file name without its extension (`../core/util.js` gives `util`): the
-/// name a CommonJS `const util = require(..)` alias records for the module.
-pub(super) fn module_stem(path: &str) -> &str {
-    let file = path.rsplit('/').next().unwrap_or(path);
-    file.split('.').next().unwrap_or(file)
-}
-
 /// The lines of `facts`' module-level star imports (`from m import *`, `export * from
 /// './m'`, `use m::*`): a test module's `use super::*` inside `mod tests` gathers nothing
 /// for other files.
@@ -864,12 +851,7 @@ fn star_lines<'a>(g: &'a Graph, file: u32, facts: &'a FileFacts) -> impl Iterato
         .iter()
         .filter(|(name, local, _)| name == STAR && local == STAR)
         .map(|(_, _, line)| *line)
-        .filter(move |&line| {
-            !g.symbols_of(file).any(|s| {
-                let s = g.symbols[s as usize].symbol();
-                s.start_line <= line && line <= s.end_line
-            })
-        })
+        .filter(move |&line| g.enclosing(file, line).is_none())
 }
 
 /// How many star imports deep a module's offered names are followed (`pkg/__init__` ->

@@ -242,13 +242,19 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
 /// parenthesised tokens is a call, its receiver the path or call written before a `.` or
 /// `::`. A macro named inside (`format!(..)`) is no call, but its arguments are read.
 fn macro_calls(tokens: Node, source: &str, out: &mut Vec<Edge>) {
-    let mut walker = tokens.walk();
-    let all: Vec<Node> = tokens.children(&mut walker).collect();
+    // A stack, not recursion: a hostile file may nest parentheses without end.
+    let mut trees = vec![tokens];
+    while let Some(tree) = trees.pop() {
+        let mut walker = tree.walk();
+        let all: Vec<Node> = tree.children(&mut walker).collect();
+        macro_tree_calls(&all, source, out);
+        trees.extend(all.iter().filter(|t| t.kind() == "token_tree"));
+    }
+}
+
+/// The calls among one token tree's own tokens (see [`macro_calls`]).
+fn macro_tree_calls(all: &[Node], source: &str, out: &mut Vec<Edge>) {
     for (i, token) in all.iter().enumerate() {
-        if token.kind() == "token_tree" {
-            macro_calls(*token, source, out);
-            continue;
-        }
         let arguments = all.get(i + 1).filter(|n| n.kind() == "token_tree");
         if token.kind() != "identifier"
             || !arguments.is_some_and(|a| text(*a, source).starts_with('('))
@@ -269,6 +275,9 @@ fn macro_calls(tokens: Node, source: &str, out: &mut Vec<Edge>) {
     }
 }
 
+/// How many tokens before a call inside a macro are read for its receiver.
+const MACRO_RECEIVER_TOKENS: usize = 32;
+
 /// The receiver written before a call inside a macro's tokens (`before` ends where the
 /// call's name starts): `a.b` or `f(..).g(..)` before a `.`, `a::B` before a `::`; none for
 /// a plain call.
@@ -280,7 +289,11 @@ fn macro_receiver(before: &[Node], source: &str) -> Option<String> {
     }
     let mut parts: Vec<String> = Vec::new();
     let mut want_name = true;
-    for token in rest.iter().rev() {
+    // A receiver is a short path (`receiver_text` keeps 80 characters): a chain of calls
+    // without end is not walked back for each of its calls.
+    let mut read = 0;
+    for token in rest.iter().rev().take(MACRO_RECEIVER_TOKENS) {
+        read += 1;
         let written = text(*token, source);
         match token.kind() {
             "identifier" | "self" | "super" | "crate" if want_name => {
@@ -296,8 +309,10 @@ fn macro_receiver(before: &[Node], source: &str) -> Option<String> {
             _ => break,
         }
     }
-    if want_name {
-        // A method of something no path writes (`x.0.len()`, `[a].iter()`).
+    let cut_short = read == MACRO_RECEIVER_TOKENS && rest.len() > read;
+    if want_name || cut_short {
+        // A method of something no path writes (`x.0.len()`, `[a].iter()`), or of a
+        // chain too long to be one.
         return Some("?".to_string());
     }
     parts.reverse();
@@ -1182,8 +1197,7 @@ fn commonjs_aliases(declarator: Node, spec: &str, source: &str, line: u32) -> Ve
     match pattern.kind() {
         "identifier" => {
             let path = spec.trim_matches(|c| "\"'`".contains(c));
-            let file = path.rsplit('/').next().unwrap_or(path);
-            let stem = file.split('.').next().unwrap_or(file);
+            let stem = super::resolve::module_stem(path);
             if stem.is_empty() {
                 return Vec::new();
             }
