@@ -83,7 +83,12 @@ file; properties left out, see below):
   `other`: items outside the project (stdlib, site-packages, node_modules, other crates);
   calls from top-level code (no definition of ours holds them, so no link of ours can name
   them); outgoing "calls" of properties (Python @property, TypeScript get/set: the servers
-  report every read) and Rust enum-variant constructions. A callee constructor
+  report every read) and Rust enum-variant constructions; and outgoing calls of a function
+  value declared inside the definition (a local closure `emitBatch := func() {..}`, a
+  parameter of a function type `skipFunc(r)`, a receiver `m(r)` of a Go func type), which
+  no outline lists, so the item's position falls inside the enclosing definition: an item
+  that is a variable, field or constant, or lies past the definition's first line, whose
+  name is not that definition's, is such a local (`local function value`). A callee constructor
   (`constructor`, `__init__`) counts as its class on both sides, and a constructor's callers
   are the server's incoming calls of the constructor and of its class (where the class is
   instantiated: tsserver lists those under the constructor, pyright only under the class),
@@ -132,6 +137,7 @@ DEF_KINDS = {"function", "method"}
 CONSTRUCTORS = {"constructor", "__init__"}
 CLASS_KINDS = {"class", "struct", "interface", "enum"}
 ENUM_MEMBER = 22  # LSP SymbolKind
+VARIABLE, FIELD, CONSTANT = 13, 8, 14  # LSP SymbolKind
 # Project: language, where it comes from, what of it to keep, where definitions are sampled.
 PROJECTS = {
     "requests": ("python", "pypi:requests==2.32.3", ["src", "tests"], "src/"),
@@ -774,6 +780,18 @@ def their_item(lsp, lang, root: Path, rel: str, d, tries: int):
     return None
 
 
+def is_local_value(to, d) -> bool:
+    """A call of a function value declared inside a definition (a closure in a local,
+    `emitBatch := func() {..}`; a parameter of a function type, `skipFunc(r)`): the server
+    names the local, which no outline lists, so the line falls inside the enclosing
+    definition, whose own name the server's item does not carry."""
+    line = to["selectionRange"]["start"]["line"] + 1
+    ours = d[3].split("#", 1)[-1].rsplit(".", 1)[-1]
+    # A parameter or receiver is declared on the definition's own first line.
+    a_value = to.get("kind") in (VARIABLE, FIELD, CONSTANT)
+    return (line != d[0] or a_value) and ours not in to.get("name", "")
+
+
 def their_links(lsp, ours, root: Path, item):
     """The server's direct links as {direction: {our key: [call sites]}}, and what was dropped."""
     if isinstance(lsp, Javac):
@@ -795,6 +813,8 @@ def their_links(lsp, ours, root: Path, item):
         d = ours.enclosing(rel, call["to"]["selectionRange"]["start"]["line"] + 1) if rel else None
         if d is None:
             dropped["dropped callee: toplevel" if rel else "dropped callee: external"] += 1
+        elif is_local_value(call["to"], d):
+            dropped["dropped callee: local function value"] += 1
         elif is_accessor(root, rel, d[0]):
             dropped["dropped callee: property"] += 1
         elif call["to"].get("kind") == ENUM_MEMBER:
