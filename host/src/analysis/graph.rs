@@ -174,11 +174,21 @@ pub struct ScipView {
 }
 
 /// Both graphs with their adjacency, indexed by position.
-/// The tree's Go modules: each go.mod's `module` path and its directory (`""` at the root).
-/// A Go import of a module's own path names a directory of the tree exactly, the root's
-/// included, which no trailing run of the path can name (`github.com/gorilla/mux` is the
-/// root's package when the root's go.mod says `module github.com/gorilla/mux`).
-pub type GoModules = Vec<(String, String)>;
+/// What the tree's manifests name, each with its directory (`""` at the root): paths an
+/// import may start with that no file's path holds.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Manifests {
+    /// Each go.mod's `module` path. A Go import of a module's own path names a directory of
+    /// the tree exactly, the root's included, which no trailing run of the path can name
+    /// (`github.com/gorilla/mux` is the root's package when the root's go.mod says `module
+    /// github.com/gorilla/mux`).
+    pub go_modules: Vec<(String, String)>,
+    /// Each Cargo.toml's library crate name (`[lib] name`, else `[package] name`, `-` read
+    /// as `_`). A Rust path starting with it (`petgraph::algo::dijkstra` in the crate's
+    /// tests/, benches/ and examples/, or in another crate of the workspace) is that
+    /// crate's `crate::` path.
+    pub crates: Vec<(String, String)>,
+}
 
 #[derive(Debug, Default)]
 pub struct Graph {
@@ -212,8 +222,8 @@ pub struct Graph {
     keys: HashMap<String, Vec<u32>>,
     /// The SCIP index the calls were resolved with, if the project has one.
     pub scip: Option<Arc<ScipView>>,
-    /// The tree's Go modules the calls were resolved with (see [`GoModules`]).
-    pub go_modules: GoModules,
+    /// The manifests the calls were resolved with.
+    pub manifests: Manifests,
     /// The Go files of each directory, for imports of a module's own packages.
     go_dirs: HashMap<String, Vec<u32>>,
     /// Every typed field of the project: holder type name to (field, type name), for calls
@@ -397,6 +407,36 @@ impl Graph {
     pub fn symbols_of(&self, file: u32) -> std::ops::Range<u32> {
         let f = &self.files[file as usize];
         f.first_symbol..f.first_symbol + f.symbol_count
+    }
+
+    /// The definition whose container is the class a `self` or `this` inside definition
+    /// `def` means: `def` itself, or, for a function declared inside a method (a
+    /// decorator's wrapper, a callback), the enclosing method.
+    pub fn self_owner(&self, def: u32) -> u32 {
+        let mut current = def;
+        // Nesting deeper than this is no method's closure worth following.
+        for _ in 0..8 {
+            let node = &self.symbols[current as usize];
+            let sym = node.symbol();
+            let Some(container) = sym.container.as_deref() else {
+                return current;
+            };
+            let enclosing = self
+                .defined_in(node.file, container)
+                .into_iter()
+                .find(|&o| {
+                    let outer = self.symbols[o as usize].symbol();
+                    o != current
+                        && outer.start_line <= sym.start_line
+                        && sym.end_line <= outer.end_line
+                        && matches!(outer.kind.as_str(), "function" | "method")
+                });
+            match enclosing {
+                Some(outer) => current = outer,
+                None => return current,
+            }
+        }
+        current
     }
 
     /// The innermost definition of `file` whose lines hold `line`.

@@ -232,12 +232,17 @@ impl Analysis {
         if let Some(hash) = &scip_hash {
             hasher.update(hash.as_bytes());
         }
-        let go_modules = self.index.go_modules();
-        for (module, dir) in &go_modules {
-            hasher.update(&[1]);
-            hasher.update(module.as_bytes());
-            hasher.update(&[0]);
-            hasher.update(dir.as_bytes());
+        let manifests = graph::Manifests {
+            go_modules: self.index.go_modules(),
+            crates: self.index.cargo_crates(),
+        };
+        for (tag, named) in [(1, &manifests.go_modules), (2, &manifests.crates)] {
+            for (name, dir) in named {
+                hasher.update(&[tag]);
+                hasher.update(name.as_bytes());
+                hasher.update(&[0]);
+                hasher.update(dir.as_bytes());
+            }
         }
         let key = hasher.finalize();
         if let (Some(k), Some(s)) = (state.key, &state.snapshot)
@@ -264,7 +269,7 @@ impl Analysis {
                 previous.as_ref().map(|s| &s.graph),
                 &ordered,
                 view,
-                go_modules,
+                manifests,
             )
         });
         let resolved = graph.resolved_again;

@@ -3,7 +3,7 @@
 //! the graph must take each site's target from it, fall back to its own resolution where the
 //! index no longer describes a file, and answer after edits as a fresh build would.
 
-use super::graph::{Graph, ScipView};
+use super::graph::{Graph, Manifests, ScipView};
 use crate::index::code::Language;
 use crate::index::facts::FileFacts;
 use crate::index::scip::ScipIndex;
@@ -111,7 +111,7 @@ fn each_call_site_takes_the_definition_the_index_names() {
         edges(&without)
     );
     let both = view(&files, &["models.py", "api.py"]);
-    let with = Graph::update_with(None, &files, Some(both), Vec::new());
+    let with = Graph::update_with(None, &files, Some(both), Manifests::default());
     assert_eq!(
         edges(&with),
         vec![
@@ -133,7 +133,7 @@ fn a_file_changed_since_the_index_resolves_on_its_own() {
         None,
         &now,
         Some(view(&files, &["models.py", "api.py"])),
-        Vec::new(),
+        Manifests::default(),
     );
     assert_eq!(
         edges(&g),
@@ -149,7 +149,7 @@ fn a_file_changed_since_the_index_resolves_on_its_own() {
         None,
         &now,
         Some(view(&files, &["models.py", "api.py"])),
-        Vec::new(),
+        Manifests::default(),
     );
     assert!(edges(&g).iter().all(|e| e.2 == "name"), "{:?}", edges(&g));
 }
@@ -158,7 +158,7 @@ fn a_file_changed_since_the_index_resolves_on_its_own() {
 fn after_edits_the_graph_answers_as_a_fresh_build_with_the_index() {
     let files = vec![facts("models.py", MODELS), facts("api.py", API)];
     let scip = view(&files, &["models.py", "api.py"]);
-    let mut previous = Graph::update_with(None, &files, Some(scip.clone()), Vec::new());
+    let mut previous = Graph::update_with(None, &files, Some(scip.clone()), Manifests::default());
     let edits = [
         vec![
             facts("models.py", &format!("# a\n{MODELS}")),
@@ -174,14 +174,14 @@ fn after_edits_the_graph_answers_as_a_fresh_build_with_the_index() {
     ];
     for now in edits {
         let updated = Graph::update(Some(&previous), &now);
-        let fresh = Graph::update_with(None, &now, Some(scip.clone()), Vec::new());
+        let fresh = Graph::update_with(None, &now, Some(scip.clone()), Manifests::default());
         assert_eq!(edges(&updated), edges(&fresh));
         previous = updated;
     }
     // Back to the indexed content: the index's answer again.
     assert!(edges(&previous).iter().all(|e| e.2 == "scip"));
     // Another index (or none) builds afresh.
-    let none = Graph::update_with(Some(&previous), &files, None, Vec::new());
+    let none = Graph::update_with(Some(&previous), &files, None, Manifests::default());
     assert_eq!(edges(&none), edges(&Graph::build(&files)));
 }
 
@@ -221,6 +221,6 @@ fn a_symbol_the_index_knows_only_from_outside_keeps_the_host_s_own_binding() {
             .map(|f| (f.path.clone(), f.hash.clone()))
             .collect(),
     });
-    let g = Graph::update_with(None, &files, Some(view), Vec::new());
+    let g = Graph::update_with(None, &files, Some(view), Manifests::default());
     assert_eq!(edges(&g), vec![edge("run", "helper", "import")]);
 }

@@ -2,7 +2,7 @@
 //! language with known answers, and PageRank, cycles, impact radius and hot spots on graphs
 //! small enough to work out by hand.
 
-use super::graph::{Confidence, Graph};
+use super::graph::{Confidence, Graph, Manifests};
 use super::{Snapshot, rank, rank_snapshot, reach, views};
 use crate::index::code::Language;
 use crate::index::facts::FileFacts;
@@ -381,7 +381,10 @@ fn a_go_import_of_the_tree_s_own_module_names_its_directory_and_every_file_of_it
         ),
     ];
     let facts: Vec<_> = files.iter().map(|(p, s)| facts(p, s)).collect();
-    let modules = vec![("github.com/gorilla/mux".to_string(), String::new())];
+    let modules = Manifests {
+        go_modules: vec![("github.com/gorilla/mux".to_string(), String::new())],
+        ..Manifests::default()
+    };
     let s = rank_snapshot(Graph::update_with(None, &facts, None, modules.clone()));
     assert_eq!(
         callees(&s, "example_test.go:Example"),
@@ -399,8 +402,8 @@ fn a_go_import_of_the_tree_s_own_module_names_its_directory_and_every_file_of_it
     );
     // A graph updated with other modules is resolved afresh, as a new build would be.
     let updated = Graph::update(Some(&s.graph), &facts);
-    assert_eq!(updated.go_modules, modules);
-    let moved = Graph::update_with(Some(&s.graph), &facts, None, Vec::new());
+    assert_eq!(updated.manifests, modules);
+    let moved = Graph::update_with(Some(&s.graph), &facts, None, Manifests::default());
     let moved = rank_snapshot(moved);
     assert_eq!(
         callees(&moved, "example_test.go:Example"),
@@ -410,7 +413,10 @@ fn a_go_import_of_the_tree_s_own_module_names_its_directory_and_every_file_of_it
 
 #[test]
 fn a_file_added_to_an_imported_go_package_is_found_as_a_fresh_build_finds_it() {
-    let modules = vec![("example.com/app".to_string(), String::new())];
+    let modules = Manifests {
+        go_modules: vec![("example.com/app".to_string(), String::new())],
+        ..Manifests::default()
+    };
     let before = [
         (
             "router/doc.go",
@@ -760,10 +766,14 @@ fn fields_and_module_values_take_the_types_their_assignments_state() {
             ("pkg/config.py:Config.load", "type")
         ])
     );
-    // The test's local subclass `Flask` is not the `Flask` another test makes.
+    // The test's local subclass `Flask` is not the `Flask` another test makes (which
+    // `import pkg.app` names through its whole path).
     assert_eq!(
         callees(&s, "tests/test_config.py:test_load"),
-        pairs(&[("pkg/config.py:Config.load", "type")])
+        pairs(&[
+            ("pkg/app.py:Flask", "import"),
+            ("pkg/config.py:Config.load", "type")
+        ])
     );
 }
 
@@ -1674,6 +1684,66 @@ mod incremental {
             &[star, api, ("pkg/base.py", "def got():\n    pass\n"), user],
             &[star, api, base, user],
             ("-> pkg/base.py#get", true),
+        );
+    }
+
+    #[test]
+    fn an_element_type_a_class_alias_and_a_go_defined_type_are_followed() {
+        // Python: a loop over a `List[Text]` and a name for a class, when Text gains the
+        // method another file calls.
+        let user = (
+            "rich/lines.py",
+            "from typing import List\nfrom .text import Text\n\nclass Lines:\n    def __init__(self):\n        self._lines: List[Text] = []\n\n    def justify(self):\n        for line in self._lines:\n            line.pad()\n        _T = Text\n        _T.wrap()\n",
+        );
+        let bare = ("rich/text.py", "class Text:\n    pass\n");
+        let full = (
+            "rich/text.py",
+            "class Text:\n    def pad(self):\n        pass\n\n    def wrap(self):\n        pass\n",
+        );
+        updates_match(
+            &[bare, user],
+            &[full, user],
+            ("-> rich/text.py#Text.pad", true),
+        );
+        updates_match(
+            &[full, user],
+            &[bare, user],
+            ("-> rich/text.py#Text.pad", false),
+        );
+        updates_match(
+            &[bare, user],
+            &[full, user],
+            ("-> rich/text.py#Text.wrap", true),
+        );
+        // The element's class changes its base; nothing the loop calls is renamed.
+        let bases = (
+            "rich/base.py",
+            "class A:\n    def pad(self):\n        pass\n\nclass B:\n    def pad(self):\n        pass\n",
+        );
+        let (on_a, on_b) = (
+            "from .base import A, B\n\nclass Text(A):\n    pass\n",
+            "from .base import A, B\n\nclass Text(B):\n    pass\n",
+        );
+        updates_match(
+            &[bases, ("rich/text.py", on_a), user],
+            &[bases, ("rich/text.py", on_b), user],
+            ("-> rich/base.py#B.pad", true),
+        );
+        // Go: ranging over a type defined over a slice whose element type changes.
+        let path = |element: &str| -> String {
+            format!(
+                "package cmp\n\ntype Step interface {{\n    String() string\n}}\n\ntype Other interface {{\n    String() string\n}}\n\ntype Path []{element}\n"
+            )
+        };
+        let walk = (
+            "cmp/walk.go",
+            "package cmp\n\nfunc walk(pa Path) {\n    for _, s := range pa {\n        s.String()\n    }\n}\n",
+        );
+        let (step, other) = (path("Step"), path("Other"));
+        updates_match(
+            &[("cmp/path.go", step.as_str()), walk],
+            &[("cmp/path.go", other.as_str()), walk],
+            ("-> cmp/path.go#Other.String", true),
         );
     }
 
@@ -3189,4 +3259,221 @@ fn a_rust_use_of_an_item_of_the_parent_or_root_module_names_that_module_s_file()
         .collect();
     from_b.sort_unstable();
     assert_eq!(from_b, ["src/a.rs", "src/lib.rs"], "{from_b:?}");
+}
+
+#[test]
+fn a_go_defined_type_holds_methods_and_a_conversion_to_it_is_a_call() {
+    let s = snapshot(&[
+        (
+            "cmp/internal/diff/diff.go",
+            "package diff\n\ntype Result struct{ NumDiff int }\n\nfunc (r Result) Equal() bool { return r.NumDiff == 0 }\n",
+        ),
+        (
+            "cmp/options.go",
+            "package cmp\n\ntype Result struct{ flags int }\n\nfunc (r Result) Equal() bool { return r.flags == 0 }\n",
+        ),
+        (
+            "cmp/report.go",
+            "package cmp\n\ntype PathStep interface {\n    String() string\n}\n\ntype Path []PathStep\n\nfunc (pa Path) String() string {\n    for _, s := range pa {\n        s.String()\n    }\n    return \"\"\n}\n\ntype repeatCount int\n\nfunc (n repeatCount) appendChar(b []byte, c byte) []byte {\n    return b\n}\n\ntype textList []textRecord\n\ntype textRecord struct{ Key string }\n\nfunc (s textList) alignLens() []repeatCount {\n    return nil\n}\n\nfunc (s textList) format(b []byte) (out []byte) {\n    lens := s.alignLens()\n    b = lens[0].appendChar(b, ' ')\n    return repeatCount(2).appendChar(b, '\\t')\n}\n\nfunc (s textList) made() (out textList) {\n    return s\n}\n",
+        ),
+        (
+            "cmp/compare.go",
+            "package cmp\n\nimport (\n    \"example.com/m/cmp/internal/diff\"\n    goflag \"flag\"\n)\n\ntype state struct {\n    result diff.Result\n}\n\ntype Flag struct {\n    Value Result\n}\n\nfunc newState() *state { return &state{} }\n\nfunc Equal(list textList, goflag *goflag.Flag) bool {\n    goflag.Value.Equal()\n    s := newState()\n    again := list.made()\n    again.format(nil)\n    n := repeatCount(3)\n    n.appendChar(nil, ' ')\n    return s.result.Equal()\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "cmp/report.go:textList.format"),
+        pairs(&[
+            ("cmp/report.go:repeatCount", "file"),
+            ("cmp/report.go:repeatCount.appendChar", "type"),
+            ("cmp/report.go:textList.alignLens", "type"),
+        ])
+    );
+    assert_eq!(
+        callees(&s, "cmp/report.go:Path.String"),
+        pairs(&[("cmp/report.go:PathStep.String", "type")])
+    );
+    assert_eq!(
+        callees(&s, "cmp/compare.go:Equal"),
+        pairs(&[
+            ("cmp/compare.go:newState", "file"),
+            ("cmp/internal/diff/diff.go:Result.Equal", "type"),
+            ("cmp/report.go:repeatCount", "package"),
+            ("cmp/report.go:repeatCount.appendChar", "type"),
+            ("cmp/report.go:textList.format", "type"),
+            ("cmp/report.go:textList.made", "type"),
+        ])
+    );
+}
+
+#[test]
+fn a_python_import_of_a_submodule_binds_its_package_too() {
+    let s = snapshot(&[
+        ("src/pkg/__init__.py", "from .decorators import option\n"),
+        (
+            "src/pkg/decorators.py",
+            "def option(*a):\n    def deco(f):\n        return f\n    return deco\n",
+        ),
+        (
+            "src/pkg/_impl.py",
+            "def option():\n    pass\n\ndef helper():\n    pass\n",
+        ),
+        (
+            "tests/test_a.py",
+            "import pkg._impl\n\ndef test_x(runner):\n    @pkg.option(\n        \"-g\"\n    )\n    def cli(g):\n        pass\n    pkg._impl.helper()\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "tests/test_a.py:test_x"),
+        pairs(&[
+            ("src/pkg/_impl.py:helper", "import"),
+            ("src/pkg/decorators.py:option", "import"),
+        ])
+    );
+}
+
+#[test]
+fn a_parameter_shadows_a_module_and_a_fallback_value_types_a_name() {
+    let s = snapshot(&[
+        ("rich/markup.py", "def render(markup):\n    pass\n"),
+        (
+            "rich/console.py",
+            "from .markup import render\n\nclass Console:\n    def render(self, x):\n        pass\n\n    def set_live(self, live):\n        pass\n\ndef get_console() -> Console:\n    return Console()\n",
+        ),
+        (
+            "rich/text.py",
+            "class Text:\n    def stylize(self, style):\n        pass\n\n    def justify(self):\n        pass\n",
+        ),
+        (
+            "rich/live.py",
+            "from .console import Console, get_console\nfrom .text import Text\n\nclass Live:\n    def __init__(self, console: Console = None, screen=None):\n        self.console = console if console is not None else get_console()\n        self.screen = screen or get_console()\n\n    def start(self, console: Console):\n        console.render(1)\n        self.console.set_live(self)\n        self.screen.set_live(self)\n        title = self.text or Text()\n        title.stylize(1)\n        _Text = Text\n        _Text.justify()\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "rich/live.py:Live.start"),
+        pairs(&[
+            ("rich/console.py:Console.render", "type"),
+            ("rich/console.py:Console.set_live", "type"),
+            ("rich/text.py:Text", "import"),
+            ("rich/text.py:Text.justify", "type"),
+            ("rich/text.py:Text.stylize", "type"),
+        ])
+    );
+}
+
+#[test]
+fn a_function_inside_a_method_means_the_method_s_class_by_self() {
+    let s = snapshot(&[(
+        "click/core.py",
+        "class Group:\n    def add_command(self, cmd):\n        pass\n\n    def group(self, *args):\n        def decorator(f):\n            cmd = f\n            self.add_command(cmd)\n            return cmd\n\n        return decorator\n\nclass Other:\n    def add_command(self, cmd):\n        pass\n",
+    )]);
+    assert_eq!(
+        callees(&s, "click/core.py:group.decorator"),
+        pairs(&[("click/core.py:Group.add_command", "container")])
+    );
+}
+
+#[test]
+fn a_loop_over_a_typed_python_sequence_names_its_elements_type() {
+    let s = snapshot(&[
+        (
+            "rich/text.py",
+            "class Text:\n    def pad_right(self, n):\n        pass\n\n    def append(self, x):\n        pass\n",
+        ),
+        (
+            "rich/containers.py",
+            "from typing import Iterable, List\nfrom .text import Text\n\nclass Lines:\n    def __init__(self, lines: Iterable[Text] = ()):\n        self._lines: List[\"Text\"] = list(lines)\n\n    def justify(self, width, extra: Iterable[Text]):\n        for line in self._lines:\n            line.pad_right(width)\n        self._lines.append(width)\n        for more in extra:\n            more.pad_right(1)\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "rich/containers.py:Lines.justify"),
+        pairs(&[("rich/text.py:Text.pad_right", "type")])
+    );
+}
+
+#[test]
+fn a_for_of_loop_over_a_typed_array_names_its_elements_type() {
+    let s = snapshot(&[
+        ("src/item.ts", "export class Item {\n  run(): void {}\n}\n"),
+        (
+            "src/box.ts",
+            "import { Item } from './item';\n\nexport class Box {\n  private items: Item[] = [];\n\n  runAll(keys: Item[]): void {\n    for (const item of this.items) {\n      item.run();\n    }\n    for (const key in keys) {\n      key.run();\n    }\n  }\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "src/box.ts:Box.runAll"),
+        pairs(&[("src/item.ts:Item.run", "type")])
+    );
+}
+
+#[test]
+fn a_rust_associated_function_s_declared_return_types_the_call_on_it() {
+    let s = snapshot(&[(
+        "src/hir.rs",
+        "pub struct LookSet;\npub struct Other;\n\nimpl LookSet {\n    pub fn empty() -> LookSet {\n        LookSet\n    }\n    pub fn full() -> Self {\n        LookSet\n    }\n    pub fn insert(self, x: u8) -> LookSet {\n        self\n    }\n}\n\nimpl Other {\n    pub fn insert(self, x: u8) {}\n}\n\nfn singleton(x: u8) -> LookSet {\n    LookSet::empty().insert(x);\n    LookSet::full().insert(x)\n}\n",
+    )]);
+    assert_eq!(
+        callees(&s, "src/hir.rs:singleton"),
+        pairs(&[
+            ("src/hir.rs:LookSet.empty", "container"),
+            ("src/hir.rs:LookSet.full", "container"),
+            ("src/hir.rs:LookSet.insert", "type"),
+        ])
+    );
+}
+
+#[test]
+fn a_bare_call_s_value_is_the_function_s_not_a_method_s_of_that_name() {
+    let s = snapshot(&[(
+        "src/ast/parse.rs",
+        "pub struct Parser;\npub struct ParserI<'s, P> {\n    p: &'s P,\n}\n\nimpl<'s, P: Borrow<Parser>> ParserI<'s, P> {\n    fn parser(&self) -> &Parser {\n        self.p\n    }\n\n    fn parse_escape(&self) -> u8 {\n        1\n    }\n}\n\nimpl Parser {\n    fn parse_escape(&self) -> u8 {\n        2\n    }\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    fn parser(pattern: &str) -> ParserI<'_, Parser> {\n        ParserI::new(pattern)\n    }\n\n    #[test]\n    fn parse_hex() {\n        assert_eq!(parser(\"x\").parse_escape(), 1);\n    }\n}\n",
+    )]);
+    assert_eq!(
+        callees(&s, "src/ast/parse.rs:tests.parse_hex"),
+        pairs(&[
+            ("src/ast/parse.rs:ParserI.parse_escape", "type"),
+            ("src/ast/parse.rs:tests.parser", "container"),
+        ])
+    );
+}
+
+#[test]
+fn a_rust_path_through_the_tree_s_own_crate_name_is_that_crate_s_path() {
+    let files = [
+        (
+            "src/lib.rs",
+            "pub mod algo;\npub mod graph;\npub use crate::graph::Graph;\n",
+        ),
+        ("src/algo/mod.rs", "pub fn dijkstra() {}\n"),
+        (
+            "src/graph.rs",
+            "pub struct Graph;\n\nimpl Graph {\n    pub fn new() -> Graph {\n        Graph\n    }\n    pub fn find_edge(&self) {}\n}\n",
+        ),
+        // A library crate named alike elsewhere: only a manifest says which is the tree's.
+        ("vendor/other/src/algo.rs", "pub fn dijkstra() {}\n"),
+        (
+            "tests/graph.rs",
+            "use petgraph::algo::dijkstra;\nuse petgraph::Graph;\n\n#[test]\nfn walk() {\n    let g = Graph::new();\n    g.find_edge();\n    dijkstra();\n    petgraph::algo::dijkstra();\n}\n",
+        ),
+    ];
+    let facts: Vec<_> = files.iter().map(|(p, s)| facts(p, s)).collect();
+    let manifests = Manifests {
+        crates: vec![("petgraph".to_string(), String::new())],
+        ..Manifests::default()
+    };
+    let s = rank_snapshot(Graph::update_with(None, &facts, None, manifests));
+    assert_eq!(
+        callees(&s, "tests/graph.rs:walk"),
+        pairs(&[
+            ("src/algo/mod.rs:dijkstra", "import"),
+            ("src/graph.rs:Graph.find_edge", "type"),
+            ("src/graph.rs:Graph.new", "container"),
+        ])
+    );
+    // Without the manifest the crate's name is no module of the tree: a guess by name.
+    let without = rank_snapshot(Graph::build(&facts));
+    assert!(
+        !callees(&without, "tests/graph.rs:walk")
+            .contains(&("src/algo/mod.rs:dijkstra".to_string(), "import"))
+    );
 }

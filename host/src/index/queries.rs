@@ -812,6 +812,24 @@ impl Index {
             .collect()
     }
 
+    /// The tree's Rust library crates (`analysis::graph::Manifests::crates`): each catalogued
+    /// Cargo.toml's crate name and directory, in path order.
+    pub fn cargo_crates(&self) -> Vec<(String, String)> {
+        let paths = catalog::paths_named(&self.reader(), "Cargo.toml").unwrap_or_else(|err| {
+            tracing::debug!("listing Cargo.toml files: {err:#}");
+            Vec::new()
+        });
+        paths
+            .into_iter()
+            .filter_map(|path| {
+                let file = self.ws.read(&path, preview_read()).ok()?;
+                let name = resolve::cargo_crate(&String::from_utf8_lossy(&file.bytes))?;
+                let dir = path.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+                Some((name, dir))
+            })
+            .collect()
+    }
+
     /// What a source file imports, each resolved to an indexed file when one matches.
     pub fn imports(&self, path: &str) -> HostResult<Vec<Import>> {
         let (rel, language, x) = match self.source_structure(path) {

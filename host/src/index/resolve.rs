@@ -121,6 +121,16 @@ pub fn go_module(go_mod: &str) -> Option<String> {
     })
 }
 
+/// The library crate a Cargo.toml declares: `[lib] name`, else `[package] name` with its
+/// `-` read as `_` (the name Rust paths use); none for a workspace's own manifest or one
+/// that does not parse.
+pub fn cargo_crate(manifest: &str) -> Option<String> {
+    let doc: toml::Table = manifest.parse().ok()?;
+    let name_in = |section: &str| doc.get(section)?.get("name")?.as_str();
+    let name = name_in("lib").or_else(|| name_in("package"))?;
+    Some(name.replace('-', "_"))
+}
+
 /// A file that stands for its directory (`pkg/__init__.py`, `lib/index.ts`, `a/mod.rs`,
 /// `src/lib.rs`): an import of the directory lands on it, and it often re-exports the rest.
 pub fn is_package_root(path: &str) -> bool {

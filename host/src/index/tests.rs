@@ -1341,3 +1341,34 @@ fn the_tree_s_go_modules_are_read_from_each_go_mod() {
         ]
     );
 }
+
+#[test]
+fn the_tree_s_rust_crates_are_read_from_each_cargo_toml() {
+    let root = Root::new(&[
+        (
+            "Cargo.toml",
+            "[workspace]\nmembers = [\"regex-syntax\"]\n\n[package]\nname = \"regex\"\n",
+        ),
+        (
+            "regex-syntax/Cargo.toml",
+            "[package]\nname = \"regex-syntax\"\nversion = \"0.8.0\"\n",
+        ),
+        (
+            "tools/Cargo.toml",
+            "[package]\nname = \"tools\"\n\n[lib]\nname = \"tool_lib\"\n",
+        ),
+        ("broken/Cargo.toml", "[package\nname = "),
+        ("src/lib.rs", "pub fn f() {}\n"),
+    ]);
+    let runtime = root.open();
+    let index = index(&runtime);
+    index.update(false, None).unwrap();
+    assert_eq!(
+        index.cargo_crates(),
+        [
+            ("regex".to_string(), String::new()),
+            ("regex_syntax".to_string(), "regex-syntax".to_string()),
+            ("tool_lib".to_string(), "tools".to_string())
+        ]
+    );
+}

@@ -74,6 +74,10 @@ impl Graph {
                 unresolved += 1;
                 continue;
             };
+            // Call sites come in file order: most share the caller before them.
+            if scope.caller.get() != caller || scope.self_owner.get() == u32::MAX {
+                scope.self_owner.set(self.self_owner(caller));
+            }
             scope.caller.set(caller);
             let (targets, confidence) = match scip.and_then(|x| x.named_at(path, *line, name)) {
                 Some(named) if named.iter().any(|t| t.definition.is_some()) => (
@@ -115,9 +119,12 @@ impl Graph {
         // A call means a definition of its own language family: a Python `normalize()` is
         // never a JavaScript or C function of that name.
         let family = scope.facts.language.as_deref().map(Language::family);
+        // Go's conversion `repeatCount(n)` names a defined type as a call does.
+        let go = scope.facts.language.as_deref() == Some("go");
         let callable = |s: &u32| {
             let node = &self.symbols[*s as usize];
-            CALLABLE.contains(&node.symbol().kind.as_str())
+            let kind = node.symbol().kind.as_str();
+            (CALLABLE.contains(&kind) || (go && kind == "type"))
                 && self.files[node.file as usize]
                     .language
                     .as_deref()
@@ -127,8 +134,9 @@ impl Graph {
         let sym = |s: u32| self.symbols[s as usize].symbol();
         let caller_sym = sym(caller);
         let at = (caller_sym.start_line, caller_sym.end_line);
-        // A method's class, or the class (impl, ...) the caller itself is.
-        let own = caller_sym.container.as_deref();
+        // A method's class (a closure's inside a method too), or the class (impl, ...) the
+        // caller itself is.
+        let own = scope.own_class(self);
         let in_own = |s: &u32| {
             let c = sym(*s).container.as_deref();
             c.is_some() && (c == own || c == Some(caller_sym.name.as_str()))
@@ -278,6 +286,18 @@ impl Graph {
                     }
                 }
             }
+            // An associated function's declared return (`LookSet::empty().insert(..)`, an
+            // `fn empty() -> LookSet` or `-> Self`).
+            if let Some((ty, function)) = made_by.rsplit_once("::")
+                && !made_by.contains("()")
+            {
+                for type_name in self.returns_of(scope, at, vec![ty.to_string()], function) {
+                    let methods = callables(self.methods_of_type(scope, at, &type_name, name));
+                    if !methods.is_empty() {
+                        return (methods, Confidence::Type);
+                    }
+                }
+            }
             let made = if made_by.contains("()") {
                 None // a chain whose returns are unknown: no name of it is a type made
             } else if made_by.contains("::") {
@@ -296,7 +316,18 @@ impl Graph {
         }
         // Through a module the file imports under the receiver's first name, or by its path.
         let head = receiver.split(['.', ':']).next().unwrap_or(receiver);
-        let mut modules = scope.module_files(head, at);
+        // `import a.b` then `a.b.f()`: the module the whole receiver names, before the
+        // package its first name does.
+        let module = match scope.by_whole.contains_key(receiver) {
+            true => receiver,
+            false => head,
+        };
+        // A parameter or local of the caller named like a module shadows it (`def f(console:
+        // Console)` beside `from .console import Console`).
+        let mut modules = match scope.declared_local(head, at) {
+            true => Vec::new(),
+            false => scope.module_files(module, at),
+        };
         // `from pkg import mod` resolves both pkg and pkg/mod on its line: the file named
         // like the receiver is the one meant.
         let named_like: Vec<u32> = modules
@@ -305,11 +336,21 @@ impl Graph {
             .filter(|&f| {
                 resolve::file_keys(&self.files[f as usize].path)
                     .iter()
-                    .any(|k| k == head)
+                    .any(|k| k == last_segment(module))
             })
             .collect();
         if !named_like.is_empty() {
             modules = named_like;
+        }
+        if modules.is_empty()
+            && receiver.contains("::")
+            && scope.facts.language.as_deref() == Some("rust")
+        {
+            modules = self
+                .crate_path_files(receiver)
+                .into_iter()
+                .take(1)
+                .collect();
         }
         if modules.is_empty() && receiver.contains("::") {
             let importer = &self.files[scope.file as usize].path;
@@ -463,11 +504,34 @@ impl Graph {
     /// class beside the caller's); `None` for other languages.
     fn in_package(&self, scope: &Scope, name: &str) -> Option<Vec<u32>> {
         let kinds: &[&str] = match scope.facts.language.as_deref() {
-            Some("go") => &["function"],
+            // A function, or a conversion to a type (`matcher(m)`).
+            Some("go") => &["function", "type", "struct", "interface"],
             Some("java") => CLASS_LIKE,
             _ => return None,
         };
         Some(self.package_members(scope.file, name, kinds))
+    }
+
+    /// The files a Rust path starting with one of the tree's crates (`petgraph::algo::f`,
+    /// see [`Manifests::crates`]) names: that crate's `crate::` path from its src/lib.rs,
+    /// the deepest module first; the crate's root for the crate's name alone.
+    pub(super) fn crate_path_files(&self, path: &str) -> Vec<u32> {
+        let first = path.split("::").next().unwrap_or(path);
+        let Some((_, dir)) = self.manifests.crates.iter().find(|(name, _)| name == first) else {
+            return Vec::new();
+        };
+        let root = match dir.as_str() {
+            "" => "src/lib.rs".to_string(),
+            d => format!("{d}/src/lib.rs"),
+        };
+        let inner = path.strip_prefix(first).unwrap_or_default();
+        if inner.is_empty() {
+            return self.file(&root).into_iter().collect();
+        }
+        resolve::rust_module_files(&root, &format!("crate{inner}"))
+            .iter()
+            .filter_map(|p| self.file(p))
+            .collect()
     }
 
     /// The files a module path written in `importer` may name, by the index's conventions:
@@ -559,9 +623,9 @@ impl Graph {
     }
 
     /// The Go files of the directory a Go import path names inside one of the tree's modules
-    /// (see [`GoModules`]), when that directory has any.
+    /// (see [`Manifests::go_modules`]), when that directory has any.
     fn go_package(&self, import: &str) -> Option<Vec<u32>> {
-        self.go_modules.iter().find_map(|(module, dir)| {
+        self.manifests.go_modules.iter().find_map(|(module, dir)| {
             let rest = import.strip_prefix(module.as_str())?;
             let sub = match rest {
                 "" => "",
@@ -630,6 +694,9 @@ pub(super) struct Scope<'a, 'f> {
     pub(super) call_line: Cell<u32>,
     /// The definition making the call being resolved.
     pub(super) caller: Cell<u32>,
+    /// The definition whose container is the class `self` means there
+    /// ([`Graph::self_owner`]), found once per call.
+    pub(super) self_owner: Cell<u32>,
     /// The callbacks' callees being resolved to type their parameters
     /// ([`types::CALLBACK_PARAMETER`]): one asked again inside its own resolution (`x.f((x)
     /// => ..)`) has no answer.
@@ -667,6 +734,7 @@ impl<'a, 'f> Scope<'a, 'f> {
             typed: HashMap::new(),
             call_line: Cell::new(0),
             caller: Cell::new(0),
+            self_owner: Cell::new(u32::MAX),
             callbacks_open: RefCell::new(HashSet::new()),
             methods_seen: RefCell::new(HashMap::new()),
             values_seen: RefCell::new(HashMap::new()),
@@ -713,6 +781,23 @@ impl<'a, 'f> Scope<'a, 'f> {
             })
             .map(|(t, _, _)| *t)
             .collect()
+    }
+
+    /// The class a `self` or `this` in the calling definition means (a closure's inside a
+    /// method too).
+    pub(super) fn own_class<'g>(&self, graph: &'g Graph) -> Option<&'g str> {
+        let owner = &graph.symbols[self.self_owner.get() as usize];
+        owner.symbol().container.as_deref()
+    }
+
+    /// Whether `name` is a parameter or local a definition spanning `at` (or one around it)
+    /// declares with a type.
+    pub(super) fn declared_local(&self, name: &str, at: (u32, u32)) -> bool {
+        self.typed
+            .get(name)
+            .into_iter()
+            .flatten()
+            .any(|(_, span, _)| span.is_some_and(|(start, end)| start <= at.0 && at.1 <= end))
     }
 
     /// The types a receiver as written has where a definition spanning `at` (a member of

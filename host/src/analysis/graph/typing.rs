@@ -248,6 +248,7 @@ impl Graph {
         });
         directory
             || self
+                .manifests
                 .go_modules
                 .iter()
                 .any(|(module, _)| module.rsplit('/').next() == Some(package))
@@ -264,6 +265,17 @@ impl Graph {
         name: &str,
         kinds: &[&str],
     ) -> Vec<u32> {
+        // A Go type defined over another (`type textList []textRecord`, `type mode int`)
+        // holds methods as a struct does; Go writes an alias `type A = B`, which the
+        // outline does not keep, so every Go `type` is such a defined type.
+        let go = self.files[file as usize].language.as_deref() == Some("go");
+        let with_defined;
+        let kinds = if go && kinds.contains(&"struct") && !kinds.contains(&"type") {
+            with_defined = [kinds, &["type"]].concat();
+            with_defined.as_slice()
+        } else {
+            kinds
+        };
         let of_kind = |s: &u32| kinds.contains(&self.symbols[*s as usize].symbol().kind.as_str());
         // A Rust type reached through a module (`dir::Ignore`): by its name, unless the
         // project has no such module (`io::Error` is the standard library's).
@@ -278,8 +290,22 @@ impl Graph {
         if self.files[file as usize].language.as_deref() == Some("go")
             && let Some((package, inner)) = name.split_once('.')
         {
-            let imported = file == scope.file && !scope.module_files(package, at).is_empty();
-            if !imported && !self.go_package_named(package) {
+            let package_files = if file == scope.file {
+                scope.module_files(package, at)
+            } else {
+                Vec::new()
+            };
+            // The package the file imports under that name holds it (`diff.Result`, where
+            // the caller's own package has a `Result` too).
+            let held: Vec<u32> = package_files
+                .iter()
+                .flat_map(|&f| self.defined_in(f, inner))
+                .filter(of_kind)
+                .collect();
+            if !held.is_empty() {
+                return held;
+            }
+            if package_files.is_empty() && !self.go_package_named(package) {
                 return Vec::new();
             }
             return self.types_named(scope, at, file, inner, kinds);
@@ -350,7 +376,12 @@ impl Graph {
     /// The type the functions a call of `function` in the caller's file means are declared
     /// to return, when they agree on one.
     fn returned_type(&self, scope: &Scope, at: (u32, u32), function: &str) -> Option<String> {
-        let functions = self.types_named(scope, at, scope.file, function, &["function", "method"]);
+        // A function before a method of the name: a bare call reaches a method only where
+        // a class's members are in scope (Java's, whose every function is a method).
+        let mut functions = self.types_named(scope, at, scope.file, function, &["function"]);
+        if functions.is_empty() {
+            functions = self.types_named(scope, at, scope.file, function, &["method"]);
+        }
         let mut returned = functions.iter().map(|&f| self.declared_return(f));
         let first = returned.next()??;
         returned
@@ -376,7 +407,7 @@ impl Graph {
 
     /// The types the methods named `method` of values of `types` are declared to return,
     /// when they agree.
-    fn returns_of(
+    pub(super) fn returns_of(
         &self,
         scope: &Scope,
         at: (u32, u32),
@@ -417,7 +448,7 @@ impl Graph {
         on: &str,
         depth: usize,
     ) -> Vec<String> {
-        let own = caller.container.as_deref();
+        let own = scope.own_class(self);
         if SELF.contains(&on) {
             return own.into_iter().map(str::to_string).collect();
         }
@@ -513,10 +544,14 @@ impl Graph {
     }
 
     /// Whether a module a Rust path names (`io` of `io::Error`) is none of the project's:
-    /// no definition (`mod io`) and no file is named so.
+    /// no definition (`mod io`) and no file is named so, nor is the path's first name one
+    /// of the tree's crates (`petgraph::Graph` in petgraph's own tests).
     pub(super) fn library_module(&self, module: &str) -> bool {
         let head = module.rsplit("::").next().unwrap_or(module);
-        self.named(head).is_empty() && !self.keys.contains_key(head)
+        let first = module.split("::").next().unwrap_or(module);
+        self.named(head).is_empty()
+            && !self.keys.contains_key(head)
+            && !self.manifests.crates.iter().any(|(name, _)| name == first)
     }
 
     /// Whether a type as stated is reached through a library's module (`io::Error`).
@@ -593,7 +628,7 @@ impl Graph {
         at: (u32, u32),
         depth: usize,
     ) -> (Vec<String>, bool) {
-        let own = caller.container.as_deref();
+        let own = scope.own_class(self);
         let mut segments = receiver.split('.').peekable();
         let head = segments.next().unwrap_or_default();
         let bare = segments.peek().is_none();
@@ -612,7 +647,20 @@ impl Graph {
             {
                 vec![head.to_string()]
             } else {
+                // A local assigned a function's value (`s := newState()`): the type the
+                // function is declared to return, whose fields the chain reads.
                 stated
+                    .into_iter()
+                    .map(|t| {
+                        let a_type = !self
+                            .types_named(scope, at, scope.file, &t, TYPE_LIKE)
+                            .is_empty();
+                        match a_type {
+                            true => t,
+                            false => self.returned_type(scope, at, &t).unwrap_or(t),
+                        }
+                    })
+                    .collect()
             }
         };
         // A test's parameter named like a fixture it sees: what the fixture makes.
@@ -682,9 +730,10 @@ impl Graph {
                 match known {
                     Some(known) => known,
                     None => {
-                        let found = if let Some(path) =
-                            t.strip_prefix([types::PATH_VALUE, types::ELEMENT_OF])
-                        {
+                        let found = if let Some(path) = t.strip_prefix(types::ELEMENT_OF) {
+                            let held = self.path_types(scope, caller, at, path, depth - 1);
+                            self.elements_of(scope, at, held)
+                        } else if let Some(path) = t.strip_prefix(types::PATH_VALUE) {
                             self.path_types(scope, caller, at, path, depth - 1)
                         } else if let Some(callback) = t.strip_prefix(types::CALLBACK_PARAMETER) {
                             self.callback_parameter_types(scope, callback)
@@ -706,6 +755,34 @@ impl Graph {
         out.sort_unstable();
         out.dedup();
         out
+    }
+
+    /// What ranging over values of `types` gives: a collection marked [`types::ELEMENTS`]
+    /// its elements; a Go type defined over a slice, array or map (`type Path []PathStep`)
+    /// its element's type; any other type (a slice's type name is already its element's)
+    /// is kept.
+    fn elements_of(&self, scope: &Scope, at: (u32, u32), types: Vec<String>) -> Vec<String> {
+        let go = scope.facts.language.as_deref() == Some("go");
+        types
+            .into_iter()
+            .map(|t| {
+                if let Some(element) = t.strip_prefix(types::ELEMENTS) {
+                    return element.to_string();
+                }
+                if !go {
+                    return t;
+                }
+                let defined = self.types_named(scope, at, scope.file, &t, &["type"]);
+                let element = defined.iter().find_map(|&d| {
+                    let sym = self.symbols[d as usize].symbol();
+                    let over = sym.signature.strip_prefix(sym.name.as_str())?.trim();
+                    (over.starts_with('[') || over.starts_with("map["))
+                        .then(|| types::go_type_name(over))
+                        .flatten()
+                });
+                element.unwrap_or(t)
+            })
+            .collect()
     }
 
     /// The types of a callback's parameter `callee#argument#index` (see
@@ -768,7 +845,17 @@ impl Graph {
         // `const self = this`: the object itself, of the caller's own class unless the
         // function declares its `this`.
         if stated.is_empty() && SELF.contains(&path) {
-            return caller.container.iter().cloned().collect();
+            let own = scope.own_class(self);
+            return own.into_iter().map(str::to_string).collect();
+        }
+        // A class's own name (`_Segment = Segment`): the class, whose methods the name's
+        // calls are.
+        if stated.is_empty()
+            && !self
+                .types_named(scope, at, scope.file, path, CLASS_LIKE)
+                .is_empty()
+        {
+            return vec![path.to_string()];
         }
         stated
     }
@@ -784,7 +871,7 @@ impl Graph {
         name: &str,
         depth: usize,
     ) -> Vec<String> {
-        let own = caller.container.as_deref();
+        let own = scope.own_class(self);
         let mut stated: Vec<String> = scope
             .type_of(name, own, at)
             .into_iter()
@@ -841,6 +928,17 @@ impl Graph {
     /// = self.make_config()`) holds what that method is declared to return.
     fn field_of(&self, scope: &Scope, at: (u32, u32), holder: &str, field: &str) -> Vec<String> {
         if self.through_library(holder) {
+            return Vec::new();
+        }
+        // A Go type of a package the project does not hold (`goflag.Flag`, the standard
+        // library's): none of its fields is a project type's field of that name.
+        let go = scope.facts.language.as_deref() == Some("go");
+        if go
+            && holder.contains('.')
+            && self
+                .types_named(scope, at, scope.file, holder, TYPE_LIKE)
+                .is_empty()
+        {
             return Vec::new();
         }
         let mut found: Vec<String> = self

@@ -17,22 +17,22 @@ impl Graph {
             previous,
             facts,
             previous.and_then(|p| p.scip.clone()),
-            previous.map(|p| p.go_modules.clone()).unwrap_or_default(),
+            previous.map(|p| p.manifests.clone()).unwrap_or_default(),
         )
     }
 
     /// [`Graph::update`] resolving calls through `scip` in the files it describes, and Go
-    /// imports through `go_modules`. A different SCIP index or set of Go modules than
-    /// `previous`'s builds every edge afresh.
+    /// imports and Rust paths through the tree's `manifests`. A different SCIP index or
+    /// manifests than `previous`'s builds every edge afresh.
     pub fn update_with(
         previous: Option<&Graph>,
         facts: &[Arc<FileFacts>],
         scip: Option<Arc<ScipView>>,
-        go_modules: GoModules,
+        manifests: Manifests,
     ) -> Graph {
         let index_hash = |s: &Option<Arc<ScipView>>| s.as_ref().map(|v| v.index.hash.clone());
         let previous = previous
-            .filter(|p| index_hash(&p.scip) == index_hash(&scip) && p.go_modules == go_modules);
+            .filter(|p| index_hash(&p.scip) == index_hash(&scip) && p.manifests == manifests);
         let mut g = Graph::nodes(facts);
         g.scip = scip;
         for (i, f) in g.files.iter().enumerate() {
@@ -41,7 +41,7 @@ impl Graph {
                 g.go_dirs.entry(dir.to_string()).or_default().push(i as u32);
             }
         }
-        g.go_modules = go_modules;
+        g.manifests = manifests;
         // Resolution reads other files' facts (their module-level variables' types).
         g.facts = facts.to_vec();
         g.field_types = typing::field_types(facts);
@@ -345,6 +345,12 @@ impl Graph {
                     if let Some(returned) =
                         crate::index::code::types::return_type(f.language.as_deref(), &s.signature)
                     {
+                        // Named through a module or package too (`dir::Ignore`,
+                        // `diff.Result`): the type's own name is the one that changes.
+                        let own = last_segment(&returned).to_string();
+                        if own != returned {
+                            returning.entry(own).or_default().push(s.name.as_str());
+                        }
                         returning.entry(returned).or_default().push(s.name.as_str());
                     }
                 }
@@ -511,7 +517,7 @@ pub(super) fn used_names(f: &FileFacts) -> impl Iterator<Item = &str> {
         .chain(f.types.iter().flat_map(|t| {
             std::iter::once(t.type_name.as_str()).chain(
                 t.type_name
-                    .split(['.', '@', '%', '=', '&', '#', ':', '(', ')']),
+                    .split(['.', '@', '%', '=', '&', '#', ':', '(', ')', '[', ']']),
             )
         }))
 }
@@ -587,6 +593,10 @@ pub(super) fn resolve_imports(g: &Graph, file: u32, facts: &FileFacts) -> Vec<Op
             };
             // The deepest module file the path names that the tree has.
             if let Some(found) = exact.iter().find_map(|path| g.file(path)) {
+                return Some(found);
+            }
+            // A path through one of the tree's crates (`petgraph::algo::f` in its tests).
+            if rust && let Some(&found) = g.crate_path_files(name).first() {
                 return Some(found);
             }
             g.files_named(facts.language.as_deref(), importer, name)

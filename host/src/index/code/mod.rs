@@ -520,6 +520,11 @@ fn bound_type_name(lang: Language, written: &str) -> Option<String> {
         Some(_) => return None,
         None => written,
     };
+    if lang == Language::Python
+        && let Some(elements) = types::python_elements(written)
+    {
+        return Some(elements);
+    }
     let name = types::type_name(written)?;
     if lang != Language::Java {
         return Some(name);
@@ -552,10 +557,9 @@ fn call_value(lang: Language, function: &str) -> Option<String> {
 /// A path's value (`test.route`, `self.app`) as a [`types::PATH_VALUE`] type: a chain of
 /// plain names, at least one field deep; none for anything else (an index, a call).
 fn path_value(written: &str) -> Option<String> {
-    // `const self = this`: the object itself, whatever its class.
-    let own = matches!(written, "this" | "self");
-    (dotted_path(written) && (written.contains('.') || own))
-        .then(|| format!("{}{written}", types::PATH_VALUE))
+    // A plain name too: `const self = this` (the object itself, whatever its class),
+    // `_Segment = Segment` (a class), `x = y` (what `y` is stated to be).
+    dotted_path(written).then(|| format!("{}{written}", types::PATH_VALUE))
 }
 
 /// A path of plain names joined by dots (`r.routes`, `this.session`), short enough to keep.
@@ -1241,7 +1245,20 @@ fn python_imports(node: Node, source: &str) -> Vec<String> {
         }
     };
     if node.kind() == "import_statement" {
-        return named.into_iter().map(module_of).collect();
+        // `import a.b.c` binds the name `a`, the package (whose `__init__` runs first):
+        // `a.f()` after it is the package's `f`.
+        let mut out: Vec<String> = Vec::new();
+        for n in named {
+            let module = module_of(n);
+            if n.kind() == "dotted_name"
+                && let Some((package, _)) = module.split_once('.')
+                && !out.iter().any(|m| m == package)
+            {
+                out.push(package.to_string());
+            }
+            out.push(module);
+        }
+        return out;
     }
     let Some(module) = node.child_by_field_name("module_name") else {
         return Vec::new();

@@ -82,6 +82,57 @@ pub fn method_call(path: &str) -> Option<(&str, &str)> {
     (plain && !on.is_empty()).then_some((on, method))
 }
 
+/// What a `type_name` of a [`Typed`] begins with when it names a collection of values of a
+/// type (Python's `List[Text]` is `[]Text`): no methods of the element's are the
+/// collection's, but ranging over it gives one.
+pub const ELEMENTS: &str = "[]";
+
+/// A Python sequence's annotation (`List[Text]`, `Optional[Sequence["Node"]]`, `tuple[Seg,
+/// ...]`) as its elements' type, marked [`ELEMENTS`]; none for any other type.
+pub fn python_elements(written: &str) -> Option<String> {
+    let mut t = written.trim().trim_matches(['"', '\'']).trim();
+    if let Some(inner) = t
+        .strip_prefix("Optional[")
+        .and_then(|r| r.strip_suffix(']'))
+    {
+        t = inner.trim();
+    }
+    if let Some(first) = split_top(t, '|').first().filter(|_| t.contains('|')) {
+        t = first.trim();
+    }
+    let open = t.find('[')?;
+    let outer = t[..open].rsplit('.').next()?;
+    let sequence = matches!(
+        outer,
+        "List"
+            | "list"
+            | "Sequence"
+            | "MutableSequence"
+            | "Iterable"
+            | "Iterator"
+            | "Collection"
+            | "Set"
+            | "set"
+            | "FrozenSet"
+            | "frozenset"
+            | "AbstractSet"
+            | "Deque"
+            | "deque"
+            | "Tuple"
+            | "tuple"
+            | "Generator"
+    );
+    let inner = t[open + 1..].strip_suffix(']')?;
+    let parts = split_top(inner, ',');
+    // A tuple of one type is `Tuple[T, ...]`; `Tuple[A, B]` holds no one type.
+    let variadic = parts.get(1).is_some_and(|p| p.trim() == "...");
+    if !sequence || (matches!(outer, "Tuple" | "tuple") && !variadic) {
+        return None;
+    }
+    let element = type_name(parts.first()?)?;
+    Some(format!("{ELEMENTS}{element}"))
+}
+
 /// The type's own name in a type as written, or none when it names no single type.
 pub fn type_name(raw: &str) -> Option<String> {
     let path = type_path(raw)?;
@@ -219,23 +270,7 @@ pub fn return_type(language: Option<&str>, signature: &str) -> Option<String> {
         (Some("rust"), Some(at)) => &signature[at..],
         _ => signature,
     };
-    let after_params = || -> Option<&str> {
-        let open = signature.find('(')?;
-        let mut depth = 0i32;
-        for (i, c) in signature[open..].char_indices() {
-            match c {
-                '(' => depth += 1,
-                ')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Some(&signature[open + i + 1..]);
-                    }
-                }
-                _ => {}
-            }
-        }
-        None
-    };
+    let after_params = || after_group(signature);
     let written = match language? {
         "rust" => {
             let rest = after_params()?.trim().strip_prefix("->")?;
@@ -251,11 +286,32 @@ pub fn return_type(language: Option<&str>, signature: &str) -> Option<String> {
             rest.split(['{', '=']).next()?
         }
         "go" => {
-            let rest = after_params()?.split('{').next()?.trim();
-            let rest = rest
-                .strip_prefix('(')
-                .map_or(rest, |r| r.split(',').next().unwrap_or(r));
-            rest.split_whitespace().last()?
+            // A method's receiver (`func (s list) f()`) is a group before its parameters.
+            let params = match signature.strip_prefix("func") {
+                Some(rest) if rest.trim_start().starts_with('(') => after_group(rest)?,
+                _ => signature,
+            };
+            let rest = after_group(params)?.split('{').next()?.trim();
+            match rest.strip_prefix('(') {
+                // Several results, or named ones (`(out textNode)`, `(vx, vy reflect.Value)`:
+                // names share the type written after the last of them).
+                Some(results) => {
+                    let results = results.rsplit_once(')').map_or(results, |(r, _)| r);
+                    let parts = split_top(results, ',');
+                    let named = parts.iter().find(|p| {
+                        let mut words = p.split_whitespace();
+                        let first = words.next().unwrap_or_default();
+                        words.next().is_some()
+                            && first.chars().all(|c| c.is_alphanumeric() || c == '_')
+                            && !matches!(first, "func" | "chan" | "map" | "struct" | "interface")
+                    });
+                    match named {
+                        Some(part) => part.split_whitespace().last()?,
+                        None => parts.first()?.trim(),
+                    }
+                }
+                None => rest.split_whitespace().last()?,
+            }
         }
         "java" => {
             let head = signature.split('(').next()?;
@@ -264,7 +320,31 @@ pub fn return_type(language: Option<&str>, signature: &str) -> Option<String> {
         }
         _ => return None,
     };
+    // A Go type keeps the package it is named through (`reflect.Value` is no type of
+    // the caller's own package).
+    if language == Some("go") {
+        return go_type_name(written);
+    }
     type_name(written)
+}
+
+/// What follows the first parenthesised group of `text`, brackets inside it balanced.
+fn after_group(text: &str) -> Option<&str> {
+    let open = text.find('(')?;
+    let mut depth = 0i32;
+    for (i, c) in text[open..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(&text[open + i + 1..]);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// What a Rust `Result` holds on success (`io::Result<Foo>`, `Result<&mut Foo, Error>` give
@@ -344,6 +424,24 @@ mod tests {
     }
 
     #[test]
+    fn a_python_sequence_s_annotation_names_its_elements() {
+        use super::python_elements;
+        let cases = [
+            ("List[\"Text\"]", Some("[]Text")),
+            ("Optional[Sequence[Node]]", Some("[]Node")),
+            ("typing.Iterable[rich.Segment]", Some("[]Segment")),
+            ("tuple[Seg, ...]", Some("[]Seg")),
+            ("Tuple[int, str]", None),
+            ("Dict[str, Text]", None),
+            ("Text", None),
+            ("list[Text] | None", Some("[]Text")),
+        ];
+        for (written, want) in cases {
+            assert_eq!(python_elements(written).as_deref(), want, "{written}");
+        }
+    }
+
+    #[test]
     fn a_function_s_return_type_is_read_from_its_declaration() {
         use super::return_type;
         let cases = [
@@ -391,6 +489,17 @@ mod tests {
                 "func New() *Server { return &Server{} }",
                 Some("Server"),
             ),
+            (
+                "go",
+                "func (o opts) FormatDiff(v *node) (out textNode) {",
+                Some("textNode"),
+            ),
+            (
+                "go",
+                "func (ps step) Values() (vx, vy reflect.Value) { return ps.vx, ps.vy }",
+                Some("reflect.Value"),
+            ),
+            ("go", "func Open() (chan int, error) {", None),
             ("java", "public static Repo open(String s) {", Some("Repo")),
             (
                 "rust",

@@ -20,3 +20,4 @@
 (variable_declarator name: (identifier) @bind.name value: (member_expression) @bind.path)
 (variable_declarator name: (identifier) @bind.name value: (this) @bind.path)
 (arguments [(arrow_function) (function_expression)] @bind.callback)
+(for_in_statement left: (identifier) @bind.name operator: "of" right: [(identifier) (member_expression)] @bind.elem)
