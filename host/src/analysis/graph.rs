@@ -173,7 +173,6 @@ pub struct ScipView {
     pub fresh: HashMap<String, String>,
 }
 
-/// Both graphs with their adjacency, indexed by position.
 /// What the tree's manifests name, each with its directory (`""` at the root): paths an
 /// import may start with that no file's path holds.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -183,13 +182,14 @@ pub struct Manifests {
     /// (`github.com/gorilla/mux` is the root's package when the root's go.mod says `module
     /// github.com/gorilla/mux`).
     pub go_modules: Vec<(String, String)>,
-    /// Each Cargo.toml's library crate name (`[lib] name`, else `[package] name`, `-` read
-    /// as `_`). A Rust path starting with it (`petgraph::algo::dijkstra` in the crate's
+    /// Each Cargo.toml's crate name (`[lib] name`, else `[package] name`, `-` read as
+    /// `_`). A Rust path starting with it (`petgraph::algo::dijkstra` in the crate's
     /// tests/, benches/ and examples/, or in another crate of the workspace) is that
     /// crate's `crate::` path.
     pub crates: Vec<(String, String)>,
 }
 
+/// Both graphs (calls and imports) with their adjacency, indexed by position.
 #[derive(Debug, Default)]
 pub struct Graph {
     pub files: Vec<FileNode>,
@@ -432,6 +432,7 @@ impl Graph {
                         && matches!(outer.kind.as_str(), "function" | "method")
                 });
             match enclosing {
+                Some(_) if binds_its_own_self(&sym.signature) => return current,
                 Some(outer) => current = outer,
                 None => return current,
             }
@@ -583,6 +584,30 @@ fn lookup_keys(f: &FileFacts) -> Vec<String> {
 }
 
 /// The last segment of a module path or an imported name (`a.b.c`, `a::b::C`, `./x/y`).
+/// Whether a function declared as `signature` has a `self` or `this` of its own, not its
+/// enclosing method's: a Python `def f(self, ..)` (a method defined for some class later),
+/// a JavaScript `function` (an arrow function's `this` is the enclosing one's).
+fn binds_its_own_self(signature: &str) -> bool {
+    let head = signature.trim_start();
+    let head = head.strip_prefix("async ").unwrap_or(head).trim_start();
+    if head.starts_with("function") || head.contains("= function") {
+        return true;
+    }
+    let Some(params) = head
+        .strip_prefix("def ")
+        .and_then(|rest| rest.split_once('('))
+    else {
+        return false;
+    };
+    let first = params
+        .1
+        .split([',', ')', ':'])
+        .next()
+        .unwrap_or_default()
+        .trim();
+    matches!(first, "self" | "cls")
+}
+
 fn last_segment(name: &str) -> &str {
     name.rsplit(['.', ':', '/'])
         .find(|s| !s.is_empty())

@@ -1729,6 +1729,41 @@ mod incremental {
             &[bases, ("rich/text.py", on_b), user],
             ("-> rich/base.py#B.pad", true),
         );
+        // A field typed `List[Node]` in one file, looped over in another that never names
+        // `Node`, whose base changes in a third.
+        let tree = (
+            "pkg/tree.py",
+            "from typing import List\nfrom .node import Node\n\nclass Tree:\n    def __init__(self):\n        self.children: List[Node] = []\n",
+        );
+        let walk = (
+            "pkg/walk.py",
+            "from .tree import Tree\n\ndef walk(t: Tree):\n    for n in t.children:\n        n.inherited()\n",
+        );
+        let roots = (
+            "pkg/roots.py",
+            "class A:\n    def inherited(self):\n        pass\n\nclass B:\n    def inherited(self):\n        pass\n",
+        );
+        updates_match(
+            &[
+                roots,
+                (
+                    "pkg/node.py",
+                    "from .roots import A, B\n\nclass Node(A):\n    pass\n",
+                ),
+                tree,
+                walk,
+            ],
+            &[
+                roots,
+                (
+                    "pkg/node.py",
+                    "from .roots import A, B\n\nclass Node(B):\n    pass\n",
+                ),
+                tree,
+                walk,
+            ],
+            ("-> pkg/roots.py#B.inherited", true),
+        );
         // Go: ranging over a type defined over a slice whose element type changes.
         let path = |element: &str| -> String {
             format!(
@@ -3475,5 +3510,72 @@ fn a_rust_path_through_the_tree_s_own_crate_name_is_that_crate_s_path() {
     assert!(
         !callees(&without, "tests/graph.rs:walk")
             .contains(&("src/algo/mod.rs:dijkstra".to_string(), "import"))
+    );
+}
+
+#[test]
+fn the_new_typing_rules_keep_off_what_the_language_does_not_mean() {
+    let s = snapshot(&[
+        (
+            "level.go",
+            "package log\n\nimport \"log/slog\"\n\ntype Level int\n\nfunc (l Level) String() string { return \"\" }\n\ntype filter int\n\nfunc (f filter) String() string { return \"\" }\n\nfunc walk(n int, filter func(int) bool) {\n    lvl := slog.Level(n)\n    lvl.String()\n    slog.Level(n).String()\n    filter(n)\n}\n",
+        ),
+        (
+            "table.py",
+            "class Table:\n    def render(self):\n        pass\n\nclass Row:\n    def render(self):\n        pass\n\nclass Host:\n    def describe(self):\n        pass\n\n    def install(self, cls):\n        def __repr__(self):\n            self.describe()\n        return __repr__\n\ndef show(table: Table, ok, other):\n    for row in table:\n        row.render()\n    x = ok and Table()\n    x.render()\n",
+        ),
+    ]);
+    // A library's conversion is no project type's; a function-typed parameter's call is no
+    // conversion. (A guess by name stays apart.)
+    assert!(
+        callees(&s, "level.go:walk")
+            .iter()
+            .all(|(_, how)| *how == "name")
+    );
+    // A nested `def f(self)` has a self of its own.
+    assert!(
+        !callees(&s, "table.py:install.__repr__")
+            .contains(&("table.py:Host.describe".to_string(), "container"))
+    );
+    // A value of a class iterated, and `a and T()`, state no type.
+    assert!(
+        callees(&s, "table.py:show")
+            .iter()
+            .all(|(_, how)| *how != "type")
+    );
+}
+
+#[test]
+fn a_crate_s_own_modules_and_a_module_of_the_crate_s_name_are_not_its_path() {
+    let files = [
+        ("src/lib.rs", "pub mod algo;\n"),
+        ("src/algo.rs", "pub fn dijkstra() {}\n"),
+        (
+            "src/main.rs",
+            "fn main() {\n    petgraph::algo::dijkstra();\n}\n",
+        ),
+        (
+            "app/src/main.rs",
+            "mod petgraph;\n\nfn run() {\n    petgraph::algo::dijkstra();\n}\n",
+        ),
+        ("app/src/petgraph.rs", "pub mod algo;\n"),
+        ("app/src/petgraph/algo.rs", "pub fn dijkstra() {}\n"),
+    ];
+    let facts: Vec<_> = files.iter().map(|(p, s)| facts(p, s)).collect();
+    let manifests = Manifests {
+        crates: vec![("petgraph".to_string(), String::new())],
+        ..Manifests::default()
+    };
+    let s = rank_snapshot(Graph::update_with(None, &facts, None, manifests));
+    // The package's binary uses its library by name.
+    assert_eq!(
+        callees(&s, "src/main.rs:main"),
+        pairs(&[("src/algo.rs:dijkstra", "import")])
+    );
+    // Another crate's own `mod petgraph` shadows the crate of that name.
+    assert!(
+        !callees(&s, "app/src/main.rs:run")
+            .iter()
+            .any(|(c, _)| c == "src/algo.rs:dijkstra")
     );
 }

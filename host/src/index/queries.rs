@@ -812,7 +812,7 @@ impl Index {
             .collect()
     }
 
-    /// The tree's Rust library crates (`analysis::graph::Manifests::crates`): each catalogued
+    /// The tree's Rust crates (`analysis::graph::Manifests::crates`): each catalogued
     /// Cargo.toml's crate name and directory, in path order.
     pub fn cargo_crates(&self) -> Vec<(String, String)> {
         let paths = catalog::paths_named(&self.reader(), "Cargo.toml").unwrap_or_else(|err| {

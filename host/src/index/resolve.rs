@@ -121,7 +121,7 @@ pub fn go_module(go_mod: &str) -> Option<String> {
     })
 }
 
-/// The library crate a Cargo.toml declares: `[lib] name`, else `[package] name` with its
+/// The crate a Cargo.toml declares: `[lib] name`, else `[package] name` with its
 /// `-` read as `_` (the name Rust paths use); none for a workspace's own manifest or one
 /// that does not parse.
 pub fn cargo_crate(manifest: &str) -> Option<String> {

@@ -119,21 +119,31 @@ impl Graph {
         // A call means a definition of its own language family: a Python `normalize()` is
         // never a JavaScript or C function of that name.
         let family = scope.facts.language.as_deref().map(Language::family);
-        // Go's conversion `repeatCount(n)` names a defined type as a call does.
+        let sym = |s: u32| self.symbols[s as usize].symbol();
+        let caller_sym = sym(caller);
+        let at = (caller_sym.start_line, caller_sym.end_line);
+        // Go's conversion `repeatCount(n)` names a defined type as a call does; a call of a
+        // parameter or local of a function type (`filter(n)` of a `filter filter`) names
+        // none.
         let go = scope.facts.language.as_deref() == Some("go");
+        let local_value =
+            scope.declared_local(name, at) || parameter_of(&caller_sym.signature, name);
+        let converts = go && !(receiver.is_empty() && local_value);
         let callable = |s: &u32| {
             let node = &self.symbols[*s as usize];
             let kind = node.symbol().kind.as_str();
-            (CALLABLE.contains(&kind) || (go && kind == "type"))
+            let allowed = match kind {
+                "type" => converts,
+                "struct" if go => converts,
+                _ => CALLABLE.contains(&kind),
+            };
+            allowed
                 && self.files[node.file as usize]
                     .language
                     .as_deref()
                     .map(Language::family)
                     == family
         };
-        let sym = |s: u32| self.symbols[s as usize].symbol();
-        let caller_sym = sym(caller);
-        let at = (caller_sym.start_line, caller_sym.end_line);
         // A method's class (a closure's inside a method too), or the class (impl, ...) the
         // caller itself is.
         let own = scope.own_class(self);
@@ -302,6 +312,8 @@ impl Graph {
                 None // a chain whose returns are unknown: no name of it is a type made
             } else if made_by.contains("::") {
                 types::constructed_by(made_by)
+            } else if scope.library_package_call(made_by, at) {
+                None // `slog.Level(n)`: a library's type, not a project type named alike
             } else {
                 Some(last_segment(made_by).to_string())
             };
@@ -324,7 +336,7 @@ impl Graph {
         };
         // A parameter or local of the caller named like a module shadows it (`def f(console:
         // Console)` beside `from .console import Console`).
-        let mut modules = match scope.declared_local(head, at) {
+        let mut modules = match !receiver.contains("::") && scope.declared_local(head, at) {
             true => Vec::new(),
             false => scope.module_files(module, at),
         };
@@ -346,8 +358,9 @@ impl Graph {
             && receiver.contains("::")
             && scope.facts.language.as_deref() == Some("rust")
         {
+            let importer = &self.files[scope.file as usize].path;
             modules = self
-                .crate_path_files(receiver)
+                .crate_path_files(importer, receiver)
                 .into_iter()
                 .take(1)
                 .collect();
@@ -504,8 +517,8 @@ impl Graph {
     /// class beside the caller's); `None` for other languages.
     fn in_package(&self, scope: &Scope, name: &str) -> Option<Vec<u32>> {
         let kinds: &[&str] = match scope.facts.language.as_deref() {
-            // A function, or a conversion to a type (`matcher(m)`).
-            Some("go") => &["function", "type", "struct", "interface"],
+            // A function, or a conversion to a defined type (`matcher(m)`).
+            Some("go") => &["function", "type"],
             Some("java") => CLASS_LIKE,
             _ => return None,
         };
@@ -513,9 +526,11 @@ impl Graph {
     }
 
     /// The files a Rust path starting with one of the tree's crates (`petgraph::algo::f`,
-    /// see [`Manifests::crates`]) names: that crate's `crate::` path from its src/lib.rs,
-    /// the deepest module first; the crate's root for the crate's name alone.
-    pub(super) fn crate_path_files(&self, path: &str) -> Vec<u32> {
+    /// see [`Manifests::crates`]) names from `importer`: that crate's `crate::` path from
+    /// its src/lib.rs (a `[lib] path` elsewhere is not followed), the deepest module first;
+    /// the crate's root for the crate's name alone. None where the importer's own crate has
+    /// a module of that name (`mod config;` shadows a `config` crate) or is that crate.
+    pub(super) fn crate_path_files(&self, importer: &str, path: &str) -> Vec<u32> {
         let first = path.split("::").next().unwrap_or(path);
         let Some((_, dir)) = self.manifests.crates.iter().find(|(name, _)| name == first) else {
             return Vec::new();
@@ -524,6 +539,18 @@ impl Graph {
             "" => "src/lib.rs".to_string(),
             d => format!("{d}/src/lib.rs"),
         };
+        let own_src = root.strip_suffix("lib.rs").unwrap_or(&root);
+        let local_module = resolve::rust_module_files(importer, &format!("crate::{first}"))
+            .iter()
+            .take(2) // src/<first>.rs, src/<first>/mod.rs
+            .any(|p| self.file(p).is_some());
+        // The library's own modules; its binaries (src/main.rs, src/bin/) use it by name.
+        let in_library = importer
+            .strip_prefix(own_src)
+            .is_some_and(|rest| rest != "main.rs" && !rest.starts_with("bin/"));
+        if local_module || in_library {
+            return Vec::new();
+        }
         let inner = path.strip_prefix(first).unwrap_or_default();
         if inner.is_empty() {
             return self.file(&root).into_iter().collect();
@@ -667,6 +694,16 @@ pub(super) type MethodKey = (String, String, (u32, u32));
 /// A call's value as written, the call's line, the caller's span and the depth left.
 pub(super) type ValueKey = (String, u32, (u32, u32), usize);
 
+/// Whether a Go signature declares a parameter or receiver `name` (`(name T`, `, name T`,
+/// `(name, other T`), whatever its type.
+fn parameter_of(signature: &str, name: &str) -> bool {
+    let params = signature.split_once('(').map_or("", |(_, rest)| rest);
+    params.split([',', '(']).any(|p| {
+        let mut words = p.split_whitespace();
+        words.next() == Some(name) && words.next().is_none_or(|w| !w.starts_with(['.', ')']))
+    })
+}
+
 /// What one file's calls are resolved against.
 pub(super) struct Scope<'a, 'f> {
     pub(super) file: u32,
@@ -695,7 +732,7 @@ pub(super) struct Scope<'a, 'f> {
     /// The definition making the call being resolved.
     pub(super) caller: Cell<u32>,
     /// The definition whose container is the class `self` means there
-    /// ([`Graph::self_owner`]), found once per call.
+    /// ([`Graph::self_owner`]), found again only when the caller changes.
     pub(super) self_owner: Cell<u32>,
     /// The callbacks' callees being resolved to type their parameters
     /// ([`types::CALLBACK_PARAMETER`]): one asked again inside its own resolution (`x.f((x)
@@ -788,6 +825,17 @@ impl<'a, 'f> Scope<'a, 'f> {
     pub(super) fn own_class<'g>(&self, graph: &'g Graph) -> Option<&'g str> {
         let owner = &graph.symbols[self.self_owner.get() as usize];
         owner.symbol().container.as_deref()
+    }
+
+    /// Whether `called` (`slog.Level`, `strings.Split`) is named through a package the
+    /// file imports that is none of the tree's: a Go library's function or type.
+    pub(super) fn library_package_call(&self, called: &str, at: (u32, u32)) -> bool {
+        let Some((package, _)) = called.split_once('.') else {
+            return false;
+        };
+        self.facts.language.as_deref() == Some("go")
+            && (self.by_last.contains_key(package) || self.aliased.contains_key(package))
+            && self.module_files(package, at).is_empty()
     }
 
     /// Whether `name` is a parameter or local a definition spanning `at` (or one around it)

@@ -297,10 +297,14 @@ impl Graph {
             };
             // The package the file imports under that name holds it (`diff.Result`, where
             // the caller's own package has a `Result` too).
-            let held: Vec<u32> = package_files
+            let held: Vec<u32> = self
+                .named(inner)
                 .iter()
-                .flat_map(|&f| self.defined_in(f, inner))
-                .filter(of_kind)
+                .copied()
+                .filter(|s| {
+                    let file = self.symbols[*s as usize].file;
+                    package_files.binary_search(&file).is_ok() && of_kind(s)
+                })
                 .collect();
             if !held.is_empty() {
                 return held;
@@ -376,11 +380,22 @@ impl Graph {
     /// The type the functions a call of `function` in the caller's file means are declared
     /// to return, when they agree on one.
     fn returned_type(&self, scope: &Scope, at: (u32, u32), function: &str) -> Option<String> {
-        // A function before a method of the name: a bare call reaches a method only where
-        // a class's members are in scope (Java's, whose every function is a method).
-        let mut functions = self.types_named(scope, at, scope.file, function, &["function"]);
-        if functions.is_empty() {
-            functions = self.types_named(scope, at, scope.file, function, &["method"]);
+        let mut functions =
+            self.types_named(scope, at, scope.file, function, &["function", "method"]);
+        // A function the caller's file defines or imports before methods of the name
+        // elsewhere: a bare `parser(..)` in a test module is its own helper, not a
+        // `Parser.parser` method. (A name-only guess stays a guess among the rest.)
+        let seen: Vec<u32> = functions
+            .iter()
+            .copied()
+            .filter(|&f| {
+                let node = &self.symbols[f as usize];
+                node.symbol().kind == "function"
+                    && (node.file == scope.file || scope.bound(function, at).contains(&f))
+            })
+            .collect();
+        if !seen.is_empty() {
+            functions = seen;
         }
         let mut returned = functions.iter().map(|&f| self.declared_return(f));
         let first = returned.next()??;
@@ -468,6 +483,8 @@ impl Graph {
                 None
             } else if made_by.contains("::") {
                 types::constructed_by(made_by)
+            } else if scope.library_package_call(made_by, at) {
+                None
             } else {
                 Some(last_segment(made_by).to_string())
             };
@@ -748,7 +765,13 @@ impl Graph {
                 Vec::new()
             };
             match t.strip_suffix(types::CALL_VALUE) {
-                Some(call) if through.is_empty() => out.push(last_segment(call).to_string()),
+                // Unknown: the called name as a type or a function's, but never a Go
+                // library's (`slog.Level(n)`).
+                Some(call) if through.is_empty() => {
+                    if !scope.library_package_call(call.trim_end_matches("()"), at) {
+                        out.push(last_segment(call).to_string());
+                    }
+                }
                 _ => out.extend(through),
             }
         }
@@ -759,12 +782,17 @@ impl Graph {
 
     /// What ranging over values of `types` gives: a collection marked [`types::ELEMENTS`]
     /// its elements; a Go type defined over a slice, array or map (`type Path []PathStep`)
-    /// its element's type; any other type (a slice's type name is already its element's)
-    /// is kept.
+    /// its element's type; in Python nothing else; any other type (a Go slice's or a
+    /// TypeScript array's type name is already its element's) is kept.
     fn elements_of(&self, scope: &Scope, at: (u32, u32), types: Vec<String>) -> Vec<String> {
-        let go = scope.facts.language.as_deref() == Some("go");
+        let language = scope.facts.language.as_deref();
+        let go = language == Some("go");
+        // A Python value of a class (`for row in table` of a `Table`) holds what its
+        // `__iter__` yields, which no annotation here states.
+        let marked_only = language == Some("python");
         types
             .into_iter()
+            .filter(|t| !marked_only || t.starts_with(types::ELEMENTS))
             .map(|t| {
                 if let Some(element) = t.strip_prefix(types::ELEMENTS) {
                     return element.to_string();

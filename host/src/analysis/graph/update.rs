@@ -346,12 +346,13 @@ impl Graph {
                         crate::index::code::types::return_type(f.language.as_deref(), &s.signature)
                     {
                         // Named through a module or package too (`dir::Ignore`,
-                        // `diff.Result`): the type's own name is the one that changes.
-                        let own = last_segment(&returned).to_string();
-                        if own != returned {
-                            returning.entry(own).or_default().push(s.name.as_str());
+                        // `diff.Result`): each name in it may be the one that changes.
+                        for piece in type_pieces(&returned) {
+                            returning
+                                .entry(piece.to_string())
+                                .or_default()
+                                .push(s.name.as_str());
                         }
-                        returning.entry(returned).or_default().push(s.name.as_str());
                     }
                 }
             }
@@ -360,7 +361,9 @@ impl Graph {
             let mut typed_by: HashMap<&str, Vec<&str>> = HashMap::new();
             for f in facts {
                 for (_, field, type_name) in typing::declared_fields(f) {
-                    typed_by.entry(type_name).or_default().push(field);
+                    for piece in type_pieces(type_name) {
+                        typed_by.entry(piece).or_default().push(field);
+                    }
                 }
             }
             let mut pending: Vec<&str> = names.iter().copied().collect();
@@ -513,13 +516,18 @@ pub(super) fn used_names(f: &FileFacts) -> impl Iterator<Item = &str> {
         }))
         .chain(import_names(f))
         .chain(declared_bases(f).map(|(_, base)| base))
-        // A nested type is named through its outer one (`Connection.Request`).
-        .chain(f.types.iter().flat_map(|t| {
-            std::iter::once(t.type_name.as_str()).chain(
-                t.type_name
-                    .split(['.', '@', '%', '=', '&', '#', ':', '(', ')', '[', ']']),
-            )
-        }))
+        .chain(f.types.iter().flat_map(|t| type_pieces(&t.type_name)))
+}
+
+/// A stated type's names: the whole and each name in it, markers aside (`=self.app`,
+/// `[]Node`, `@r.routes`), so a nested type named through its outer one
+/// (`Connection.Request`) or a type reached through a path moves with any of them.
+fn type_pieces(type_name: &str) -> impl Iterator<Item = &str> {
+    std::iter::once(type_name).chain(
+        type_name
+            .split(['.', '@', '%', '=', '&', '#', ':', '(', ')', '[', ']'])
+            .filter(|s| !s.is_empty()),
+    )
 }
 
 /// (class, base) for every base a class-like definition of `f` declares.
@@ -596,7 +604,7 @@ pub(super) fn resolve_imports(g: &Graph, file: u32, facts: &FileFacts) -> Vec<Op
                 return Some(found);
             }
             // A path through one of the tree's crates (`petgraph::algo::f` in its tests).
-            if rust && let Some(&found) = g.crate_path_files(name).first() {
+            if rust && let Some(&found) = g.crate_path_files(importer, name).first() {
                 return Some(found);
             }
             g.files_named(facts.language.as_deref(), importer, name)
