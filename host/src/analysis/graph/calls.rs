@@ -126,9 +126,9 @@ impl Graph {
         // parameter or local of a function type (`filter(n)` of a `filter filter`) names
         // none.
         let go = scope.facts.language.as_deref() == Some("go");
-        let local_value =
-            scope.declared_local(name, at) || parameter_of(&caller_sym.signature, name);
-        let converts = go && !(receiver.is_empty() && local_value);
+        let converts = go
+            && !(receiver.is_empty()
+                && (scope.declared_local(name, at) || parameter_of(&caller_sym.signature, name)));
         let callable = |s: &u32| {
             let node = &self.symbols[*s as usize];
             let kind = node.symbol().kind.as_str();
