@@ -1783,6 +1783,26 @@ mod incremental {
     }
 
     #[test]
+    fn a_package_s_init_that_appears_binds_its_from_dot_imports() {
+        let user = (
+            "rich/logging.py",
+            "from . import get_console\n\ndef f():\n    get_console()\n",
+        );
+        let other = ("other/__init__.py", "def get_console():\n    pass\n");
+        let init = ("rich/__init__.py", "def get_console():\n    pass\n");
+        updates_match(
+            &[other, user],
+            &[other, init, user],
+            ("-> rich/__init__.py#get_console", true),
+        );
+        updates_match(
+            &[other, init, user],
+            &[other, user],
+            ("-> rich/__init__.py#get_console", false),
+        );
+    }
+
+    #[test]
     fn a_base_class_two_levels_up_that_changes_its_base_is_followed() {
         let leaf = (
             "pkg/leaf.py",
@@ -3577,5 +3597,29 @@ fn a_crate_s_own_modules_and_a_module_of_the_crate_s_name_are_not_its_path() {
         !callees(&s, "app/src/main.rs:run")
             .iter()
             .any(|(c, _)| c == "src/algo.rs:dijkstra")
+    );
+}
+
+#[test]
+fn a_name_imported_from_the_package_itself_is_its_init_s() {
+    let s = snapshot(&[
+        ("rich/__init__.py", "def get_console():\n    pass\n"),
+        ("rich/sub/__init__.py", "def get_console():\n    pass\n"),
+        (
+            "rich/logging.py",
+            "from . import get_console\n\nclass H:\n    def __init__(self, console=None):\n        self.console = console or get_console()\n",
+        ),
+        (
+            "rich/sub/deep.py",
+            "from .. import get_console\n\ndef f():\n    get_console()\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "rich/logging.py:H.__init__"),
+        pairs(&[("rich/__init__.py:get_console", "import")])
+    );
+    assert_eq!(
+        callees(&s, "rich/sub/deep.py:f"),
+        pairs(&[("rich/__init__.py:get_console", "import")])
     );
 }

@@ -606,6 +606,11 @@ impl Graph {
         if candidates.is_empty() {
             return Vec::new();
         }
+        // Python's `from . import f` (or `..`): the package itself, whose `__init__` no
+        // name keys (the path has no last name).
+        if language == Some("python") && name.chars().all(|c| c == '.') {
+            return candidates.iter().filter_map(|p| self.file(p)).collect();
+        }
         // Java names a static import's member or a nested type through its type's file.
         let outer_file = (language == Some("java"))
             .then(|| name.rsplit('.').nth(1))
