@@ -583,7 +583,6 @@ fn lookup_keys(f: &FileFacts) -> Vec<String> {
     keys
 }
 
-/// The last segment of a module path or an imported name (`a.b.c`, `a::b::C`, `./x/y`).
 /// Whether a function declared as `signature` has a `self` or `this` of its own, not its
 /// enclosing method's: a Python `def f(self, ..)` (a method defined for some class later),
 /// a JavaScript `function` (an arrow function's `this` is the enclosing one's).
@@ -593,21 +592,10 @@ fn binds_its_own_self(signature: &str) -> bool {
     if head.starts_with("function") || head.contains("= function") {
         return true;
     }
-    let Some(params) = head
-        .strip_prefix("def ")
-        .and_then(|rest| rest.split_once('('))
-    else {
-        return false;
-    };
-    let first = params
-        .1
-        .split([',', ')', ':'])
-        .next()
-        .unwrap_or_default()
-        .trim();
-    matches!(first, "self" | "cls")
+    head.starts_with("def ") && matches!(fixtures::parameters(head).next(), Some("self" | "cls"))
 }
 
+/// The last segment of a module path or an imported name (`a.b.c`, `a::b::C`, `./x/y`).
 fn last_segment(name: &str) -> &str {
     name.rsplit(['.', ':', '/'])
         .find(|s| !s.is_empty())

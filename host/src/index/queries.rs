@@ -794,36 +794,35 @@ impl Index {
         Ok(out)
     }
 
-    /// The tree's Go modules (`analysis::graph::GoModules`): each catalogued go.mod's
-    /// `module` path and directory, in path order.
+    /// The tree's Go modules (`analysis::graph::Manifests::go_modules`): each catalogued
+    /// go.mod's `module` path and directory, in path order.
     pub fn go_modules(&self) -> Vec<(String, String)> {
-        let paths = catalog::paths_named(&self.reader(), "go.mod").unwrap_or_else(|err| {
-            tracing::debug!("listing go.mod files: {err:#}");
-            Vec::new()
-        });
-        paths
-            .into_iter()
-            .filter_map(|path| {
-                let file = self.ws.read(&path, preview_read()).ok()?;
-                let module = resolve::go_module(&String::from_utf8_lossy(&file.bytes))?;
-                let dir = path.rsplit_once('/').map_or("", |(d, _)| d).to_string();
-                Some((module, dir))
-            })
-            .collect()
+        self.manifests_named("go.mod", resolve::go_module)
     }
 
     /// The tree's Rust crates (`analysis::graph::Manifests::crates`): each catalogued
     /// Cargo.toml's crate name and directory, in path order.
     pub fn cargo_crates(&self) -> Vec<(String, String)> {
-        let paths = catalog::paths_named(&self.reader(), "Cargo.toml").unwrap_or_else(|err| {
-            tracing::debug!("listing Cargo.toml files: {err:#}");
+        self.manifests_named("Cargo.toml", resolve::cargo_crate)
+    }
+
+    /// What `declared` reads from each catalogued file named `file_name`, with the file's
+    /// directory (`""` at the root); a file it cannot read or that declares nothing is
+    /// left out.
+    fn manifests_named(
+        &self,
+        file_name: &str,
+        declared: fn(&str) -> Option<String>,
+    ) -> Vec<(String, String)> {
+        let paths = catalog::paths_named(&self.reader(), file_name).unwrap_or_else(|err| {
+            tracing::debug!("listing {file_name} files: {err:#}");
             Vec::new()
         });
         paths
             .into_iter()
             .filter_map(|path| {
                 let file = self.ws.read(&path, preview_read()).ok()?;
-                let name = resolve::cargo_crate(&String::from_utf8_lossy(&file.bytes))?;
+                let name = declared(&String::from_utf8_lossy(&file.bytes))?;
                 let dir = path.rsplit_once('/').map_or("", |(d, _)| d).to_string();
                 Some((name, dir))
             })

@@ -127,8 +127,14 @@ pub fn go_module(go_mod: &str) -> Option<String> {
 pub fn cargo_crate(manifest: &str) -> Option<String> {
     let doc: toml::Table = manifest.parse().ok()?;
     let name_in = |section: &str| doc.get(section)?.get("name")?.as_str();
-    let name = name_in("lib").or_else(|| name_in("package"))?;
-    Some(name.replace('-', "_"))
+    let name = name_in("lib")
+        .or_else(|| name_in("package"))?
+        .replace('-', "_");
+    // What cargo accepts: an identifier that no path keyword is (a hostile manifest
+    // naming its crate `crate` or `self` would capture those paths).
+    let identifier = name.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+    (identifier && !matches!(name.as_str(), "crate" | "self" | "super" | "Self")).then_some(name)
 }
 
 /// A file that stands for its directory (`pkg/__init__.py`, `lib/index.ts`, `a/mod.rs`,

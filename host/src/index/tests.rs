@@ -1372,3 +1372,14 @@ fn the_tree_s_rust_crates_are_read_from_each_cargo_toml() {
         ]
     );
 }
+
+#[test]
+fn a_manifest_naming_its_crate_after_a_path_keyword_names_none() {
+    use crate::index::resolve::cargo_crate;
+    assert_eq!(cargo_crate("[package]\nname = \"crate\"\n"), None);
+    assert_eq!(cargo_crate("[lib]\nname = \"a::b\"\n"), None);
+    assert_eq!(
+        cargo_crate("[package]\nname = \"regex-syntax\"\n").as_deref(),
+        Some("regex_syntax")
+    );
+}

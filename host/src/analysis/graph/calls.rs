@@ -354,20 +354,17 @@ impl Graph {
         if !named_like.is_empty() {
             modules = named_like;
         }
-        if modules.is_empty()
-            && receiver.contains("::")
-            && scope.facts.language.as_deref() == Some("rust")
-        {
-            let importer = &self.files[scope.file as usize].path;
-            modules = self
-                .crate_path_files(importer, receiver)
-                .into_iter()
-                .take(1)
-                .collect();
-        }
         if modules.is_empty() && receiver.contains("::") {
+            // A path through one of the tree's crates by name, else by the index's
+            // conventions.
             let importer = &self.files[scope.file as usize].path;
-            modules = self.files_named(scope.facts.language.as_deref(), importer, receiver);
+            let language = scope.facts.language.as_deref();
+            if language == Some("rust") {
+                modules.extend(self.crate_path_files(importer, receiver).first());
+            }
+            if modules.is_empty() {
+                modules = self.files_named(language, importer, receiver);
+            }
         }
         let through: Vec<u32> = modules
             .iter()
