@@ -88,7 +88,10 @@ file; properties left out, see below):
   parameter of a function type `skipFunc(r)`, a receiver `m(r)` of a Go func type), which
   no outline lists, so the item's position falls inside the enclosing definition: an item
   that is a variable, field or constant, or lies past the definition's first line, whose
-  name is not that definition's, is such a local (`local function value`). A callee constructor
+  name is not that definition's, is such a local (`local function value`); and an outgoing
+  call made inside a definition of our outline nested in the target, for pyright only
+  (it lists a decorator's wrapper's calls under the decorator too, while its incoming calls
+  name the wrapper, as the graph does both ways: `in a nested definition`). A callee constructor
   (`constructor`, `__init__`) counts as its class on both sides, and a constructor's callers
   are the server's incoming calls of the constructor and of its class (where the class is
   instantiated: tsserver lists those under the constructor, pyright only under the class),
@@ -792,6 +795,14 @@ def is_local_value(to, d) -> bool:
     return (line != d[0] or a_value) and ours not in to.get("name", "")
 
 
+def in_nested(ours, path, target, line) -> bool:
+    """Whether `line` lies in a definition of our outline nested inside `target`."""
+    if target is None or not path:
+        return False
+    d = ours.enclosing(path, line)
+    return d is not None and d != target and target[0] <= d[0] and d[1] <= target[1]
+
+
 def their_links(lsp, ours, root: Path, item):
     """The server's direct links as {direction: {our key: [call sites]}}, and what was dropped."""
     if isinstance(lsp, Javac):
@@ -808,10 +819,21 @@ def their_links(lsp, ours, root: Path, item):
             else:
                 out["callers"][d[3]].append(f"{rel}:{line}")
     here = relative(root, item["uri"])
+    # pyright's quirk only: the other servers list a nested function's calls as the graph
+    # does (a TypeScript function expression's, say, under the function holding it).
+    python = bool(here) and here.endswith(".py")
+    target = ours.enclosing(here, item["selectionRange"]["start"]["line"] + 1) if python else None
     for call in lsp.request("callHierarchy/outgoingCalls", {"item": item}) or []:
         rel = relative(root, call["to"]["uri"])
         d = ours.enclosing(rel, call["to"]["selectionRange"]["start"]["line"] + 1) if rel else None
-        if d is None:
+        # pyright lists the calls made in a definition nested in the target (a decorator's
+        # wrapper) among the target's own; incoming, it names the nested one, as the graph
+        # does both ways: such a site is the nested definition's call.
+        sites = [r for r in call["fromRanges"]
+                 if not in_nested(ours, here, target, r["start"]["line"] + 1)]
+        if not sites:
+            dropped["dropped callee: in a nested definition"] += 1
+        elif d is None:
             dropped["dropped callee: toplevel" if rel else "dropped callee: external"] += 1
         elif is_local_value(call["to"], d):
             dropped["dropped callee: local function value"] += 1
@@ -821,7 +843,7 @@ def their_links(lsp, ours, root: Path, item):
             dropped["dropped callee: enum variant"] += 1
         else:
             out["callees"][constructed(d[3], ours)] += [f"{here}:{r['start']['line'] + 1}"
-                                                  for r in call["fromRanges"]]
+                                                  for r in sites]
     return out, dropped
 
 

@@ -1783,6 +1783,115 @@ mod incremental {
     }
 
     #[test]
+    fn a_held_class_an_awaited_value_and_a_renamed_import_are_followed() {
+        // A field holding a class, the class in another file: it gains a `__call__` (then the
+        // field may hold an instance, and its call makes none), and loses it again.
+        let context = |call: &str| -> String {
+            format!("class Context:\n    def scope(self):\n        pass\n{call}")
+        };
+        let command = (
+            "pkg/command.py",
+            "import typing as t\nfrom .context import Context\n\nclass Command:\n    context_class: t.Type[Context] = Context\n\n\
+             \x20   def make_context(self):\n        ctx = self.context_class(self)\n        ctx.scope()\n",
+        );
+        let (plain, callable) = (
+            context(""),
+            context("\n    def __call__(self):\n        pass\n"),
+        );
+        updates_match(
+            &[("pkg/context.py", plain.as_str()), command],
+            &[("pkg/context.py", callable.as_str()), command],
+            ("-> pkg/context.py#Context.scope", false),
+        );
+        updates_match(
+            &[("pkg/context.py", callable.as_str()), command],
+            &[("pkg/context.py", plain.as_str()), command],
+            ("-> pkg/context.py#Context.scope", true),
+        );
+        // An awaited call whose declared return changes in another file.
+        let client = |returns: &str| -> String {
+            format!(
+                "class Response:\n    async def aclose(self):\n        pass\n\nclass Other:\n    async def aclose(self):\n        pass\n\n\
+                 async def send() -> {returns}:\n    pass\n"
+            )
+        };
+        let user = (
+            "pkg/user.py",
+            "from .client import send\n\nasync def go():\n    r = await send()\n    await r.aclose()\n",
+        );
+        let (response, other) = (client("Response"), client("Other"));
+        updates_match(
+            &[("pkg/client.py", response.as_str()), user],
+            &[("pkg/client.py", other.as_str()), user],
+            ("-> pkg/client.py#Other.aclose", true),
+        );
+        // A name unpacked from a declared tuple, whose element's class changes its base in a
+        // third file, and whose declaration changes the element's type.
+        let roots = (
+            "pkg/roots.py",
+            "class A:\n    def run(self):\n        pass\n\nclass B:\n    def run(self):\n        pass\n",
+        );
+        let resolve = |returns: &str| -> String {
+            format!(
+                "import typing as t\nfrom .command import Command\n\ndef resolve(x) -> t.Tuple[str, {returns}]:\n    pass\n"
+            )
+        };
+        let (to_command, to_str) = (resolve("Command"), resolve("str"));
+        let invoke = (
+            "pkg/invoke.py",
+            "from .resolve import resolve\n\ndef invoke():\n    name, cmd = resolve(1)\n    cmd.run()\n",
+        );
+        let command = |base: &str| -> String {
+            format!("from .roots import A, B\n\nclass Command({base}):\n    pass\n")
+        };
+        let (on_a, on_b) = (command("A"), command("B"));
+        updates_match(
+            &[
+                roots,
+                ("pkg/command.py", on_a.as_str()),
+                ("pkg/resolve.py", to_command.as_str()),
+                invoke,
+            ],
+            &[
+                roots,
+                ("pkg/command.py", on_b.as_str()),
+                ("pkg/resolve.py", to_command.as_str()),
+                invoke,
+            ],
+            ("-> pkg/roots.py#B.run", true),
+        );
+        updates_match(
+            &[
+                roots,
+                ("pkg/command.py", on_b.as_str()),
+                ("pkg/resolve.py", to_command.as_str()),
+                invoke,
+            ],
+            &[
+                roots,
+                ("pkg/command.py", on_b.as_str()),
+                ("pkg/resolve.py", to_str.as_str()),
+                invoke,
+            ],
+            ("-> pkg/roots.py#B.run", false),
+        );
+        // The file itself changes how it imports a name: renamed, the name is its own class.
+        let parser = |import: &str| -> String {
+            format!("{import}\n\nclass Argument:\n    pass\n\ndef add():\n    Argument()\n")
+        };
+        let core = ("pkg/core.py", "class Argument:\n    pass\n");
+        let (renamed, plain) = (
+            parser("from .core import Argument as CoreArgument"),
+            parser("from .core import Argument"),
+        );
+        updates_match(
+            &[core, ("pkg/parser.py", plain.as_str())],
+            &[core, ("pkg/parser.py", renamed.as_str())],
+            ("-> pkg/core.py#Argument", false),
+        );
+    }
+
+    #[test]
     fn a_package_s_init_that_appears_binds_its_from_dot_imports() {
         let user = (
             "rich/logging.py",
@@ -2612,6 +2721,208 @@ fn a_variable_assigned_a_function_s_result_has_its_declared_return_type() {
         pairs(&[
             ("srv/srv.go:NewServer", "file"),
             ("srv/srv.go:Server.Start", "type"),
+        ])
+    );
+}
+
+#[test]
+fn a_declaration_too_long_to_keep_whole_still_types_what_it_returns() {
+    // Parameters enough to pass the signature's length bound, each on its own line (black's
+    // and rustfmt's layout) or all on one (a one-line Go declaration).
+    let many = |sep: &str, param: &dyn Fn(usize) -> String| {
+        (0..16).map(param).collect::<Vec<_>>().join(sep)
+    };
+    let py = many(",\n    ", &|i| format!("option_{i}: Optional[str] = None"));
+    let rs = many(",\n    ", &|i| format!("option_{i}: Option<&str>"));
+    let go = many(", ", &|i| format!("option{i} string"));
+    let s = snapshot(&[
+        (
+            "app/text.py",
+            &format!(
+                "class Text:\n    def render(self):\n        pass\n\nclass Other:\n    def render(self):\n        pass\n\n\
+                 def assemble(\n    {py},\n) -> Text:\n    return Text()\n\n\
+                 def go():\n    t = assemble()\n    t.render()\n"
+            ),
+        ),
+        (
+            "src/lib.rs",
+            &format!(
+                "pub struct Text;\nimpl Text {{\n    pub fn render(&self) {{}}\n}}\npub struct Other;\nimpl Other {{\n    pub fn render(&self) {{}}\n}}\n\
+                 pub fn assemble(\n    {rs},\n) -> Text {{\n    Text\n}}\n\
+                 fn go() {{\n    let t = assemble();\n    t.render();\n}}\n"
+            ),
+        ),
+        (
+            "srv/srv.go",
+            &format!(
+                "package srv\ntype Text struct{{}}\nfunc (t *Text) Render() {{}}\ntype Other struct{{}}\nfunc (o *Other) Render() {{}}\n\
+                 func Assemble({go}) *Text {{\n\treturn &Text{{}}\n}}\n\
+                 func run() {{\n\tt := Assemble()\n\tt.Render()\n}}\n"
+            ),
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "app/text.py:go"),
+        pairs(&[
+            ("app/text.py:Text.render", "type"),
+            ("app/text.py:assemble", "file")
+        ])
+    );
+    assert_eq!(
+        callees(&s, "src/lib.rs:go"),
+        pairs(&[
+            ("src/lib.rs:Text.render", "type"),
+            ("src/lib.rs:assemble", "file")
+        ])
+    );
+    assert_eq!(
+        callees(&s, "srv/srv.go:run"),
+        pairs(&[
+            ("srv/srv.go:Assemble", "file"),
+            ("srv/srv.go:Text.Render", "type")
+        ])
+    );
+}
+
+#[test]
+fn a_name_imported_under_another_name_is_bound_by_that_name_only() {
+    let s = snapshot(&[
+        ("pkg/__init__.py", ""),
+        (
+            "pkg/core.py",
+            "class Argument:\n    def __init__(self, obj):\n        pass\n",
+        ),
+        (
+            "pkg/util.py",
+            "def helper():\n    pass\n\ndef other():\n    pass\n",
+        ),
+        (
+            "pkg/parser.py",
+            "import typing as t\nif t.TYPE_CHECKING:\n    from .core import Argument as CoreArgument\n\
+             from . import util as u\n\n\
+             class Argument:\n    def __init__(self, obj):\n        pass\n\n\
+             class OptionParser:\n    def add_argument(self, obj):\n        self._args.append(Argument(obj))\n        CoreArgument(obj)\n        util.helper()\n        u.other()\n",
+        ),
+        ("src/util.rs", "pub fn clip() {}\n"),
+        (
+            "src/app.rs",
+            "use crate::util::clip as cut;\n\nfn run() {\n    clip();\n    cut();\n}\n\nfn clip() {}\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "pkg/parser.py:OptionParser.add_argument"),
+        pairs(&[
+            ("pkg/core.py:Argument", "import"),
+            ("pkg/parser.py:Argument", "file"),
+            ("pkg/util.py:other", "import"),
+        ])
+    );
+    assert_eq!(
+        callees(&s, "src/app.rs:run"),
+        pairs(&[("src/app.rs:clip", "file"), ("src/util.rs:clip", "import")])
+    );
+}
+
+#[test]
+fn an_awaited_call_s_value_is_what_its_async_declaration_returns() {
+    let s = snapshot(&[
+        (
+            "pkg/client.py",
+            "class Response:\n    async def aclose(self):\n        pass\n\nclass Other:\n    async def aclose(self):\n        pass\n\n\
+             class Client:\n    async def send(self, r) -> Response:\n        return Response()\n\n\
+             \x20   async def go(self):\n        response = await self.send(1)\n        await response.aclose()\n        self.last = await self.send(2)\n\n\
+             \x20   async def again(self):\n        await self.last.aclose()\n",
+        ),
+        (
+            "web/open.ts",
+            "class Handle {\n  close() {}\n}\nclass Other {\n  close() {}\n}\n\
+             async function open(): Promise<Handle> {\n  return new Handle();\n}\n\
+             async function run() {\n  const h = await open();\n  h.close();\n}\n",
+        ),
+        (
+            "src/lib.rs",
+            "pub struct Conn;\nimpl Conn {\n    pub fn close(&self) {}\n}\npub struct Other;\nimpl Other {\n    pub fn close(&self) {}\n}\n\
+             async fn connect() -> Result<Conn, Error> {\n    Ok(Conn)\n}\n\
+             async fn run() -> Result<(), Error> {\n    let c = connect().await?;\n    c.close();\n    Ok(())\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "pkg/client.py:Client.go"),
+        pairs(&[
+            ("pkg/client.py:Client.send", "container"),
+            ("pkg/client.py:Response.aclose", "type"),
+        ])
+    );
+    assert_eq!(
+        callees(&s, "pkg/client.py:Client.again"),
+        pairs(&[("pkg/client.py:Response.aclose", "type")])
+    );
+    assert_eq!(
+        callees(&s, "web/open.ts:run"),
+        pairs(&[
+            ("web/open.ts:Handle.close", "type"),
+            ("web/open.ts:open", "file")
+        ])
+    );
+    assert_eq!(
+        callees(&s, "src/lib.rs:run"),
+        pairs(&[
+            ("src/lib.rs:Conn.close", "type"),
+            ("src/lib.rs:connect", "file")
+        ])
+    );
+}
+
+#[test]
+fn calling_a_python_field_that_holds_a_class_makes_an_instance_of_it() {
+    let s = snapshot(&[(
+        "pkg/core.py",
+        "import typing as t\n\n\
+         class Context:\n    def scope(self):\n        pass\n\n\
+         class Other:\n    def scope(self):\n        pass\n\n\
+         class Hook:\n    def __call__(self, x) -> Other:\n        pass\n\n    def close(self):\n        pass\n\n\
+         class Command:\n    context_class: t.Type[Context] = Context\n    hook: Hook\n\n\
+         \x20   def make_context(self):\n        ctx = self.context_class(self)\n        ctx.scope()\n        made = self.hook(1)\n        made.close()\n",
+    )]);
+    // `self.hook(1)` calls a `Hook` instance (its `__call__`), not the class: no `Hook` made,
+    // so `made.close()` is no call of `Hook.close`.
+    assert_eq!(
+        callees(&s, "pkg/core.py:Command.make_context"),
+        pairs(&[("pkg/core.py:Context.scope", "type")])
+    );
+}
+
+#[test]
+fn names_a_call_s_value_is_unpacked_into_take_the_declared_tuple_s_types() {
+    let s = snapshot(&[(
+        "pkg/core.py",
+        "import typing as t\n\n\
+         class Command:\n    def make_context(self):\n        pass\n\n\
+         class Group:\n    def make_context(self):\n        pass\n\n\
+         \x20   def resolve_command(self, args) -> t.Tuple[t.Optional[str], t.Optional[Command], t.List[str]]:\n        pass\n\n\
+         \x20   def invoke(self, args):\n        name, cmd, rest = self.resolve_command(args)\n        cmd.make_context()\n        name.make_context()\n\n\
+         def split(x) -> tuple[\"Group\", Command]:\n    pass\n\n\
+         def many(x) -> tuple[Command, ...]:\n    pass\n\n\
+         def run():\n    (group, command) = split(1)\n    group.resolve_command([])\n    command.make_context()\n    first, *others, last = split(2)\n    last.make_context()\n    a, b = many(3)\n    a.make_context()\n",
+    )]);
+    // `name` is a `str`, `rest` a list: neither is a project type.
+    assert_eq!(
+        callees(&s, "pkg/core.py:Group.invoke"),
+        pairs(&[
+            ("pkg/core.py:Command.make_context", "type"),
+            ("pkg/core.py:Group.resolve_command", "container"),
+        ])
+    );
+    // Past a starred name, and in a tuple of any length, no position is known: only a guess
+    // by name.
+    assert_eq!(
+        callees(&s, "pkg/core.py:run"),
+        pairs(&[
+            ("pkg/core.py:Command.make_context", "type"),
+            ("pkg/core.py:Group.make_context", "name"),
+            ("pkg/core.py:Group.resolve_command", "type"),
+            ("pkg/core.py:many", "file"),
+            ("pkg/core.py:split", "file"),
         ])
     );
 }

@@ -28,6 +28,15 @@ pub struct FileFacts {
 }
 
 impl FileFacts {
+    /// Whether the import of `name` on `line` renames it (`from m import a as b`, `import a.b
+    /// as c`, `use a::b as c`, Go's `ts "m/teststructs"`): the language then binds the new
+    /// name only, and `name` means whatever else the file gives it.
+    pub fn renamed(&self, name: &str, line: u32) -> bool {
+        self.aliases
+            .iter()
+            .any(|(original, local, l)| *l == line && original == name && local != name)
+    }
+
     /// The facts of a text that is not (or not yet) in the catalogue, as the indexer would
     /// record them: how a planned edit is put beside the indexed files.
     pub fn from_source(path: &str, language: super::code::Language, source: &str) -> FileFacts {

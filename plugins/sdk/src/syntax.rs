@@ -409,7 +409,9 @@ fn receiver_text(raw: &str) -> String {
 /// A definition's declaration: its first line, or, when its parameters wrap onto more lines
 /// before its body, its words up to the body, whitespace collapsed (a wrapped `fn f(\n
 /// a: A,\n) -> R` is `fn f(a: A) -> R`: the return type is what a caller's variable
-/// holds); without a trailing `{`, at most [`MAX_SIGNATURE_CHARS`] characters.
+/// holds); without a trailing `{`, at most [`MAX_SIGNATURE_CHARS`] characters. A longer one
+/// loses the parameters that do not fit, not what follows them (`def assemble(cls, *parts,
+/// …) -> Text:`), so its return type is still read.
 pub fn signature(node: Node, source: &str) -> String {
     let start = signature_start(node);
     let body = node
@@ -417,31 +419,109 @@ pub fn signature(node: Node, source: &str) -> String {
         .filter(|b| b.start_position().row > node.start_position().row)
         .map(|b| b.start_byte())
         .filter(|&b| b > start);
+    // Where the declaration's words end: at its body, else at the end of its first line.
+    let end = body.unwrap_or_else(|| {
+        let rest = source.get(start..node.end_byte()).unwrap_or_default();
+        start + rest.find('\n').unwrap_or(rest.len())
+    });
+    let words = |from: usize, to: usize| collapse(source.get(from..to).unwrap_or_default());
     let declared = match body {
-        Some(end) => source
+        Some(_) => words(start, end),
+        None => source
             .get(start..end)
             .unwrap_or_default()
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-            .replace("( ", "(")
-            .replace(", )", ")")
-            .replace(" )", ")"),
-        None => source
-            .get(start..node.end_byte())
-            .unwrap_or_default()
-            .lines()
-            .next()
-            .unwrap_or("")
             .trim()
             .to_string(),
     };
     let declared = declared.trim_end_matches('{').trim_end();
-    let mut out: String = declared.chars().take(MAX_SIGNATURE_CHARS).collect();
-    if declared.chars().count() > MAX_SIGNATURE_CHARS {
+    if declared.chars().count() <= MAX_SIGNATURE_CHARS {
+        return declared.to_string();
+    }
+    let parameters = node
+        .child_by_field_name("parameters")
+        .filter(|p| start <= p.start_byte() && p.end_byte() <= end);
+    if let Some(parameters) = parameters {
+        let head = words(start, parameters.start_byte());
+        let tail = words(parameters.end_byte(), end);
+        let tail = clip_chars(
+            tail.trim_end_matches('{').trim_end(),
+            MAX_SIGNATURE_CHARS / 2,
+        );
+        // One character for the space between the parameters and what follows them.
+        let room =
+            MAX_SIGNATURE_CHARS.saturating_sub(head.chars().count() + tail.chars().count() + 1);
+        let kept = parameters_within(&words(parameters.start_byte(), parameters.end_byte()), room);
+        if let Some(kept) = kept {
+            let glue = if tail.is_empty() || tail.starts_with([':', ',']) {
+                ""
+            } else {
+                " "
+            };
+            return format!("{head}{kept}{glue}{tail}");
+        }
+    }
+    clip_chars(declared, MAX_SIGNATURE_CHARS)
+}
+
+/// Source text on one line: runs of whitespace as one space, none inside a group's edges.
+fn collapse(text: &str) -> String {
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace("( ", "(")
+        .replace(", )", ")")
+        .replace(" )", ")")
+}
+
+/// `text`'s first `max` characters, `…` marking a cut.
+fn clip_chars(text: &str, max: usize) -> String {
+    let mut out: String = text.chars().take(max).collect();
+    if text.chars().count() > max {
         out.push('…');
     }
     out
+}
+
+/// A parameter list `(a, b, c)` in at most `room` characters: the whole parameters that fit,
+/// then `…)` (`(a, b, …)`); `None` when not even `(…)` fits. A cut falls only between
+/// parameters, never inside a type's brackets, so what is kept still reads as parameters.
+fn parameters_within(list: &str, room: usize) -> Option<String> {
+    const ELIDED: &str = ", …)";
+    if room < "(…)".chars().count() {
+        return None;
+    }
+    let mut depth = 0i32;
+    let mut kept = None;
+    let mut before = ' ';
+    let mut quoted = false;
+    for (count, (at, c)) in list.char_indices().enumerate() {
+        let arrow = c == '>' && matches!(before, '-' | '=');
+        let escaped = before == '\\';
+        before = c;
+        if c == '"' && !escaped {
+            quoted = !quoted;
+        }
+        if quoted {
+            continue;
+        }
+        match c {
+            '(' | '[' | '{' | '<' => depth += 1,
+            ')' | ']' | '}' | '>' if !arrow => depth -= 1,
+            // The end of a whole parameter: keep it when it and the marker fit.
+            ',' if depth == 1 => {
+                if count + ELIDED.chars().count() > room {
+                    break;
+                }
+                kept = Some(at);
+            }
+            _ => {}
+        }
+    }
+    let open = list.chars().next()?;
+    Some(match kept {
+        Some(at) => format!("{}{ELIDED}", &list[..at]),
+        None => format!("{open}…)"),
+    })
 }
 
 /// Where a definition's own words start: after the attributes, annotations and decorators
@@ -492,6 +572,21 @@ fn line_of(node: Node) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_parameter_list_is_cut_between_whole_parameters() {
+        let list = "(a: Map<K, V>, f: Fn(u8) -> u8, s = \"x, (y\", b: int)";
+        assert_eq!(
+            parameters_within(list, 40).as_deref(),
+            Some("(a: Map<K, V>, f: Fn(u8) -> u8, …)")
+        );
+        assert_eq!(
+            parameters_within(list, 60).as_deref(),
+            Some("(a: Map<K, V>, f: Fn(u8) -> u8, s = \"x, (y\", …)")
+        );
+        assert_eq!(parameters_within(list, 10).as_deref(), Some("(…)"));
+        assert_eq!(parameters_within(list, 2), None);
+    }
 
     #[test]
     fn receivers_are_plain_paths_or_unknown() {

@@ -779,7 +779,11 @@ impl<'a, 'f> Scope<'a, 'f> {
             values_seen: RefCell::new(HashMap::new()),
             fields: HashMap::new(),
         };
-        for (m, line) in &facts.imports {
+        for (m, line) in facts
+            .imports
+            .iter()
+            .filter(|(m, line)| !facts.renamed(last_segment(m), *line))
+        {
             scope
                 .by_last
                 .entry(last_segment(m))

@@ -380,6 +380,55 @@ impl Graph {
     /// The type the functions a call of `function` in the caller's file means are declared
     /// to return, when they agree on one.
     fn returned_type(&self, scope: &Scope, at: (u32, u32), function: &str) -> Option<String> {
+        let functions = self.functions_called(scope, at, function);
+        let mut returned = functions.iter().map(|&f| self.declared_return(f));
+        let first = returned.next()??;
+        returned
+            .all(|r| r.as_deref() == Some(first.as_str()))
+            .then_some(first)
+    }
+
+    /// The type of the element at `index` of what a call is declared to return, as a
+    /// tuple (see [`types::UNPACKED`]): the call's `value` is a bare function's name or a
+    /// method's call (`self.resolve_command()`), whose receiver is typed at most `depth` calls
+    /// deep. Empty unless the functions meant agree on it.
+    fn unpacked_types(
+        &self,
+        scope: &Scope,
+        caller: &Symbol,
+        at: (u32, u32),
+        value: &str,
+        index: usize,
+        depth: usize,
+    ) -> Vec<String> {
+        let functions: Vec<u32> = match value.strip_suffix(types::CALL_VALUE) {
+            Some(made_by) => match types::method_call(made_by) {
+                Some((on, method)) => self
+                    .value_types(scope, caller, at, on, depth)
+                    .iter()
+                    .flat_map(|t| self.methods_of_type(scope, at, t, method))
+                    .collect(),
+                None => Vec::new(),
+            },
+            None => self.functions_called(scope, at, value),
+        };
+        let mut elements = functions.iter().map(|&f| {
+            let node = &self.symbols[f as usize];
+            let language = self.files[node.file as usize].language.as_deref();
+            types::returned_element(language, &node.symbol().signature, index)
+        });
+        let Some(Some(first)) = elements.next() else {
+            return Vec::new();
+        };
+        match elements.all(|e| e.as_deref() == Some(first.as_str())) {
+            true => vec![first],
+            false => Vec::new(),
+        }
+    }
+
+    /// The functions and methods a call of the bare name `function` in the caller's file
+    /// means: one the file defines or imports before methods of the name elsewhere.
+    fn functions_called(&self, scope: &Scope, at: (u32, u32), function: &str) -> Vec<u32> {
         let mut functions =
             self.types_named(scope, at, scope.file, function, &["function", "method"]);
         // A function the caller's file defines or imports before methods of the name
@@ -397,11 +446,7 @@ impl Graph {
         if !seen.is_empty() {
             functions = seen;
         }
-        let mut returned = functions.iter().map(|&f| self.declared_return(f));
-        let first = returned.next()??;
-        returned
-            .all(|r| r.as_deref() == Some(first.as_str()))
-            .then_some(first)
+        functions
     }
 
     /// The types the methods named `method` of a receiver `on` are declared to return (the
@@ -442,13 +487,47 @@ impl Graph {
             if rust && RUST_PASS_THROUGH.contains(&method) {
                 return types;
             }
-            return Vec::new();
+            return self.classes_held(scope, at, &types, method);
         };
         if returned.all(|r| r.as_deref() == Some(first.as_str())) {
             vec![first]
         } else {
             Vec::new()
         }
+    }
+
+    /// What calling the Python field `field` of a value of `types` makes, when they have no
+    /// method of that name and the field holds a class (`context_class: type[Context] =
+    /// Context`, then `self.context_class(..)`): an instance of it. A class with a `__call__`
+    /// is left out, since a field holding an instance of it is called alike.
+    fn classes_held(
+        &self,
+        scope: &Scope,
+        at: (u32, u32),
+        types: &[String],
+        field: &str,
+    ) -> Vec<String> {
+        let python = scope.facts.language.as_deref() == Some("python");
+        if !python
+            || types
+                .iter()
+                .any(|t| !self.methods_of_type(scope, at, t, field).is_empty())
+        {
+            return Vec::new();
+        }
+        let mut out: Vec<String> = types
+            .iter()
+            .flat_map(|t| self.field_of(scope, at, t, field))
+            .filter(|held| {
+                !self
+                    .types_named(scope, at, scope.file, held, CLASS_LIKE)
+                    .is_empty()
+                    && self.methods_of_type(scope, at, held, "__call__").is_empty()
+            })
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     /// The types of the value a call's receiver `on` holds: the caller's class for `self`,
@@ -730,6 +809,7 @@ impl Graph {
                     types::PATH_VALUE,
                     types::ELEMENT_OF,
                     types::CALLBACK_PARAMETER,
+                    types::UNPACKED,
                 ])
         };
         if !stated.iter().any(derived) {
@@ -747,7 +827,9 @@ impl Graph {
                 match known {
                     Some(known) => known,
                     None => {
-                        let found = if let Some(path) = t.strip_prefix(types::ELEMENT_OF) {
+                        let found = if let Some((index, value)) = types::unpacked(&t) {
+                            self.unpacked_types(scope, caller, at, value, index, depth - 1)
+                        } else if let Some(path) = t.strip_prefix(types::ELEMENT_OF) {
                             let held = self.path_types(scope, caller, at, path, depth - 1);
                             self.elements_of(scope, at, held)
                         } else if let Some(path) = t.strip_prefix(types::PATH_VALUE) {
@@ -766,8 +848,8 @@ impl Graph {
             };
             match t.strip_suffix(types::CALL_VALUE) {
                 // Unknown: the called name as a type or a function's, but never a Go
-                // library's (`slog.Level(n)`).
-                Some(call) if through.is_empty() => {
+                // library's (`slog.Level(n)`), nor one element of what it returns.
+                Some(call) if through.is_empty() && types::unpacked(&t).is_none() => {
                     if !scope.library_package_call(call.trim_end_matches("()"), at) {
                         out.push(last_segment(call).to_string());
                     }

@@ -1,7 +1,7 @@
 //! Keeping the graph current: after a change only the files whose edges could have moved are resolved again (by what their facts, and the definitions they can see, changed); the rest carry their edges over.
 
 use super::*;
-use crate::index::code::STAR;
+use crate::index::code::{STAR, types};
 use rayon::prelude::*;
 
 impl Graph {
@@ -236,6 +236,18 @@ impl Graph {
                 }
                 Some(o) => {
                     let (changed, map) = self.compare_definitions(o, next, i as u32);
+                    // A class gaining or losing `__call__`: what calling a field holding it
+                    // makes (see `Graph::classes_held`), wherever the class is named.
+                    if changed.contains(&"__call__") {
+                        let before = &self.facts[o as usize];
+                        names.extend(
+                            [before.as_ref(), f.as_ref()]
+                                .into_iter()
+                                .flat_map(|x| &x.symbols)
+                                .filter(|s| s.name == "__call__")
+                                .filter_map(|s| s.container.as_deref()),
+                        );
+                    }
                     names.extend(changed);
                     moved.insert(o, map);
                     let before = &self.facts[o as usize];
@@ -341,10 +353,18 @@ impl Graph {
             }
             let mut returning: HashMap<String, Vec<&str>> = HashMap::new();
             for f in facts {
+                let language = f.language.as_deref();
                 for s in &f.symbols {
-                    if let Some(returned) =
-                        crate::index::code::types::return_type(f.language.as_deref(), &s.signature)
-                    {
+                    // A tuple's elements too (`-> Tuple[str, Command]`: what the names its
+                    // value is unpacked into are).
+                    let returned = types::return_type(language, &s.signature)
+                        .into_iter()
+                        .chain(
+                            types::returned_elements(language, &s.signature)
+                                .into_iter()
+                                .flatten(),
+                        );
+                    for returned in returned {
                         // Named through a module or package too (`dir::Ignore`,
                         // `diff.Result`): each name in it may be the one that changes.
                         for piece in type_pieces(&returned) {
@@ -525,7 +545,9 @@ pub(super) fn used_names(f: &FileFacts) -> impl Iterator<Item = &str> {
 fn type_pieces(type_name: &str) -> impl Iterator<Item = &str> {
     std::iter::once(type_name).chain(
         type_name
-            .split(['.', '@', '%', '=', '&', '#', ':', '(', ')', '[', ']'])
+            .split(['.', '@', '%', '=', '&', '#', ':', '(', ')', '[', ']', '*'])
+            // An unpacked value's position (`*1resolve`).
+            .map(|s| s.trim_start_matches(|c: char| c.is_ascii_digit()))
             .filter(|s| !s.is_empty()),
     )
 }
@@ -675,7 +697,10 @@ pub(super) fn direct_bindings<'f>(
             // Python's `from .api import get` records `.api.get`; elsewhere an import's
             // path names a module (`./api/observable`), and only its specifiers name names.
             let python = x.language.as_deref() == Some("python");
-            (python && x.imports.iter().any(|(m, _)| last_segment(m) == name))
+            (python
+                && x.imports
+                    .iter()
+                    .any(|(m, l)| last_segment(m) == name && !x.renamed(name, *l)))
                 || x.aliases.iter().any(|(_, local, _)| local == name)
         };
         if defs.is_empty() && outer.is_none() && !files.iter().any(imports_it) {
@@ -724,6 +749,9 @@ pub(super) fn direct_bindings<'f>(
     let java = facts.language.as_deref() == Some("java");
     for (i, (name, line)) in facts.imports.iter().enumerate() {
         let last = last_segment(name);
+        if facts.renamed(last, *line) {
+            continue;
+        }
         let outer = java
             .then(|| name.rsplit('.').nth(1))
             .flatten()

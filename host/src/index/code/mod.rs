@@ -128,6 +128,8 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
         let mut path = None;
         // A field without a name, embedding its type (Go's `struct { routeConf }`).
         let mut embeds = false;
+        // The names a call's value is unpacked into (`a, b = f()`).
+        let mut unpack = None;
         for capture in m.captures() {
             let capture_name = names[capture.index as usize];
             let node = capture.node;
@@ -146,6 +148,7 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
                 "bind.call" => called = Some(node),
                 "bind.from" => copied_from = Some(node),
                 "bind.path" => path = Some(node),
+                "bind.unpack" => unpack = Some(node),
                 // `self.x = ...` / `this.x = ...`: another object's field is not typed here.
                 "bind.self" => own = matches!(text(node, source), "self" | "this"),
                 "name" => name = Some(node),
@@ -162,6 +165,17 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
                     }
                 }
             }
+        }
+        if let Some(pattern) = unpack {
+            let value = match (called, bound_type) {
+                (Some(c), _) => call_value(lang, text(c, source)),
+                (None, Some(t)) => bound_type_name(lang, text(t, source)),
+                (None, None) => None,
+            };
+            if let Some(value) = value {
+                out.types.extend(unpacked(pattern, &value, source));
+            }
+            continue;
         }
         if let (Some((node, true)), true, Some(from)) = (bound, own, copied_from) {
             copies.push((node, text(from, source)));
@@ -234,6 +248,28 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
     count_branches(tree.root_node(), &mut defs);
     out.symbols = defs.into_iter().map(|(_, s)| s).collect();
     type_copied_fields(&mut out, &copies, source);
+    out
+}
+
+/// The names of a pattern a call's value is unpacked into (`name, cmd, args = f()`), each
+/// typed by its position (see [`types::UNPACKED`]); none past a starred name, whose width
+/// is unknown.
+fn unpacked(pattern: Node, value: &str, source: &str) -> Vec<Typed> {
+    let mut walker = pattern.walk();
+    let mut out = Vec::new();
+    for (index, element) in pattern.named_children(&mut walker).enumerate() {
+        match element.kind() {
+            "identifier" => out.push(Typed {
+                name: text(element, source).to_string(),
+                type_name: format!("{}{index}{value}", types::UNPACKED),
+                field: false,
+                line: line_of(element),
+                until: scope_end(element),
+            }),
+            "list_splat_pattern" => break,
+            _ => {}
+        }
+    }
     out
 }
 

@@ -526,6 +526,91 @@ fn a_declaration_wrapped_over_lines_is_read_to_its_body() {
 }
 
 #[test]
+fn a_declaration_past_the_length_bound_loses_parameters_not_its_return_type() {
+    let params: Vec<String> = (0..12)
+        .map(|i| format!("style_{i}: Union[str, Style] = \"a, (b)\""))
+        .collect();
+    let x = extract(
+        Language::Python,
+        &format!(
+            "def assemble(\n    cls,\n    {},\n) -> \"Text\":\n    pass\n",
+            params.join(",\n    ")
+        ),
+    );
+    let signature = &x.symbols[0].signature;
+    assert!(signature.chars().count() <= 200, "{signature}");
+    assert!(
+        signature.starts_with("def assemble(cls, style_0: Union[str, Style] = \"a, (b)\", ")
+            && signature.ends_with(", …) -> \"Text\":"),
+        "{signature}"
+    );
+    assert_eq!(
+        types::return_type(Some("python"), signature).as_deref(),
+        Some("Text")
+    );
+    // Rust: a `->` inside a parameter's type is no closing bracket.
+    let params: Vec<String> = (0..12)
+        .map(|i| format!("f{i}: impl Fn(&str) -> Option<u32>"))
+        .collect();
+    let x = extract(
+        Language::Rust,
+        &format!(
+            "fn apply(\n    {},\n) -> Result<Applied, Error> {{\n    todo!()\n}}\n",
+            params.join(",\n    ")
+        ),
+    );
+    let signature = &x.symbols[0].signature;
+    assert!(signature.chars().count() <= 200, "{signature}");
+    assert!(
+        signature.starts_with("fn apply(f0: impl Fn(&str) -> Option<u32>, ")
+            && signature.ends_with(", …) -> Result<Applied, Error>"),
+        "{signature}"
+    );
+    assert_eq!(
+        types::return_type(Some("rust"), signature).as_deref(),
+        Some("Applied")
+    );
+    // Go on one line, TypeScript wrapped: the results and the return type stay.
+    let params: Vec<String> = (0..20).map(|i| format!("p{i} string")).collect();
+    let x = extract(
+        Language::Go,
+        &format!(
+            "package p\n\nfunc Open({}) (*File, error) {{\n\treturn nil, nil\n}}\n",
+            params.join(", ")
+        ),
+    );
+    let signature = &x.symbols[0].signature;
+    assert!(signature.ends_with(", …) (*File, error)"), "{signature}");
+    assert_eq!(
+        types::return_type(Some("go"), signature).as_deref(),
+        Some("File")
+    );
+    let params: Vec<String> = (0..12).map(|i| format!("option{i}: string")).collect();
+    let x = extract(
+        Language::TypeScript,
+        &format!(
+            "function open(\n  {},\n): Promise<Handle> {{\n  return h;\n}}\n",
+            params.join(",\n  ")
+        ),
+    );
+    let signature = &x.symbols[0].signature;
+    assert!(signature.ends_with(", …): Promise<Handle>"), "{signature}");
+    assert_eq!(
+        types::return_type(Some("typescript"), signature).as_deref(),
+        Some("Handle")
+    );
+    // A first parameter longer than the bound leaves `(…)`.
+    let x = extract(
+        Language::Python,
+        &format!(
+            "def f(\n    a: \"{}\",\n) -> T:\n    pass\n",
+            "x".repeat(300)
+        ),
+    );
+    assert_eq!(x.symbols[0].signature, "def f(…) -> T:");
+}
+
+#[test]
 fn a_star_import_is_recorded_as_one_star_alias_on_its_line() {
     let stars = |lang: Language, src: &str| -> Vec<u32> {
         extract(lang, src)

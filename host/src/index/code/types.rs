@@ -33,6 +33,64 @@ pub const PATH_VALUE: char = '=';
 /// declares that parameter of its function-typed parameter (TypeScript's contextual typing).
 pub const CALLBACK_PARAMETER: char = '&';
 
+/// What a `type_name` of a [`Typed`] begins with when the name is one of several a call's
+/// value is unpacked into (Python's `name, cmd, args = self.resolve_command(ctx)`): `*1` and
+/// the value as one name assigned it would have (`self.resolve_command()`, `resolve`),
+/// typed as the element at that position of the tuple the function is declared to return.
+pub const UNPACKED: char = '*';
+
+/// The position and the value of an [`UNPACKED`] type name.
+pub fn unpacked(type_name: &str) -> Option<(usize, &str)> {
+    let rest = type_name.strip_prefix(UNPACKED)?;
+    let digits = rest.find(|c: char| !c.is_ascii_digit())?;
+    Some((rest[..digits].parse().ok()?, &rest[digits..]))
+}
+
+/// The type of the element at `index` of the tuple a Python declaration says it returns
+/// (`-> t.Tuple[t.Optional[str], t.Optional[Command], t.List[str]]`, `-> tuple[A, B]`);
+/// none for a tuple of any length (`tuple[A, ...]`) or anything else.
+pub fn returned_element(language: Option<&str>, signature: &str, index: usize) -> Option<String> {
+    returned_elements(language, signature)
+        .into_iter()
+        .nth(index)
+        .flatten()
+}
+
+/// Every element's type of the tuple a Python declaration says it returns (see
+/// [`returned_element`]), in order; empty for any other declaration.
+pub fn returned_elements(language: Option<&str>, signature: &str) -> Vec<Option<String>> {
+    tuple_elements(language, signature).unwrap_or_default()
+}
+
+fn tuple_elements(language: Option<&str>, signature: &str) -> Option<Vec<Option<String>>> {
+    if language != Some("python") {
+        return None;
+    }
+    let written = after_group(signature)?
+        .trim()
+        .strip_prefix("->")?
+        .split(':')
+        .next()?
+        .trim()
+        .trim_matches(['"', '\'']);
+    let open = written.find('[')?;
+    let outer = written[..open].trim();
+    let last = outer.rsplit('.').next().unwrap_or(outer);
+    if !matches!(last, "Tuple" | "tuple") || !written.ends_with(']') {
+        return None;
+    }
+    let elements = split_top(&written[open + 1..written.len() - 1], ',');
+    if elements.iter().any(|e| e.trim() == "...") {
+        return None;
+    }
+    Some(
+        elements
+            .iter()
+            .map(|e| type_name(e.trim().trim_matches(['"', '\''])))
+            .collect(),
+    )
+}
+
 /// What the `name` of a field [`Typed`] begins with when the field has no name but embeds its
 /// type (Go's `type Route struct { routeConf }`): `^routeConf`. The embedding type gets the
 /// embedded one's fields and methods, as from a base class; no path reaches the marked name.
@@ -283,7 +341,13 @@ pub fn return_type(language: Option<&str>, signature: &str) -> Option<String> {
             .next()?,
         "typescript" | "tsx" | "javascript" | "vue" | "svelte" | "html" => {
             let rest = after_params()?.trim().strip_prefix(':')?;
-            rest.split(['{', '=']).next()?
+            let written = rest.split(['{', '=']).next()?.trim();
+            // An async function's `Promise<T>`: what `await` gives, as Python's and Rust's
+            // `async` declarations state it.
+            match written.strip_prefix("Promise<") {
+                Some(inner) => inner.strip_suffix('>').unwrap_or(inner),
+                None => written,
+            }
         }
         "go" => {
             // A method's receiver (`func (s list) f()`) is a group before its parameters.

@@ -17,6 +17,7 @@
 (assignment_expression left: (member_expression object: (this) @bind.self property: [(property_identifier) (private_property_identifier)] @bind.field) right: (new_expression constructor: (_) @bind.type))
 (assignment_expression left: (member_expression object: (this) @bind.self property: [(property_identifier) (private_property_identifier)] @bind.field) right: (identifier) @bind.from)
 (variable_declarator name: (identifier) @bind.name value: (call_expression function: [(identifier) @bind.type (member_expression) @bind.call]))
+(variable_declarator name: (identifier) @bind.name value: (await_expression (call_expression function: [(identifier) @bind.type (member_expression) @bind.call])))
 (variable_declarator name: (identifier) @bind.name value: (member_expression) @bind.path)
 (variable_declarator name: (identifier) @bind.name value: (this) @bind.path)
 (arguments [(arrow_function) (function_expression)] @bind.callback)

@@ -9,9 +9,12 @@
 
 (assignment left: (identifier) @bind.name type: (type) @bind.type)
 (assignment left: (identifier) @bind.name !type right: (call function: [(identifier) @bind.type (attribute) @bind.call]))
+(assignment left: (identifier) @bind.name !type right: (await (call function: [(identifier) @bind.type (attribute) @bind.call])))
+(assignment left: [(pattern_list) (tuple_pattern)] @bind.unpack right: [(call function: [(identifier) @bind.type (attribute) @bind.call]) (await (call function: [(identifier) @bind.type (attribute) @bind.call]))])
 (assignment left: (identifier) @bind.name !type right: [(attribute) (identifier)] @bind.path)
 (assignment left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.field) type: (type) @bind.type)
 (assignment left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.field) !type right: (call function: [(identifier) @bind.type (attribute attribute: (identifier) @bind.type)]))
+(assignment left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.field) !type right: (await (call function: [(identifier) @bind.type (attribute attribute: (identifier) @bind.type)])))
 (assignment left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.field) !type right: (identifier) @bind.from)
 (assignment left: (identifier) @bind.name !type right: [(boolean_operator operator: "or" right: (call function: [(identifier) @bind.type (attribute) @bind.call])) (conditional_expression (call function: [(identifier) @bind.type (attribute) @bind.call]) .)])
 (assignment left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.field) !type right: [(boolean_operator operator: "or" right: (call function: [(identifier) @bind.type (attribute attribute: (identifier) @bind.type)])) (conditional_expression (call function: [(identifier) @bind.type (attribute attribute: (identifier) @bind.type)]) .)])

@@ -30,5 +30,6 @@
 (enum_variant name: (identifier) @bind.field body: (ordered_field_declaration_list . type: (_) @bind.type .))
 (tuple_struct_pattern type: (_) @bind.variant . [(identifier) @bind.name (ref_pattern (identifier) @bind.name) (mut_pattern (identifier) @bind.name)] .)
 (let_declaration pattern: (identifier) @bind.name value: (try_expression (call_expression function: [(identifier) @bind.type (scoped_identifier name: (identifier) @bind.type) (field_expression) @bind.call])))
+(let_declaration pattern: (identifier) @bind.name value: [(await_expression (call_expression function: [(identifier) @bind.type (scoped_identifier name: (identifier) @bind.type) (field_expression) @bind.call])) (try_expression (await_expression (call_expression function: [(identifier) @bind.type (scoped_identifier name: (identifier) @bind.type) (field_expression) @bind.call])))])
 (type_parameter name: (type_identifier) @bind.name bounds: (trait_bounds [(type_identifier) (scoped_type_identifier) (generic_type)] @bind.type))
 (where_predicate left: (type_identifier) @bind.name bounds: (trait_bounds [(type_identifier) (scoped_type_identifier) (generic_type)] @bind.type))
