@@ -1875,6 +1875,27 @@ mod incremental {
             ],
             ("-> pkg/roots.py#B.run", false),
         );
+        // A rename moves to the other import line: the name now means the other module's.
+        let (a, b) = (
+            ("pkg/a.py", "class X:\n    pass\n"),
+            ("pkg/b.py", "class X:\n    pass\n"),
+        );
+        let user = ("pkg/user.py", "from .x import X\n\ndef f():\n    X()\n");
+        updates_match(
+            &[
+                a,
+                b,
+                ("pkg/x.py", "from .a import X as Y\nfrom .b import X\n"),
+                user,
+            ],
+            &[
+                a,
+                b,
+                ("pkg/x.py", "from .a import X\nfrom .b import X as Y\n"),
+                user,
+            ],
+            ("pkg/user.py#f@3 -> pkg/a.py#X", true),
+        );
         // The file itself changes how it imports a name: renamed, the name is its own class.
         let parser = |import: &str| -> String {
             format!("{import}\n\nclass Argument:\n    pass\n\ndef add():\n    Argument()\n")
@@ -2808,7 +2829,19 @@ fn a_name_imported_under_another_name_is_bound_by_that_name_only() {
             "src/app.rs",
             "use crate::util::clip as cut;\n\nfn run() {\n    clip();\n    cut();\n}\n\nfn clip() {}\n",
         ),
+        ("src/a.rs", "pub fn go() {}\n"),
+        ("src/b.rs", "pub fn go() {}\n"),
+        (
+            "src/both.rs",
+            "use crate::{a::go as go_a, b::go};\n\nfn both() {\n    go();\n}\n",
+        ),
     ]);
+    // One `go` renamed and one not, on one line: which stays is unknown, so neither is lost.
+    let both = callees(&s, "src/both.rs:both");
+    assert!(
+        both.contains(&("src/b.rs:go".to_string(), "import")),
+        "{both:?}"
+    );
     assert_eq!(
         callees(&s, "pkg/parser.py:OptionParser.add_argument"),
         pairs(&[
@@ -2890,6 +2923,21 @@ fn calling_a_python_field_that_holds_a_class_makes_an_instance_of_it() {
         callees(&s, "pkg/core.py:Command.make_context"),
         pairs(&[("pkg/core.py:Context.scope", "type")])
     );
+    // A class with a library's base may be called through an inherited `__call__`
+    // (`nn.Module`): its field's call makes nothing known.
+    let s = snapshot(&[(
+        "pkg/model.py",
+        "from torch import nn\n\n\
+         class Encoder(nn.Module):\n    def to(self, d):\n        pass\n\n\
+         class Other:\n    def to(self, d):\n        pass\n\n\
+         class Model(nn.Module):\n    def __init__(self):\n        self.enc = Encoder()\n\n\
+         \x20   def forward(self, x):\n        h = self.enc(x)\n        h.to(1)\n",
+    )]);
+    let forward = callees(&s, "pkg/model.py:Model.forward");
+    assert!(
+        !forward.contains(&("pkg/model.py:Encoder.to".to_string(), "type")),
+        "{forward:?}"
+    );
 }
 
 #[test]
@@ -2903,7 +2951,7 @@ fn names_a_call_s_value_is_unpacked_into_take_the_declared_tuple_s_types() {
          \x20   def invoke(self, args):\n        name, cmd, rest = self.resolve_command(args)\n        cmd.make_context()\n        name.make_context()\n\n\
          def split(x) -> tuple[\"Group\", Command]:\n    pass\n\n\
          def many(x) -> tuple[Command, ...]:\n    pass\n\n\
-         def run():\n    (group, command) = split(1)\n    group.resolve_command([])\n    command.make_context()\n    first, *others, last = split(2)\n    last.make_context()\n    a, b = many(3)\n    a.make_context()\n",
+         def run():\n    (\n        group,  # the group\n        command,\n    ) = split(1)\n    group.resolve_command([])\n    command.make_context()\n    first, *others, last = split(2)\n    last.make_context()\n    a, b = many(3)\n    a.make_context()\n",
     )]);
     // `name` is a `str`, `rest` a list: neither is a project type.
     assert_eq!(
@@ -2912,6 +2960,18 @@ fn names_a_call_s_value_is_unpacked_into_take_the_declared_tuple_s_types() {
             ("pkg/core.py:Command.make_context", "type"),
             ("pkg/core.py:Group.resolve_command", "container"),
         ])
+    );
+    // A bare call unpacked is never a method's: the library's `split`, not `Path.split`.
+    let library = snapshot(&[(
+        "pkg/paths.py",
+        "from os.path import split\n\nclass A:\n    def go(self):\n        pass\n\n\
+         class Path:\n    def split(self) -> tuple[A, A]:\n        pass\n\n\
+         def f(p):\n    head, tail = split(p)\n    head.go()\n",
+    )]);
+    let f = callees(&library, "pkg/paths.py:f");
+    assert!(
+        !f.contains(&("pkg/paths.py:A.go".to_string(), "type")),
+        "{f:?}"
     );
     // Past a starred name, and in a tuple of any length, no position is known: only a guess
     // by name.

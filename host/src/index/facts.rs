@@ -31,10 +31,28 @@ impl FileFacts {
     /// Whether the import of `name` on `line` renames it (`from m import a as b`, `import a.b
     /// as c`, `use a::b as c`, Go's `ts "m/teststructs"`): the language then binds the new
     /// name only, and `name` means whatever else the file gives it.
+    ///
+    /// Aliases name what they rename by its last name only, so where a line imports that
+    /// name more often than it renames it (`use crate::{a::run as run_a, b::run}`, `import
+    /// a.b, c.b as d`), which one stays is unknown, and none counts as renamed.
     pub fn renamed(&self, name: &str, line: u32) -> bool {
-        self.aliases
+        let renames = self
+            .aliases
             .iter()
-            .any(|(original, local, l)| *l == line && original == name && local != name)
+            .filter(|(original, local, l)| *l == line && original == name && local != name)
+            .count();
+        let last = |path: &str| {
+            path.rsplit(['.', ':', '/'])
+                .find(|s| !s.is_empty())
+                .unwrap_or(path)
+                .to_string()
+        };
+        let imported = self
+            .imports
+            .iter()
+            .filter(|(path, l)| *l == line && last(path) == name)
+            .count();
+        renames > 0 && renames >= imported
     }
 
     /// The facts of a text that is not (or not yet) in the catalogue, as the indexer would

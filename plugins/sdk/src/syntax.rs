@@ -482,11 +482,15 @@ fn clip_chars(text: &str, max: usize) -> String {
     out
 }
 
-/// A parameter list `(a, b, c)` in at most `room` characters: the whole parameters that fit,
-/// then `…)` (`(a, b, …)`); `None` when not even `(…)` fits. A cut falls only between
-/// parameters, never inside a type's brackets, so what is kept still reads as parameters.
+/// A parameter list `(a, b, c)` in at most `room` characters: whole when it fits, else the
+/// whole parameters that fit, then `…)` (`(a, b, …)`); `None` when not even `(…)` fits. A
+/// cut falls only between parameters, never inside a type's brackets, so what is kept still
+/// reads as parameters.
 fn parameters_within(list: &str, room: usize) -> Option<String> {
     const ELIDED: &str = ", …)";
+    if list.chars().count() <= room {
+        return Some(list.to_string());
+    }
     if room < "(…)".chars().count() {
         return None;
     }
@@ -585,6 +589,7 @@ mod tests {
             Some("(a: Map<K, V>, f: Fn(u8) -> u8, s = \"x, (y\", …)")
         );
         assert_eq!(parameters_within(list, 10).as_deref(), Some("(…)"));
+        assert_eq!(parameters_within("(self)", 10).as_deref(), Some("(self)"));
         assert_eq!(parameters_within(list, 2), None);
     }
 

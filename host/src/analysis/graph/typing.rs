@@ -380,7 +380,7 @@ impl Graph {
     /// The type the functions a call of `function` in the caller's file means are declared
     /// to return, when they agree on one.
     fn returned_type(&self, scope: &Scope, at: (u32, u32), function: &str) -> Option<String> {
-        let functions = self.functions_called(scope, at, function);
+        let functions = self.functions_called(scope, at, function, false);
         let mut returned = functions.iter().map(|&f| self.declared_return(f));
         let first = returned.next()??;
         returned
@@ -410,7 +410,7 @@ impl Graph {
                     .collect(),
                 None => Vec::new(),
             },
-            None => self.functions_called(scope, at, value),
+            None => self.functions_called(scope, at, value, true),
         };
         let mut elements = functions.iter().map(|&f| {
             let node = &self.symbols[f as usize];
@@ -426,11 +426,27 @@ impl Graph {
         }
     }
 
-    /// The functions and methods a call of the bare name `function` in the caller's file
-    /// means: one the file defines or imports before methods of the name elsewhere.
-    fn functions_called(&self, scope: &Scope, at: (u32, u32), function: &str) -> Vec<u32> {
-        let mut functions =
-            self.types_named(scope, at, scope.file, function, &["function", "method"]);
+    /// The functions and methods a call of `function` in the caller's file means: one the
+    /// file defines or imports before methods of the name elsewhere. A `bare` call (not
+    /// a method's name read off an untyped receiver) never reaches a method where the
+    /// language has no implicit `this`: `head, tail = split(p)` is the library's `split`,
+    /// not `Path.split`.
+    fn functions_called(
+        &self,
+        scope: &Scope,
+        at: (u32, u32),
+        function: &str,
+        bare: bool,
+    ) -> Vec<u32> {
+        let no_implicit_this = matches!(
+            scope.facts.language.as_deref(),
+            Some("python" | "rust" | "go" | "javascript" | "typescript" | "tsx")
+        );
+        let kinds: &[&str] = match bare && no_implicit_this {
+            true => &["function"],
+            false => &["function", "method"],
+        };
+        let mut functions = self.types_named(scope, at, scope.file, function, kinds);
         // A function the caller's file defines or imports before methods of the name
         // elsewhere: a bare `parser(..)` in a test module is its own helper, not a
         // `Parser.parser` method. (A name-only guess stays a guess among the rest.)
@@ -519,15 +535,52 @@ impl Graph {
             .iter()
             .flat_map(|t| self.field_of(scope, at, t, field))
             .filter(|held| {
-                !self
-                    .types_named(scope, at, scope.file, held, CLASS_LIKE)
-                    .is_empty()
+                let classes = self.types_named(scope, at, scope.file, held, CLASS_LIKE);
+                !classes.is_empty()
+                    && classes.iter().all(|&c| self.bases_all_known(c))
                     && self.methods_of_type(scope, at, held, "__call__").is_empty()
             })
             .collect();
         out.sort_unstable();
         out.dedup();
         out
+    }
+
+    /// Whether every base the class `class` declares, up its hierarchy, is a class of the
+    /// project: then the project holds all its methods (a library base, `nn.Module`, may
+    /// give its instances a `__call__` no file here shows).
+    fn bases_all_known(&self, class: u32) -> bool {
+        let mut level = vec![class];
+        let mut seen: HashSet<u32> = level.iter().copied().collect();
+        for _ in 0..MAX_BASE_DEPTH {
+            let mut next = Vec::new();
+            for c in level {
+                let node = &self.symbols[c as usize];
+                let facts = &self.facts[node.file as usize];
+                for base in bases::declared(facts, node.symbol()) {
+                    if base == "object" {
+                        continue;
+                    }
+                    let found: Vec<u32> = self
+                        .named(last_segment(base))
+                        .iter()
+                        .copied()
+                        .filter(|&b| {
+                            CLASS_LIKE.contains(&self.symbols[b as usize].symbol().kind.as_str())
+                        })
+                        .collect();
+                    if found.is_empty() {
+                        return false;
+                    }
+                    next.extend(found.into_iter().filter(|b| seen.insert(*b)));
+                }
+            }
+            if next.is_empty() {
+                return true;
+            }
+            level = next;
+        }
+        true
     }
 
     /// The types of the value a call's receiver `on` holds: the caller's class for `self`,

@@ -583,11 +583,16 @@ pub(super) fn import_names(f: &FileFacts) -> impl Iterator<Item = &str> {
 /// The same imports and aliases, lines aside: the file binds the same names to the same
 /// modules, in the same definitions (or at module level).
 pub(super) fn same_imports(a: &FileFacts, b: &FileFacts) -> bool {
-    fn imports(f: &FileFacts) -> Vec<(&str, Option<&str>)> {
+    // Whether an import is renamed on its line too: a rename moving to another line binds
+    // another module's name.
+    fn imports(f: &FileFacts) -> Vec<(&str, Option<&str>, bool)> {
         let mut v: Vec<_> = f
             .imports
             .iter()
-            .map(|(m, line)| (m.as_str(), scope_of(f, *line)))
+            .map(|(m, line)| {
+                let renamed = f.renamed(last_segment(m), *line);
+                (m.as_str(), scope_of(f, *line), renamed)
+            })
             .collect();
         v.sort_unstable();
         v

@@ -257,7 +257,10 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
 fn unpacked(pattern: Node, value: &str, source: &str) -> Vec<Typed> {
     let mut walker = pattern.walk();
     let mut out = Vec::new();
-    for (index, element) in pattern.named_children(&mut walker).enumerate() {
+    let elements = pattern
+        .named_children(&mut walker)
+        .filter(|e| e.kind() != "comment");
+    for (index, element) in elements.enumerate() {
         match element.kind() {
             "identifier" => out.push(Typed {
                 name: text(element, source).to_string(),
