@@ -585,11 +585,12 @@ mod tests {
             Some("(a: Map<K, V>, f: Fn(u8) -> u8, …)")
         );
         assert_eq!(
-            parameters_within(list, 60).as_deref(),
+            parameters_within(list, 50).as_deref(),
             Some("(a: Map<K, V>, f: Fn(u8) -> u8, s = \"x, (y\", …)")
         );
         assert_eq!(parameters_within(list, 10).as_deref(), Some("(…)"));
         assert_eq!(parameters_within("(self)", 10).as_deref(), Some("(self)"));
+        assert_eq!(parameters_within(list, 52).as_deref(), Some(list));
         assert_eq!(parameters_within(list, 2), None);
     }
 
