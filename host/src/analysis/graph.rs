@@ -14,7 +14,7 @@ mod typing;
 mod update;
 
 use crate::index::code::Symbol;
-use crate::index::facts::FileFacts;
+use crate::index::facts::{FileFacts, last_segment};
 use crate::index::resolve;
 use crate::index::scip::{ScipIndex, Target};
 use std::collections::{HashMap, HashSet};
@@ -593,11 +593,4 @@ fn binds_its_own_self(signature: &str) -> bool {
         return true;
     }
     head.starts_with("def ") && matches!(fixtures::parameters(head).next(), Some("self" | "cls"))
-}
-
-/// The last segment of a module path or an imported name (`a.b.c`, `a::b::C`, `./x/y`).
-fn last_segment(name: &str) -> &str {
-    name.rsplit(['.', ':', '/'])
-        .find(|s| !s.is_empty())
-        .unwrap_or(name)
 }

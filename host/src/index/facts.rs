@@ -7,6 +7,7 @@ use super::catalog::{self, CodeFile};
 use super::code::Symbol;
 use super::queries::store_error;
 use crate::error::HostResult;
+use std::collections::HashMap;
 
 /// One code file's catalogued facts.
 #[derive(Debug, Clone, Default)]
@@ -28,31 +29,36 @@ pub struct FileFacts {
 }
 
 impl FileFacts {
-    /// Whether the import of `name` on `line` renames it (`from m import a as b`, `import a.b
-    /// as c`, `use a::b as c`, Go's `ts "m/teststructs"`): the language then binds the new
-    /// name only, and `name` means whatever else the file gives it.
+    /// Whether each import (in the order of `imports`) is renamed on its line (`from m
+    /// import a as b`, `import a.b as c`, `use a::b as c`, Go's `ts "m/teststructs"`): the
+    /// language then binds the new name only, and the old one means whatever else the file
+    /// gives it. One pass over the file's imports and aliases, however many there are.
     ///
     /// Aliases name what they rename by its last name only, so where a line imports that
     /// name more often than it renames it (`use crate::{a::run as run_a, b::run}`, `import
     /// a.b, c.b as d`), which one stays is unknown, and none counts as renamed.
-    pub fn renamed(&self, name: &str, line: u32) -> bool {
-        let renames = self
-            .aliases
+    pub fn renamed_imports(&self) -> Vec<bool> {
+        if self.aliases.is_empty() {
+            return vec![false; self.imports.len()];
+        }
+        let mut renames: HashMap<(u32, &str), usize> = HashMap::new();
+        for (original, local, line) in &self.aliases {
+            if original != local {
+                *renames.entry((*line, original.as_str())).or_default() += 1;
+            }
+        }
+        let mut imported: HashMap<(u32, &str), usize> = HashMap::new();
+        for (path, line) in &self.imports {
+            *imported.entry((*line, last_segment(path))).or_default() += 1;
+        }
+        self.imports
             .iter()
-            .filter(|(original, local, l)| *l == line && original == name && local != name)
-            .count();
-        let last = |path: &str| {
-            path.rsplit(['.', ':', '/'])
-                .find(|s| !s.is_empty())
-                .unwrap_or(path)
-                .to_string()
-        };
-        let imported = self
-            .imports
-            .iter()
-            .filter(|(path, l)| *l == line && last(path) == name)
-            .count();
-        renames > 0 && renames >= imported
+            .map(|(path, line)| {
+                let key = (*line, last_segment(path));
+                let renamed = renames.get(&key).copied().unwrap_or(0);
+                renamed > 0 && renamed >= imported[&key]
+            })
+            .collect()
     }
 
     /// The facts of a text that is not (or not yet) in the catalogue, as the indexer would
@@ -183,6 +189,14 @@ fn facts_in(conn: &rusqlite::Connection, files: &[CodeFile]) -> HostResult<Vec<F
             facts
         })
         .collect())
+}
+
+/// The last segment of a module path or an imported name (`a.b.c`, `a::b::C`, `./x/y`):
+/// the name an import binds.
+pub fn last_segment(name: &str) -> &str {
+    name.rsplit(['.', ':', '/'])
+        .find(|s| !s.is_empty())
+        .unwrap_or(name)
 }
 
 #[cfg(test)]

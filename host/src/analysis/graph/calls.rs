@@ -779,11 +779,8 @@ impl<'a, 'f> Scope<'a, 'f> {
             values_seen: RefCell::new(HashMap::new()),
             fields: HashMap::new(),
         };
-        for (m, line) in facts
-            .imports
-            .iter()
-            .filter(|(m, line)| !facts.renamed(last_segment(m), *line))
-        {
+        let renamed = facts.renamed_imports();
+        for ((m, line), _) in facts.imports.iter().zip(&renamed).filter(|(_, r)| !**r) {
             scope
                 .by_last
                 .entry(last_segment(m))

@@ -381,11 +381,7 @@ impl Graph {
     /// to return, when they agree on one.
     fn returned_type(&self, scope: &Scope, at: (u32, u32), function: &str) -> Option<String> {
         let functions = self.functions_called(scope, at, function, false);
-        let mut returned = functions.iter().map(|&f| self.declared_return(f));
-        let first = returned.next()??;
-        returned
-            .all(|r| r.as_deref() == Some(first.as_str()))
-            .then_some(first)
+        agreed(functions.iter().map(|&f| self.declared_return(f)))
     }
 
     /// The type of the element at `index` of what a call is declared to return, as a
@@ -412,18 +408,12 @@ impl Graph {
             },
             None => self.functions_called(scope, at, value, true),
         };
-        let mut elements = functions.iter().map(|&f| {
+        let elements = functions.iter().map(|&f| {
             let node = &self.symbols[f as usize];
             let language = self.files[node.file as usize].language.as_deref();
             types::returned_element(language, &node.symbol().signature, index)
         });
-        let Some(Some(first)) = elements.next() else {
-            return Vec::new();
-        };
-        match elements.all(|e| e.as_deref() == Some(first.as_str())) {
-            true => vec![first],
-            false => Vec::new(),
-        }
+        agreed(elements).into_iter().collect()
     }
 
     /// The functions and methods a call of `function` in the caller's file means: one the
@@ -1436,4 +1426,13 @@ pub(super) fn declared_fields(f: &FileFacts) -> HashSet<(&str, &str, &str)> {
 /// file may import.
 pub(super) fn module_level(f: &FileFacts, t: &types::Typed) -> bool {
     !t.field && innermost(&f.symbols, t.line).is_none()
+}
+
+/// The one value every item gives, when the first gives one and the rest agree with it:
+/// several definitions a call may mean, read as one type only where they say the same.
+fn agreed(mut values: impl Iterator<Item = Option<String>>) -> Option<String> {
+    let first = values.next()??;
+    values
+        .all(|v| v.as_deref() == Some(first.as_str()))
+        .then_some(first)
 }

@@ -589,10 +589,8 @@ pub(super) fn same_imports(a: &FileFacts, b: &FileFacts) -> bool {
         let mut v: Vec<_> = f
             .imports
             .iter()
-            .map(|(m, line)| {
-                let renamed = f.renamed(last_segment(m), *line);
-                (m.as_str(), scope_of(f, *line), renamed)
-            })
+            .zip(f.renamed_imports())
+            .map(|((m, line), renamed)| (m.as_str(), scope_of(f, *line), renamed))
             .collect();
         v.sort_unstable();
         v
@@ -705,7 +703,8 @@ pub(super) fn direct_bindings<'f>(
             (python
                 && x.imports
                     .iter()
-                    .any(|(m, l)| last_segment(m) == name && !x.renamed(name, *l)))
+                    .zip(x.renamed_imports())
+                    .any(|((m, _), renamed)| last_segment(m) == name && !renamed))
                 || x.aliases.iter().any(|(_, local, _)| local == name)
         };
         if defs.is_empty() && outer.is_none() && !files.iter().any(imports_it) {
@@ -752,11 +751,12 @@ pub(super) fn direct_bindings<'f>(
     // Java imports a member of a type by the type's path (`import static a.Util.check`,
     // `import a.Outer.Inner`): the segment before the name is the member's container.
     let java = facts.language.as_deref() == Some("java");
+    let renamed = facts.renamed_imports();
     for (i, (name, line)) in facts.imports.iter().enumerate() {
-        let last = last_segment(name);
-        if facts.renamed(last, *line) {
+        if renamed[i] {
             continue;
         }
+        let last = last_segment(name);
         let outer = java
             .then(|| name.rsplit('.').nth(1))
             .flatten()

@@ -527,78 +527,76 @@ fn a_declaration_wrapped_over_lines_is_read_to_its_body() {
 
 #[test]
 fn a_declaration_past_the_length_bound_loses_parameters_not_its_return_type() {
-    let params: Vec<String> = (0..12)
-        .map(|i| format!("style_{i}: Union[str, Style] = \"a, (b)\""))
-        .collect();
-    let x = extract(
-        Language::Python,
-        &format!(
-            "def assemble(\n    cls,\n    {},\n) -> \"Text\":\n    pass\n",
-            params.join(",\n    ")
+    let params = |n: usize, param: &dyn Fn(usize) -> String, sep: &str| -> String {
+        (0..n).map(param).collect::<Vec<_>>().join(sep)
+    };
+    // (language, source, how the signature starts and ends, the return type read from it).
+    let cases = [
+        // Python: commas and brackets inside a string default are no cut.
+        (
+            Language::Python,
+            format!(
+                "def assemble(\n    cls,\n    {},\n) -> \"Text\":\n    pass\n",
+                params(
+                    12,
+                    &|i| format!("style_{i}: Union[str, Style] = \"a, (b)\""),
+                    ",\n    "
+                )
+            ),
+            "def assemble(cls, style_0: Union[str, Style] = \"a, (b)\", ",
+            ", …) -> \"Text\":",
+            "Text",
         ),
-    );
-    let signature = &x.symbols[0].signature;
-    assert!(signature.chars().count() <= 200, "{signature}");
-    assert!(
-        signature.starts_with("def assemble(cls, style_0: Union[str, Style] = \"a, (b)\", ")
-            && signature.ends_with(", …) -> \"Text\":"),
-        "{signature}"
-    );
-    assert_eq!(
-        types::return_type(Some("python"), signature).as_deref(),
-        Some("Text")
-    );
-    // Rust: a `->` inside a parameter's type is no closing bracket.
-    let params: Vec<String> = (0..12)
-        .map(|i| format!("f{i}: impl Fn(&str) -> Option<u32>"))
-        .collect();
-    let x = extract(
-        Language::Rust,
-        &format!(
-            "fn apply(\n    {},\n) -> Result<Applied, Error> {{\n    todo!()\n}}\n",
-            params.join(",\n    ")
+        // Rust: a `->` inside a parameter's type is no closing bracket.
+        (
+            Language::Rust,
+            format!(
+                "fn apply(\n    {},\n) -> Result<Applied, Error> {{\n    Err(Error)\n}}\n",
+                params(
+                    12,
+                    &|i| format!("f{i}: impl Fn(&str) -> Option<u32>"),
+                    ",\n    "
+                )
+            ),
+            "fn apply(f0: impl Fn(&str) -> Option<u32>, ",
+            ", …) -> Result<Applied, Error>",
+            "Applied",
         ),
-    );
-    let signature = &x.symbols[0].signature;
-    assert!(signature.chars().count() <= 200, "{signature}");
-    assert!(
-        signature.starts_with("fn apply(f0: impl Fn(&str) -> Option<u32>, ")
-            && signature.ends_with(", …) -> Result<Applied, Error>"),
-        "{signature}"
-    );
-    assert_eq!(
-        types::return_type(Some("rust"), signature).as_deref(),
-        Some("Applied")
-    );
-    // Go on one line, TypeScript wrapped: the results and the return type stay.
-    let params: Vec<String> = (0..20).map(|i| format!("p{i} string")).collect();
-    let x = extract(
-        Language::Go,
-        &format!(
-            "package p\n\nfunc Open({}) (*File, error) {{\n\treturn nil, nil\n}}\n",
-            params.join(", ")
+        // Go on one line, TypeScript wrapped: the results and the return type stay.
+        (
+            Language::Go,
+            format!(
+                "package p\n\nfunc Open({}) (*File, error) {{\n\treturn nil, nil\n}}\n",
+                params(20, &|i| format!("p{i} string"), ", ")
+            ),
+            "func Open(p0 string, ",
+            ", …) (*File, error)",
+            "File",
         ),
-    );
-    let signature = &x.symbols[0].signature;
-    assert!(signature.ends_with(", …) (*File, error)"), "{signature}");
-    assert_eq!(
-        types::return_type(Some("go"), signature).as_deref(),
-        Some("File")
-    );
-    let params: Vec<String> = (0..12).map(|i| format!("option{i}: string")).collect();
-    let x = extract(
-        Language::TypeScript,
-        &format!(
-            "function open(\n  {},\n): Promise<Handle> {{\n  return h;\n}}\n",
-            params.join(",\n  ")
+        (
+            Language::TypeScript,
+            format!(
+                "function open(\n  {},\n): Promise<Handle> {{\n  return h;\n}}\n",
+                params(12, &|i| format!("option{i}: string"), ",\n  ")
+            ),
+            "function open(option0: string, ",
+            ", …): Promise<Handle>",
+            "Handle",
         ),
-    );
-    let signature = &x.symbols[0].signature;
-    assert!(signature.ends_with(", …): Promise<Handle>"), "{signature}");
-    assert_eq!(
-        types::return_type(Some("typescript"), signature).as_deref(),
-        Some("Handle")
-    );
+    ];
+    for (language, source, starts, ends, returned) in cases {
+        let x = extract(language, &source);
+        let signature = &x.symbols[0].signature;
+        assert!(signature.chars().count() <= 200, "{signature}");
+        assert!(
+            signature.starts_with(starts) && signature.ends_with(ends),
+            "{signature}"
+        );
+        assert_eq!(
+            types::return_type(Some(language.name()), signature).as_deref(),
+            Some(returned)
+        );
+    }
     // A first parameter longer than the bound leaves `(…)`.
     let x = extract(
         Language::Python,
