@@ -39,9 +39,14 @@ tsconfig.json; the `ignore`, `similar` and `globset` crates copied from
 report.json (numbers, per-definition counts, every disagreement) and lsp-stderr.log.
 rust-analyzer comes from rustup (`rustup component add rust-analyzer --toolchain stable` when
 no working one is found) and runs with build scripts, proc macros and checks off and
-CARGO_NET_OFFLINE=true: nothing is downloaded or built. Offline, `cargo metadata` on the
-standard library's sources fails (their dependencies are not cached), so rust-analyzer sees
-std only in part: calls whose types come from std may go unresolved on its side.
+CARGO_NET_OFFLINE=true, with every feature of the crate on (`cargo.features = "all"`:
+the graph reads the code behind every `cfg(feature)`): nothing is built. rust-analyzer reads a crate and the standard
+library's sources (rustup's rust-src) through `cargo metadata`, which needs their
+dependencies in cargo's cache: they are fetched once (`cargo fetch` on the project's
+Cargo.toml and on the sysroot's library/Cargo.toml, the latter with RUSTC_BOOTSTRAP=1 as
+rust-analyzer runs it). Without them rust-analyzer falls back to the package alone, types
+nothing that comes from std or a dependency (`Glob::new(p).unwrap()`, a `FixedBitSet`'s
+`VisitMap`), and misses every call on such a value: a warning says so.
 
 --scip judges each project twice: without a SCIP index (none at its root), then with the
 `index.scip` that the language's indexer makes, where understand resolves call targets through
@@ -97,9 +102,15 @@ file; properties left out, see below):
   instantiated: tsserver lists those under the constructor, pyright only under the class),
   as understand answers for a constructor; a self-recursive call
   counts among callees only.
+- A link of ours the server's answer for the target lacks is asked the other way round: the
+  far end's call hierarchy (its outgoing calls, for a caller of the target; its incoming
+  calls, for a callee) stating the link makes it the server's too (`other-way`).
+  rust-analyzer's outgoing calls leave out every call written inside a macro's arguments
+  (`assert!(m.is_match(p))`, a test's whole body), which its incoming calls list.
 - precision = |ours & theirs| / |ours|, recall = |ours & theirs| / |theirs|, micro-averaged
   over (definition, direction, far end); per-tier precision over our distinct direct links
-  of each tier (the share the server also reports). "missed-but-possible": server links the
+  of each tier (the share the server also reports). Our links to a macro (Rust's
+  `macro_rules!`) are not judged: no server lists macro invocations. "missed-but-possible": server links the
   default answer lacks but the name tier lists. A definition still paging after MAX_PAGES
   has its recall left out (`truncated`). The server is a reference, not the truth: read the
   disagreements (--show) before trusting a number.
@@ -130,7 +141,8 @@ NPM_SCIP = ["@sourcegraph/scip-python@0.6.6", "@sourcegraph/scip-typescript@0.4.
 SCIP_FILE = "index.scip"  # where understand looks for a SCIP index, at the project's root
 # rust-analyzer scip: the same settings as the server's (it still runs the build scripts of
 # dependencies, a `cargo check` of those alone, into SCIP_DIR/cargo-target, offline).
-RA_SETTINGS = {"cargo": {"buildScripts": {"enable": False}, "extraEnv": {"CARGO_NET_OFFLINE": "true"}},
+RA_SETTINGS = {"cargo": {"buildScripts": {"enable": False}, "extraEnv": {"CARGO_NET_OFFLINE": "true"},
+                         "features": "all"},
                "procMacro": {"enable": False}, "checkOnSave": False,
                "cachePriming": {"enable": False}}
 PYRIGHT = {"autoSearchPaths": True, "extraPaths": ["src"]}  # pyright's, and scip-python's
@@ -229,6 +241,33 @@ def rust_analyzer() -> str:
         print("rustup component add rust-analyzer --toolchain stable", file=sys.stderr)
         run("rustup", "component", "add", "rust-analyzer", "--toolchain", "stable", cwd="/")
     return which()
+
+
+def dependencies_cached(manifest: Path, env=None, what="") -> None:
+    """The dependencies of `manifest` in cargo's cache, fetched once, so rust-analyzer's
+    offline `cargo metadata` works: without it rust-analyzer falls back to the package
+    alone (`--no-deps`) and types nothing that comes from a dependency."""
+    offline = subprocess.run(["cargo", "metadata", "--format-version", "1", "--offline",
+                              "--manifest-path", str(manifest)], env=env, capture_output=True)
+    if offline.returncode == 0:
+        return
+    fetched = subprocess.run(["cargo", "fetch", "--manifest-path", str(manifest)], env=env,
+                             capture_output=True, text=True)
+    if fetched.returncode != 0:
+        print(f"{what or manifest}: its dependencies could not be fetched, so rust-analyzer "
+              f"sees it only in part\n{fetched.stderr[-400:]}", file=sys.stderr)
+
+
+def std_sources_ready():
+    """The standard library's sources as rust-analyzer reads them (see the module's doc)."""
+    sysroot = subprocess.run(["rustc", "--print", "sysroot"], capture_output=True, text=True)
+    manifest = Path(sysroot.stdout.strip()) / "lib/rustlib/src/rust/library/Cargo.toml"
+    if not manifest.is_file():
+        print(f"{manifest} is missing (rustup component add rust-src): rust-analyzer will "
+              "see no std", file=sys.stderr)
+        return
+    # rust-analyzer runs cargo on std's sources as a nightly would.
+    dependencies_cached(manifest, dict(os.environ, RUSTC_BOOTSTRAP="1"), "the standard library")
 
 
 def fetch(name: str) -> Path:
@@ -486,6 +525,8 @@ def start_server(lang: str, root: Path, log) -> Lsp:
             raise SystemExit("gopls is missing: apt-get install golang-go gopls")
         return Lsp(["gopls"], root, env=dict(os.environ, **GO_ENV), log=log)
     ra = RA_SETTINGS
+    std_sources_ready()
+    dependencies_cached(root / "Cargo.toml")
     lsp = Lsp([rust_analyzer()], root, settings={"rust-analyzer": ra}, init_options=ra,
               env=dict(os.environ, CARGO_NET_OFFLINE="true"), log=log)
     if not lsp.quiescent.wait(600):
@@ -532,6 +573,8 @@ def indexer(lang: str, name: str, root: Path, out: Path):
     if lang != "rust":  # scip-go and scip-java are not packaged for this machine
         raise ValueError(f"none is installed by this script for {lang}")
     ra = rust_analyzer()
+    std_sources_ready()
+    dependencies_cached(root / "Cargo.toml")
     config = SCIP_DIR / "rust-analyzer.json"
     config.write_text(json.dumps(RA_SETTINGS))
     version = subprocess.run([ra, "--version"], capture_output=True, text=True).stdout.strip()
@@ -847,6 +890,33 @@ def their_links(lsp, ours, root: Path, item):
     return out, dropped
 
 
+def kind_of(ours, key):
+    """The kind our outline gives the definition `key`, or None."""
+    return next((d[2] for d in ours.outline(key.partition("#")[0]) if d[3] == key), None)
+
+
+def other_way(lsp, lang, root: Path, ours, key, far, direction, cache) -> bool:
+    """Whether the server, asked about the far end `far`, states its link with `key`: the
+    far end's outgoing calls name the target (for a caller), or its incoming calls come
+    from the target (for a callee). rust-analyzer's outgoing calls leave out the calls
+    written inside a macro's arguments (`assert!(m.is_match(p))`) that its incoming calls
+    list, so one direction alone would count such a link of ours as wrong."""
+    if far not in cache:
+        rel = far.partition("#")[0]
+        d = next((d for d in ours.outline(rel) if d[3] == far), None)
+        item = d and their_item(lsp, lang, root, rel, d, 1)
+        try:
+            cache[far] = their_links(lsp, ours, root, item)[0] if item else None
+        except LspError:
+            cache[far] = None
+    links = cache[far]
+    if links is None:
+        return False
+    if direction == "callers":
+        return key in links["callees"] or constructed(key, ours) in links["callees"]
+    return key in links["callers"]
+
+
 # ---------------------------------------------------------------- judging
 
 def judge(name, binary, sample_n, seed, log):
@@ -874,6 +944,7 @@ def judge(name, binary, sample_n, seed, log):
     ready = time.time()
     t, tier_total, tier_right = Counter(), Counter(), Counter()
     disagreements, definitions = [], []
+    reverse = {}  # the server's links of far ends asked the other way, by key
     for i, (rel, d) in enumerate(sample):
         key = d[3]
         item = their_item(lsp, lang, root, rel, d, (30 if i == 0 else 3) if lang == "rust" else 1)
@@ -911,16 +982,28 @@ def judge(name, binary, sample_n, seed, log):
         definitions.append(per_def)
         for direction in ("callers", "callees"):
             mine, sites = direct(lists, targets, direction, ours)
+            # No server lists a macro's invocations (`assert_eq!`, a `macro_rules!` of the
+            # project's): such a link is neither right nor wrong by them.
+            for far in [far for far in mine if kind_of(ours, far) == "macro"]:
+                del mine[far]
+                t["not judged: macro"] += 1
             known = {k for k, tiers in mine.items() if tiers - {"name"}}
             lsp_keys = set(theirs[direction])
+            # A link of ours the server's answer for the target lacks, but its answer for the
+            # far end states (a rust-analyzer callee inside a macro's arguments): right by
+            # the server too. It counts for precision; recall stays the target's own answer.
+            confirmed = {far for far in sorted(known - lsp_keys)
+                         if other_way(lsp, lang, root, ours, key, far, direction, reverse)}
+            agreed = lsp_keys | confirmed
             for far, tiers in mine.items():
                 for tier in tiers:
                     tier_total[tier] += 1
-                    tier_right[tier] += far in lsp_keys
+                    tier_right[tier] += far in agreed
             per_def[direction] = {"ours": len(known), "theirs": len(lsp_keys),
-                                  "both": len(known & lsp_keys)}
+                                  "both": len(known & agreed), "confirmed": len(confirmed)}
             t[f"{direction} ours"] += len(known)
-            t[f"{direction} both"] += len(known & lsp_keys)
+            t[f"{direction} both"] += len(known & agreed)
+            t[f"{direction} confirmed"] += len(confirmed)
             if not truncated:
                 t[f"{direction} theirs"] += len(lsp_keys)
                 t[f"{direction} found"] += len(known & lsp_keys)
@@ -929,8 +1012,10 @@ def judge(name, binary, sample_n, seed, log):
             note = lambda side, far, at: disagreements.append({
                 "side": side, "direction": direction, "target": key, "link": link(far),
                 "tiers": sorted(mine.get(far, ())), "at": sorted(at)})
-            for far in sorted(known - lsp_keys):
+            for far in sorted(known - agreed):
                 note("ours only", far, sites[far])
+            for far in sorted(confirmed):
+                note("other way", far, sites[far])
             for far in sorted(set(mine) - known - lsp_keys):
                 note("name only", far, sites[far])
             for far in sorted(lsp_keys - known):
@@ -939,7 +1024,7 @@ def judge(name, binary, sample_n, seed, log):
         t["javac errors"], t["javac external calls"] = lsp.errors, lsp.external
     lsp.close()
     ours.close()
-    for a in ("ours", "both", "theirs", "found", "possible"):
+    for a in ("ours", "both", "theirs", "found", "possible", "confirmed"):
         t[f"all {a}"] = t[f"callers {a}"] + t[f"callees {a}"]
     ratio = lambda a, b: round(t[a] / t[b], 3) if t[b] else None
     result = {"language": lang, "project": source_name, "sampled": len(sample),
@@ -973,17 +1058,17 @@ def table(name, r, show):
     print(f"\n== {name} ({r['language']}, {r['project']}): {c.get('definitions', 0)} of "
           f"{r['sampled']} sampled definitions judged, {r['seconds']['total']}s "
           f"(language server up after {r['seconds']['lsp_start']}s)")
-    print(f"   {'':8s} precision  recall   ours   LSP  both  missed-but-possible")
+    print(f"   {'':8s} precision  recall   ours   LSP  both  other-way  missed-but-possible")
     for d in ("callers", "callees", "all"):
         n = lambda k: c.get(f"{d} {k}", 0)
         print(f"   {d:8s} {f(r[d]['precision'])}     {f(r[d]['recall'])}  {n('ours'):5d} "
-              f"{n('theirs'):5d} {n('both'):5d}  {n('possible'):5d}")
+              f"{n('theirs'):5d} {n('both'):5d}  {n('confirmed'):9d}  {n('possible'):5d}")
     print("   per-tier precision: " + ", ".join(
         f"{tier} {f(v['precision'])} ({v['agree']}/{v['links']})"
         for tier, v in r["tiers"].items() if v["links"]))
     other = {k: v for k, v in c.items() if not k.startswith(("callers", "callees", "all"))}
     print(f"   other: {other}")
-    for side in ("ours only", "LSP only", "name only"):
+    for side in ("ours only", "LSP only", "name only", "other way"):
         for d in spread([d for d in r["disagreements"] if d["side"] == side], show):
             print(f"   {side:9s} {d['direction']}: {d['link']}  at {', '.join(d['at'][:3])}"
                   + (f"  [{'/'.join(d['tiers'])}]" if d["tiers"] else ""))
