@@ -518,6 +518,7 @@ impl KindSet {
         "union",
         "constructor",
         "macro",
+        "type",
     ];
 
     fn bit(kind: &str) -> u32 {

@@ -1783,6 +1783,50 @@ mod incremental {
     }
 
     #[test]
+    fn a_type_alias_retargeted_and_an_inherent_method_appearing_are_followed() {
+        let types = |alias_of: &str, inherent: &str| -> String {
+            format!(
+                "pub struct GraphMap;\nimpl GraphMap {{\n    pub fn new() -> Self {{ GraphMap }}\n    pub fn add_node(&self) {{}}\n{inherent}}}\n\
+                 pub struct StableGraph;\nimpl StableGraph {{\n    pub fn new() -> Self {{ StableGraph }}\n    pub fn add_node(&self) {{}}\n}}\n\
+                 pub type UnGraph<N> =\n    {alias_of}<N>;\n"
+            )
+        };
+        let user = (
+            "src/user.rs",
+            "use crate::graphmap::UnGraph;\n\nfn build() {\n    let g = UnGraph::new();\n    g.add_node();\n}\n",
+        );
+        let (map, stable) = (types("GraphMap", ""), types("StableGraph", ""));
+        updates_match(
+            &[("src/graphmap.rs", map.as_str()), user],
+            &[("src/graphmap.rs", stable.as_str()), user],
+            ("-> src/graphmap.rs#StableGraph.add_node", true),
+        );
+        updates_match(
+            &[("src/graphmap.rs", stable.as_str()), user],
+            &[("src/graphmap.rs", map.as_str()), user],
+            ("-> src/graphmap.rs#StableGraph.add_node", false),
+        );
+        // A trait's impl in another file calling `self.add_edge`: the type's own method
+        // once it has one, the trait's method itself before.
+        let data = (
+            "src/data.rs",
+            "use crate::graphmap::GraphMap;\npub trait Build {\n    fn add_edge(&self);\n}\n\
+             impl Build for GraphMap {\n    fn add_edge(&self) {\n        self.add_edge()\n    }\n}\n",
+        );
+        let with = types("GraphMap", "    pub fn add_edge(&self) {}\n");
+        updates_match(
+            &[("src/graphmap.rs", map.as_str()), data],
+            &[("src/graphmap.rs", with.as_str()), data],
+            ("-> src/graphmap.rs#GraphMap.add_edge", true),
+        );
+        updates_match(
+            &[("src/graphmap.rs", with.as_str()), data],
+            &[("src/graphmap.rs", map.as_str()), data],
+            ("-> src/graphmap.rs#GraphMap.add_edge", false),
+        );
+    }
+
+    #[test]
     fn a_held_class_an_awaited_value_and_a_renamed_import_are_followed() {
         // A field holding a class, the class in another file: it gains a `__call__` (then the
         // field may hold an instance, and its call makes none), and loses it again.
@@ -3596,6 +3640,266 @@ fn calls_in_rust_macro_arguments_resolve_and_a_file_s_type_alias_is_no_other_fil
         spans.contains(&("src/csr.rs:span".to_string(), "file")),
         "{spans:?}"
     );
+}
+
+/// petgraph's shapes: a type alias in another file (`UnGraphMap`), written with and
+/// without a turbofish, a method called with one, and a trait's `impl` calling the type's
+/// own method of the same name.
+#[test]
+fn rust_type_aliases_turbofish_calls_and_inherent_methods_resolve() {
+    let s = snapshot(&[
+        (
+            "src/lib.rs",
+            "pub mod graphmap;\npub mod graph;\npub mod data;\n",
+        ),
+        (
+            "src/graphmap.rs",
+            "pub struct GraphMap<N, E, Ty, S> { n: N, e: E, t: Ty, s: S }\n\
+             pub type UnGraphMap<N, E, #[cfg(feature = \"std\")] S = RandomState> =\n    GraphMap<N, E, Undirected, S>;\n\
+             pub type Pair = (u32, u32);\n\
+             impl<N, E, Ty, S> GraphMap<N, E, Ty, S> {\n    pub fn new() -> Self { todo!() }\n    \
+             pub fn add_edge(&mut self, a: N, b: N, w: E) -> Option<E> { None }\n}\n",
+        ),
+        (
+            "src/graph.rs",
+            "pub struct Graph<N, E, Ty = ()> { n: N, e: E, t: Ty }\n\
+             pub struct Other;\nimpl Other {\n    pub fn only_here(&self) {}\n}\n\
+             impl<N, E, Ty> Graph<N, E, Ty> {\n    pub fn from_edges<I>(it: I) -> Self { todo!() }\n    \
+             pub fn find_edge(&self, a: usize) -> Option<usize> { None }\n    \
+             pub fn into_other<T>(self) -> Other { Other }\n}\n",
+        ),
+        (
+            "src/data.rs",
+            "use crate::graphmap::GraphMap;\n\
+             pub trait Build {\n    fn add_edge(&mut self, a: u32, b: u32, w: u32) -> Option<u32>;\n}\n\
+             impl<E, Ty, S> Build for GraphMap<u32, E, Ty, S> {\n    \
+             fn add_edge(&mut self, a: u32, b: u32, w: u32) -> Option<u32> {\n        self.add_edge(a, b, w);\n        None\n    }\n}\n",
+        ),
+        (
+            "tests/graphmap.rs",
+            "use pg::graphmap::UnGraphMap;\nuse pg::graph::Graph;\n\n\
+             fn turbofish() {\n    let mut gr = UnGraphMap::<_, _>::new();\n    gr.add_edge(1, 2, 3);\n}\n\n\
+             fn plain() {\n    let gr = UnGraphMap::new();\n}\n\n\
+             fn method() {\n    let gr = Graph::<i32, i32>::from_edges([(1, 2)]);\n    gr.find_edge(1);\n    \
+             let other = gr.into_other::<u8>();\n    other.only_here();\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "tests/graphmap.rs:turbofish"),
+        pairs(&[
+            ("src/graphmap.rs:GraphMap.add_edge", "type"),
+            ("src/graphmap.rs:GraphMap.new", "type"),
+        ])
+    );
+    assert_eq!(
+        callees(&s, "tests/graphmap.rs:plain"),
+        pairs(&[("src/graphmap.rs:GraphMap.new", "type")])
+    );
+    assert_eq!(
+        callees(&s, "tests/graphmap.rs:method"),
+        pairs(&[
+            ("src/graph.rs:Graph.find_edge", "type"),
+            ("src/graph.rs:Graph.from_edges", "container"),
+            ("src/graph.rs:Graph.into_other", "type"),
+            ("src/graph.rs:Other.only_here", "type"),
+        ])
+    );
+    // Not the trait method calling itself.
+    assert_eq!(
+        callees(&s, "src/data.rs:GraphMap.add_edge"),
+        pairs(&[("src/graphmap.rs:GraphMap.add_edge", "container")])
+    );
+}
+
+/// Rust's `let (a, b) = ..`: a function's or method's declared tuple, element by element
+/// (a `_` keeps its place), or a tuple written whole; and a type alias local to a test.
+#[test]
+fn rust_tuples_unpacked_and_a_local_alias_type_what_they_name() {
+    let s = snapshot(&[
+        (
+            "src/list.rs",
+            "pub struct List;\nimpl List {\n    pub fn find_edge(&self) {}\n}\n\
+             pub struct Flags;\nimpl Flags {\n    pub fn unicode(&self) -> bool { true }\n}\n\
+             pub struct Seq;\nimpl Seq {\n    pub fn is_exact(&self) -> bool { true }\n    \
+             pub fn split(&self) -> (Seq, Csr) { todo!() }\n}\n\
+             pub fn closure<G>(g: G) -> (List, List)\nwhere\n    G: Copy,\n{\n    todo!()\n}\n\
+             pub struct Csr;\nimpl Csr {\n    pub fn new() -> Self { Csr }\n    pub fn add_node(&self) {}\n}\n",
+        ),
+        (
+            "src/user.rs",
+            "use crate::list::{closure, Csr, Flags, Seq};\n\n\
+             fn flags() -> Flags { Flags }\n\n\
+             fn go(s: Seq) {\n    let (_, tclos) = closure(1);\n    tclos.find_edge();\n    \
+             let (mut seq, f) = s.split();\n    seq.is_exact();\n    f.add_node();\n    \
+             let (utf8, fl) = (true, flags());\n    fl.unicode();\n}\n\n\
+             fn graph6() {\n    type G = Csr;\n    let g = G::new();\n    g.add_node();\n}\n",
+        ),
+    ]);
+    let known = |caller: &str| -> Vec<(String, &'static str)> {
+        callees(&s, caller)
+            .into_iter()
+            .filter(|(_, how)| *how != "name")
+            .collect()
+    };
+    assert_eq!(
+        known("src/user.rs:go"),
+        pairs(&[
+            ("src/list.rs:Csr.add_node", "type"),
+            ("src/list.rs:Flags.unicode", "type"),
+            ("src/list.rs:List.find_edge", "type"),
+            ("src/list.rs:Seq.is_exact", "type"),
+            ("src/list.rs:Seq.split", "type"),
+            ("src/list.rs:closure", "import"),
+            ("src/user.rs:flags", "file"),
+        ])
+    );
+    assert_eq!(
+        known("src/user.rs:graph6"),
+        pairs(&[
+            ("src/list.rs:Csr.add_node", "type"),
+            ("src/list.rs:Csr.new", "type"),
+        ])
+    );
+}
+
+/// TypeScript's `type Store = BaseStore`, imported: a value declared a `Store` has
+/// `BaseStore`'s methods; a union alias is none of its members.
+#[test]
+fn a_typescript_type_alias_is_the_class_it_names() {
+    let s = snapshot(&[
+        (
+            "src/base.ts",
+            "export class BaseStore {\n    load() {}\n}\nexport class Other {\n    load() {}\n}\n",
+        ),
+        (
+            "src/store.ts",
+            "import { BaseStore, Other } from './base'\n\
+             export type Store = BaseStore\nexport type Either = BaseStore | Other\n",
+        ),
+        (
+            "src/use.ts",
+            "import { Store, Either } from './store'\n\n\
+             export function one(s: Store) {\n    s.load()\n}\n\n\
+             export function two(e: Either) {\n    e.load()\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "src/use.ts:one"),
+        pairs(&[("src/base.ts:BaseStore.load", "type")])
+    );
+    assert!(
+        callees(&s, "src/use.ts:two")
+            .iter()
+            .all(|(_, how)| *how == "name"),
+        "{:?}",
+        callees(&s, "src/use.ts:two")
+    );
+}
+
+/// A method written in an object literal (`const traps = { defineProperty(..) {..} }`) is
+/// no module's export: a star re-export offering `defineProperty` does not make it the
+/// imported name (mobx's `Object.defineProperty` alias beside its proxy traps).
+#[test]
+fn an_object_literal_s_method_is_not_what_an_import_binds() {
+    let s = snapshot(&[
+        (
+            "src/dynamicobject.ts",
+            "const traps = {\n    defineProperty(target: any, name: string) {\n        return true\n    },\n}\n\
+             export function getAdm(target: any) {\n    return target\n}\n",
+        ),
+        (
+            "src/utils.ts",
+            "export const defineProperty = Object.defineProperty\n",
+        ),
+        (
+            "src/internal.ts",
+            "export * from \"./dynamicobject\"\nexport * from \"./utils\"\n",
+        ),
+        (
+            "src/flow.ts",
+            "import { defineProperty, getAdm } from \"./internal\"\n\n\
+             export function make(source: any) {\n    getAdm(source)\n    defineProperty(source, \"k\", {})\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "src/flow.ts:make"),
+        pairs(&[("src/dynamicobject.ts:getAdm", "import")])
+    );
+}
+
+/// A Rust module written inline sees its parent's names (`use super::*`), not the other
+/// way round: a test module's helper or `macro_rules!` is not what the file's own code
+/// calls by that name. And a `use crate::..` inside it names the crate's module.
+#[test]
+fn a_rust_inline_module_s_items_are_not_seen_outside_it() {
+    let s = snapshot(&[
+        (
+            "src/lib.rs",
+            "pub mod ast;\npub mod parser;\npub mod parse;\n",
+        ),
+        (
+            "src/ast.rs",
+            "pub struct Parser;\nimpl Parser {\n    pub fn new() -> Parser { Parser }\n}\n",
+        ),
+        (
+            "src/parser.rs",
+            "pub struct Parser;\nimpl Parser {\n    pub fn new() -> Parser { Parser }\n}\n",
+        ),
+        (
+            "src/parse.rs",
+            "pub fn escape(c: char) -> bool {\n    assert_eq!(c, 'x');\n    span(c)\n}\n\n\
+             fn span(c: char) -> bool { true }\n\n\
+             #[cfg(test)]\nmod tests {\n    use super::*;\n    use crate::ast::Parser;\n\n    \
+             macro_rules! assert_eq {\n        ($a:expr, $b:expr) => { assert!($a == $b) };\n    }\n\n    \
+             fn span(c: char) -> bool { false }\n\n    \
+             #[test]\n    fn escapes() {\n        assert_eq!(escape('x'), span('y'));\n        Parser::new();\n    }\n}\n",
+        ),
+    ]);
+    // The test module's `assert_eq!` is at most a guess by its name.
+    assert_eq!(
+        callees(&s, "src/parse.rs:escape"),
+        pairs(&[
+            ("src/parse.rs:span", "file"),
+            ("src/parse.rs:tests.assert_eq", "name")
+        ])
+    );
+    assert_eq!(
+        callees(&s, "src/parse.rs:tests.escapes"),
+        pairs(&[
+            ("src/ast.rs:Parser.new", "import"),
+            ("src/parse.rs:escape", "file"),
+            ("src/parse.rs:tests.assert_eq", "container"),
+            ("src/parse.rs:tests.span", "container"),
+        ])
+    );
+}
+
+/// A method of a type named alike in another file is that file's type's: graph.rs's
+/// `Edges` has no `size_hint` of its own (the standard `Iterator` gives it), csr.rs's
+/// `Edges` has one. An `impl` of the type in a file without a type of that name is still
+/// the type's.
+#[test]
+fn a_method_of_another_file_s_type_of_the_same_name_is_not_this_type_s() {
+    let s = snapshot(&[
+        (
+            "src/graph.rs",
+            "pub struct Edges;\npub struct Connecting { edges: Edges }\n\
+             impl Connecting {\n    fn size_hint(&self) -> usize {\n        self.edges.size_hint();\n        self.edges.extra()\n    }\n}\n",
+        ),
+        (
+            "src/csr.rs",
+            "pub struct Edges;\nimpl Edges {\n    pub fn size_hint(&self) -> usize { 0 }\n}\n",
+        ),
+        (
+            "src/more.rs",
+            "use crate::graph::Edges;\nimpl Edges {\n    pub fn extra(&self) -> usize { 0 }\n}\n",
+        ),
+    ]);
+    let known: Vec<_> = callees(&s, "src/graph.rs:Connecting.size_hint")
+        .into_iter()
+        .filter(|(_, how)| *how != "name")
+        .collect();
+    assert_eq!(known, pairs(&[("src/more.rs:Edges.extra", "type")]));
 }
 
 #[test]

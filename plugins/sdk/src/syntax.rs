@@ -419,15 +419,21 @@ pub fn signature(node: Node, source: &str) -> String {
         .filter(|b| b.start_position().row > node.start_position().row)
         .map(|b| b.start_byte())
         .filter(|&b| b > start);
-    // Where the declaration's words end: at its body, else at the end of its first line.
-    let end = body.unwrap_or_else(|| {
-        let rest = source.get(start..node.end_byte()).unwrap_or_default();
-        start + rest.find('\n').unwrap_or(rest.len())
-    });
+    // Where the declaration's words end: at its body, else at the end of its first line,
+    // unless that line ends in `=` (`pub type UnGraph<N, E> =` over two lines), whose value
+    // is what the alias means.
+    let rest = source.get(start..node.end_byte()).unwrap_or_default();
+    let first_line = rest.find('\n').unwrap_or(rest.len());
+    let continued = body.is_none() && rest[..first_line].trim_end().ends_with('=');
+    let end = match (body, continued) {
+        (Some(b), _) => b,
+        (None, true) => node.end_byte(),
+        (None, false) => start + first_line,
+    };
     let words = |from: usize, to: usize| collapse(source.get(from..to).unwrap_or_default());
-    let declared = match body {
-        Some(_) => words(start, end),
-        None => source
+    let declared = match body.is_some() || continued {
+        true => words(start, end),
+        false => source
             .get(start..end)
             .unwrap_or_default()
             .trim()

@@ -26,7 +26,11 @@ impl Graph {
             .flat_map(|&f| self.symbols_of(f))
         {
             let sym = self.symbols[s as usize].symbol();
-            if sym.container.is_none() && CALLABLE.contains(&sym.kind.as_str()) {
+            // Not an object literal's method (a `method` outside any class).
+            if sym.container.is_none()
+                && sym.kind != "method"
+                && CALLABLE.contains(&sym.kind.as_str())
+            {
                 members.entry(sym.name.as_str()).or_default().push(s);
             }
         }
@@ -152,8 +156,11 @@ impl Graph {
             c.is_some() && (c == own || c == Some(caller_sym.name.as_str()))
         };
         // A function declared inside another is seen only there: `listener()` elsewhere
-        // calls a parameter or variable, not the constructor's own `listener`.
+        // calls a parameter or variable, not the constructor's own `listener`. So is an
+        // item of a Rust module written inline (`mod tests { fn parser() }`, a
+        // `macro_rules!` there): outside it, a bare name is the parent's.
         let call_line = scope.call_line.get();
+        let rust = scope.facts.language.as_deref() == Some("rust");
         let seen_here = |s: &u32| {
             let d = sym(*s);
             let Some(outer) = d.container.as_deref() else {
@@ -163,8 +170,12 @@ impl Graph {
             others.filter(|o| o != s).all(|o| {
                 let o = sym(o);
                 let encloses = o.start_line <= d.start_line && d.end_line <= o.end_line;
-                !(encloses && matches!(o.kind.as_str(), "function" | "method"))
-                    || (o.start_line <= call_line && call_line <= o.end_line)
+                let scoped = match o.kind.as_str() {
+                    "function" | "method" => true,
+                    "module" => rust,
+                    _ => false,
+                };
+                !(encloses && scoped) || (o.start_line <= call_line && call_line <= o.end_line)
             })
         };
         let local: Vec<u32> = self
@@ -258,6 +269,26 @@ impl Graph {
             }
             if !is_super {
                 let same: Vec<u32> = local.iter().copied().filter(in_own).collect();
+                // Rust looks a method up in the type's own `impl` blocks before its traits':
+                // `self.add_edge(..)` in `impl Build for GraphMap` is GraphMap's own
+                // `add_edge`, wherever that is written, not the trait method calling itself.
+                if rust
+                    && receiver == "self"
+                    && let Some(own) = own
+                    && same.iter().any(|&m| self.in_trait_impl(m))
+                {
+                    let types = self.types_named(scope, at, scope.file, own, TYPE_LIKE);
+                    let mut inherent: Vec<u32> = callables(self.own_methods(&types, name))
+                        .into_iter()
+                        .chain(same.iter().copied())
+                        .filter(|&m| !self.in_trait_impl(m))
+                        .collect();
+                    inherent.sort_unstable();
+                    inherent.dedup();
+                    if !inherent.is_empty() {
+                        return (inherent, Confidence::Container);
+                    }
+                }
                 if !same.is_empty() {
                     return (same, Confidence::Container);
                 }
@@ -496,6 +527,18 @@ impl Graph {
             let typed = if here.is_empty() { seen } else { here };
             return (typed, Confidence::Container);
         }
+        // `UnGraph::new()` through a type alias: the aliased type's own.
+        if self.may_name_kind(last, &["type"]) {
+            let aliased: Vec<u32> = self
+                .types_named(scope, at, scope.file, last, TYPE_LIKE)
+                .into_iter()
+                .filter(|t| sym(*t).name != last)
+                .collect();
+            let through_alias = callables(self.own_methods(&aliased, name));
+            if !through_alias.is_empty() {
+                return (through_alias, Confidence::Type);
+            }
+        }
         // `Type.f()` where Type only inherits f (`Base.__init__(self)` in a subclass of a
         // subclass).
         let classes = self.types_named(scope, at, scope.file, last, CLASS_LIKE);
@@ -506,6 +549,20 @@ impl Graph {
         // Some object: a method of that name, when there are few.
         let methods = guess(&|s| sym(*s).container.is_some());
         (methods, Confidence::Name)
+    }
+
+    /// Whether a Rust method is written in a trait's `impl` (`impl Build for GraphMap`), not
+    /// in its type's own.
+    fn in_trait_impl(&self, method: u32) -> bool {
+        let node = &self.symbols[method as usize];
+        let m = node.symbol();
+        self.symbols_of(node.file).any(|s| {
+            let s = self.symbols[s as usize].symbol();
+            s.kind == "impl"
+                && s.start_line <= m.start_line
+                && m.end_line <= s.end_line
+                && s.signature.contains(" for ")
+        })
     }
 
     /// The top-level definitions named `name` in the other files of the caller's package,

@@ -34,6 +34,10 @@ pub(super) const CALL_VALUE_DEPTH: usize = 3;
 /// broad to say.
 const MAX_IMPLEMENTERS: usize = 8;
 
+/// How many type aliases in a row a type name is followed through (`type A = B; type B =
+/// C;`): a cycle of aliases ends there.
+const MAX_ALIAS_HOPS: u8 = 3;
+
 impl Graph {
     /// The methods named `name` that the types `start` inherit: from the first level of their
     /// bases, as their declarations name them, that defines one, at most [`MAX_BASE_DEPTH`]
@@ -121,7 +125,7 @@ impl Graph {
 
     /// The methods named `name` the types `types` define themselves: in the type's own file,
     /// else anywhere in its language family under that type's name (an `impl` elsewhere).
-    fn own_methods(&self, types: &[u32], name: &str) -> Vec<u32> {
+    pub(super) fn own_methods(&self, types: &[u32], name: &str) -> Vec<u32> {
         let mut out = Vec::new();
         for &t in types {
             let node = &self.symbols[t as usize];
@@ -138,13 +142,26 @@ impl Graph {
                 out.extend(here);
                 continue;
             }
+            // Elsewhere (a Rust `impl` or a Go method in another file). In Rust, not in a
+            // file that defines a type of that name of its own: `Edges.size_hint` beside
+            // csr.rs's `struct Edges` is that one's, not graph.rs's `Edges`'. (Where types
+            // inherit, another file's type of the name is often the base the type extends
+            // and is named after, `class Migration(migrations.Migration)`, whose methods
+            // its instances have; C#'s partial classes and Ruby's reopened ones are one
+            // type over several files.)
             let family = self.family_of(node.file);
-            out.extend(
-                self.members(name, type_name)
-                    .iter()
-                    .copied()
-                    .filter(|m| self.family_of(self.symbols[*m as usize].file) == family),
-            );
+            let one_file_each = self.files[node.file as usize].language.as_deref() == Some("rust");
+            let another_type = |file: u32| {
+                one_file_each
+                    && self.defined_in(file, type_name).iter().any(|&t| {
+                        let t = self.symbols[t as usize].symbol();
+                        t.container.is_none() && TYPE_LIKE.contains(&t.kind.as_str())
+                    })
+            };
+            out.extend(self.members(name, type_name).iter().copied().filter(|m| {
+                let file = self.symbols[*m as usize].file;
+                self.family_of(file) == family && !another_type(file)
+            }));
         }
         out
     }
@@ -265,6 +282,19 @@ impl Graph {
         name: &str,
         kinds: &[&str],
     ) -> Vec<u32> {
+        self.types_named_within(scope, at, file, name, kinds, MAX_ALIAS_HOPS)
+    }
+
+    /// [`Graph::types_named`], following at most `hops` type aliases.
+    fn types_named_within(
+        &self,
+        scope: &Scope,
+        at: (u32, u32),
+        file: u32,
+        name: &str,
+        kinds: &[&str],
+        hops: u8,
+    ) -> Vec<u32> {
         // A Go type defined over another (`type textList []textRecord`, `type mode int`)
         // holds methods as a struct does; Go writes an alias `type A = B`, which the
         // outline does not keep, so every Go `type` is such a defined type.
@@ -283,7 +313,7 @@ impl Graph {
             if self.library_module(module) {
                 return Vec::new();
             }
-            return self.types_named(scope, at, file, inner, kinds);
+            return self.types_named_within(scope, at, file, inner, kinds, hops);
         }
         // A Go type named through its package (`goflag.Value`): the project's only when the
         // project has a package of that name, never one of its own types named alike.
@@ -312,7 +342,7 @@ impl Graph {
             if package_files.is_empty() && !self.go_package_named(package) {
                 return Vec::new();
             }
-            return self.types_named(scope, at, file, inner, kinds);
+            return self.types_named_within(scope, at, file, inner, kinds, hops);
         }
         // A nested type named through its outer one (`Connection.Request`): that one, else
         // the name alone.
@@ -327,17 +357,50 @@ impl Graph {
             if !nested.is_empty() {
                 return self.in_files_of(scope, at, file, outer, &nested);
             }
-            return self.types_named(scope, at, file, inner, kinds);
+            return self.types_named_within(scope, at, file, inner, kinds, hops);
         }
         // Most names asked about (a variable's, a module's) are no type at all: known at the
         // cost of one lookup, unless an import renames one.
-        if !self.may_name_kind(name, kinds) && !scope.aliased.contains_key(name) {
+        let follows_aliases = hops > 0 && !kinds.contains(&"type");
+        let may_alias = follows_aliases && self.may_name_kind(name, &["type"]);
+        if !self.may_name_kind(name, kinds) && !scope.aliased.contains_key(name) && !may_alias {
             return Vec::new();
         }
+        // A type alias (`type UnGraph<N, E> = Graph<N, E, Undirected>`, imported or the
+        // file's own): the type it stands for, as written in the alias's file.
+        let through_aliases = |aliases: &[u32]| -> Vec<u32> {
+            aliases
+                .iter()
+                .filter_map(|&a| {
+                    let node = &self.symbols[a as usize];
+                    let language = self.files[node.file as usize].language.as_deref();
+                    let target = types::alias_target(language, &node.symbol().signature)?;
+                    (target != name).then_some((node.file, target))
+                })
+                .flat_map(|(file, target)| {
+                    self.types_named_within(scope, at, file, &target, kinds, hops - 1)
+                })
+                .collect()
+        };
+        // A module's alias, or one local to a function the caller is in (`type G =
+        // Csr<..>;` in a test), not a trait's associated type (`type Item = N;`).
+        let is_alias = |s: &u32| {
+            let symbol = self.symbols[*s as usize].symbol();
+            symbol.kind == "type"
+                && (symbol.container.is_none()
+                    || self
+                        .local_to(*s)
+                        .is_some_and(|(start, end)| start <= at.0 && at.1 <= end))
+        };
         if file == scope.file {
-            let bound: Vec<u32> = scope.bound(name, at).into_iter().filter(of_kind).collect();
-            if !bound.is_empty() {
-                return bound;
+            let bound = scope.bound(name, at);
+            let of_kinds: Vec<u32> = bound.iter().copied().filter(of_kind).collect();
+            if !of_kinds.is_empty() {
+                return of_kinds;
+            }
+            let aliases: Vec<u32> = bound.into_iter().filter(is_alias).collect();
+            if may_alias && !aliases.is_empty() {
+                return through_aliases(&aliases);
             }
         }
         let defined = self.defined_in(file, name);
@@ -349,14 +412,14 @@ impl Graph {
         if !here.is_empty() {
             return here;
         }
-        // A type alias of the file's own (`type NodeIndex<Ix> = Ix;`) is that alias, not
-        // another file's type of the name.
-        let aliased = defined.iter().any(|&s| {
-            let s = self.symbols[s as usize].symbol();
-            s.kind == "type" && s.container.is_none()
-        });
-        if aliased && !kinds.contains(&"type") {
-            return Vec::new();
+        // A type alias of the file's own is what it stands for (`type NodeIndex<Ix> = Ix;`:
+        // a parameter, nothing), never another file's type of the name.
+        let aliases: Vec<u32> = defined.iter().copied().filter(is_alias).collect();
+        if !aliases.is_empty() && !kinds.contains(&"type") {
+            return match follows_aliases {
+                true => through_aliases(&aliases),
+                false => Vec::new(),
+            };
         }
         // Java: a type of the file's own package, before one nested in another class.
         let java = self.files[file as usize].language.as_deref() == Some("java");
@@ -369,12 +432,23 @@ impl Graph {
             return beside;
         }
         let family = self.family_of(file);
-        few(self
+        let in_family = |s: &u32| self.family_of(self.symbols[*s as usize].file) == family;
+        let found = few(self
             .named(name)
             .iter()
             .copied()
-            .filter(|s| of_kind(s) && self.family_of(self.symbols[*s as usize].file) == family))
-        .unwrap_or_default()
+            .filter(|s| of_kind(s) && in_family(s)))
+        .unwrap_or_default();
+        if !found.is_empty() || !may_alias {
+            return found;
+        }
+        let aliases = few(self
+            .named(name)
+            .iter()
+            .copied()
+            .filter(|s| is_alias(s) && in_family(s)))
+        .unwrap_or_default();
+        through_aliases(&aliases)
     }
 
     /// The type the functions a call of `function` in the caller's file means are declared
@@ -704,16 +778,20 @@ impl Graph {
     /// in scope there: a type declared inside a function (a test's local subclass) is seen
     /// only inside that function.
     fn visible_at(&self, def: u32, at: (u32, u32)) -> bool {
+        self.local_to(def)
+            .is_none_or(|(start, end)| start <= at.0 && at.1 <= end)
+    }
+
+    /// The lines of the function or method a definition is declared inside (a local
+    /// function, Rust's `type G = Csr<..>;` in a test), if it is one.
+    fn local_to(&self, def: u32) -> Option<(u32, u32)> {
         let node = &self.symbols[def as usize];
         let symbol = node.symbol();
         // Only a definition held by another one can be local to a function: that one is
         // named as its container.
-        let Some(container) = symbol.container.as_deref() else {
-            return true;
-        };
+        let container = symbol.container.as_deref()?;
         let line = symbol.start_line;
-        let local_to = self
-            .defined_in(node.file, last_segment(container))
+        self.defined_in(node.file, last_segment(container))
             .into_iter()
             .map(|s| self.symbols[s as usize].symbol())
             .filter(|f| {
@@ -721,8 +799,8 @@ impl Graph {
                     && line <= f.end_line
                     && matches!(f.kind.as_str(), "function" | "method")
             })
-            .min_by_key(|f| f.end_line - f.start_line);
-        local_to.is_none_or(|f| f.start_line <= at.0 && at.1 <= f.end_line)
+            .min_by_key(|f| f.end_line - f.start_line)
+            .map(|f| (f.start_line, f.end_line))
     }
 
     /// The type a function or method is declared to return (`Self` as its impl's type).

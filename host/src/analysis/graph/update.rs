@@ -614,12 +614,14 @@ pub(super) fn resolve_imports(g: &Graph, file: u32, facts: &FileFacts) -> Vec<Op
     let importer = &g.files[file as usize].path;
     let rust = facts.language.as_deref() == Some("rust");
     // A `use` inside a definition (`mod tests { use super::x; }`) is relative to that
-    // inline module, not to the file's: left to the suffix match.
+    // inline module, not to the file's: left to the suffix match. A `crate::` path is the
+    // crate's wherever it is written.
     facts
         .imports
         .iter()
         .map(|(name, line)| {
-            let exact = if rust && g.enclosing(file, *line).is_none() {
+            let absolute = name.starts_with("crate::");
+            let exact = if rust && (absolute || g.enclosing(file, *line).is_none()) {
                 resolve::rust_module_files(importer, name)
             } else {
                 Vec::new()
@@ -684,8 +686,12 @@ pub(super) fn direct_bindings<'f>(
             .iter()
             .flat_map(|&f| g.defined_in(f, name))
             .filter(|s| {
-                let container = g.symbols[*s as usize].symbol().container.as_deref();
-                container.is_none() || (outer.is_some() && container == outer)
+                let symbol = g.symbols[*s as usize].symbol();
+                let container = symbol.container.as_deref();
+                // A method outside any class is an object literal's (`{ defineProperty(..)
+                // {..} }`): no module exports it by that name.
+                (container.is_none() && symbol.kind != "method")
+                    || (outer.is_some() && container == outer)
             })
             .collect()
     };

@@ -130,6 +130,8 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
         let mut embeds = false;
         // The names a call's value is unpacked into (`a, b = f()`).
         let mut unpack = None;
+        // The tuple written whole for them (Rust's `let (a, b) = (x, self.flags());`).
+        let mut tuple = None;
         for capture in m.captures() {
             let capture_name = names[capture.index as usize];
             let node = capture.node;
@@ -149,6 +151,7 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
                 "bind.from" => copied_from = Some(node),
                 "bind.path" => path = Some(node),
                 "bind.unpack" => unpack = Some(node),
+                "bind.tuple" => tuple = Some(node),
                 // `self.x = ...` / `this.x = ...`: another object's field is not typed here.
                 "bind.self" => own = matches!(text(node, source), "self" | "this"),
                 "name" => name = Some(node),
@@ -165,6 +168,10 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
                     }
                 }
             }
+        }
+        if let (Some(pattern), Some(tuple)) = (unpack, tuple) {
+            out.types.extend(tuple_bound(lang, pattern, tuple, source));
+            continue;
         }
         if let Some(pattern) = unpack {
             let value = match (called, bound_type) {
@@ -190,7 +197,8 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
                     Some(made) => bound_type_name(lang, made),
                     None => bound_type_name(lang, text(t, source)),
                 },
-                (None, Some(c), _) => types::constructed_by(text(c, source)),
+                // `Map::<K, V>::new()` makes a `Map`.
+                (None, Some(c), _) => types::constructed_by(&without_turbofish(text(c, source))),
                 (None, None, Some(over)) => {
                     let path = text(over, source);
                     let is_path = !path.is_empty()
@@ -251,29 +259,77 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
     out
 }
 
-/// The names of a pattern a call's value is unpacked into (`name, cmd, args = f()`), each
-/// typed by its position (see [`types::UNPACKED`]); none past a starred name, whose width
-/// is unknown.
+/// The names of a pattern a call's value is unpacked into (`name, cmd, args = f()`, Rust's
+/// `let (a, mut b, _) = f();`), each typed by its position (see [`types::UNPACKED`]); none
+/// past a starred name or Rust's `..`, whose width is unknown.
 fn unpacked(pattern: Node, value: &str, source: &str) -> Vec<Typed> {
+    pattern_names(pattern)
+        .into_iter()
+        .map(|(index, name)| Typed {
+            name: text(name, source).to_string(),
+            type_name: format!("{}{index}{value}", types::UNPACKED),
+            field: false,
+            line: line_of(name),
+            until: scope_end(name),
+        })
+        .collect()
+}
+
+/// Each name a tuple pattern binds, with its position: positions are counted by the commas
+/// between elements, so a `_` or a nested pattern (which bind nothing here) still takes
+/// its place; comments take none.
+fn pattern_names(pattern: Node) -> Vec<(usize, Node)> {
     let mut walker = pattern.walk();
     let mut out = Vec::new();
-    let elements = pattern
-        .named_children(&mut walker)
-        .filter(|e| e.kind() != "comment");
-    for (index, element) in elements.enumerate() {
+    let mut index = 0;
+    for element in pattern.children(&mut walker) {
         match element.kind() {
-            "identifier" => out.push(Typed {
-                name: text(element, source).to_string(),
-                type_name: format!("{}{index}{value}", types::UNPACKED),
-                field: false,
-                line: line_of(element),
-                until: scope_end(element),
-            }),
-            "list_splat_pattern" => break,
+            "," => index += 1,
+            "identifier" => out.push((index, element)),
+            // Rust's `mut b`.
+            "mut_pattern" => {
+                let mut inner = element.walk();
+                let name = element
+                    .named_children(&mut inner)
+                    .find(|n| n.kind() == "identifier");
+                out.extend(name.map(|n| (index, n)));
+            }
+            "list_splat_pattern" | "remaining_field_pattern" => break,
             _ => {}
         }
     }
     out
+}
+
+/// The names of a tuple pattern bound element by element to a tuple written whole (Rust's
+/// `let (utf8, flags) = (self.trans().utf8, self.flags());`): a name whose element is a
+/// call takes the call's value, one whose element is a path of fields the path's value.
+fn tuple_bound(lang: Language, pattern: Node, tuple: Node, source: &str) -> Vec<Typed> {
+    let mut walker = tuple.walk();
+    let elements: Vec<Node> = tuple
+        .named_children(&mut walker)
+        .filter(|e| e.kind() != "comment")
+        .collect();
+    pattern_names(pattern)
+        .into_iter()
+        .filter_map(|(index, name)| {
+            let element = elements.get(index)?;
+            let type_name = match element.kind() {
+                "call_expression" => {
+                    call_value(lang, text(element.child_by_field_name("function")?, source))?
+                }
+                "field_expression" => path_value(text(*element, source))?,
+                _ => return None,
+            };
+            Some(Typed {
+                name: text(name, source).to_string(),
+                type_name,
+                field: false,
+                line: line_of(name),
+                until: scope_end(name),
+            })
+        })
+        .collect()
 }
 
 /// The calls written inside a Rust macro's arguments (`assert_eq!(parser(p).parse(),

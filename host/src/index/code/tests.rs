@@ -609,6 +609,67 @@ fn a_declaration_past_the_length_bound_loses_parameters_not_its_return_type() {
 }
 
 #[test]
+fn a_type_alias_keeps_what_it_stands_for_and_that_is_read_as_a_type() {
+    // (language, source, the alias's signature, the type it stands for).
+    let cases = [
+        (
+            Language::Rust,
+            "pub type UnGraphMap<N, E, #[cfg(feature = \"std\")] S = RandomState> =\n    GraphMap<N, E, Undirected, S>;\n",
+            "pub type UnGraphMap<N, E, #[cfg(feature = \"std\")] S = RandomState> = GraphMap<N, E, Undirected, S>;",
+            Some("GraphMap"),
+        ),
+        // A wrapper reads as what it wraps, as a stated type does (here the alias's own
+        // parameter, which names no type).
+        (
+            Language::Rust,
+            "pub type Result<T> = std::result::Result<T, Error>;\n",
+            "pub type Result<T> = std::result::Result<T, Error>;",
+            Some("T"),
+        ),
+        (
+            Language::Rust,
+            "pub type Shared = Arc<Inner>;\n",
+            "pub type Shared = Arc<Inner>;",
+            Some("Inner"),
+        ),
+        (
+            Language::Rust,
+            "type Pair = (u32, u32);\n",
+            "type Pair = (u32, u32);",
+            None,
+        ),
+        (
+            Language::TypeScript,
+            "export type Handler<T> =\n  BaseHandler<T>;\n",
+            "type Handler<T> = BaseHandler<T>;",
+            Some("BaseHandler"),
+        ),
+        // A union is none of its members; a function type is no type's name.
+        (
+            Language::TypeScript,
+            "type Shape = Circle | Square;\n",
+            "type Shape = Circle | Square;",
+            None,
+        ),
+        (
+            Language::TypeScript,
+            "type Done = (err: Error) => void;\n",
+            "type Done = (err: Error) => void;",
+            None,
+        ),
+    ];
+    for (language, source, signature, target) in cases {
+        let x = extract(language, source);
+        assert_eq!(x.symbols[0].signature, signature);
+        assert_eq!(
+            types::alias_target(Some(language.name()), signature).as_deref(),
+            target,
+            "{signature}"
+        );
+    }
+}
+
+#[test]
 fn a_star_import_is_recorded_as_one_star_alias_on_its_line() {
     let stars = |lang: Language, src: &str| -> Vec<u32> {
         extract(lang, src)

@@ -63,6 +63,9 @@ pub fn returned_elements(language: Option<&str>, signature: &str) -> Vec<Option<
 }
 
 fn tuple_elements(language: Option<&str>, signature: &str) -> Option<Vec<Option<String>>> {
+    if language == Some("rust") {
+        return rust_tuple_elements(signature);
+    }
     if language != Some("python") {
         return None;
     }
@@ -89,6 +92,30 @@ fn tuple_elements(language: Option<&str>, signature: &str) -> Option<Vec<Option<
             .map(|e| type_name(e.trim().trim_matches(['"', '\''])))
             .collect(),
     )
+}
+
+/// A Rust function's declared tuple (`fn split(..) -> (List<N>, Seq) where ..`), element
+/// by element as [`rust_type_name`] reads each; none for a unit `()` or a parenthesised
+/// single type.
+fn rust_tuple_elements(signature: &str) -> Option<Vec<Option<String>>> {
+    let written = after_group(signature)?.trim().strip_prefix("->")?.trim();
+    // The parenthesised group right after `->`, whatever follows it (`where`, a body).
+    let written = written.strip_prefix('(')?;
+    let mut depth = 1i32;
+    let close = written.char_indices().find_map(|(i, c)| {
+        depth += match c {
+            '(' => 1,
+            ')' => -1,
+            _ => 0,
+        };
+        (depth == 0).then_some(i)
+    })?;
+    let elements: Vec<&str> = split_top(&written[..close], ',')
+        .into_iter()
+        .map(str::trim)
+        .filter(|e| !e.is_empty())
+        .collect();
+    (elements.len() > 1).then(|| elements.iter().map(|e| rust_type_name(e)).collect())
 }
 
 /// What the `name` of a field [`Typed`] begins with when the field has no name but embeds its
@@ -201,6 +228,41 @@ pub fn type_name(raw: &str) -> Option<String> {
             .trim()
             .to_string(),
     )
+}
+
+/// The name of the type a type alias stands for, from its declaration (`pub type
+/// UnGraph<N, E, Ix = DefaultIx> = Graph<N, E, Undirected, Ix>;` gives `Graph`, TypeScript's
+/// `type Handler<T> = Base<T>` gives `Base`): what follows the `=` outside the alias's own
+/// parameters. None where that is no type's name (a function type, a tuple, a union of
+/// literals).
+pub fn alias_target(language: Option<&str>, signature: &str) -> Option<String> {
+    let mut depth = 0i32;
+    let bytes = signature.as_bytes();
+    let at = signature.char_indices().find_map(|(i, c)| {
+        match c {
+            '<' | '(' | '[' | '{' => depth += 1,
+            '>' if i > 0 && bytes[i - 1] != b'=' => depth -= 1,
+            ')' | ']' | '}' => depth -= 1,
+            '=' if depth == 0 && !matches!(bytes.get(i + 1), Some(b'=' | b'>')) => return Some(i),
+            _ => {}
+        }
+        None
+    })?;
+    let target = signature[at + 1..].trim().trim_end_matches(';').trim();
+    // A union or an intersection is none of its members.
+    let members = |sep| {
+        split_top(target, sep)
+            .iter()
+            .filter(|m| !m.trim().is_empty())
+            .count()
+    };
+    if members('|') > 1 || members('&') > 1 {
+        return None;
+    }
+    match language {
+        Some("rust") => rust_type_name(target),
+        _ => type_name(target),
+    }
 }
 
 /// A Rust type's name as [`type_name`] gives it, but kept with the module it is reached
