@@ -1826,6 +1826,52 @@ mod incremental {
         );
     }
 
+    /// A Rust type appearing in the file holding methods under its name, and an `impl`
+    /// turning from a trait's into the type's own: calls in files that name neither move.
+    #[test]
+    fn a_rust_type_appearing_beside_methods_and_an_impl_changing_kind_are_followed() {
+        let graph = (
+            "src/graph.rs",
+            "pub struct Edges;\npub type EdgeAlias = Edges;\n",
+        );
+        let user = (
+            "src/user.rs",
+            "use crate::graph::EdgeAlias;\n\nfn f(e: EdgeAlias) {\n    e.size_hint();\n}\n",
+        );
+        let borrowed = "use crate::graph::Edges;\nimpl Edges {\n    pub fn size_hint(&self) -> usize { 0 }\n}\n";
+        let own =
+            "pub struct Edges;\nimpl Edges {\n    pub fn size_hint(&self) -> usize { 0 }\n}\n";
+        let typed = "-> src/csr.rs#Edges.size_hint@3 line 4 Type";
+        updates_match(
+            &[graph, ("src/csr.rs", borrowed), user],
+            &[graph, ("src/csr.rs", own), user],
+            (typed, false),
+        );
+        updates_match(
+            &[graph, ("src/csr.rs", own), user],
+            &[graph, ("src/csr.rs", borrowed), user],
+            (typed, true),
+        );
+        let data = (
+            "src/data.rs",
+            "use crate::graphmap::*;\npub trait Build {\n    fn add_edge(&self);\n}\n\
+             impl Build for GraphMap {\n    fn add_edge(&self) {\n        self.add_edge()\n    }\n}\n",
+        );
+        let of_trait =
+            "pub struct GraphMap;\nimpl Other for GraphMap {\n    fn add_edge(&self) {}\n}\n";
+        let inherent = "pub struct GraphMap;\nimpl GraphMap {\n    pub fn add_edge(&self) {}\n}\n";
+        updates_match(
+            &[("src/graphmap.rs", of_trait), data],
+            &[("src/graphmap.rs", inherent), data],
+            ("-> src/graphmap.rs#GraphMap.add_edge", true),
+        );
+        updates_match(
+            &[("src/graphmap.rs", inherent), data],
+            &[("src/graphmap.rs", of_trait), data],
+            ("-> src/graphmap.rs#GraphMap.add_edge", false),
+        );
+    }
+
     #[test]
     fn a_held_class_an_awaited_value_and_a_renamed_import_are_followed() {
         // A field holding a class, the class in another file: it gains a `__call__` (then the
@@ -3709,6 +3755,23 @@ fn rust_type_aliases_turbofish_calls_and_inherent_methods_resolve() {
         callees(&s, "src/data.rs:GraphMap.add_edge"),
         pairs(&[("src/graphmap.rs:GraphMap.add_edge", "container")])
     );
+    // Nor where the type and the trait's impl share a file and the type's own method is
+    // written in another.
+    let s = snapshot(&[
+        (
+            "src/data.rs",
+            "pub struct GraphMap;\npub trait Build {\n    fn add_edge(&self);\n}\n\
+             impl Build for GraphMap {\n    fn add_edge(&self) {\n        self.add_edge()\n    }\n}\n",
+        ),
+        (
+            "src/more.rs",
+            "use crate::data::GraphMap;\nimpl GraphMap {\n    pub fn add_edge(&self) {}\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "src/data.rs:GraphMap.add_edge"),
+        pairs(&[("src/more.rs:GraphMap.add_edge", "container")])
+    );
 }
 
 /// Rust's `let (a, b) = ..`: a function's or method's declared tuple, element by element
@@ -3837,8 +3900,11 @@ fn a_rust_inline_module_s_items_are_not_seen_outside_it() {
             "src/lib.rs",
             "pub mod ast;\npub mod parser;\npub mod parse;\n",
         ),
+        // `crate::ast::parse` is not the caller's own parse.rs, which a suffix match of
+        // the path would take.
+        ("src/ast/mod.rs", "pub mod parse;\n"),
         (
-            "src/ast.rs",
+            "src/ast/parse.rs",
             "pub struct Parser;\nimpl Parser {\n    pub fn new() -> Parser { Parser }\n}\n",
         ),
         (
@@ -3846,10 +3912,14 @@ fn a_rust_inline_module_s_items_are_not_seen_outside_it() {
             "pub struct Parser;\nimpl Parser {\n    pub fn new() -> Parser { Parser }\n}\n",
         ),
         (
+            "src/reexport.rs",
+            "mod imp {\n    pub fn f() {}\n}\npub use imp::f;\n\nfn g() {\n    f();\n}\n",
+        ),
+        (
             "src/parse.rs",
             "pub fn escape(c: char) -> bool {\n    assert_eq!(c, 'x');\n    span(c)\n}\n\n\
              fn span(c: char) -> bool { true }\n\n\
-             #[cfg(test)]\nmod tests {\n    use super::*;\n    use crate::ast::Parser;\n\n    \
+             #[cfg(test)]\nmod tests {\n    use super::*;\n    use crate::ast::parse::Parser;\n\n    \
              macro_rules! assert_eq {\n        ($a:expr, $b:expr) => { assert!($a == $b) };\n    }\n\n    \
              fn span(c: char) -> bool { false }\n\n    \
              #[test]\n    fn escapes() {\n        assert_eq!(escape('x'), span('y'));\n        Parser::new();\n    }\n}\n",
@@ -3866,11 +3936,16 @@ fn a_rust_inline_module_s_items_are_not_seen_outside_it() {
     assert_eq!(
         callees(&s, "src/parse.rs:tests.escapes"),
         pairs(&[
-            ("src/ast.rs:Parser.new", "import"),
+            ("src/ast/parse.rs:Parser.new", "import"),
             ("src/parse.rs:escape", "file"),
             ("src/parse.rs:tests.assert_eq", "container"),
             ("src/parse.rs:tests.span", "container"),
         ])
+    );
+    // An inline module's item the file `use`s is the file's name.
+    assert_eq!(
+        callees(&s, "src/reexport.rs:g"),
+        pairs(&[("src/reexport.rs:imp.f", "file")])
     );
 }
 

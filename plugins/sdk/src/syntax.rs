@@ -420,11 +420,15 @@ pub fn signature(node: Node, source: &str) -> String {
         .map(|b| b.start_byte())
         .filter(|&b| b > start);
     // Where the declaration's words end: at its body, else at the end of its first line,
-    // unless that line ends in `=` (`pub type UnGraph<N, E> =` over two lines), whose value
-    // is what the alias means.
+    // unless a type alias's line ends in `=` (`pub type UnGraph<N, E> =` over two lines):
+    // its value is what the alias means.
     let rest = source.get(start..node.end_byte()).unwrap_or_default();
     let first_line = rest.find('\n').unwrap_or(rest.len());
-    let continued = body.is_none() && rest[..first_line].trim_end().ends_with('=');
+    let alias = matches!(
+        node.kind(),
+        "type_item" | "type_alias_declaration" | "type_alias"
+    );
+    let continued = alias && body.is_none() && rest[..first_line].trim_end().ends_with('=');
     let end = match (body, continued) {
         (Some(b), _) => b,
         (None, true) => node.end_byte(),

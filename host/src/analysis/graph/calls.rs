@@ -26,11 +26,7 @@ impl Graph {
             .flat_map(|&f| self.symbols_of(f))
         {
             let sym = self.symbols[s as usize].symbol();
-            // Not an object literal's method (a `method` outside any class).
-            if sym.container.is_none()
-                && sym.kind != "method"
-                && CALLABLE.contains(&sym.kind.as_str())
-            {
+            if sym.container.is_none() && CALLABLE.contains(&sym.kind.as_str()) {
                 members.entry(sym.name.as_str()).or_default().push(s);
             }
         }
@@ -172,7 +168,8 @@ impl Graph {
                 let encloses = o.start_line <= d.start_line && d.end_line <= o.end_line;
                 let scoped = match o.kind.as_str() {
                     "function" | "method" => true,
-                    "module" => rust,
+                    // Unless the file `use`s its items (`use imp::f;`, `pub use imp::*`).
+                    "module" => rust && !scope.uses_module(&o.name),
                     _ => false,
                 };
                 !(encloses && scoped) || (o.start_line <= call_line && call_line <= o.end_line)
@@ -275,13 +272,27 @@ impl Graph {
                 if rust
                     && receiver == "self"
                     && let Some(own) = own
-                    && same.iter().any(|&m| self.in_trait_impl(m))
+                    && same.iter().any(|&m| self.in_trait_impl(scope, m))
                 {
+                    // Of the methods written under the type's name, those of this type: in
+                    // its own file, or in a file without a type of that name of its own.
                     let types = self.types_named(scope, at, scope.file, own, TYPE_LIKE);
-                    let mut inherent: Vec<u32> = callables(self.own_methods(&types, name))
+                    let file_of = |m: u32| self.symbols[m as usize].file;
+                    let another_type = |f: u32| {
+                        !types.iter().any(|&t| file_of(t) == f)
+                            && self.defined_in(f, own).iter().any(|&t| {
+                                let t = sym(t);
+                                t.container.is_none() && TYPE_LIKE.contains(&t.kind.as_str())
+                            })
+                    };
+                    let mut inherent: Vec<u32> = callables(self.members(name, own).to_vec())
                         .into_iter()
                         .chain(same.iter().copied())
-                        .filter(|&m| !self.in_trait_impl(m))
+                        .filter(|&m| {
+                            self.family_of(file_of(m)) == Some("rust")
+                                && !another_type(file_of(m))
+                                && !self.in_trait_impl(scope, m)
+                        })
                         .collect();
                     inherent.sort_unstable();
                     inherent.dedup();
@@ -553,16 +564,20 @@ impl Graph {
 
     /// Whether a Rust method is written in a trait's `impl` (`impl Build for GraphMap`), not
     /// in its type's own.
-    fn in_trait_impl(&self, method: u32) -> bool {
+    fn in_trait_impl(&self, scope: &Scope, method: u32) -> bool {
         let node = &self.symbols[method as usize];
         let m = node.symbol();
-        self.symbols_of(node.file).any(|s| {
-            let s = self.symbols[s as usize].symbol();
-            s.kind == "impl"
-                && s.start_line <= m.start_line
-                && m.end_line <= s.end_line
-                && s.signature.contains(" for ")
-        })
+        let mut known = scope.trait_impls.borrow_mut();
+        let spans = known.entry(node.file).or_insert_with(|| {
+            self.symbols_of(node.file)
+                .map(|s| self.symbols[s as usize].symbol())
+                .filter(|s| s.kind == "impl" && s.signature.contains(" for "))
+                .map(|s| (s.start_line, s.end_line))
+                .collect()
+        });
+        spans
+            .iter()
+            .any(|&(start, end)| start <= m.start_line && m.end_line <= end)
     }
 
     /// The top-level definitions named `name` in the other files of the caller's package,
@@ -804,6 +819,8 @@ pub(super) struct Scope<'a, 'f> {
     /// What a call's value (`ig.matched()`) was found to be, by (value, call line, caller's
     /// span, depth): asked again for each way a receiver is tried at one call.
     pub(super) values_seen: RefCell<HashMap<ValueKey, Vec<String>>>,
+    /// The lines of each file's Rust trait `impl` blocks, gathered when first asked.
+    trait_impls: RefCell<HashMap<u32, Vec<(u32, u32)>>>,
     /// Fields with their stated type and the type (class, struct) holding them.
     pub(super) fields: HashMap<&'a str, Vec<(&'a str, &'a str)>>,
 }
@@ -834,6 +851,7 @@ impl<'a, 'f> Scope<'a, 'f> {
             callbacks_open: RefCell::new(HashSet::new()),
             methods_seen: RefCell::new(HashMap::new()),
             values_seen: RefCell::new(HashMap::new()),
+            trait_impls: RefCell::new(HashMap::new()),
             fields: HashMap::new(),
         };
         let renamed = facts.renamed_imports();
@@ -856,6 +874,15 @@ impl<'a, 'f> Scope<'a, 'f> {
             scope.files_on.entry(line).or_default().push(f);
         }
         scope
+    }
+
+    /// Whether the file `use`s an item through its inline module `module` (`use imp::f;`,
+    /// `pub use self::imp::*`), which makes the item a name of the file's own.
+    fn uses_module(&self, module: &str) -> bool {
+        self.facts
+            .imports
+            .iter()
+            .any(|(path, _)| path.trim_start_matches("self::").split("::").next() == Some(module))
     }
 
     fn files_on(&self, line: u32) -> &[u32] {

@@ -124,7 +124,8 @@ impl Graph {
     }
 
     /// The methods named `name` the types `types` define themselves: in the type's own file,
-    /// else anywhere in its language family under that type's name (an `impl` elsewhere).
+    /// else in its language family under that type's name (an `impl` elsewhere; for Rust,
+    /// not in a file with a type of that name of its own).
     pub(super) fn own_methods(&self, types: &[u32], name: &str) -> Vec<u32> {
         let mut out = Vec::new();
         for &t in types {
@@ -388,9 +389,10 @@ impl Graph {
             let symbol = self.symbols[*s as usize].symbol();
             symbol.kind == "type"
                 && (symbol.container.is_none()
-                    || self
-                        .local_to(*s)
-                        .is_some_and(|(start, end)| start <= at.0 && at.1 <= end))
+                    || (self.symbols[*s as usize].file == scope.file
+                        && self
+                            .local_to(*s)
+                            .is_some_and(|(start, end)| start <= at.0 && at.1 <= end)))
         };
         if file == scope.file {
             let bound = scope.bound(name, at);
@@ -1391,7 +1393,7 @@ impl Graph {
         }
     }
 
-    fn family_of(&self, file: u32) -> Option<&str> {
+    pub(super) fn family_of(&self, file: u32) -> Option<&str> {
         self.files[file as usize]
             .language
             .as_deref()

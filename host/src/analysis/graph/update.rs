@@ -248,6 +248,33 @@ impl Graph {
                                 .filter_map(|s| s.container.as_deref()),
                         );
                     }
+                    // A type appearing or going, or an `impl` of it changing (a trait's
+                    // becoming the type's own): which type the file's methods under that
+                    // name belong to (a Rust type of another file's name, inherent methods
+                    // first), wherever those methods are called.
+                    let before = self.facts[o as usize].as_ref();
+                    let typed_in = |x: &FileFacts, n: &str| {
+                        x.symbols.iter().any(|s| {
+                            s.name == n
+                                && s.container.is_none()
+                                && (TYPE_LIKE.contains(&s.kind.as_str()) || s.kind == "impl")
+                        })
+                    };
+                    let owners: HashSet<&str> = changed
+                        .iter()
+                        .copied()
+                        .filter(|n| typed_in(before, n) || typed_in(f, n))
+                        .collect();
+                    for x in [before, f.as_ref()] {
+                        names.extend(
+                            x.symbols
+                                .iter()
+                                .filter(|s| {
+                                    s.container.as_deref().is_some_and(|c| owners.contains(c))
+                                })
+                                .map(|s| s.name.as_str()),
+                        );
+                    }
                     names.extend(changed);
                     moved.insert(o, map);
                     let before = &self.facts[o as usize];
@@ -688,10 +715,12 @@ pub(super) fn direct_bindings<'f>(
             .filter(|s| {
                 let symbol = g.symbols[*s as usize].symbol();
                 let container = symbol.container.as_deref();
-                // A method outside any class is an object literal's (`{ defineProperty(..)
-                // {..} }`): no module exports it by that name.
-                (container.is_none() && symbol.kind != "method")
-                    || (outer.is_some() && container == outer)
+                // A JavaScript or TypeScript method outside any class is an object
+                // literal's (`{ defineProperty(..) {..} }`): no module exports it by that
+                // name. (Ruby's and Scala's top-level `def`s are methods without one too.)
+                let literal_method = symbol.kind == "method"
+                    && g.family_of(g.symbols[*s as usize].file) == Some("javascript");
+                (container.is_none() && !literal_method) || (outer.is_some() && container == outer)
             })
             .collect()
     };

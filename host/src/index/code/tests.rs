@@ -657,6 +657,24 @@ fn a_type_alias_keeps_what_it_stands_for_and_that_is_read_as_a_type() {
             "type Done = (err: Error) => void;",
             None,
         ),
+        (
+            Language::TypeScript,
+            "type Item = Api['data'];\n",
+            "type Item = Api['data'];",
+            None,
+        ),
+        (
+            Language::Rust,
+            "type Handler = fn(Req) -> io::Result<Resp>;\n",
+            "type Handler = fn(Req) -> io::Result<Resp>;",
+            None,
+        ),
+        (
+            Language::Rust,
+            "type Callback = Box<dyn Fn(u8) -> Out>;\n",
+            "type Callback = Box<dyn Fn(u8) -> Out>;",
+            None,
+        ),
     ];
     for (language, source, signature, target) in cases {
         let x = extract(language, source);
@@ -667,6 +685,17 @@ fn a_type_alias_keeps_what_it_stands_for_and_that_is_read_as_a_type() {
             "{signature}"
         );
     }
+    // A Rust tuple return, past a visibility's and the generics' own parentheses.
+    let element = |signature: &str, index| types::returned_element(Some("rust"), signature, index);
+    assert_eq!(
+        element("pub(crate) fn split(&self) -> (Seq, Flags) {", 1).as_deref(),
+        Some("Flags")
+    );
+    assert_eq!(element("fn f<F: Fn() -> (A, B)>(g: F) -> C {", 0), None);
+    assert_eq!(
+        element("fn f<F: Fn() -> u8>(g: F) -> (C, D)\nwhere F: Copy", 0).as_deref(),
+        Some("C")
+    );
 }
 
 #[test]

@@ -46,9 +46,10 @@ pub fn unpacked(type_name: &str) -> Option<(usize, &str)> {
     Some((rest[..digits].parse().ok()?, &rest[digits..]))
 }
 
-/// The type of the element at `index` of the tuple a Python declaration says it returns
-/// (`-> t.Tuple[t.Optional[str], t.Optional[Command], t.List[str]]`, `-> tuple[A, B]`);
-/// none for a tuple of any length (`tuple[A, ...]`) or anything else.
+/// The type of the element at `index` of the tuple a Python or Rust declaration says it
+/// returns (`-> t.Tuple[t.Optional[str], t.Optional[Command], t.List[str]]`, `-> tuple[A,
+/// B]`, `-> (List<N>, Seq)`); none for a tuple of any length (`tuple[A, ...]`) or anything
+/// else.
 pub fn returned_element(language: Option<&str>, signature: &str, index: usize) -> Option<String> {
     returned_elements(language, signature)
         .into_iter()
@@ -56,7 +57,7 @@ pub fn returned_element(language: Option<&str>, signature: &str, index: usize) -
         .flatten()
 }
 
-/// Every element's type of the tuple a Python declaration says it returns (see
+/// Every element's type of the tuple a Python or Rust declaration says it returns (see
 /// [`returned_element`]), in order; empty for any other declaration.
 pub fn returned_elements(language: Option<&str>, signature: &str) -> Vec<Option<String>> {
     tuple_elements(language, signature).unwrap_or_default()
@@ -98,7 +99,10 @@ fn tuple_elements(language: Option<&str>, signature: &str) -> Option<Vec<Option<
 /// by element as [`rust_type_name`] reads each; none for a unit `()` or a parenthesised
 /// single type.
 fn rust_tuple_elements(signature: &str) -> Option<Vec<Option<String>>> {
-    let written = after_group(signature)?.trim().strip_prefix("->")?.trim();
+    let written = after_group(rust_parameters(signature)?)?
+        .trim()
+        .strip_prefix("->")?
+        .trim();
     // The parenthesised group right after `->`, whatever follows it (`where`, a body).
     let written = written.strip_prefix('(')?;
     let mut depth = 1i32;
@@ -116,6 +120,36 @@ fn rust_tuple_elements(signature: &str) -> Option<Vec<Option<String>>> {
         .filter(|e| !e.is_empty())
         .collect();
     (elements.len() > 1).then(|| elements.iter().map(|e| rust_type_name(e)).collect())
+}
+
+/// A Rust declaration from its parameter list on (`pub(crate) fn split<F: Fn() -> (A, B)>(f:
+/// F) -> C` gives `(f: F) -> C`): past `fn`, its name and its generic parameters, whose
+/// brackets may hold parentheses of their own.
+fn rust_parameters(signature: &str) -> Option<&str> {
+    let at = signature.find("fn ")?;
+    let rest = &signature[at + 3..];
+    let name_end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ' '))?;
+    let rest = &rest[name_end..];
+    if !rest.starts_with('<') {
+        return Some(rest);
+    }
+    let mut depth = 0i32;
+    let bytes = rest.as_bytes();
+    for (i, c) in rest.char_indices() {
+        match c {
+            '<' => depth += 1,
+            // `->` inside the generics (`F: Fn() -> T`) closes nothing.
+            '>' if i > 0 && bytes[i - 1] == b'-' => {}
+            '>' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(&rest[i + 1..]);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// What the `name` of a field [`Typed`] begins with when the field has no name but embeds its
@@ -249,6 +283,20 @@ pub fn alias_target(language: Option<&str>, signature: &str) -> Option<String> {
         None
     })?;
     let target = signature[at + 1..].trim().trim_end_matches(';').trim();
+    // A function type (`fn(Req) -> io::Result<Resp>`, `Box<dyn Fn(u8)>`, `(e: Error) =>
+    // void`) or an indexed or computed one (`Api['data']`, `keyof T`) names no type.
+    let function_or_computed = [
+        "fn(", "fn ", "dyn ", "impl ", "keyof ", "typeof ", "unsafe ",
+    ]
+    .iter()
+    .any(|p| target.starts_with(p))
+        || target.contains("->")
+        || target.contains("=>")
+        || target.contains("Fn(")
+        || target.contains('[');
+    if function_or_computed {
+        return None;
+    }
     // A union or an intersection is none of its members.
     let members = |sep| {
         split_top(target, sep)
