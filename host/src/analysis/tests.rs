@@ -3890,6 +3890,45 @@ fn an_object_literal_s_method_is_not_what_an_import_binds() {
     );
 }
 
+/// A base class named through a module the file imports (`class Article(models.Model)`,
+/// `class Model(models.Model)`) is that module's class: not the subclass itself when they
+/// share the name, nor unresolved where the project has many classes of the name.
+#[test]
+fn a_base_named_through_an_imported_module_is_that_module_s_class() {
+    let model = "class Model:\n    pass\n";
+    let s = snapshot(&[
+        ("pkg/db/models/__init__.py", "from .base import Model\n"),
+        (
+            "pkg/db/models/base.py",
+            "class Model:\n    def save(self):\n        pass\n\n    def check(self):\n        pass\n",
+        ),
+        ("tests/a.py", model),
+        ("tests/b.py", model),
+        ("tests/c.py", model),
+        ("tests/d.py", model),
+        (
+            "app/articles.py",
+            "from pkg.db import models\n\nclass Article(models.Model):\n    pass\n\n\
+             def publish():\n    a = Article()\n    a.save()\n",
+        ),
+        (
+            "app/models.py",
+            "from pkg.db import models\n\nclass Model(models.Model):\n    def go(self):\n        self.check()\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "app/articles.py:publish"),
+        pairs(&[
+            ("app/articles.py:Article", "file"),
+            ("pkg/db/models/base.py:Model.save", "type"),
+        ])
+    );
+    assert_eq!(
+        callees(&s, "app/models.py:Model.go"),
+        pairs(&[("pkg/db/models/base.py:Model.check", "base")])
+    );
+}
+
 /// A Rust module written inline sees its parent's names (`use super::*`), not the other
 /// way round: a test module's helper or `macro_rules!` is not what the file's own code
 /// calls by that name. And a `use crate::..` inside it names the crate's module.

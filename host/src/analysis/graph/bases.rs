@@ -10,6 +10,17 @@ use crate::index::facts::FileFacts;
 /// `class A(B, C, metaclass=M):`, Java/JavaScript/TypeScript `class A extends B implements C`,
 /// C++ `class A : public B, private C`.
 pub(super) fn bases<'s>(language: Option<&str>, signature: &'s str) -> Vec<&'s str> {
+    written(language, signature)
+        .into_iter()
+        .map(|b| b.rsplit(['.', ':']).next().unwrap_or(b))
+        .filter(|b| !b.is_empty() && b.chars().all(|c| c.is_alphanumeric() || c == '_'))
+        .collect()
+}
+
+/// The base classes `signature` names as written, with the module they are reached
+/// through (`models.Model`), generics left out: where a module the file imports tells
+/// which class of that name is meant.
+pub(super) fn written<'s>(language: Option<&str>, signature: &'s str) -> Vec<&'s str> {
     let list: Vec<&str> = match language {
         Some("python") => python(signature),
         Some("cpp") => cpp(signature),
@@ -20,8 +31,6 @@ pub(super) fn bases<'s>(language: Option<&str>, signature: &'s str) -> Vec<&'s s
     };
     list.into_iter()
         .map(|b| b.split('<').next().unwrap_or(b).trim())
-        .map(|b| b.rsplit(['.', ':']).next().unwrap_or(b))
-        .filter(|b| !b.is_empty() && b.chars().all(|c| c.is_alphanumeric() || c == '_'))
         .collect()
 }
 

@@ -1110,7 +1110,7 @@ impl<'a, 'f> Scope<'a, 'f> {
 
     /// The definitions file `f` binds `name` to by a module-level import: what it exports
     /// under that name without defining it.
-    fn exported(&self, f: u32, name: &str) -> Vec<u32> {
+    pub(super) fn exported(&self, f: u32, name: &str) -> Vec<u32> {
         self.bindings[f as usize]
             .get(name)
             .into_iter()

@@ -89,6 +89,43 @@ impl Graph {
         })
     }
 
+    /// A base named through a module the caller's file imports (`class Migration(
+    /// migrations.Migration)`, `class Article(models.Model)`): the class that module defines
+    /// or re-exports under the last name, not a class of the file named alike (often the
+    /// subclass itself) nor a guess among the project's many classes of that name.
+    fn base_through_module(&self, scope: &Scope, at: (u32, u32), base: &str) -> Vec<u32> {
+        let Some((module, _)) = base.split_once('.') else {
+            return Vec::new();
+        };
+        let name = last_segment(base);
+        let class_like = |s: &u32| {
+            let s = self.symbols[*s as usize].symbol();
+            s.container.is_none() && CLASS_LIKE.contains(&s.kind.as_str())
+        };
+        let mut found: Vec<u32> = scope
+            .module_files(module, at)
+            .into_iter()
+            .flat_map(|f| {
+                let own: Vec<u32> = self
+                    .defined_in(f, name)
+                    .into_iter()
+                    .filter(class_like)
+                    .collect();
+                match own.is_empty() {
+                    true => scope
+                        .exported(f, name)
+                        .into_iter()
+                        .filter(class_like)
+                        .collect(),
+                    false => own,
+                }
+            })
+            .collect();
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+
     /// What `find` answers for the first level of the bases of `start` (as their
     /// declarations name them) where it answers anything, at most [`MAX_BASE_DEPTH`] levels
     /// up; each class is visited once.
@@ -106,12 +143,21 @@ impl Graph {
             for &c in &level {
                 let node = &self.symbols[c as usize];
                 let file = node.file;
+                let written =
+                    bases::written(node.facts.language.as_deref(), &node.symbol().signature);
                 for base in bases::declared(&node.facts, node.symbol()) {
-                    next.extend(
-                        self.types_named(scope, at, file, base, CLASS_LIKE)
-                            .into_iter()
-                            .filter(|b| seen.insert(*b)),
-                    );
+                    let through = written
+                        .iter()
+                        .find(|w| w.contains('.') && last_segment(w) == base)
+                        .filter(|_| file == scope.file);
+                    let mut found = match through {
+                        Some(qualified) => self.base_through_module(scope, at, qualified),
+                        None => Vec::new(),
+                    };
+                    if found.is_empty() {
+                        found = self.types_named(scope, at, file, base, CLASS_LIKE);
+                    }
+                    next.extend(found.into_iter().filter(|b| seen.insert(*b)));
                 }
             }
             let found = find(&next);
