@@ -1872,6 +1872,46 @@ mod incremental {
         );
     }
 
+    /// A package re-exporting another module's class under the name a base is written
+    /// through (`class Article(models.Model)`): the subclass's inherited calls follow it,
+    /// though the subclass's file is not edited.
+    #[test]
+    fn a_base_written_through_a_module_follows_the_module_s_re_export() {
+        let model = "class Model:\n    pass\n";
+        let others = [
+            ("tests/a.py", model),
+            ("tests/b.py", model),
+            ("tests/c.py", model),
+            ("tests/d.py", model),
+        ];
+        let files = |init: &'static str| -> Vec<(&'static str, &'static str)> {
+            let mut v = vec![
+                ("pkg/models/__init__.py", init),
+                (
+                    "pkg/models/base.py",
+                    "class Model:\n    def save(self):\n        pass\n",
+                ),
+                (
+                    "pkg/models/other.py",
+                    "class Model:\n    def save(self):\n        pass\n",
+                ),
+                (
+                    "app/articles.py",
+                    "from pkg import models\n\nclass Article(models.Model):\n    pass\n\n\
+                     def publish():\n    a = Article()\n    a.save()\n",
+                ),
+            ];
+            v.extend(others);
+            v
+        };
+        let (base, other) = (
+            files("from .base import Model\n"),
+            files("from .other import Model\n"),
+        );
+        updates_match(&base, &other, ("-> pkg/models/other.py#Model.save", true));
+        updates_match(&other, &base, ("-> pkg/models/other.py#Model.save", false));
+    }
+
     #[test]
     fn a_held_class_an_awaited_value_and_a_renamed_import_are_followed() {
         // A field holding a class, the class in another file: it gains a `__call__` (then the
