@@ -3743,14 +3743,14 @@ fn rust_type_aliases_turbofish_calls_and_inherent_methods_resolve() {
             "pub struct GraphMap<N, E, Ty, S> { n: N, e: E, t: Ty, s: S }\n\
              pub type UnGraphMap<N, E, #[cfg(feature = \"std\")] S = RandomState> =\n    GraphMap<N, E, Undirected, S>;\n\
              pub type Pair = (u32, u32);\n\
-             impl<N, E, Ty, S> GraphMap<N, E, Ty, S> {\n    pub fn new() -> Self { todo!() }\n    \
+             impl<N, E, Ty, S> GraphMap<N, E, Ty, S> {\n    pub fn new() -> Self { GraphMap }\n    \
              pub fn add_edge(&mut self, a: N, b: N, w: E) -> Option<E> { None }\n}\n",
         ),
         (
             "src/graph.rs",
             "pub struct Graph<N, E, Ty = ()> { n: N, e: E, t: Ty }\n\
              pub struct Other;\nimpl Other {\n    pub fn only_here(&self) {}\n}\n\
-             impl<N, E, Ty> Graph<N, E, Ty> {\n    pub fn from_edges<I>(it: I) -> Self { todo!() }\n    \
+             impl<N, E, Ty> Graph<N, E, Ty> {\n    pub fn from_edges<I>(it: I) -> Self { Graph }\n    \
              pub fn find_edge(&self, a: usize) -> Option<usize> { None }\n    \
              pub fn into_other<T>(self) -> Other { Other }\n}\n",
         ),
@@ -3824,8 +3824,8 @@ fn rust_tuples_unpacked_and_a_local_alias_type_what_they_name() {
             "pub struct List;\nimpl List {\n    pub fn find_edge(&self) {}\n}\n\
              pub struct Flags;\nimpl Flags {\n    pub fn unicode(&self) -> bool { true }\n}\n\
              pub struct Seq;\nimpl Seq {\n    pub fn is_exact(&self) -> bool { true }\n    \
-             pub fn split(&self) -> (Seq, Csr) { todo!() }\n}\n\
-             pub fn closure<G>(g: G) -> (List, List)\nwhere\n    G: Copy,\n{\n    todo!()\n}\n\
+             pub fn split(&self) -> (Seq, Csr) { (Seq, Csr) }\n}\n\
+             pub fn closure<G>(g: G) -> (List, List)\nwhere\n    G: Copy,\n{\n    (List, List)\n}\n\
              pub struct Csr;\nimpl Csr {\n    pub fn new() -> Self { Csr }\n    pub fn add_node(&self) {}\n}\n",
         ),
         (

@@ -279,11 +279,7 @@ impl Graph {
                     let types = self.types_named(scope, at, scope.file, own, TYPE_LIKE);
                     let file_of = |m: u32| self.symbols[m as usize].file;
                     let another_type = |f: u32| {
-                        !types.iter().any(|&t| file_of(t) == f)
-                            && self.defined_in(f, own).iter().any(|&t| {
-                                let t = sym(t);
-                                t.container.is_none() && TYPE_LIKE.contains(&t.kind.as_str())
-                            })
+                        !types.iter().any(|&t| file_of(t) == f) && self.defines_type(f, own)
                     };
                     let mut inherent: Vec<u32> = callables(self.members(name, own).to_vec())
                         .into_iter()

@@ -169,6 +169,15 @@ impl Graph {
         Vec::new()
     }
 
+    /// Whether `file` defines a type named `name` at its top level (a struct, a class, ...;
+    /// not an `impl` of one).
+    pub(super) fn defines_type(&self, file: u32, name: &str) -> bool {
+        self.defined_in(file, name).iter().any(|&t| {
+            let t = self.symbols[t as usize].symbol();
+            t.container.is_none() && TYPE_LIKE.contains(&t.kind.as_str())
+        })
+    }
+
     /// The methods named `name` the types `types` define themselves: in the type's own file,
     /// else in its language family under that type's name (an `impl` elsewhere; for Rust,
     /// not in a file with a type of that name of its own).
@@ -198,13 +207,7 @@ impl Graph {
             // type over several files.)
             let family = self.family_of(node.file);
             let one_file_each = self.files[node.file as usize].language.as_deref() == Some("rust");
-            let another_type = |file: u32| {
-                one_file_each
-                    && self.defined_in(file, type_name).iter().any(|&t| {
-                        let t = self.symbols[t as usize].symbol();
-                        t.container.is_none() && TYPE_LIKE.contains(&t.kind.as_str())
-                    })
-            };
+            let another_type = |file: u32| one_file_each && self.defines_type(file, type_name);
             out.extend(self.members(name, type_name).iter().copied().filter(|m| {
                 let file = self.symbols[*m as usize].file;
                 self.family_of(file) == family && !another_type(file)

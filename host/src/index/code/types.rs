@@ -105,15 +105,7 @@ fn rust_tuple_elements(signature: &str) -> Option<Vec<Option<String>>> {
         .trim();
     // The parenthesised group right after `->`, whatever follows it (`where`, a body).
     let written = written.strip_prefix('(')?;
-    let mut depth = 1i32;
-    let close = written.char_indices().find_map(|(i, c)| {
-        depth += match c {
-            '(' => 1,
-            ')' => -1,
-            _ => 0,
-        };
-        (depth == 0).then_some(i)
-    })?;
+    let close = group_end(written, '(', ')')?;
     let elements: Vec<&str> = split_top(&written[..close], ',')
         .into_iter()
         .map(str::trim)
@@ -382,15 +374,7 @@ fn type_path(raw: &str) -> Option<&str> {
         // Go's slices, arrays and maps (`[]*Route`, `[4]Route`, `map[string]*Route`): the
         // element's type, what indexing or ranging gives (as TypeScript's `Route[]` is).
         if let Some(rest) = t.strip_prefix("map[") {
-            let mut depth = 1i32;
-            let close = rest.char_indices().find_map(|(i, c)| {
-                depth += match c {
-                    '[' => 1,
-                    ']' => -1,
-                    _ => 0,
-                };
-                (depth == 0).then_some(i)
-            });
+            let close = group_end(rest, '[', ']');
             t = close.map_or("", |i| rest[i + 1..].trim_start());
             continue;
         }
@@ -504,21 +488,23 @@ pub fn return_type(language: Option<&str>, signature: &str) -> Option<String> {
 
 /// What follows the first parenthesised group of `text`, brackets inside it balanced.
 fn after_group(text: &str) -> Option<&str> {
-    let open = text.find('(')?;
-    let mut depth = 0i32;
-    for (i, c) in text[open..].char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(&text[open + i + 1..]);
-                }
-            }
-            _ => {}
+    let inside = &text[text.find('(')? + 1..];
+    let close = group_end(inside, '(', ')')?;
+    Some(&inside[close + 1..])
+}
+
+/// Where the group whose `open` bracket comes just before `inside` closes: the byte offset
+/// in `inside` of its matching `close`, nested groups skipped.
+fn group_end(inside: &str, open: char, close: char) -> Option<usize> {
+    let mut depth = 1i32;
+    inside.char_indices().find_map(|(i, c)| {
+        if c == open {
+            depth += 1;
+        } else if c == close {
+            depth -= 1;
         }
-    }
-    None
+        (depth == 0).then_some(i)
+    })
 }
 
 /// What a Rust `Result` holds on success (`io::Result<Foo>`, `Result<&mut Foo, Error>` give
