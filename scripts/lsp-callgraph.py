@@ -173,6 +173,8 @@ PROJECTS = {
     "go-cmp": ("go", "debian:/usr/share/gocode/src/github.com/google/go-cmp", None, "cmp/"),
     # JavaScript (CommonJS, classes), judged by tsserver over a jsconfig.json.
     "undici": ("javascript", "git:nodejs/undici@v7.9.0", ["lib", "test", "index.js"], "lib/"),
+    # Held out from the JSDoc work read from undici: JSDoc-typed CommonJS, prototype methods.
+    "mocha": ("javascript", "npm:mocha@10.7.3", ["lib", "index.js"], "lib/"),
     "commons-cli": ("java", "git:apache/commons-cli@rel/commons-cli-1.11.0",
                     ["src/main/java", "src/test/java"], "src/main/"),
     # Go from Debian's packages (golang-go, gopls, and the project's -dev package, whose
@@ -820,6 +822,14 @@ def their_item(lsp, lang, root: Path, rel: str, d, tries: int):
             if "no answer" in str(e):
                 return None
             items = None
+        # tsserver names no method for one assigned to a prototype (`Runner.prototype.run =
+        # function ..`): it answers with the whole file's item, or the function expression's
+        # own when it is named (`= function run() ..`), whose callers are only those naming
+        # it so, never `this.run()`.
+        if items and items[0].get("name") == file.name and d[0] > 1:
+            return None
+        if items and lang == "javascript" and d[2] == "method" and items[0].get("kind") == 12:
+            return None
         if items:
             return items[0]
         time.sleep(1)
@@ -895,6 +905,18 @@ def kind_of(ours, key):
     return next((d[2] for d in ours.outline(key.partition("#")[0]) if d[3] == key), None)
 
 
+def far_item(lsp, lang, root: Path, ours, far, cache):
+    """The server's call-hierarchy item for the definition `far` of our outline, or None."""
+    if far not in cache:
+        rel = far.partition("#")[0]
+        d = next((d for d in ours.outline(rel) if d[3] == far), None)
+        try:
+            cache[far] = d and their_item(lsp, lang, root, rel, d, 1)
+        except LspError:
+            cache[far] = None
+    return cache[far]
+
+
 def other_way(lsp, lang, root: Path, ours, key, far, direction, cache) -> bool:
     """Whether the server, asked about the far end `far`, states its link with `key`: the
     far end's outgoing calls name the target (for a caller), or its incoming calls come
@@ -945,6 +967,7 @@ def judge(name, binary, sample_n, seed, log):
     t, tier_total, tier_right = Counter(), Counter(), Counter()
     disagreements, definitions = [], []
     reverse = {}  # the server's links of far ends asked the other way, by key
+    items = {}  # the server's items of far ends, by key
     for i, (rel, d) in enumerate(sample):
         key = d[3]
         item = their_item(lsp, lang, root, rel, d, (30 if i == 0 else 3) if lang == "rust" else 1)
@@ -987,8 +1010,16 @@ def judge(name, binary, sample_n, seed, log):
             for far in [far for far in mine if kind_of(ours, far) == "macro"]:
                 del mine[far]
                 t["not judged: macro"] += 1
-            known = {k for k, tiers in mine.items() if tiers - {"name"}}
             lsp_keys = set(theirs[direction])
+            # tsserver has no item for a method assigned to a prototype (`Runner.prototype.run
+            # = function ..`), so it can state no link to or from one: such a link of ours is
+            # neither right nor wrong by it.
+            if lang in ("javascript", "typescript"):
+                for far in [far for far in mine if far not in lsp_keys]:
+                    if not far_item(lsp, lang, root, ours, far, items):
+                        del mine[far]
+                        t["not judged: far end without an LSP item"] += 1
+            known = {k for k, tiers in mine.items() if tiers - {"name"}}
             # A link of ours the server's answer for the target lacks, but its answer for the
             # far end states (a rust-analyzer callee inside a macro's arguments): right by
             # the server too. It counts for precision; recall stays the target's own answer.

@@ -1826,6 +1826,68 @@ mod incremental {
         );
     }
 
+    /// A JSDoc `@returns {T}` restated (the declaration's line the same): calls on what
+    /// the function returns, in a file not edited, move to the new type's methods.
+    #[test]
+    fn a_jsdoc_return_type_restated_moves_the_calls_on_its_value() {
+        let headers = |returned: &str| -> String {
+            format!(
+                "class HeadersList {{\n  sort () {{\n    return 1\n  }}\n}}\n\n\
+                 class Cookies {{\n  sort () {{\n    return 2\n  }}\n}}\n\n\
+                 /**\n * @returns {{{returned}}}\n */\nfunction getList () {{\n  return null\n}}\n\n\
+                 module.exports = {{ HeadersList, Cookies, getList }}\n"
+            )
+        };
+        let user = (
+            "lib/user.js",
+            "const { getList } = require('./headers')\n\nfunction use () {\n  const list = getList()\n  list.sort()\n}\n",
+        );
+        let (list, cookies) = (headers("HeadersList"), headers("Cookies"));
+        updates_match(
+            &[("lib/headers.js", list.as_str()), user],
+            &[("lib/headers.js", cookies.as_str()), user],
+            ("-> lib/headers.js#Cookies.sort", true),
+        );
+        updates_match(
+            &[("lib/headers.js", cookies.as_str()), user],
+            &[("lib/headers.js", list.as_str()), user],
+            ("-> lib/headers.js#Cookies.sort", false),
+        );
+    }
+
+    /// A module named as a JSDoc type (`{import('./core/request.js')}`) whose
+    /// `module.exports` changes: the calls on the parameter follow, the file not edited.
+    #[test]
+    fn a_module_s_exported_value_changing_moves_calls_typed_by_it() {
+        let request = |exported: &str| -> String {
+            format!(
+                "class Request {{\n  send () {{\n    return 1\n  }}\n}}\n\n\
+                 class Fetch {{\n  send () {{\n    return 2\n  }}\n}}\n\nmodule.exports = {exported}\n"
+            )
+        };
+        let writer = (
+            "lib/writer.js",
+            "/**\n * @param {import('./core/request.js')} request\n */\nfunction write (request) {\n  request.send()\n}\n",
+        );
+        let (plain, fetch) = (request("Request"), request("Fetch"));
+        updates_match(
+            &[("lib/core/request.js", plain.as_str()), writer],
+            &[("lib/core/request.js", fetch.as_str()), writer],
+            ("-> lib/core/request.js#Fetch.send", true),
+        );
+        updates_match(
+            &[("lib/core/request.js", fetch.as_str()), writer],
+            &[("lib/core/request.js", plain.as_str()), writer],
+            ("-> lib/core/request.js#Fetch.send", false),
+        );
+        // The module going: nothing is typed by it.
+        updates_match(
+            &[("lib/core/request.js", plain.as_str()), writer],
+            &[writer],
+            ("-> lib/core/request.js#Request.send", false),
+        );
+    }
+
     /// A Rust type appearing in the file holding methods under its name, and an `impl`
     /// turning from a trait's into the type's own: calls in files that name neither move.
     #[test]
@@ -4451,4 +4513,206 @@ fn a_name_imported_from_the_package_itself_is_its_init_s() {
         callees(&s, "rich/sub/deep.py:f"),
         pairs(&[("rich/__init__.py:get_console", "import")])
     );
+}
+
+/// A JavaScript constructor function with prototype methods (`function Runner(suite)`,
+/// `Runner.prototype.run = function () {..}`) is a class: its methods are its instances',
+/// `this.suite = suite` its field, its other names locals; a CommonJS module's
+/// `exports.lookupFiles = function ..` is its function, `exports.lookup()` inside it too.
+#[test]
+fn javascript_constructor_functions_prototype_methods_and_exports_resolve() {
+    let s = snapshot(&[
+        (
+            "lib/suite.js",
+            "function Suite () {\n  this.tests = []\n}\n\nSuite.prototype.run = function () {\n  return 1\n}\n\nmodule.exports = Suite\n",
+        ),
+        (
+            "lib/runner.js",
+            "const Suite = require('./suite')\n\n\
+             /**\n * @param {Suite} suite\n */\nfunction Runner (suite) {\n  this.suite = suite\n  const local = new Suite()\n  local.run()\n}\n\n\
+             /**\n * Runs the suite.\n * @param {Suite} [other]\n */\n\
+             Runner.prototype.run = function (other) {\n  this.grep()\n  this.suite.run()\n  other.run()\n}\n\n\
+             Runner.prototype.grep = function () {\n  return exports.lookup()\n}\n\n\
+             exports.lookup = function () {\n  return 1\n}\n\nmodule.exports = Runner\n",
+        ),
+        (
+            "lib/utils.js",
+            "exports.lookupFiles = function (dir) {\n  return dir\n}\n\nmodule.exports.isString = (s) => typeof s === 'string'\n",
+        ),
+        (
+            "test/runner.js",
+            "const Runner = require('../lib/runner')\nconst utils = require('../lib/utils')\n\
+             const lookup = require('../lib/utils').lookupFiles\n\n\
+             function go () {\n  const r = new Runner(null)\n  r.run()\n  utils.lookupFiles('.')\n  utils.isString('x')\n}\n\n\
+             function find () {\n  return lookup('.')\n}\n",
+        ),
+    ]);
+    let outline: Vec<String> = s
+        .graph
+        .symbols
+        .iter()
+        .filter(|n| s.graph.files[n.file as usize].path == "lib/runner.js")
+        .map(|n| {
+            let sym = n.symbol();
+            format!("{} {} {:?}", sym.kind, sym.name, sym.container)
+        })
+        .collect();
+    assert_eq!(
+        outline,
+        [
+            "class Runner None",
+            "method run Some(\"Runner\")",
+            "method grep Some(\"Runner\")",
+            "function lookup None",
+        ]
+    );
+    assert_eq!(
+        callees(&s, "lib/runner.js:Runner"),
+        pairs(&[
+            ("lib/suite.js:Suite", "import"),
+            ("lib/suite.js:Suite.run", "type"),
+        ])
+    );
+    assert_eq!(
+        callees(&s, "lib/runner.js:Runner.run"),
+        pairs(&[
+            ("lib/runner.js:Runner.grep", "container"),
+            ("lib/suite.js:Suite.run", "type"),
+        ])
+    );
+    assert_eq!(
+        callees(&s, "lib/runner.js:Runner.grep"),
+        pairs(&[("lib/runner.js:lookup", "file")])
+    );
+    assert_eq!(
+        callees(&s, "test/runner.js:go"),
+        pairs(&[
+            ("lib/runner.js:Runner", "import"),
+            ("lib/runner.js:Runner.run", "type"),
+            ("lib/utils.js:isString", "import"),
+            ("lib/utils.js:lookupFiles", "import"),
+        ])
+    );
+    assert_eq!(
+        callees(&s, "test/runner.js:find"),
+        pairs(&[("lib/utils.js:lookupFiles", "import")])
+    );
+}
+
+/// Plain JavaScript states types in JSDoc (`@param {Headers} headers`, `@returns
+/// {HeadersList}`, `/** @type {Agent} */`), names members by constants' symbols
+/// (`this[kAgent] = new Agent()`, `[kClose] () {..}`, `this[kClose]()`), and calls a
+/// function through its own methods (`agent.destroy.bind(agent)`, `helper.call(null, a)`):
+/// each resolves as TypeScript's checker resolves it in a `.js` file. A `.ts` file's
+/// JSDoc types are not read (its annotations are).
+#[test]
+fn javascript_jsdoc_types_computed_members_and_call_apply_bind_resolve() {
+    let s = snapshot(&[
+        (
+            "lib/symbols.js",
+            "module.exports = {\n  kAgent: Symbol('agent'),\n  kClose: Symbol('close'),\n  kDestroy: Symbol('destroy')\n}\n",
+        ),
+        (
+            "lib/dispatcher-base.js",
+            "const { kClose, kDestroy } = require('./symbols')\n\n\
+             class DispatcherBase {\n  close () {\n    return 0\n  }\n\n  destroy () {\n    return 1\n  }\n}\n\n\
+             module.exports = DispatcherBase\n",
+        ),
+        (
+            "lib/agent.js",
+            "const DispatcherBase = require('./dispatcher-base')\nconst { kClose } = require('./symbols')\n\n\
+             class Agent extends DispatcherBase {\n  [kClose] () {\n    return 2\n  }\n\n  shut () {\n    return this[kClose]()\n  }\n}\n\n\
+             module.exports = Agent\n",
+        ),
+        (
+            "lib/proxy-agent.js",
+            "const Agent = require('./agent')\nconst { kAgent, kClose } = require('./symbols')\n\n\
+             class ProxyAgent {\n  /** @type {Agent} */\n  backup = null\n\n  constructor (opts) {\n    this[kAgent] = new Agent(opts)\n    /** @type {Agent} */\n    this.spare = pick(opts)\n  }\n\n\
+             \x20 async [kClose] () {\n    await this[kAgent].close()\n    this.spare.destroy()\n    this.backup.shut()\n  }\n}\n\n\
+             function pick (opts) {\n  return opts\n}\n\nmodule.exports = ProxyAgent\n",
+        ),
+        (
+            "lib/headers.js",
+            "class HeadersList {\n  toSortedArray () {\n    return []\n  }\n}\n\n\
+             class Headers {\n  getSetCookie () {\n    return []\n  }\n}\n\n\
+             /**\n * @param {Headers} target\n * @returns {HeadersList}\n */\n\
+             function getHeadersList (target) {\n  return target.list\n}\n\n\
+             module.exports = { Headers, HeadersList, getHeadersList }\n",
+        ),
+        (
+            "lib/cookies.js",
+            "const { getHeadersList } = require('./headers')\n\n\
+             /**\n * @param {Headers} headers\n * @param {import('./agent.js').Agent} [agent]\n */\n\
+             function getSetCookies (headers, agent) {\n  const list = getHeadersList(headers)\n  list.toSortedArray()\n  agent.shut()\n  return headers.getSetCookie()\n}\n\n\
+             /** @returns {Promise<HeadersList>} */\nconst later = async () => getHeadersList(null)\n\n\
+             async function waits () {\n  const list = await later()\n  list.toSortedArray()\n}\n",
+        ),
+        (
+            "test/agent.js",
+            "const Agent = require('../lib/agent')\n\n\
+             function closes (t) {\n  const agent = new Agent()\n  t.after(agent.destroy.bind(agent))\n  helper.call(null, agent)\n}\n\n\
+             function helper (a) {\n  return a\n}\n",
+        ),
+        (
+            "src/typed.ts",
+            "/**\n * @param {Headers} headers\n */\nexport function fromTs (headers: any) {\n  headers.getSetCookie()\n}\n",
+        ),
+        (
+            "lib/core/request.js",
+            "class Request {\n  onBodySent () {\n    return 1\n  }\n}\n\nmodule.exports = Request\n",
+        ),
+        (
+            "lib/web/request.js",
+            "class Request {\n  onBodySent () {\n    return 2\n  }\n}\n\nmodule.exports = { Request }\n",
+        ),
+        (
+            "lib/writer.js",
+            "/**\n * @param {import('./core/request.js')} request\n * @param {import('./agent')} agent\n */\n\
+             function write (request, agent) {\n  request.onBodySent()\n  agent.shut()\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "lib/writer.js:write"),
+        pairs(&[
+            ("lib/agent.js:Agent.shut", "type"),
+            ("lib/core/request.js:Request.onBodySent", "type"),
+        ])
+    );
+    assert_eq!(
+        callees(&s, "lib/proxy-agent.js:ProxyAgent.[kClose]"),
+        pairs(&[
+            ("lib/agent.js:Agent.shut", "type"),
+            ("lib/dispatcher-base.js:DispatcherBase.close", "type"),
+            ("lib/dispatcher-base.js:DispatcherBase.destroy", "type"),
+        ])
+    );
+    assert_eq!(
+        callees(&s, "lib/agent.js:Agent.shut"),
+        pairs(&[("lib/agent.js:Agent.[kClose]", "container")])
+    );
+    assert_eq!(
+        callees(&s, "lib/cookies.js:getSetCookies"),
+        pairs(&[
+            ("lib/agent.js:Agent.shut", "type"),
+            ("lib/headers.js:Headers.getSetCookie", "type"),
+            ("lib/headers.js:HeadersList.toSortedArray", "type"),
+            ("lib/headers.js:getHeadersList", "import"),
+        ])
+    );
+    assert_eq!(
+        callees(&s, "lib/cookies.js:waits"),
+        pairs(&[
+            ("lib/cookies.js:later", "file"),
+            ("lib/headers.js:HeadersList.toSortedArray", "type"),
+        ])
+    );
+    assert_eq!(
+        callees(&s, "test/agent.js:closes"),
+        pairs(&[
+            ("lib/agent.js:Agent", "import"),
+            ("lib/dispatcher-base.js:DispatcherBase.destroy", "type"),
+            ("test/agent.js:helper", "file"),
+        ])
+    );
+    assert_eq!(callees(&s, "src/typed.ts:fromTs"), pairs(&[]));
 }

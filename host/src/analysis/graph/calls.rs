@@ -36,7 +36,7 @@ impl Graph {
         for t in &facts.types {
             let def = innermost.get(t.line as usize).copied().flatten();
             let def = def.map(|d| self.symbols[d as usize].symbol());
-            let declared_in_type = def.is_some_and(|d| TYPE_LIKE.contains(&d.kind.as_str()));
+            let declared_in_type = def.is_some_and(typing::declares_fields);
             if t.field || declared_in_type {
                 if let Some(holder) = def.and_then(|d| typing::holder(d, t.field)) {
                     scope
@@ -251,6 +251,15 @@ impl Graph {
                 return (m, Confidence::Module);
             }
             return (guess(&bare_reaches), Confidence::Name);
+        }
+        // A CommonJS module calling its own export (`exports.lookup()`): the file's function.
+        if script && matches!(receiver, "exports" | "module.exports") {
+            let own: Vec<u32> = local
+                .iter()
+                .copied()
+                .filter(|&s| sym(s).container.is_none())
+                .collect();
+            return (own, Confidence::File);
         }
         let is_super = receiver == SUPER && scope.facts.language.as_deref() != Some("rust");
         if is_super || SELF.contains(&receiver) {

@@ -357,6 +357,14 @@ impl Graph {
             kinds
         };
         let of_kind = |s: &u32| kinds.contains(&self.symbols[*s as usize].symbol().kind.as_str());
+        // A module's value (JSDoc's `import('./client.js')`): what its `module.exports` is.
+        if let Some(module) = name.strip_prefix(types::MODULE_VALUE) {
+            return self
+                .module_value(file, module)
+                .into_iter()
+                .filter(of_kind)
+                .collect();
+        }
         // A Rust type reached through a module (`dir::Ignore`): by its name, unless the
         // project has no such module (`io::Error` is the standard library's).
         if let Some((module, inner)) = name.rsplit_once("::") {
@@ -500,6 +508,30 @@ impl Graph {
             .filter(|s| is_alias(s) && in_family(s)))
         .unwrap_or_default();
         through_aliases(&aliases)
+    }
+
+    /// The definitions a CommonJS module `file` names (`'../core/request.js'`) is as a
+    /// value: the one its `module.exports = Request` names, in that module's file.
+    pub(super) fn module_value(&self, file: u32, module: &str) -> Vec<u32> {
+        let importer = &self.files[file as usize];
+        let Some(target) = self
+            .files_named(importer.language.as_deref(), &importer.path, module)
+            .into_iter()
+            .min_by_key(|&f| (self.files[f as usize].path.len(), f))
+        else {
+            return Vec::new();
+        };
+        let exported = self.facts[target as usize]
+            .types
+            .iter()
+            .rev()
+            .find(|t| t.name == types::MODULE_EXPORTS);
+        exported.map_or_else(Vec::new, |t| {
+            self.defined_in(target, &t.type_name)
+                .into_iter()
+                .filter(|&s| self.symbols[s as usize].symbol().container.is_none())
+                .collect()
+        })
     }
 
     /// The type the functions a call of `function` in the caller's file means are declared
@@ -857,9 +889,10 @@ impl Graph {
     /// The type a function or method is declared to return (`Self` as its impl's type).
     fn declared_return(&self, function: u32) -> Option<String> {
         let node = &self.symbols[function as usize];
-        let returned = types::return_type(
+        let returned = types::declared_return(
             self.files[node.file as usize].language.as_deref(),
-            &node.symbol().signature,
+            node.symbol(),
+            &node.facts.types,
         )?;
         if let ("Self", Some(own)) = (returned.as_str(), &node.symbol().container) {
             return Some(own.clone());
@@ -1462,13 +1495,20 @@ pub(super) fn field_holder<'f>(f: &'f FileFacts, t: &types::Typed) -> Option<&'f
 /// declaration in its body), its container when the name is a field assigned in a method
 /// (`field`: `self.x = ...`), else none (a local).
 pub(super) fn holder(def: &Symbol, field: bool) -> Option<&str> {
-    if TYPE_LIKE.contains(&def.kind.as_str()) {
+    if declares_fields(def) || (field && def.is_constructor_function()) {
         Some(def.name.as_str())
     } else if field {
         def.container.as_deref()
     } else {
         None
     }
+}
+
+/// Whether a name typed in `def`'s body is a field of it: a type's body declares fields, a
+/// function's holds locals (a JavaScript constructor function's too, whose `this.x = ..`
+/// are its instances' fields).
+pub(super) fn declares_fields(def: &Symbol) -> bool {
+    TYPE_LIKE.contains(&def.kind.as_str()) && !def.is_constructor_function()
 }
 
 /// Every field the files declare with a type: holder type name to (field, type name).

@@ -325,6 +325,28 @@ impl Graph {
                 }
             }
         }
+        // A module's value named in a file's JSDoc (`import('./client.js')`) is read from
+        // that module's facts by its path: any change there may retype the file's names.
+        let touched: HashSet<&str> = removed
+            .iter()
+            .map(|&o| self.files[o as usize].path.as_str())
+            .chain(
+                facts
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| kept[*i].is_none())
+                    .map(|(_, f)| f.path.as_str()),
+            )
+            .flat_map(module_names)
+            .collect();
+        for (i, f) in facts.iter().enumerate() {
+            let reads_touched = f.types.iter().any(|t| {
+                t.type_name
+                    .strip_prefix(types::MODULE_VALUE)
+                    .is_some_and(|m| touched.contains(resolve::module_stem(m)))
+            });
+            dirty[i] |= reads_touched;
+        }
         // A file whose imports may resolve elsewhere now binds anything it imports anew.
         for (i, f) in facts.iter().enumerate() {
             let names_a_path = !keys.is_empty()
@@ -384,7 +406,7 @@ impl Graph {
                 for s in &f.symbols {
                     // A tuple's elements too (`-> Tuple[str, Command]`: what the names its
                     // value is unpacked into are).
-                    let returned = types::return_type(language, &s.signature)
+                    let returned = types::declared_return(language, s, &f.types)
                         .into_iter()
                         .chain(
                             types::returned_elements(language, &s.signature)
@@ -450,29 +472,36 @@ impl Graph {
         new: u32,
     ) -> (Vec<&'a str>, Vec<Option<u32>>) {
         // The declaration takes part: a class's names its bases (what `super()` resolves
-        // through), a function's its return type (what a variable assigned its result is).
-        type Key<'k> = (&'k str, &'k str, Option<&'k str>, &'k str);
-        let key = |s: &'a Symbol| -> Key<'a> {
-            (
-                s.name.as_str(),
-                s.kind.as_str(),
-                s.container.as_deref(),
-                s.signature.as_str(),
-            )
+        // through), a function's its return type (what a variable assigned its result is),
+        // stated apart too (JSDoc's `@returns {T}`).
+        type Key<'k> = (&'k str, &'k str, Option<&'k str>, &'k str, Option<&'k str>);
+        let keys = |g: &'a Graph, file: u32| -> Vec<Key<'a>> {
+            let returned: HashMap<u32, &str> = g.facts[file as usize]
+                .types
+                .iter()
+                .filter(|t| t.name == types::RETURNED)
+                .map(|t| (t.line, t.type_name.as_str()))
+                .collect();
+            g.symbols_of(file)
+                .map(|s| {
+                    let s = g.symbols[s as usize].symbol();
+                    (
+                        s.name.as_str(),
+                        s.kind.as_str(),
+                        s.container.as_deref(),
+                        s.signature.as_str(),
+                        returned.get(&s.start_line).copied(),
+                    )
+                })
+                .collect()
         };
         let mut after: HashMap<Key, Vec<u32>> = HashMap::new();
-        for (local, s) in next.symbols_of(new).enumerate() {
-            after
-                .entry(key(next.symbols[s as usize].symbol()))
-                .or_default()
-                .push(local as u32);
+        for (local, k) in keys(next, new).into_iter().enumerate() {
+            after.entry(k).or_default().push(local as u32);
         }
         let mut before: HashMap<Key, Vec<u32>> = HashMap::new();
-        for (local, s) in self.symbols_of(old).enumerate() {
-            before
-                .entry(key(self.symbols[s as usize].symbol()))
-                .or_default()
-                .push(local as u32);
+        for (local, k) in keys(self, old).into_iter().enumerate() {
+            before.entry(k).or_default().push(local as u32);
         }
         let mut map = vec![None; self.files[old as usize].symbol_count as usize];
         let mut changed: Vec<&str> = Vec::new();
@@ -637,6 +666,19 @@ pub(super) fn same_imports(a: &FileFacts, b: &FileFacts) -> bool {
 /// The indexed file each import of `facts` names, in order (none where it names no file).
 /// The shortest matching path wins, as the index's own resolution does, but for a Rust path
 /// from the crate's root or the importer's module, which names its file exactly.
+/// The names a module file is imported by (`lib/client.js`: `client`; `web/index.js`:
+/// `index` and `web`).
+fn module_names(path: &str) -> Vec<&str> {
+    let stem = resolve::module_stem(path);
+    let mut names = vec![stem];
+    if stem == "index"
+        && let Some(dir) = path.rsplit('/').nth(1)
+    {
+        names.push(dir);
+    }
+    names
+}
+
 pub(super) fn resolve_imports(g: &Graph, file: u32, facts: &FileFacts) -> Vec<Option<u32>> {
     let importer = &g.files[file as usize].path;
     let rust = facts.language.as_deref() == Some("rust");

@@ -130,7 +130,7 @@ impl Language {
             Self::Python => include_str!("queries/python.scm").into(),
             // TypeScript's grammar extends JavaScript's, so its query does too.
             Self::TypeScript | Self::Tsx => format!("{JS}\n{TS}"),
-            Self::JavaScript => JS.into(),
+            Self::JavaScript => format!("{JS}\n{}", include_str!("queries/jsdoc.scm")),
             Self::Go => include_str!("queries/go.scm").into(),
             Self::Java => include_str!("queries/java.scm").into(),
             Self::C => C.into(),

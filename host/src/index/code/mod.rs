@@ -3,6 +3,7 @@
 //! query per file; nesting gives containers.
 
 pub mod embedded;
+pub mod jsdoc;
 pub mod languages;
 pub mod skeleton;
 pub mod syntax;
@@ -31,6 +32,19 @@ pub struct Symbol {
     /// Branch points inside it (if, loop, case, catch, conditional and boolean operators),
     /// nested definitions included: the cyclomatic part of a complexity score.
     pub branches: u32,
+}
+
+impl Symbol {
+    /// A JavaScript function the file gives prototype methods, outlined as a class
+    /// (`function Runner(suite) {..}` beside `Runner.prototype.run = function () {..}`).
+    pub fn is_constructor_function(&self) -> bool {
+        self.kind == "class"
+            && self
+                .signature
+                .split('(')
+                .next()
+                .is_some_and(|head| head.split_whitespace().any(|w| w == "function"))
+    }
 }
 
 /// A doc comment and where it sits.
@@ -110,10 +124,13 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
     let mut out = Extraction::default();
     let mut defs: Vec<(Node, Symbol)> = Vec::new();
     // Fields assigned a name (`self.app = app`): typed once every name's type is known.
-    let mut copies: Vec<(Node, &str)> = Vec::new();
+    let mut copies: Vec<(Node, String, &str)> = Vec::new();
     while let Some(m) = matches.next() {
         let (mut def, mut name, mut container) = (None, None, None);
         let (mut call, mut receiver) = (None, None);
+        // A call or a field named by a constant's value (`this[kClose]()`, `this[kAgent] =
+        // ..`), as JavaScript's computed members are: `[kClose]`, as the member is defined.
+        let mut computed = false;
         // A typed name: (node, is a field), its type as written, or a constructor path.
         let (mut bound, mut bound_type, mut ctor, mut own) = (None, None, None, true);
         // What the bound name ranges over (Go's `for _, x := range r.items`).
@@ -132,14 +149,24 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
         let mut unpack = None;
         // The tuple written whole for them (Rust's `let (a, b) = (x, self.flags());`).
         let mut tuple = None;
+        // The doc comment stating the bound name's type (`/** @type {Client} */`).
+        let mut jsdoc = None;
         for capture in m.captures() {
             let capture_name = names[capture.index as usize];
             let node = capture.node;
             match capture_name {
                 "bind.callback" => callback_parameters(node, source, &mut out.types),
+                "bind.exported" => out.types.push(Typed {
+                    name: types::MODULE_EXPORTS.to_string(),
+                    type_name: text(node, source).to_string(),
+                    field: false,
+                    line: line_of(node),
+                    until: None,
+                }),
                 "macro.arguments" => macro_calls(node, source, &mut out.calls),
                 "bind.name" => bound = Some((node, false)),
                 "bind.field" => bound = Some((node, true)),
+                "bind.field.computed" => (bound, computed) = (Some((node, true)), true),
                 "bind.embed" => {
                     (bound, bound_type, embeds) = (Some((node, true)), Some(node), true);
                 }
@@ -152,11 +179,13 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
                 "bind.path" => path = Some(node),
                 "bind.unpack" => unpack = Some(node),
                 "bind.tuple" => tuple = Some(node),
+                "bind.jsdoc" => jsdoc = Some(node),
                 // `self.x = ...` / `this.x = ...`: another object's field is not typed here.
                 "bind.self" => own = matches!(text(node, source), "self" | "this"),
                 "name" => name = Some(node),
                 "container" => container = Some(node),
                 "call" => call = Some(node),
+                "call.computed" => (call, computed) = (Some(node), true),
                 "receiver" => receiver = Some(node),
                 "import" => {
                     out.imports.extend(import_names(lang, node, source));
@@ -184,12 +213,20 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
             }
             continue;
         }
+        let written = |node: Node| match computed {
+            true => format!("[{}]", text(node, source)),
+            false => text(node, source).to_string(),
+        };
         if let (Some((node, true)), true, Some(from)) = (bound, own, copied_from) {
-            copies.push((node, text(from, source)));
+            copies.push((node, written(node), text(from, source)));
             continue;
         }
         if let (Some((node, field)), true) = (bound, own) {
             let type_name = match (bound_type, ctor, element_of) {
+                // JSDoc states types in plain JavaScript only; TypeScript reads its own.
+                _ if jsdoc.is_some() => jsdoc
+                    .filter(|_| states_jsdoc_types(lang))
+                    .and_then(|c| declared_in_jsdoc(text(c, source))),
                 _ if variant.is_some() => variant.and_then(|v| variant_path(text(v, source))),
                 _ if called.is_some() => called.and_then(|c| call_value(lang, text(c, source))),
                 _ if path.is_some() => path.and_then(|p| path_value(text(p, source))),
@@ -214,7 +251,7 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
                 out.types.push(Typed {
                     name: match embeds {
                         true => format!("{}{type_name}", types::EMBEDDED),
-                        false => text(node, source).to_string(),
+                        false => written(node),
                     },
                     type_name,
                     field,
@@ -226,7 +263,7 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
         }
         if let Some(node) = call {
             out.calls.push(Edge {
-                name: text(node, source).to_string(),
+                name: written(node),
                 line: line_of(node),
                 receiver: receiver.map(|r| receiver_text(lang, text(r, source))),
             });
@@ -253,10 +290,66 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
     }
     defs.sort_by_key(|(n, _)| (n.start_byte(), std::cmp::Reverse(n.end_byte())));
     assign_containers(&mut defs);
+    if matches!(
+        lang,
+        Language::JavaScript | Language::TypeScript | Language::Tsx | Language::Html
+    ) {
+        constructor_functions_as_classes(&mut defs);
+    }
     count_branches(tree.root_node(), &mut defs);
     out.symbols = defs.into_iter().map(|(_, s)| s).collect();
-    type_copied_fields(&mut out, &copies, source);
+    if states_jsdoc_types(lang) {
+        jsdoc_signatures(&mut out);
+    }
+    type_copied_fields(&mut out, &copies);
     out
+}
+
+/// Whether the language states types in JSDoc comments (plain JavaScript, as TypeScript's
+/// checker reads a `.js` file; a `.ts` file's JSDoc types are not read).
+fn states_jsdoc_types(lang: Language) -> bool {
+    matches!(lang, Language::JavaScript | Language::Html)
+}
+
+/// The type a `/** @type {T} */` comment gives the name declared below it.
+fn declared_in_jsdoc(comment: &str) -> Option<String> {
+    if !comment.starts_with("/**") {
+        return None;
+    }
+    jsdoc::tags(comment)
+        .into_iter()
+        .find(|(stated, _)| *stated == jsdoc::Stated::Declared)
+        .and_then(|(_, written)| jsdoc::type_name(written))
+}
+
+/// The types each function's JSDoc states (`@param {Headers} headers`, `@returns
+/// {HeadersList}`): its parameters', held through its body, and what it returns (a
+/// [`types::RETURNED`] name on its first line).
+fn jsdoc_signatures(out: &mut Extraction) {
+    for s in &out.symbols {
+        let Some(doc) = &s.doc else { continue };
+        let function = matches!(s.kind.as_str(), "function" | "method" | "constructor")
+            || s.is_constructor_function();
+        if !function {
+            continue;
+        }
+        for (stated, written) in jsdoc::tags(&doc.text) {
+            let (name, type_name) = match stated {
+                jsdoc::Stated::Parameter(name) => (name, jsdoc::type_name(written)),
+                jsdoc::Stated::Returned => (types::RETURNED, jsdoc::returned_type_name(written)),
+                jsdoc::Stated::Declared => continue,
+            };
+            let Some(type_name) = type_name else { continue };
+            let returned = name == types::RETURNED;
+            out.types.push(Typed {
+                name: name.to_string(),
+                type_name,
+                field: false,
+                line: s.start_line,
+                until: Some(if returned { s.start_line } else { s.end_line }),
+            });
+        }
+    }
 }
 
 /// The names of a pattern a call's value is unpacked into (`name, cmd, args = f()`, Rust's
@@ -463,8 +556,9 @@ fn scope_end(node: Node) -> Option<u32> {
 /// Types each field assigned a name (`self.app = app` in `def __init__(self, app: Flask)`)
 /// as that name is typed in the definition holding the assignment: the parameter's or the
 /// local's latest statement before it.
-fn type_copied_fields(out: &mut Extraction, copies: &[(Node, &str)], source: &str) {
-    for &(field, from) in copies {
+fn type_copied_fields(out: &mut Extraction, copies: &[(Node, String, &str)]) {
+    for (field, name, from) in copies {
+        let (field, from) = (*field, *from);
         let line = line_of(field);
         let Some(def) = innermost(&out.symbols, line) else {
             continue;
@@ -477,7 +571,7 @@ fn type_copied_fields(out: &mut Extraction, copies: &[(Node, &str)], source: &st
             .map(|t| t.type_name.clone());
         if let Some(type_name) = stated {
             out.types.push(Typed {
-                name: text(field, source).to_string(),
+                name: name.clone(),
                 type_name,
                 field: true,
                 line,
@@ -594,6 +688,25 @@ fn assign_containers(defs: &mut [(Node, Symbol)]) {
             }
         }
         stack.push((node.end_byte(), symbol.name.clone(), symbol.kind.clone()));
+    }
+}
+
+/// A JavaScript function whose prototype the file gives methods (`function Runner(suite)
+/// {..}` and `Runner.prototype.run = function () {..}`) is a class, as a `class` declaration
+/// is: its methods are looked up on its instances (`new Runner(s).run()`).
+fn constructor_functions_as_classes(defs: &mut [(Node, Symbol)]) {
+    let constructors: std::collections::HashSet<String> = defs
+        .iter()
+        .filter(|(node, s)| node.kind() == "assignment_expression" && s.kind == "method")
+        .filter_map(|(_, s)| s.container.clone())
+        .collect();
+    if constructors.is_empty() {
+        return;
+    }
+    for (_, s) in defs.iter_mut() {
+        if s.kind == "function" && s.container.is_none() && constructors.contains(&s.name) {
+            s.kind = "class".into();
+        }
     }
 }
 
@@ -786,6 +899,13 @@ fn receiver_text(lang: Language, raw: &str) -> String {
     if is_path(raw) {
         return raw.to_string();
     }
+    if matches!(
+        lang,
+        Language::JavaScript | Language::TypeScript | Language::Tsx
+    ) && let Some(path) = computed_member_path(raw)
+    {
+        return path;
+    }
     // Go's `r.middlewares[i]`: a slice's or map's element, of the type its name is already.
     if lang == Language::Go
         && let Some((collection, index)) = raw.split_once('[')
@@ -822,6 +942,39 @@ fn receiver_text(lang: Language, raw: &str) -> String {
         }
     }
     call_chain(raw).unwrap_or_else(|| "?".to_string())
+}
+
+/// A JavaScript path through members named by constants (`this[kAgent]`,
+/// `this[kQueue].head`) as the members are defined (`this.[kAgent]`: the field `[kAgent]`);
+/// None when any index is not a plain name (`list[0]`, `map[key + 1]`) or the path is long.
+fn computed_member_path(raw: &str) -> Option<String> {
+    let is_name = |n: &str| {
+        n.starts_with(|c: char| c.is_alphabetic() || matches!(c, '_' | '$'))
+            && n.chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$'))
+    };
+    let (head, mut rest) = raw.split_once('[')?;
+    let mut path = head.to_string();
+    loop {
+        let (index, after) = rest.split_once(']')?;
+        if !is_name(index) {
+            return None;
+        }
+        path.push_str(&format!(".[{index}]"));
+        match after.split_once('[') {
+            Some((between, next)) => {
+                path.push_str(between);
+                rest = next;
+            }
+            None => {
+                path.push_str(after);
+                break;
+            }
+        }
+    }
+    let plain = |c: char| c.is_alphanumeric() || matches!(c, '_' | '.' | '$' | '#' | '[' | ']');
+    let valid = !head.is_empty() && path.len() <= 80 && path.chars().all(plain);
+    valid.then_some(path)
 }
 
 /// `raw` with every `::<..>` (type arguments, nested ones too) left out.
@@ -1006,6 +1159,11 @@ fn refine_kind(lang: Language, node: Node, kind: &'static str) -> &'static str {
 const WRAPPERS: &[&str] = &[
     "decorated_definition",
     "export_statement",
+    // `const f = () => ..` (JavaScript's declarations of a function value), `X.prototype.m =
+    // function ..` (an assignment of one).
+    "lexical_declaration",
+    "variable_declaration",
+    "expression_statement",
     "template_declaration",
 ];
 /// Siblings allowed between a doc comment and its definition.
@@ -1230,6 +1388,13 @@ fn import_aliases(lang: Language, node: Node, source: &str) -> Vec<Alias> {
             if let Some(declarator) = required_into(node) {
                 return commonjs_aliases(declarator, text(node, source), source, line);
             }
+            if let Some((member, local)) = required_member(node, source) {
+                return vec![Alias {
+                    name: member.to_string(),
+                    local: local.to_string(),
+                    line,
+                }];
+            }
             let Some(statement) = node
                 .parent()
                 .filter(|p| matches!(p.kind(), "import_statement" | "export_statement"))
@@ -1279,6 +1444,27 @@ fn required_into(string: Node) -> Option<Node> {
         .child_by_field_name("value")
         .is_some_and(|v| v.id() == call.id());
     is_value.then_some(declarator)
+}
+
+/// The member of a required module a declaration takes (`const createError =
+/// require('../errors').createError`): (member, local name).
+fn required_member<'s>(string: Node, source: &'s str) -> Option<(&'s str, &'s str)> {
+    let call = string
+        .parent()
+        .filter(|p| p.kind() == "arguments")?
+        .parent()?;
+    let member = call.parent().filter(|p| p.kind() == "member_expression")?;
+    let declarator = member
+        .parent()
+        .filter(|p| p.kind() == "variable_declarator")?;
+    let is_value = declarator
+        .child_by_field_name("value")
+        .is_some_and(|v| v.id() == member.id());
+    let property = member.child_by_field_name("property")?;
+    let local = declarator
+        .child_by_field_name("name")
+        .filter(|n| n.kind() == "identifier")?;
+    is_value.then(|| (text(property, source), text(local, source)))
 }
 
 /// The names a CommonJS `require` binds: `const { a, b: c } = require('./x')` binds a and c

@@ -39,6 +39,35 @@ pub const CALLBACK_PARAMETER: char = '&';
 /// typed as the element at that position of the tuple the function is declared to return.
 pub const UNPACKED: char = '*';
 
+/// What a `type_name` of a [`Typed`] begins with when it names the value a module is as a
+/// whole (JSDoc's `{import('../core/request.js')}`): `~../core/request.js`, the module as
+/// written, typed as the definition its [`MODULE_EXPORTS`] names.
+pub const MODULE_VALUE: char = '~';
+
+/// The name of the [`Typed`] recording a CommonJS module's value (`module.exports =
+/// Request`): the definition a `require` of the module, or JSDoc's `import(..)` of it, is.
+pub const MODULE_EXPORTS: &str = "module.exports";
+
+/// The name of a [`Typed`] that is no variable but what the function declared on its line
+/// returns, where the language states it apart from the declaration (JSDoc's `@returns
+/// {T}` in plain JavaScript): a word no variable may be named.
+pub const RETURNED: &str = "return";
+
+/// The type `symbol` is declared to return: by its declaration, else by a [`RETURNED`]
+/// entry of its file's `types` on its first line.
+pub fn declared_return(
+    language: Option<&str>,
+    symbol: &super::Symbol,
+    types: &[Typed],
+) -> Option<String> {
+    return_type(language, &symbol.signature).or_else(|| {
+        types
+            .iter()
+            .find(|t| t.name == RETURNED && t.line == symbol.start_line)
+            .map(|t| t.type_name.clone())
+    })
+}
+
 /// The position and the value of an [`UNPACKED`] type name.
 pub fn unpacked(type_name: &str) -> Option<(usize, &str)> {
     let rest = type_name.strip_prefix(UNPACKED)?;

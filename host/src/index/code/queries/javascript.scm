@@ -3,11 +3,22 @@
 (class_declaration name: (_) @name) @definition.class
 (method_definition name: (_) @name) @definition.method
 (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)]) @definition.function
+; A constructor function's methods (`Runner.prototype.run = function () {..}`) and a CommonJS
+; module's functions (`exports.lookupFiles = function ..`, `module.exports.f = ..`).
+(assignment_expression left: (member_expression object: (member_expression object: (identifier) @container property: (property_identifier) @_prototype) property: (property_identifier) @name) right: [(function_expression) (arrow_function)] (#eq? @_prototype "prototype")) @definition.method
+(assignment_expression left: (member_expression object: (identifier) @_exports property: (property_identifier) @name) right: [(function_expression) (arrow_function)] (#eq? @_exports "exports")) @definition.function
+(assignment_expression left: (member_expression object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) property: (property_identifier) @name) right: [(function_expression) (arrow_function)] (#eq? @_module "module") (#eq? @_exports "exports")) @definition.function
 
 (call_expression function: (identifier) @call)
 (call_expression function: (super) @call)
 (call_expression function: (member_expression object: (_) @receiver property: [(property_identifier) (private_property_identifier)] @call))
 (new_expression constructor: (identifier) @call)
+; `f.call(this, ..)`, `this.m.apply(this, args)`, `this.close.bind(this)`: Function's own
+; methods call (or bind) the function they are read off.
+(call_expression function: (member_expression object: (member_expression object: (_) @receiver property: [(property_identifier) (private_property_identifier)] @call) property: (property_identifier) @_invoke) (#match? @_invoke "^(call|apply|bind)$"))
+(call_expression function: (member_expression object: (identifier) @call property: (property_identifier) @_invoke) (#match? @_invoke "^(call|apply|bind)$"))
+; `this[kClose]()`: a method named by a constant's symbol (`[kClose] () {..}`).
+(call_expression function: (subscript_expression object: (_) @receiver index: (identifier) @call.computed))
 
 (import_statement source: (string) @import)
 (export_statement source: (string) @import)
@@ -16,9 +27,13 @@
 (variable_declarator name: (identifier) @bind.name value: (new_expression constructor: (_) @bind.type))
 (assignment_expression left: (member_expression object: (this) @bind.self property: [(property_identifier) (private_property_identifier)] @bind.field) right: (new_expression constructor: (_) @bind.type))
 (assignment_expression left: (member_expression object: (this) @bind.self property: [(property_identifier) (private_property_identifier)] @bind.field) right: (identifier) @bind.from)
+(assignment_expression left: (subscript_expression object: (this) @bind.self index: (identifier) @bind.field.computed) right: (new_expression constructor: (_) @bind.type))
+(assignment_expression left: (subscript_expression object: (this) @bind.self index: (identifier) @bind.field.computed) right: (identifier) @bind.from)
 (variable_declarator name: (identifier) @bind.name value: (call_expression function: [(identifier) @bind.type (member_expression) @bind.call]))
 (variable_declarator name: (identifier) @bind.name value: (await_expression (call_expression function: [(identifier) @bind.type (member_expression) @bind.call])))
 (variable_declarator name: (identifier) @bind.name value: (member_expression) @bind.path)
 (variable_declarator name: (identifier) @bind.name value: (this) @bind.path)
 (arguments [(arrow_function) (function_expression)] @bind.callback)
 (for_in_statement left: (identifier) @bind.name operator: "of" right: [(identifier) (member_expression)] @bind.elem)
+; `module.exports = Request`: what the module's value is.
+(assignment_expression left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) right: (identifier) @bind.exported (#eq? @_module "module") (#eq? @_exports "exports"))

@@ -1,0 +1,221 @@
+//! The types plain JavaScript states in JSDoc (`@param {Headers} headers`, `@returns
+//! {HeadersList}`, `@type {Client}`), read as TypeScript's checker reads them in a `.js`
+//! file: a call on such a name means a method of that type, as it would under a
+//! TypeScript annotation.
+
+/// What a JSDoc tag states a type of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stated<'a> {
+    /// `@param {T} name` (also `@arg`, `@argument`; `[name]` and `[name=x]` when optional).
+    Parameter(&'a str),
+    /// `@returns {T}` / `@return {T}`.
+    Returned,
+    /// `@type {T}`: the variable or field declared below the comment.
+    Declared,
+}
+
+/// Each type-stating tag of a doc comment (markers stripped or not) with the type as
+/// written between its braces (nested braces balanced, over several lines too).
+pub fn tags(doc: &str) -> Vec<(Stated<'_>, &str)> {
+    let mut out = Vec::new();
+    let mut rest = doc;
+    while let Some(at) = rest.find('@') {
+        let after = &rest[at + 1..];
+        let word_end = after
+            .find(|c: char| !c.is_ascii_alphabetic())
+            .unwrap_or(after.len());
+        let word = &after[..word_end];
+        let body = after[word_end..].trim_start();
+        rest = &after[word_end..];
+        let kind = match word {
+            "param" | "arg" | "argument" => Stated::Parameter(""),
+            "returns" | "return" => Stated::Returned,
+            "type" => Stated::Declared,
+            _ => continue,
+        };
+        let Some(inside) = braced(body) else {
+            continue;
+        };
+        let after_type = &body[inside.len() + 2..];
+        rest = after_type;
+        let stated = match kind {
+            Stated::Parameter(_) => match parameter_name(after_type) {
+                Some(name) => Stated::Parameter(name),
+                None => continue,
+            },
+            other => other,
+        };
+        out.push((stated, inside.trim()));
+    }
+    out
+}
+
+/// The type a JSDoc type expression names, as a [`super::Typed`]'s type name: the one
+/// member of a union that is not `null`/`undefined` (`Uint8Array|null`, `?Foo`, `Foo=`),
+/// the type a module's member is (`import('./client.js').Client`: `Client`), the element
+/// of an array (`Foo[]`, `Array<Foo>`), the module's value (`import('./client.js')`, a
+/// [`super::types::MODULE_VALUE`]). None for a union of several types, an object's shape or
+/// a function type.
+pub fn type_name(expression: &str) -> Option<String> {
+    let mut written = expression.trim();
+    written = written.trim_start_matches(['?', '!']).trim_end_matches('=');
+    while let Some(inner) = written.strip_prefix('(').and_then(|w| w.strip_suffix(')')) {
+        written = inner.trim();
+    }
+    let members: Vec<&str> = split_union(written)
+        .into_iter()
+        .map(str::trim)
+        .filter(|m| !matches!(*m, "null" | "undefined" | "void"))
+        .collect();
+    let [one] = members.as_slice() else {
+        return None;
+    };
+    let one = one.trim();
+    if one.starts_with('{') || one.contains("=>") || one.starts_with("function") {
+        return None;
+    }
+    // `import('../core/request.js')`: what the module's value is; `.Request` after it: the
+    // member, wherever the module is.
+    if let Some(after) = one.strip_prefix("import(") {
+        let (module, member) = after.split_once(')')?;
+        if member.is_empty() {
+            let module = module.trim().trim_matches(['\'', '"', '`']);
+            return (!module.is_empty()).then(|| format!("{}{module}", super::types::MODULE_VALUE));
+        }
+        return super::types::type_name(member.strip_prefix('.')?);
+    }
+    let element = one
+        .strip_prefix("Array<")
+        .and_then(|e| e.strip_suffix('>'))
+        .unwrap_or(one);
+    super::types::type_name(element)
+}
+
+/// What an `await` of a function declared to return `expression` gives: a `Promise<T>`'s
+/// `T`, as TypeScript's declared returns are read.
+pub fn returned_type_name(expression: &str) -> Option<String> {
+    let written = expression.trim();
+    match written
+        .strip_prefix("Promise<")
+        .and_then(|w| w.strip_suffix('>'))
+    {
+        Some(inner) => type_name(inner),
+        None => type_name(written),
+    }
+}
+
+/// The text between the `{` `text` opens with and its matching `}`.
+fn braced(text: &str) -> Option<&str> {
+    if !text.starts_with('{') {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (i, c) in text.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(&text[1..i]);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The parameter a `@param {T}` tag names: a plain name, or an optional one in brackets
+/// (`[name]`, `[name=default]`); None for a property of a parameter (`opts.timeout`).
+fn parameter_name(after_type: &str) -> Option<&str> {
+    let text = after_type.trim_start();
+    let name = match text.strip_prefix('[') {
+        Some(optional) => optional.split([']', '=']).next()?.trim(),
+        None => text.split(|c: char| c.is_whitespace()).next()?,
+    };
+    let plain = name.starts_with(|c: char| c.is_alphabetic() || matches!(c, '_' | '$'))
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$'));
+    plain.then_some(name)
+}
+
+/// `text` split at each `|` outside brackets.
+fn split_union(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '[' | '{' | '<' => depth += 1,
+            ')' | ']' | '}' | '>' => depth -= 1,
+            '|' if depth == 0 => {
+                out.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&text[start..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Stated, returned_type_name, tags, type_name};
+
+    #[test]
+    fn type_stating_tags_are_read_with_their_types_and_names() {
+        let doc = "Writes the body.\n@param {AbortCallback} abort\n@param {import('./client.js')} client\n@param {Uint8Array|null} [body]\n@param {number} [timeout=0] how long\n@param {object} opts\n@param {string} opts.path ignored\n@param {{ a: { b: C } }} shape\n@returns {Promise<Response>}\n@see {Other}";
+        assert_eq!(
+            tags(doc),
+            vec![
+                (Stated::Parameter("abort"), "AbortCallback"),
+                (Stated::Parameter("client"), "import('./client.js')"),
+                (Stated::Parameter("body"), "Uint8Array|null"),
+                (Stated::Parameter("timeout"), "number"),
+                (Stated::Parameter("opts"), "object"),
+                (Stated::Parameter("shape"), "{ a: { b: C } }"),
+                (Stated::Returned, "Promise<Response>"),
+            ]
+        );
+        assert_eq!(
+            tags("@type {FastTimer[]}"),
+            vec![(Stated::Declared, "FastTimer[]")]
+        );
+        // A tag without braces, an unclosed brace: nothing.
+        assert!(tags("@param name\n@type {Foo").is_empty());
+    }
+
+    #[test]
+    fn a_type_expression_names_one_type_or_none() {
+        assert_eq!(type_name("Headers").as_deref(), Some("Headers"));
+        assert_eq!(type_name("?Headers").as_deref(), Some("Headers"));
+        assert_eq!(type_name("Headers=").as_deref(), Some("Headers"));
+        assert_eq!(
+            type_name("Uint8Array | null").as_deref(),
+            Some("Uint8Array")
+        );
+        assert_eq!(type_name("(Client|undefined)").as_deref(), Some("Client"));
+        assert_eq!(type_name("FastTimer[]").as_deref(), Some("FastTimer"));
+        assert_eq!(type_name("Array<FastTimer>").as_deref(), Some("FastTimer"));
+        assert_eq!(
+            type_name("import('../core/request.js').Request").as_deref(),
+            Some("Request")
+        );
+        assert_eq!(
+            type_name("import('../core/request.js')").as_deref(),
+            Some("~../core/request.js")
+        );
+        assert_eq!(type_name("Client|Pool"), None);
+        assert_eq!(type_name("{ a: B }"), None);
+        assert_eq!(type_name("(err: Error) => void"), None);
+        assert_eq!(
+            returned_type_name("Promise<Response>").as_deref(),
+            Some("Response")
+        );
+        assert_eq!(
+            returned_type_name("HeadersList").as_deref(),
+            Some("HeadersList")
+        );
+    }
+}
