@@ -4668,9 +4668,16 @@ fn javascript_jsdoc_types_computed_members_and_call_apply_bind_resolve() {
         (
             "lib/writer.js",
             "/**\n * @param {import('./core/request.js')} request\n * @param {import('./agent')} agent\n */\n\
-             function write (request, agent) {\n  request.onBodySent()\n  agent.shut()\n}\n",
+             function write (request, agent) {\n  request.onBodySent()\n  agent.shut()\n}\n\n\
+             class Writer {\n  /**\n   * @param {object} arg\n   * @param {import('./core/request.js')} arg.request\n   */\n\
+             \x20 constructor ({ socket, request: req }) {\n    this.request = req\n  }\n\n\
+             \x20 write () {\n    const { request, socket: s = null } = this\n    request.onBodySent()\n  }\n}\n",
         ),
     ]);
+    assert_eq!(
+        callees(&s, "lib/writer.js:Writer.write"),
+        pairs(&[("lib/core/request.js:Request.onBodySent", "type")])
+    );
     assert_eq!(
         callees(&s, "lib/writer.js:write"),
         pairs(&[

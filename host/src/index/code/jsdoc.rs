@@ -126,18 +126,37 @@ fn braced(text: &str) -> Option<&str> {
 }
 
 /// The parameter a `@param {T}` tag names: a plain name, or an optional one in brackets
-/// (`[name]`, `[name=default]`); None for a property of a parameter (`opts.timeout`).
+/// (`[name]`, `[name=default]`), or a property of one (`arg.request`, which a parameter
+/// destructured as `{ request }` binds).
 fn parameter_name(after_type: &str) -> Option<&str> {
     let text = after_type.trim_start();
     let name = match text.strip_prefix('[') {
         Some(optional) => optional.split([']', '=']).next()?.trim(),
         None => text.split(|c: char| c.is_whitespace()).next()?,
     };
-    let plain = name.starts_with(|c: char| c.is_alphabetic() || matches!(c, '_' | '$'))
-        && name
-            .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$'));
-    plain.then_some(name)
+    let plain = |n: &str| {
+        n.starts_with(|c: char| c.is_alphabetic() || matches!(c, '_' | '$'))
+            && n.chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$'))
+    };
+    name.split('.').all(plain).then_some(name)
+}
+
+/// The name a `@param` tag's parameter is bound by in a declaration whose first line is
+/// `signature`: the name itself, or for a property (`arg.request`) the name a destructured
+/// parameter binds it by (`constructor ({ socket, request })`, `{ client: c }` binds `c`),
+/// when the line shows one.
+pub fn bound_parameter<'a>(name: &'a str, signature: &'a str) -> Option<&'a str> {
+    let Some((_, property)) = name.rsplit_once('.') else {
+        return Some(name);
+    };
+    let parameters = signature.split_once('(')?.1;
+    let (pattern, _) = parameters.split_once('{')?.1.split_once('}')?;
+    pattern.split(',').find_map(|element| {
+        let element = element.split('=').next()?;
+        let (key, local) = element.split_once(':').unwrap_or((element, element));
+        (key.trim() == property).then(|| local.trim())
+    })
 }
 
 /// `text` split at each `|` outside brackets.
@@ -161,7 +180,7 @@ fn split_union(text: &str) -> Vec<&str> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Stated, returned_type_name, tags, type_name};
+    use super::{Stated, bound_parameter, returned_type_name, tags, type_name};
 
     #[test]
     fn type_stating_tags_are_read_with_their_types_and_names() {
@@ -174,6 +193,7 @@ mod tests {
                 (Stated::Parameter("body"), "Uint8Array|null"),
                 (Stated::Parameter("timeout"), "number"),
                 (Stated::Parameter("opts"), "object"),
+                (Stated::Parameter("opts.path"), "string"),
                 (Stated::Parameter("shape"), "{ a: { b: C } }"),
                 (Stated::Returned, "Promise<Response>"),
             ]
@@ -184,6 +204,17 @@ mod tests {
         );
         // A tag without braces, an unclosed brace: nothing.
         assert!(tags("@param name\n@type {Foo").is_empty());
+    }
+
+    #[test]
+    fn a_parameter_s_property_is_bound_by_its_destructuring() {
+        let ctor = "constructor ({ abort, socket, request = null, client: c })";
+        assert_eq!(bound_parameter("arg.request", ctor), Some("request"));
+        assert_eq!(bound_parameter("arg.socket", ctor), Some("socket"));
+        assert_eq!(bound_parameter("arg.client", ctor), Some("c"));
+        assert_eq!(bound_parameter("arg.missing", ctor), None);
+        assert_eq!(bound_parameter("opts.timeout", "function f (opts)"), None);
+        assert_eq!(bound_parameter("opts", "function f (opts)"), Some("opts"));
     }
 
     #[test]

@@ -151,6 +151,8 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
         let mut tuple = None;
         // The doc comment stating the bound name's type (`/** @type {Client} */`).
         let mut jsdoc = None;
+        // An object pattern a path's value is destructured into (`const { a, b } = this`).
+        let mut destructure = None;
         for capture in m.captures() {
             let capture_name = names[capture.index as usize];
             let node = capture.node;
@@ -180,6 +182,7 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
                 "bind.unpack" => unpack = Some(node),
                 "bind.tuple" => tuple = Some(node),
                 "bind.jsdoc" => jsdoc = Some(node),
+                "bind.destructure" => destructure = Some(node),
                 // `self.x = ...` / `this.x = ...`: another object's field is not typed here.
                 "bind.self" => own = matches!(text(node, source), "self" | "this"),
                 "name" => name = Some(node),
@@ -197,6 +200,11 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
                     }
                 }
             }
+        }
+        if let (Some(pattern), Some(value)) = (destructure, path) {
+            out.types
+                .extend(destructured(pattern, text(value, source), source));
+            continue;
         }
         if let (Some(pattern), Some(tuple)) = (unpack, tuple) {
             out.types.extend(tuple_bound(lang, pattern, tuple, source));
@@ -335,7 +343,12 @@ fn jsdoc_signatures(out: &mut Extraction) {
         }
         for (stated, written) in jsdoc::tags(&doc.text) {
             let (name, type_name) = match stated {
-                jsdoc::Stated::Parameter(name) => (name, jsdoc::type_name(written)),
+                jsdoc::Stated::Parameter(name) => {
+                    let Some(name) = jsdoc::bound_parameter(name, &s.signature) else {
+                        continue;
+                    };
+                    (name, jsdoc::type_name(written))
+                }
                 jsdoc::Stated::Returned => (types::RETURNED, jsdoc::returned_type_name(written)),
                 jsdoc::Stated::Declared => continue,
             };
@@ -350,6 +363,43 @@ fn jsdoc_signatures(out: &mut Extraction) {
             });
         }
     }
+}
+
+/// The names an object pattern binds from a path's value (`const { socket, request: req,
+/// timeout = 0 } = this`), each typed as that field of the path ([`types::PATH_VALUE`]:
+/// `=this.request`); none for a value that is no plain path.
+fn destructured(pattern: Node, path: &str, source: &str) -> Vec<Typed> {
+    if !dotted_path(path) {
+        return Vec::new();
+    }
+    let mut walker = pattern.walk();
+    let bindings: Vec<(Node, Node)> = pattern
+        .named_children(&mut walker)
+        .filter_map(|p| match p.kind() {
+            "shorthand_property_identifier_pattern" => Some((p, p)),
+            "pair_pattern" => {
+                let key = p.child_by_field_name("key")?;
+                let value = p.child_by_field_name("value")?;
+                (key.kind() == "property_identifier" && value.kind() == "identifier")
+                    .then_some((key, value))
+            }
+            "object_assignment_pattern" => {
+                let left = p.child_by_field_name("left")?;
+                (left.kind() == "shorthand_property_identifier_pattern").then_some((left, left))
+            }
+            _ => None,
+        })
+        .collect();
+    bindings
+        .into_iter()
+        .map(|(key, local)| Typed {
+            name: text(local, source).to_string(),
+            type_name: format!("{}{path}.{}", types::PATH_VALUE, text(key, source)),
+            field: false,
+            line: line_of(local),
+            until: scope_end(local),
+        })
+        .collect()
 }
 
 /// The names of a pattern a call's value is unpacked into (`name, cmd, args = f()`, Rust's

@@ -33,6 +33,8 @@
 (variable_declarator name: (identifier) @bind.name value: (await_expression (call_expression function: [(identifier) @bind.type (member_expression) @bind.call])))
 (variable_declarator name: (identifier) @bind.name value: (member_expression) @bind.path)
 (variable_declarator name: (identifier) @bind.name value: (this) @bind.path)
+; `const { socket, request } = this`: each name holds that field of the value.
+(variable_declarator name: (object_pattern) @bind.destructure value: [(identifier) (this) (member_expression)] @bind.path)
 (arguments [(arrow_function) (function_expression)] @bind.callback)
 (for_in_statement left: (identifier) @bind.name operator: "of" right: [(identifier) (member_expression)] @bind.elem)
 ; `module.exports = Request`: what the module's value is.
