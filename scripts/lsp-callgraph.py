@@ -110,7 +110,12 @@ file; properties left out, see below):
 - precision = |ours & theirs| / |ours|, recall = |ours & theirs| / |theirs|, micro-averaged
   over (definition, direction, far end); per-tier precision over our distinct direct links
   of each tier (the share the server also reports). Our links to a macro (Rust's
-  `macro_rules!`) are not judged: no server lists macro invocations. "missed-but-possible": server links the
+  `macro_rules!`) are not judged: no server lists macro invocations. Nor, in JavaScript and
+  TypeScript, are our links to or from a definition tsserver has no item for: a method
+  assigned to a prototype (`Runner.prototype.run = function ..`: it answers with the file's
+  item, or a named function expression's own, whose callers are only those naming it) or
+  one with a computed name (`[kClose] () {..}`); such a definition is no sample either
+  (`no LSP item`). "missed-but-possible": server links the
   default answer lacks but the name tier lists. A definition still paging after MAX_PAGES
   has its recall left out (`truncated`). The server is a reference, not the truth: read the
   disagreements (--show) before trusting a number.
@@ -175,6 +180,7 @@ PROJECTS = {
     "undici": ("javascript", "git:nodejs/undici@v7.9.0", ["lib", "test", "index.js"], "lib/"),
     # Held out from the JSDoc work read from undici: JSDoc-typed CommonJS, prototype methods.
     "mocha": ("javascript", "npm:mocha@10.7.3", ["lib", "index.js"], "lib/"),
+    "express": ("javascript", "npm:express@4.21.2", ["lib", "index.js"], "lib/"),
     "commons-cli": ("java", "git:apache/commons-cli@rel/commons-cli-1.11.0",
                     ["src/main/java", "src/test/java"], "src/main/"),
     # Go from Debian's packages (golang-go, gopls, and the project's -dev package, whose
@@ -786,7 +792,8 @@ def flatten(symbols):
 def name_position(lsp, root: Path, rel: str, d):
     """The LSP position of our definition's name: documentSymbol first, then the text."""
     start, end, _, key = d
-    name = key.rpartition("#")[2].rpartition(".")[2]
+    # After the path's `#`: a JavaScript private name keeps its own (`WebSocket.#onFail`).
+    name = key.partition("#")[2].rpartition(".")[2]
     uri = (root / rel).as_uri()
     try:
         symbols = lsp.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
@@ -798,11 +805,13 @@ def name_position(lsp, root: Path, rel: str, d):
         bare = re.sub(r"^(get |set |async |static )|\(.*$", "", bare).strip()
         if bare == name and start <= pos["line"] + 1 <= end:
             return pos
-    word = re.compile(rf"\b(def|fn|function)\s+{re.escape(name)}\b|\b{re.escape(name)}\b")
+    alone = rf"(?<![\w$#]){re.escape(name)}(?![\w$])"
+    word = re.compile(rf"\b(def|fn|function)\s+{re.escape(name)}\b|{alone}")
+    comments = ("@", "#", "//", "*") if rel.endswith(".py") else ("@", "//", "*")
     lines = source(root, rel)
     for i in range(start - 1, min(end, len(lines))):
         m = word.search(lines[i])
-        if m and not lines[i].lstrip().startswith(("@", "#", "//", "*")):
+        if m and not lines[i].lstrip().startswith(comments):
             return {"line": i, "character": m.end() - len(name)}
     return None
 
@@ -903,6 +912,20 @@ def their_links(lsp, ours, root: Path, item):
 def kind_of(ours, key):
     """The kind our outline gives the definition `key`, or None."""
     return next((d[2] for d in ours.outline(key.partition("#")[0]) if d[3] == key), None)
+
+
+def unnamed_by_tsserver(root: Path, ours, key) -> bool:
+    """Whether our definition `key` is one tsserver's call hierarchy names no item for: a
+    method assigned to a prototype (`Runner.prototype.run = function ..`) or one with a
+    computed name (`[kClose] () {..}`)."""
+    rel = key.partition("#")[0]
+    d = next((d for d in ours.outline(rel) if d[3] == key), None)
+    lines = source(root, rel)
+    if not d or d[0] > len(lines):
+        return False
+    line = lines[d[0] - 1]
+    return bool(re.search(r"\.prototype\.[\w$]+\s*=", line)
+                or re.match(r"\s*(static\s+)?(async\s+)?\*?\s*\[", line))
 
 
 def far_item(lsp, lang, root: Path, ours, far, cache):
@@ -1016,7 +1039,8 @@ def judge(name, binary, sample_n, seed, log):
             # neither right nor wrong by it.
             if lang in ("javascript", "typescript"):
                 for far in [far for far in mine if far not in lsp_keys]:
-                    if not far_item(lsp, lang, root, ours, far, items):
+                    if unnamed_by_tsserver(root, ours, far) and not far_item(
+                            lsp, lang, root, ours, far, items):
                         del mine[far]
                         t["not judged: far end without an LSP item"] += 1
             known = {k for k, tiers in mine.items() if tiers - {"name"}}

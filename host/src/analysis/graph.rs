@@ -229,6 +229,8 @@ pub struct Graph {
     /// Every typed field of the project: holder type name to (field, type name), for calls
     /// through chains of fields of other files' types.
     field_types: HashMap<String, Vec<(String, String)>>,
+    /// Returns stated apart from declarations (JSDoc's `@returns`), by (file, line).
+    stated_returns: HashMap<(u32, u32), String>,
     /// Go package variables by (directory, name): their stated types, which every file of
     /// the package sees (see [`typing::go_package_values`]).
     go_values: HashMap<(String, String), Vec<String>>,

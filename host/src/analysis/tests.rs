@@ -1880,6 +1880,38 @@ mod incremental {
             &[("lib/core/request.js", plain.as_str()), writer],
             ("-> lib/core/request.js#Fetch.send", false),
         );
+        // Carried out of the file naming the module, by a field and by a declared return,
+        // into a file of another directory: there too the path means lib/core/request.js.
+        let pool = (
+            "lib/pool.js",
+            "class Pool {\n  constructor () {\n    /** @type {import('./core/request.js')} */\n    this.client = open()\n  }\n}\n\n\
+             /** @returns {import('./core/request.js')} */\nfunction open () {\n  return null\n}\n\n\
+             module.exports = { Pool, open }\n",
+        );
+        let user = (
+            "test/user.js",
+            "const { Pool, open } = require('../lib/pool')\n\n\
+             function viaField () {\n  const pool = new Pool()\n  pool.client.send()\n}\n\n\
+             function viaReturn () {\n  const r = open()\n  r.send()\n}\n",
+        );
+        for (from, to, fetch_reached) in [(&plain, &fetch, true), (&fetch, &plain, false)] {
+            updates_match(
+                &[("lib/core/request.js", from.as_str()), pool, user],
+                &[("lib/core/request.js", to.as_str()), pool, user],
+                (
+                    "test/user.js#viaField@3 -> lib/core/request.js#Fetch.send",
+                    fetch_reached,
+                ),
+            );
+            updates_match(
+                &[("lib/core/request.js", from.as_str()), pool, user],
+                &[("lib/core/request.js", to.as_str()), pool, user],
+                (
+                    "test/user.js#viaReturn@8 -> lib/core/request.js#Fetch.send",
+                    fetch_reached,
+                ),
+            );
+        }
         // The module going: nothing is typed by it.
         updates_match(
             &[("lib/core/request.js", plain.as_str()), writer],
@@ -4537,7 +4569,15 @@ fn javascript_constructor_functions_prototype_methods_and_exports_resolve() {
         ),
         (
             "lib/utils.js",
-            "exports.lookupFiles = function (dir) {\n  return dir\n}\n\nmodule.exports.isString = (s) => typeof s === 'string'\n",
+            "exports.lookupFiles = function (dir) {\n  return dir\n}\n\nmodule.exports.isString = (s) => typeof s === 'string'\n\n\
+             exports.run = function () {\n  return 0\n}\n",
+        ),
+        (
+            "lib/hook.js",
+            "const utils = require('./utils')\nconst Suite = require('./suite')\n\n\
+             function Hook () {\n  function next () {\n    return 1\n  }\n  next()\n}\n\n\
+             Hook.prototype.run = function (type) {\n  this.next()\n  utils[type].run()\n}\n\n\
+             function later () {\n  next()\n  start() /** @type {Suite} */\n  const w = make()\n  w.run()\n}\n",
         ),
         (
             "test/runner.js",
@@ -4597,6 +4637,21 @@ fn javascript_constructor_functions_prototype_methods_and_exports_resolve() {
         callees(&s, "test/runner.js:find"),
         pairs(&[("lib/utils.js:lookupFiles", "import")])
     );
+    // A constructor function's nested function is its local: neither a method of its
+    // instances nor seen from the rest of the file; `utils[type]` is a value, no module;
+    // a comment ending another line's code types nothing below it.
+    let known = |caller: &str| -> Vec<(String, &'static str)> {
+        let all = callees(&s, caller);
+        all.into_iter()
+            .filter(|(_, tier)| *tier != "name")
+            .collect()
+    };
+    assert_eq!(
+        known("lib/hook.js:Hook"),
+        pairs(&[("lib/hook.js:Hook.next", "container")])
+    );
+    assert_eq!(known("lib/hook.js:Hook.run"), pairs(&[]));
+    assert_eq!(known("lib/hook.js:later"), pairs(&[]));
 }
 
 /// Plain JavaScript states types in JSDoc (`@param {Headers} headers`, `@returns
@@ -4722,4 +4777,34 @@ fn javascript_jsdoc_types_computed_members_and_call_apply_bind_resolve() {
         ])
     );
     assert_eq!(callees(&s, "src/typed.ts:fromTs"), pairs(&[]));
+}
+
+/// A bare call of the caller's own parameter calls the argument: never the file's (or an
+/// import's) definition of that name, in any language whose parameters the graph reads.
+#[test]
+fn a_call_of_a_parameter_calls_the_argument_not_a_namesake() {
+    let s = snapshot(&[
+        (
+            "app/flow.py",
+            "from app.util import render\n\n\ndef next():\n    pass\n\n\ndef send(res, next, render=None):\n    next(res)\n    render(res)\n\n\ndef other(res):\n    next()\n    render(res)\n",
+        ),
+        ("app/util.py", "def render(x):\n    return x\n"),
+        (
+            "lib/router.js",
+            "function next (err) {\n  return err\n}\n\nfunction sendOptionsResponse (res, options, next) {\n  next(res)\n}\n\nfunction handle (req) {\n  next(req)\n}\n",
+        ),
+    ]);
+    assert_eq!(callees(&s, "app/flow.py:send"), pairs(&[]));
+    assert_eq!(
+        callees(&s, "app/flow.py:other"),
+        pairs(&[
+            ("app/flow.py:next", "file"),
+            ("app/util.py:render", "import")
+        ])
+    );
+    assert_eq!(callees(&s, "lib/router.js:sendOptionsResponse"), pairs(&[]));
+    assert_eq!(
+        callees(&s, "lib/router.js:handle"),
+        pairs(&[("lib/router.js:next", "file")])
+    );
 }

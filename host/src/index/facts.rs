@@ -86,8 +86,9 @@ impl FileFacts {
         path: &str,
         language: super::code::Language,
         source: &str,
-        x: super::code::Extraction,
+        mut x: super::code::Extraction,
     ) -> FileFacts {
+        super::code::anchor_modules(&mut x.types, path);
         FileFacts {
             path: path.to_string(),
             hash: blake3::hash(source.as_bytes()).to_hex().to_string(),

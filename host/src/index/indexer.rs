@@ -776,7 +776,7 @@ impl Index {
         let mut whole = false;
         match class {
             Class::Code(lang) => {
-                add_code(&mut entry, &text, code::extract(lang, &text));
+                add_code(&mut entry, &text, code::extract_file(lang, path, &text));
                 whole = true;
             }
             Class::ComponentCode(_) => {

@@ -572,7 +572,7 @@ impl Index {
         let text = String::from_utf8_lossy(&bytes).into_owned();
         match class {
             Class::Code(lang) => {
-                let x = code::extract(lang, &text);
+                let x = code::extract_file(lang, &rel, &text);
                 Ok((rel, lang.name().to_string(), x, text))
             }
             Class::ComponentCode(_) => {

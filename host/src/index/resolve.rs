@@ -498,6 +498,12 @@ fn concat_ends_with(parts: &[&str], suffix: &str) -> bool {
 }
 
 /// `dir` joined with a relative `spec`, `.` and `..` resolved.
+/// A relative module path as written in `importer` (`../core/request.js`), from the tree's
+/// root (`lib/core/request.js`).
+pub fn anchored(importer: &str, spec: &str) -> String {
+    join(importer.rsplit_once('/').map_or("", |(d, _)| d), spec)
+}
+
 fn join(dir: &str, spec: &str) -> String {
     let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
     for part in spec.split('/') {

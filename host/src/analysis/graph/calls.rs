@@ -168,6 +168,8 @@ impl Graph {
                 let encloses = o.start_line <= d.start_line && d.end_line <= o.end_line;
                 let scoped = match o.kind.as_str() {
                     "function" | "method" => true,
+                    // A JavaScript constructor function's body holds locals, as any function's.
+                    "class" => o.is_constructor_function(),
                     // Unless the file `use`s its items (`use imp::f;`, `pub use imp::*`).
                     "module" => rust && !scope.uses_module(&o.name),
                     _ => false,
@@ -217,6 +219,13 @@ impl Graph {
             // constructor, as `new C(..)` links to `C`).
             if name == SUPER && script {
                 return (self.extended(scope, at, own_classes()), Confidence::Base);
+            }
+            // A call of the caller's own parameter calls the argument.
+            let function = matches!(caller_sym.kind.as_str(), "function" | "method")
+                || caller_sym.is_constructor_function();
+            let language = scope.facts.language.as_deref();
+            if function && signatures::declares_parameter(language, &caller_sym.signature, name) {
+                return (Vec::new(), Confidence::Name);
             }
             let bound = callables(scope.bound(name, at));
             if !bound.is_empty() {
@@ -383,7 +392,9 @@ impl Graph {
         };
         // A parameter or local of the caller named like a module shadows it (`def f(console:
         // Console)` beside `from .console import Console`).
-        let mut modules = match !receiver.contains("::") && scope.declared_local(head, at) {
+        // A value reached through a computed member (`handlers[type].run()`) is no module.
+        let a_value = !receiver.contains("::") && scope.declared_local(head, at);
+        let mut modules = match a_value || receiver.contains(".[") {
             true => Vec::new(),
             false => scope.module_files(module, at),
         };

@@ -15,6 +15,47 @@ pub(super) fn callback_parameter(signature: &str, argument: usize, index: usize)
     type_of(positional(function).nth(index)?)
 }
 
+/// Whether a function declared as `signature` (in `language`) takes a parameter named
+/// `name`: a bare call of it calls the argument, never a definition of that name the file
+/// defines or imports (`function sendOptionsResponse(res, options, next) { next(err) }`).
+/// Languages writing the name first (Python, JavaScript, TypeScript, Rust, Go: a method's
+/// receiver too) and last (Java, C, C++); false for others.
+pub(super) fn declares_parameter(language: Option<&str>, signature: &str, name: &str) -> bool {
+    let name_first = match language {
+        Some("python" | "javascript" | "typescript" | "tsx" | "rust" | "go") => true,
+        Some("java" | "c" | "cpp") => false,
+        _ => return false,
+    };
+    let Some(list) = parameter_list(signature) else {
+        return false;
+    };
+    // Go's `func (r *Router) Match(req *Request)`: the receiver's group, then the parameters'.
+    let mut lists = vec![list];
+    if language == Some("go")
+        && signature.trim_start().starts_with("func (")
+        && let Some(at) = signature.find(list)
+        && let Some(next) = parameter_list(&signature[at + list.len() + 1..])
+    {
+        lists.push(next);
+    }
+    let is_name = |c: char| c.is_alphanumeric() || matches!(c, '_' | '$');
+    lists.into_iter().flat_map(|l| split_top(l, ',')).any(|p| {
+        let p = p.split('=').next().unwrap_or(p).trim();
+        let p = p.trim_start_matches(['.', '*', '&']).trim_start();
+        let word = if name_first {
+            let p = ["mut ", "public ", "private ", "protected ", "readonly "]
+                .iter()
+                .fold(p, |p, m| p.strip_prefix(m).unwrap_or(p).trim_start());
+            p.split(|c: char| !is_name(c)).next()
+        } else {
+            p.trim_end_matches(['[', ']', ' '])
+                .rsplit(|c: char| !is_name(c))
+                .next()
+        };
+        word == Some(name)
+    })
+}
+
 /// The text inside a declaration's parameter list: the first `(` outside its type
 /// parameters (`f<T extends X>(..)`) to its matching `)`.
 fn parameter_list(signature: &str) -> Option<&str> {
@@ -112,6 +153,83 @@ fn split_top(text: &str, separator: char) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::callback_parameter;
+
+    #[test]
+    fn a_declaration_s_parameter_names_are_read_in_each_language_s_order() {
+        use super::declares_parameter;
+        let js = Some("javascript");
+        assert!(declares_parameter(
+            js,
+            "function send(res, options, next)",
+            "next"
+        ));
+        assert!(declares_parameter(
+            js,
+            "const f = (a, cb = noop) => {",
+            "cb"
+        ));
+        assert!(declares_parameter(js, "function f(...rest)", "rest"));
+        assert!(!declares_parameter(js, "function f(res, options)", "next"));
+        let ts = Some("typescript");
+        assert!(declares_parameter(
+            ts,
+            "constructor(private readonly done: () => void)",
+            "done"
+        ));
+        assert!(declares_parameter(
+            ts,
+            "f<T extends (a: A) => B>(cb?: Cb)",
+            "cb"
+        ));
+        assert!(!declares_parameter(
+            ts,
+            "f<T extends (a: A) => B>(cb?: Cb)",
+            "a"
+        ));
+        let py = Some("python");
+        assert!(declares_parameter(
+            py,
+            "def wrap(self, func, *args, **kwargs):",
+            "func"
+        ));
+        assert!(declares_parameter(
+            py,
+            "def f(x, callback=None):",
+            "callback"
+        ));
+        assert!(declares_parameter(
+            Some("rust"),
+            "fn f(mut emit: impl FnMut(u8), n: u8)",
+            "emit"
+        ));
+        let go = Some("go");
+        assert!(declares_parameter(
+            go,
+            "func (m *Matcher) Match(fn MatchFunc) bool",
+            "fn"
+        ));
+        assert!(declares_parameter(
+            go,
+            "func (m *Matcher) Match(fn MatchFunc) bool",
+            "m"
+        ));
+        assert!(declares_parameter(
+            Some("java"),
+            "void run(final Runnable task, int[] xs)",
+            "task"
+        ));
+        assert!(declares_parameter(
+            Some("java"),
+            "void run(final Runnable task, int[] xs)",
+            "xs"
+        ));
+        assert!(!declares_parameter(
+            Some("java"),
+            "void run(Runnable task)",
+            "Runnable"
+        ));
+        assert!(!declares_parameter(Some("ruby"), "def f(next)", "next"));
+    }
 
     #[test]
     fn a_function_typed_parameter_s_parameters_are_read_from_the_signature() {

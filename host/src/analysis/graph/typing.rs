@@ -186,8 +186,13 @@ impl Graph {
         for &t in types {
             let node = &self.symbols[t as usize];
             let type_name = node.symbol().name.as_str();
+            // A JavaScript constructor function's nested functions are its locals, not its
+            // methods (those are assigned to its prototype).
+            let locals_nested = node.symbol().is_constructor_function();
             let of_type = |m: &u32| {
-                self.symbols[*m as usize].symbol().container.as_deref() == Some(type_name)
+                let member = self.symbols[*m as usize].symbol();
+                member.container.as_deref() == Some(type_name)
+                    && !(locals_nested && member.kind == "function")
             };
             let here: Vec<u32> = self
                 .defined_in(node.file, name)
@@ -210,7 +215,7 @@ impl Graph {
             let another_type = |file: u32| one_file_each && self.defines_type(file, type_name);
             out.extend(self.members(name, type_name).iter().copied().filter(|m| {
                 let file = self.symbols[*m as usize].file;
-                self.family_of(file) == family && !another_type(file)
+                self.family_of(file) == family && !another_type(file) && of_type(m)
             }));
         }
         out
@@ -510,12 +515,17 @@ impl Graph {
         through_aliases(&aliases)
     }
 
-    /// The definitions a CommonJS module `file` names (`'../core/request.js'`) is as a
-    /// value: the one its `module.exports = Request` names, in that module's file.
+    /// The definitions a CommonJS module `file` names is as a value (`'../core/request.js'`
+    /// as written there, `/lib/core/request.js` anchored at the root): the one its
+    /// `module.exports = Request` names, in that module's file.
     pub(super) fn module_value(&self, file: u32, module: &str) -> Vec<u32> {
         let importer = &self.files[file as usize];
+        let (from, module) = match module.strip_prefix('/') {
+            Some(rooted) => ("", format!("./{rooted}")),
+            None => (importer.path.as_str(), module.to_string()),
+        };
         let Some(target) = self
-            .files_named(importer.language.as_deref(), &importer.path, module)
+            .files_named(importer.language.as_deref(), from, &module)
             .into_iter()
             .min_by_key(|&f| (self.files[f as usize].path.len(), f))
         else {
@@ -889,10 +899,13 @@ impl Graph {
     /// The type a function or method is declared to return (`Self` as its impl's type).
     fn declared_return(&self, function: u32) -> Option<String> {
         let node = &self.symbols[function as usize];
+        let stated = self
+            .stated_returns
+            .get(&(node.file, node.symbol().start_line));
         let returned = types::declared_return(
             self.files[node.file as usize].language.as_deref(),
             node.symbol(),
-            &node.facts.types,
+            stated.map(String::as_str),
         )?;
         if let ("Self", Some(own)) = (returned.as_str(), &node.symbol().container) {
             return Some(own.clone());
@@ -1509,6 +1522,18 @@ pub(super) fn holder(def: &Symbol, field: bool) -> Option<&str> {
 /// are its instances' fields).
 pub(super) fn declares_fields(def: &Symbol) -> bool {
     TYPE_LIKE.contains(&def.kind.as_str()) && !def.is_constructor_function()
+}
+
+/// The returns the files state apart from their declarations (JSDoc's `@returns`), by
+/// (file position, the declaration's first line).
+pub(super) fn stated_returns(facts: &[Arc<FileFacts>]) -> HashMap<(u32, u32), String> {
+    let mut out = HashMap::new();
+    for (i, f) in facts.iter().enumerate() {
+        for (line, type_name) in types::stated_returns(&f.types) {
+            out.insert((i as u32, line), type_name.to_string());
+        }
+    }
+    out
 }
 
 /// Every field the files declare with a type: holder type name to (field, type name).

@@ -45,6 +45,7 @@ impl Graph {
         // Resolution reads other files' facts (their module-level variables' types).
         g.facts = facts.to_vec();
         g.field_types = typing::field_types(facts);
+        g.stated_returns = typing::stated_returns(facts);
         g.go_values = typing::go_package_values(facts);
         g.variants = typing::variants(facts);
         g.fixtures = fixtures::table(facts);
@@ -326,8 +327,9 @@ impl Graph {
             }
         }
         // A module's value named in a file's JSDoc (`import('./client.js')`) is read from
-        // that module's facts by its path: any change there may retype the file's names.
-        let touched: HashSet<&str> = removed
+        // that module's facts by its path: any change there may retype the names so typed,
+        // in that file and, through a field or a declared return, wherever those are used.
+        let touched: Vec<&str> = removed
             .iter()
             .map(|&o| self.files[o as usize].path.as_str())
             .chain(
@@ -337,15 +339,23 @@ impl Graph {
                     .filter(|(i, _)| kept[*i].is_none())
                     .map(|(_, f)| f.path.as_str()),
             )
-            .flat_map(module_names)
             .collect();
         for (i, f) in facts.iter().enumerate() {
-            let reads_touched = f.types.iter().any(|t| {
-                t.type_name
-                    .strip_prefix(types::MODULE_VALUE)
-                    .is_some_and(|m| touched.contains(resolve::module_stem(m)))
-            });
-            dirty[i] |= reads_touched;
+            for t in &f.types {
+                let Some(module) = t.type_name.strip_prefix(types::MODULE_VALUE) else {
+                    continue;
+                };
+                if !touched.iter().any(|path| types::module_is(module, path)) {
+                    continue;
+                }
+                dirty[i] = true;
+                if t.name == types::RETURNED {
+                    let returning = f.symbols.iter().filter(|s| s.start_line == t.line);
+                    names.extend(returning.map(|s| s.name.as_str()));
+                } else {
+                    names.insert(t.name.as_str());
+                }
+            }
         }
         // A file whose imports may resolve elsewhere now binds anything it imports anew.
         for (i, f) in facts.iter().enumerate() {
@@ -403,10 +413,12 @@ impl Graph {
             let mut returning: HashMap<String, Vec<&str>> = HashMap::new();
             for f in facts {
                 let language = f.language.as_deref();
+                let stated = types::stated_returns(&f.types);
                 for s in &f.symbols {
                     // A tuple's elements too (`-> Tuple[str, Command]`: what the names its
                     // value is unpacked into are).
-                    let returned = types::declared_return(language, s, &f.types)
+                    let stated = stated.get(&s.start_line).copied();
+                    let returned = types::declared_return(language, s, stated)
                         .into_iter()
                         .chain(
                             types::returned_elements(language, &s.signature)
@@ -476,12 +488,7 @@ impl Graph {
         // stated apart too (JSDoc's `@returns {T}`).
         type Key<'k> = (&'k str, &'k str, Option<&'k str>, &'k str, Option<&'k str>);
         let keys = |g: &'a Graph, file: u32| -> Vec<Key<'a>> {
-            let returned: HashMap<u32, &str> = g.facts[file as usize]
-                .types
-                .iter()
-                .filter(|t| t.name == types::RETURNED)
-                .map(|t| (t.line, t.type_name.as_str()))
-                .collect();
+            let returned = types::stated_returns(&g.facts[file as usize].types);
             g.symbols_of(file)
                 .map(|s| {
                     let s = g.symbols[s as usize].symbol();
@@ -666,19 +673,6 @@ pub(super) fn same_imports(a: &FileFacts, b: &FileFacts) -> bool {
 /// The indexed file each import of `facts` names, in order (none where it names no file).
 /// The shortest matching path wins, as the index's own resolution does, but for a Rust path
 /// from the crate's root or the importer's module, which names its file exactly.
-/// The names a module file is imported by (`lib/client.js`: `client`; `web/index.js`:
-/// `index` and `web`).
-fn module_names(path: &str) -> Vec<&str> {
-    let stem = resolve::module_stem(path);
-    let mut names = vec![stem];
-    if stem == "index"
-        && let Some(dir) = path.rsplit('/').nth(1)
-    {
-        names.push(dir);
-    }
-    names
-}
-
 pub(super) fn resolve_imports(g: &Graph, file: u32, facts: &FileFacts) -> Vec<Option<u32>> {
     let importer = &g.files[file as usize].path;
     let rust = facts.language.as_deref() == Some("rust");

@@ -151,6 +151,11 @@ pub fn bound_parameter<'a>(name: &'a str, signature: &'a str) -> Option<&'a str>
         return Some(name);
     };
     let parameters = signature.split_once('(')?.1;
+    // Which parameter a property belongs to is read from the tag's prefix only where one
+    // parameter is destructured.
+    if parameters.matches('{').count() != 1 {
+        return None;
+    }
     let (pattern, _) = parameters.split_once('{')?.1.split_once('}')?;
     pattern.split(',').find_map(|element| {
         let element = element.split('=').next()?;
@@ -215,6 +220,9 @@ mod tests {
         assert_eq!(bound_parameter("arg.missing", ctor), None);
         assert_eq!(bound_parameter("opts.timeout", "function f (opts)"), None);
         assert_eq!(bound_parameter("opts", "function f (opts)"), Some("opts"));
+        // Two destructured parameters: which one `src.stream` is, is not read.
+        let pipe = "function pipe ({ stream }, { stream: out })";
+        assert_eq!(bound_parameter("src.stream", pipe), None);
     }
 
     #[test]

@@ -115,6 +115,28 @@ pub fn extract(lang: Language, source: &str) -> Extraction {
     }
 }
 
+/// [`extract`] for the file at `path`: a module a type names by a relative path (JSDoc's
+/// `import('../core/request.js')`) is anchored at the tree's root (`~/lib/core/request.js`),
+/// so it means the same module wherever a field or a declared return carries the type.
+pub fn extract_file(lang: Language, path: &str, source: &str) -> Extraction {
+    let mut x = extract(lang, source);
+    anchor_modules(&mut x.types, path);
+    x
+}
+
+/// Anchors at the tree's root each module `types` name by a path relative to `path`'s file
+/// (see [`types::MODULE_VALUE`]).
+pub fn anchor_modules(types: &mut [Typed], path: &str) {
+    for t in types {
+        if let Some(spec) = t.type_name.strip_prefix(types::MODULE_VALUE)
+            && spec.starts_with('.')
+        {
+            let anchored = super::resolve::anchored(path, spec);
+            t.type_name = format!("{}/{anchored}", types::MODULE_VALUE);
+        }
+    }
+}
+
 /// [`extract`] from `tree`, `source`'s tree parsed already.
 pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
     let query = lang.query();
@@ -181,7 +203,9 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
                 "bind.path" => path = Some(node),
                 "bind.unpack" => unpack = Some(node),
                 "bind.tuple" => tuple = Some(node),
-                "bind.jsdoc" => jsdoc = Some(node),
+                // A comment ending another line's code (`f() /** @type {B} */`) is that
+                // code's, not the declaration's below it.
+                "bind.jsdoc" => jsdoc = Some(node).filter(|c| opens_its_line(*c, source)),
                 "bind.destructure" => destructure = Some(node),
                 // `self.x = ...` / `this.x = ...`: another object's field is not typed here.
                 "bind.self" => own = matches!(text(node, source), "self" | "this"),
@@ -311,6 +335,15 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
     }
     type_copied_fields(&mut out, &copies);
     out
+}
+
+/// Whether nothing but indentation precedes `node` on its line.
+fn opens_its_line(node: Node, source: &str) -> bool {
+    let before = &source[..node.start_byte()];
+    before
+        .rsplit('\n')
+        .next()
+        .is_none_or(|line| line.trim().is_empty())
 }
 
 /// Whether the language states types in JSDoc comments (plain JavaScript, as TypeScript's

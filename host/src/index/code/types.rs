@@ -40,9 +40,29 @@ pub const CALLBACK_PARAMETER: char = '&';
 pub const UNPACKED: char = '*';
 
 /// What a `type_name` of a [`Typed`] begins with when it names the value a module is as a
-/// whole (JSDoc's `{import('../core/request.js')}`): `~../core/request.js`, the module as
-/// written, typed as the definition its [`MODULE_EXPORTS`] names.
+/// whole (JSDoc's `{import('../core/request.js')}`), typed as the definition its
+/// [`MODULE_EXPORTS`] names: `~../core/request.js` as written, `~/lib/core/request.js`
+/// once anchored at the tree's root (see [`super::anchor_modules`]).
 pub const MODULE_VALUE: char = '~';
+
+/// Whether the module a [`MODULE_VALUE`] anchored at the root names (`/lib/core/request.js`,
+/// `/lib/web`) is the file at `path` (`lib/core/request.js`, `lib/web/index.js`).
+pub fn module_is(module: &str, path: &str) -> bool {
+    const EXTENSIONS: [&str; 7] = [".d.ts", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs"];
+    let bare = |p: &str| -> String {
+        let p = p.trim_start_matches('/');
+        EXTENSIONS
+            .iter()
+            .find_map(|e| p.strip_suffix(e))
+            .unwrap_or(p)
+            .to_string()
+    };
+    let (module, path) = (bare(module), bare(path));
+    module == path
+        || path
+            .strip_suffix("index")
+            .is_some_and(|dir| dir.trim_end_matches('/') == module)
+}
 
 /// The name of the [`Typed`] recording a CommonJS module's value (`module.exports =
 /// Request`): the definition a `require` of the module, or JSDoc's `import(..)` of it, is.
@@ -53,19 +73,23 @@ pub const MODULE_EXPORTS: &str = "module.exports";
 /// {T}` in plain JavaScript): a word no variable may be named.
 pub const RETURNED: &str = "return";
 
-/// The type `symbol` is declared to return: by its declaration, else by a [`RETURNED`]
-/// entry of its file's `types` on its first line.
+/// The type `symbol` is declared to return: by its declaration, else as `stated` apart (the
+/// [`RETURNED`] entry of its file on its first line; see [`stated_returns`]).
 pub fn declared_return(
     language: Option<&str>,
     symbol: &super::Symbol,
-    types: &[Typed],
+    stated: Option<&str>,
 ) -> Option<String> {
-    return_type(language, &symbol.signature).or_else(|| {
-        types
-            .iter()
-            .find(|t| t.name == RETURNED && t.line == symbol.start_line)
-            .map(|t| t.type_name.clone())
-    })
+    return_type(language, &symbol.signature).or_else(|| stated.map(str::to_string))
+}
+
+/// The returns `types` state apart from their declarations, by the declaration's first line.
+pub fn stated_returns(types: &[Typed]) -> std::collections::HashMap<u32, &str> {
+    types
+        .iter()
+        .filter(|t| t.name == RETURNED)
+        .map(|t| (t.line, t.type_name.as_str()))
+        .collect()
 }
 
 /// The position and the value of an [`UNPACKED`] type name.
