@@ -111,11 +111,11 @@ file; properties left out, see below):
   over (definition, direction, far end); per-tier precision over our distinct direct links
   of each tier (the share the server also reports). Our links to a macro (Rust's
   `macro_rules!`) are not judged: no server lists macro invocations. Nor, in JavaScript and
-  TypeScript, are our links to or from a definition tsserver has no item for: a method
-  assigned to a prototype (`Runner.prototype.run = function ..`: it answers with the file's
-  item, or a named function expression's own, whose callers are only those naming it) or
-  one with a computed name (`[kClose] () {..}`); such a definition is no sample either
-  (`no LSP item`). "missed-but-possible": server links the
+  TypeScript, are our links to or from a definition tsserver has no item for: a function
+  assigned to a member (`Runner.prototype.run = function ..`, `exports.f = function f()
+  ..`: it answers with the file's item, or a named function expression's own, whose callers
+  are only those naming it) or a method with a computed name (`[kClose] () {..}`); such a
+  definition is no sample either (`no LSP item`). "missed-but-possible": server links the
   default answer lacks but the name tier lists. A definition still paging after MAX_PAGES
   has its recall left out (`truncated`). The server is a reference, not the truth: read the
   disagreements (--show) before trusting a number.
@@ -837,7 +837,7 @@ def their_item(lsp, lang, root: Path, rel: str, d, tries: int):
         # it so, never `this.run()`.
         if items and items[0].get("name") == file.name and d[0] > 1:
             return None
-        if items and lang == "javascript" and d[2] == "method" and items[0].get("kind") == 12:
+        if items and lang == "javascript" and defined_by_assignment(root, rel, d):
             return None
         if items:
             return items[0]
@@ -914,18 +914,27 @@ def kind_of(ours, key):
     return next((d[2] for d in ours.outline(key.partition("#")[0]) if d[3] == key), None)
 
 
+def defined_by_assignment(root: Path, rel: str, d) -> bool:
+    """Whether our definition `d` is a function assigned to a member (`Runner.prototype.run =
+    function ..`, `exports.isBrowser = function isBrowser() ..`), which tsserver's call
+    hierarchy names no item for: it answers with the file's item, or the function
+    expression's own, whose callers are only those naming it so."""
+    lines = source(root, rel)
+    return d[0] <= len(lines) and bool(
+        re.match(r"\s*[\w$.]+\.[\w$]+\s*=(?![=>])", lines[d[0] - 1]))
+
+
 def unnamed_by_tsserver(root: Path, ours, key) -> bool:
     """Whether our definition `key` is one tsserver's call hierarchy names no item for: a
-    method assigned to a prototype (`Runner.prototype.run = function ..`) or one with a
-    computed name (`[kClose] () {..}`)."""
+    function assigned to a member (see `defined_by_assignment`) or a method with a computed
+    name (`[kClose] () {..}`)."""
     rel = key.partition("#")[0]
     d = next((d for d in ours.outline(rel) if d[3] == key), None)
     lines = source(root, rel)
     if not d or d[0] > len(lines):
         return False
-    line = lines[d[0] - 1]
-    return bool(re.search(r"\.prototype\.[\w$]+\s*=", line)
-                or re.match(r"\s*(static\s+)?(async\s+)?\*?\s*\[", line))
+    return defined_by_assignment(root, rel, d) or bool(
+        re.match(r"\s*(static\s+)?(async\s+)?\*?\s*\[", lines[d[0] - 1]))
 
 
 def far_item(lsp, lang, root: Path, ours, far, cache):
