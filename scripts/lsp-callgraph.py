@@ -1179,7 +1179,14 @@ def main():
     report = {}
     with open(CACHE / "lsp-stderr.log", "ab") as log:
         for name in a.only.split(","):
-            root = fetch(name)
+            # A project this machine cannot fetch (no network, no mirror) is reported and
+            # passed over: the others' numbers still come.
+            try:
+                root = fetch(name)
+            except (subprocess.CalledProcessError, OSError, SystemExit) as e:
+                print(f"   {name}: not fetched, skipped: {e}", file=sys.stderr)
+                report[name] = {"skipped": f"not fetched: {e}"}
+                continue
             # Always a fresh state dir (and no SCIP index): a build whose extraction changed
             # within one index format would otherwise read the facts an older build stored.
             place_scip(root, None)

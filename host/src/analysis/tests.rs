@@ -1920,6 +1920,38 @@ mod incremental {
         );
     }
 
+    /// A JavaScript constructor function given a base apart (`inherits(NyanCat, Base)`),
+    /// then not: calls on its instances in another file follow, that file not edited.
+    #[test]
+    fn a_base_given_by_inherits_is_followed_by_an_update() {
+        let base = (
+            "lib/base.js",
+            "function Base () {}\n\nBase.prototype.epilogue = function () {\n  return 1\n}\n\nmodule.exports = Base\n",
+        );
+        let nyan = |inherits: &str| -> String {
+            format!(
+                "const Base = require('./base')\nconst {{ inherits }} = require('util')\n\n\
+                 function NyanCat () {{}}\n\nNyanCat.prototype.draw = function () {{\n  return 2\n}}\n\n\
+                 {inherits}\nmodule.exports = NyanCat\n"
+            )
+        };
+        let user = (
+            "test/nyan.js",
+            "const NyanCat = require('../lib/nyan')\n\nfunction show () {\n  const n = new NyanCat()\n  n.epilogue()\n}\n",
+        );
+        let (with, without) = (nyan("inherits(NyanCat, Base)"), nyan(""));
+        updates_match(
+            &[base, ("lib/nyan.js", without.as_str()), user],
+            &[base, ("lib/nyan.js", with.as_str()), user],
+            ("test/nyan.js#show@3 -> lib/base.js#Base.epilogue@3 line 5 Type", true),
+        );
+        updates_match(
+            &[base, ("lib/nyan.js", with.as_str()), user],
+            &[base, ("lib/nyan.js", without.as_str()), user],
+            ("test/nyan.js#show@3 -> lib/base.js#Base.epilogue@3 line 5 Type", false),
+        );
+    }
+
     /// A Rust type appearing in the file holding methods under its name, and an `impl`
     /// turning from a trait's into the type's own: calls in files that name neither move.
     #[test]
@@ -4573,6 +4605,17 @@ fn javascript_constructor_functions_prototype_methods_and_exports_resolve() {
              exports.run = function () {\n  return 0\n}\n",
         ),
         (
+            "lib/base.js",
+            "function Base (runner) {\n  this.runner = runner\n}\n\nBase.prototype.epilogue = function () {\n  return 1\n}\n\nmodule.exports = Base\n",
+        ),
+        (
+            "lib/nyan.js",
+            "const Base = require('./base')\nconst inherits = require('util').inherits\n\n\
+             function NyanCat (runner) {\n  Base.call(this, runner)\n  this.epilogue()\n}\n\n\
+             inherits(NyanCat, Base)\n\n\
+             NyanCat.prototype.draw = function () {\n  this.epilogue()\n  this.draw()\n}\n\nmodule.exports = NyanCat\n",
+        ),
+        (
             "lib/hook.js",
             "const utils = require('./utils')\nconst Suite = require('./suite')\n\n\
              function Hook () {\n  function next () {\n    return 1\n  }\n  next()\n}\n\n\
@@ -4636,6 +4679,22 @@ fn javascript_constructor_functions_prototype_methods_and_exports_resolve() {
     assert_eq!(
         callees(&s, "test/runner.js:find"),
         pairs(&[("lib/utils.js:lookupFiles", "import")])
+    );
+    // A base given apart (`inherits(NyanCat, Base)`), called in the pre-class way
+    // (`Base.call(this, runner)`): its prototype's methods are the subclass's.
+    assert_eq!(
+        callees(&s, "lib/nyan.js:NyanCat"),
+        pairs(&[
+            ("lib/base.js:Base", "import"),
+            ("lib/base.js:Base.epilogue", "base"),
+        ])
+    );
+    assert_eq!(
+        callees(&s, "lib/nyan.js:NyanCat.draw"),
+        pairs(&[
+            ("lib/base.js:Base.epilogue", "base"),
+            ("lib/nyan.js:NyanCat.draw", "container"),
+        ])
     );
     // A constructor function's nested function is its local: neither a method of its
     // instances nor seen from the rest of the file; `utils[type]` is a value, no module;

@@ -35,10 +35,19 @@ pub(super) fn written<'s>(language: Option<&str>, signature: &'s str) -> Vec<&'s
 }
 
 /// The bases the class-like definition `s` of the file `f` declares: those its declaration
-/// names, and the types a Go struct embeds (a field without a name promotes its type's
-/// fields and methods, as a base class's are inherited).
+/// names, the types a Go struct embeds (a field without a name promotes its type's fields
+/// and methods, as a base class's are inherited), and the base a JavaScript constructor
+/// function is given apart (`inherits(NyanCat, Base)`).
 pub(super) fn declared<'f>(f: &'f FileFacts, s: &'f Symbol) -> Vec<&'f str> {
     let mut out = bases(f.language.as_deref(), &s.signature);
+    if s.is_constructor_function() {
+        out.extend(
+            f.types
+                .iter()
+                .filter(|t| t.name.strip_prefix(types::INHERITS) == Some(s.name.as_str()))
+                .map(|t| t.type_name.rsplit('.').next().unwrap_or(&t.type_name)),
+        );
+    }
     if f.language.as_deref() == Some("go") {
         out.extend(
             f.types

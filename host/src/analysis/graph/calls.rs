@@ -926,8 +926,12 @@ impl<'a, 'f> Scope<'a, 'f> {
     /// The class a `self` or `this` in the calling definition means (a closure's inside a
     /// method too).
     pub(super) fn own_class<'g>(&self, graph: &'g Graph) -> Option<&'g str> {
-        let owner = &graph.symbols[self.self_owner.get() as usize];
-        owner.symbol().container.as_deref()
+        let owner = graph.symbols[self.self_owner.get() as usize].symbol();
+        // A JavaScript constructor function's body is its instances' own code.
+        match owner.is_constructor_function() {
+            true => Some(owner.name.as_str()),
+            false => owner.container.as_deref(),
+        }
     }
 
     /// Whether `called` (`slog.Level`, `strings.Split`) is named through a package the

@@ -309,7 +309,10 @@ impl Graph {
                     let was: HashSet<(&str, &str)> = declared_bases(before).collect();
                     let is: HashSet<(&str, &str)> = declared_bases(f).collect();
                     for (class, base) in was.symmetric_difference(&is) {
+                        // The class too: a base given apart from its declaration
+                        // (`inherits(A, B)`) leaves the declaration as it was.
                         names.insert(base);
+                        names.insert(class);
                         for x in [before.as_ref(), f.as_ref()] {
                             names.extend(
                                 x.symbols

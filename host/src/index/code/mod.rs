@@ -175,6 +175,8 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
         let mut jsdoc = None;
         // An object pattern a path's value is destructured into (`const { a, b } = this`).
         let mut destructure = None;
+        // A constructor function given a base apart (`inherits(NyanCat, Base)`).
+        let (mut subclass, mut base) = (None, None);
         for capture in m.captures() {
             let capture_name = names[capture.index as usize];
             let node = capture.node;
@@ -207,6 +209,8 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
                 // code's, not the declaration's below it.
                 "bind.jsdoc" => jsdoc = Some(node).filter(|c| opens_its_line(*c, source)),
                 "bind.destructure" => destructure = Some(node),
+                "bind.subclass" => subclass = Some(node),
+                "bind.base" => base = Some(node),
                 // `self.x = ...` / `this.x = ...`: another object's field is not typed here.
                 "bind.self" => own = matches!(text(node, source), "self" | "this"),
                 "name" => name = Some(node),
@@ -224,6 +228,16 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
                     }
                 }
             }
+        }
+        if let (Some(class), Some(base)) = (subclass, base) {
+            out.types.push(Typed {
+                name: format!("{}{}", types::INHERITS, text(class, source)),
+                type_name: text(base, source).to_string(),
+                field: false,
+                line: line_of(class),
+                until: None,
+            });
+            continue;
         }
         if let (Some(pattern), Some(value)) = (destructure, path) {
             out.types

@@ -68,6 +68,10 @@ pub fn module_is(module: &str, path: &str) -> bool {
 /// Request`): the definition a `require` of the module, or JSDoc's `import(..)` of it, is.
 pub const MODULE_EXPORTS: &str = "module.exports";
 
+/// What the name of a [`Typed`] begins with when it records a base a class is given apart
+/// from its declaration (Node's `inherits(NyanCat, Base)`): `extends NyanCat`, typed `Base`.
+pub const INHERITS: &str = "extends ";
+
 /// The name of a [`Typed`] that is no variable but what the function declared on its line
 /// returns, where the language states it apart from the declaration (JSDoc's `@returns
 /// {T}` in plain JavaScript): a word no variable may be named.

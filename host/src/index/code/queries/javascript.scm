@@ -37,5 +37,8 @@
 (variable_declarator name: (object_pattern) @bind.destructure value: [(identifier) (this) (member_expression)] @bind.path)
 (arguments [(arrow_function) (function_expression)] @bind.callback)
 (for_in_statement left: (identifier) @bind.name operator: "of" right: [(identifier) (member_expression)] @bind.elem)
+; `inherits(NyanCat, Base)`, `util.inherits(..)`: Node's way to give a constructor function a
+; base (its prototype's prototype is the base's).
+(call_expression function: [(identifier) @_inherits (member_expression property: (property_identifier) @_inherits)] arguments: (arguments . (identifier) @bind.subclass . [(identifier) (member_expression)] @bind.base) (#eq? @_inherits "inherits"))
 ; `module.exports = Request`: what the module's value is.
 (assignment_expression left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) right: (identifier) @bind.exported (#eq? @_module "module") (#eq? @_exports "exports"))
