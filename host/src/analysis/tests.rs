@@ -1943,12 +1943,18 @@ mod incremental {
         updates_match(
             &[base, ("lib/nyan.js", without.as_str()), user],
             &[base, ("lib/nyan.js", with.as_str()), user],
-            ("test/nyan.js#show@3 -> lib/base.js#Base.epilogue@3 line 5 Type", true),
+            (
+                "test/nyan.js#show@3 -> lib/base.js#Base.epilogue@3 line 5 Type",
+                true,
+            ),
         );
         updates_match(
             &[base, ("lib/nyan.js", with.as_str()), user],
             &[base, ("lib/nyan.js", without.as_str()), user],
-            ("test/nyan.js#show@3 -> lib/base.js#Base.epilogue@3 line 5 Type", false),
+            (
+                "test/nyan.js#show@3 -> lib/base.js#Base.epilogue@3 line 5 Type",
+                false,
+            ),
         );
     }
 
@@ -4845,7 +4851,8 @@ fn a_call_of_a_parameter_calls_the_argument_not_a_namesake() {
     let s = snapshot(&[
         (
             "app/flow.py",
-            "from app.util import render\n\n\ndef next():\n    pass\n\n\ndef send(res, next, render=None):\n    next(res)\n    render(res)\n\n\ndef other(res):\n    next()\n    render(res)\n",
+            "from app.util import render\n\n\ndef next():\n    pass\n\n\ndef send(res, next, render=None):\n    next(res)\n    render(res)\n\n\ndef other(res):\n    next()\n    render(res)\n\n\n\
+             def walk(tree, visit=None):\n    if visit is None:\n        def visit(node):\n            pass\n    visit(tree)\n",
         ),
         ("app/util.py", "def render(x):\n    return x\n"),
         (
@@ -4860,6 +4867,11 @@ fn a_call_of_a_parameter_calls_the_argument_not_a_namesake() {
             ("app/flow.py:next", "file"),
             ("app/util.py:render", "import")
         ])
+    );
+    // Unless the caller defines one of that name inside itself.
+    assert_eq!(
+        callees(&s, "app/flow.py:walk"),
+        pairs(&[("app/flow.py:walk.visit", "container")])
     );
     assert_eq!(callees(&s, "lib/router.js:sendOptionsResponse"), pairs(&[]));
     assert_eq!(

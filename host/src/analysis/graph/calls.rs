@@ -220,12 +220,25 @@ impl Graph {
             if name == SUPER && script {
                 return (self.extended(scope, at, own_classes()), Confidence::Base);
             }
-            // A call of the caller's own parameter calls the argument.
+            // A call of the caller's own parameter calls the argument, unless the caller
+            // defines a function of that name inside itself (`if visit is None: def
+            // visit(..)`), or the name is a macro's (another namespace: `max!(..)`).
             let function = matches!(caller_sym.kind.as_str(), "function" | "method")
                 || caller_sym.is_constructor_function();
             let language = scope.facts.language.as_deref();
             if function && signatures::declares_parameter(language, &caller_sym.signature, name) {
-                return (Vec::new(), Confidence::Name);
+                let nested = local.iter().any(|&s| {
+                    let d = sym(s);
+                    at.0 < d.start_line && d.end_line <= at.1
+                });
+                if !nested {
+                    let macros: Vec<u32> = local
+                        .iter()
+                        .copied()
+                        .filter(|&s| sym(s).kind == "macro")
+                        .collect();
+                    return (macros, Confidence::File);
+                }
             }
             let bound = callables(scope.bound(name, at));
             if !bound.is_empty() {

@@ -19,13 +19,25 @@ pub(super) fn callback_parameter(signature: &str, argument: usize, index: usize)
 /// `name`: a bare call of it calls the argument, never a definition of that name the file
 /// defines or imports (`function sendOptionsResponse(res, options, next) { next(err) }`).
 /// Languages writing the name first (Python, JavaScript, TypeScript, Rust, Go: a method's
-/// receiver too) and last (Java, C, C++); false for others.
+/// receiver too) and last (C, C++); false for others (Java keeps methods and variables in
+/// apart namespaces: `url(..)` in `url(String url)` is the method).
 pub(super) fn declares_parameter(language: Option<&str>, signature: &str, name: &str) -> bool {
     let name_first = match language {
         Some("python" | "javascript" | "typescript" | "tsx" | "rust" | "go") => true,
-        Some("java" | "c" | "cpp") => false,
+        Some("c" | "cpp") => false,
         _ => return false,
     };
+    if !signature.contains(name) {
+        return false;
+    }
+    let is_name = |c: char| c.is_alphanumeric() || matches!(c, '_' | '$');
+    // `const load = id => fetch(parse(id))`: one parameter without parentheses, before the
+    // arrow (the first `(` is a call in the body).
+    let head = signature.split('(').next().unwrap_or(signature);
+    if let Some((before, _)) = head.split_once("=>") {
+        let parameter = before.trim_end().rsplit(|c: char| !is_name(c)).next();
+        return parameter == Some(name);
+    }
     let Some(list) = parameter_list(signature) else {
         return false;
     };
@@ -38,21 +50,34 @@ pub(super) fn declares_parameter(language: Option<&str>, signature: &str, name: 
     {
         lists.push(next);
     }
-    let is_name = |c: char| c.is_alphanumeric() || matches!(c, '_' | '$');
-    lists.into_iter().flat_map(|l| split_top(l, ',')).any(|p| {
-        let p = p.split('=').next().unwrap_or(p).trim();
-        let p = p.trim_start_matches(['.', '*', '&']).trim_start();
-        let word = if name_first {
-            let p = ["mut ", "public ", "private ", "protected ", "readonly "]
-                .iter()
-                .fold(p, |p, m| p.strip_prefix(m).unwrap_or(p).trim_start());
-            p.split(|c: char| !is_name(c)).next()
-        } else {
-            p.trim_end_matches(['[', ']', ' '])
-                .rsplit(|c: char| !is_name(c))
-                .next()
-        };
-        word == Some(name)
+    lists.into_iter().any(|list| {
+        let parts = split_top(list, ',');
+        // Go's unnamed parameters (`func f(Config)`, `func (HandlerFunc) M()`): every part
+        // one word, a type; named ones end in a part with a name and a type (`a, b int`).
+        let unnamed = language == Some("go")
+            && parts
+                .last()
+                .is_some_and(|p| p.split_whitespace().count() < 2);
+        !unnamed
+            && parts.iter().any(|p| {
+                let p = p.split('=').next().unwrap_or(p).trim();
+                let p = p.trim_start_matches(['.', '*', '&']).trim_start();
+                if name_first {
+                    let p = ["mut ", "public ", "private ", "protected ", "readonly "]
+                        .iter()
+                        .fold(p, |p, m| p.strip_prefix(m).unwrap_or(p).trim_start());
+                    let word = p.split(|c: char| !is_name(c)).next();
+                    // A pattern (Rust's `Meters(rhs): Meters`, `Json { body }: Json`) names
+                    // a type's constructor, not a parameter.
+                    let after = word.map_or("", |w| p[w.len()..].trim_start());
+                    word == Some(name) && !after.starts_with(['(', '{'])
+                } else {
+                    // C's and C++'s type then name: a lone word is a type (`void on(Event)`).
+                    let p = p.trim_end_matches(['[', ']', ' ']);
+                    let words = p.split(|c: char| !is_name(c)).filter(|w| !w.is_empty());
+                    words.clone().count() >= 2 && words.clone().next_back() == Some(name)
+                }
+            })
     })
 }
 
@@ -213,22 +238,47 @@ mod tests {
             "func (m *Matcher) Match(fn MatchFunc) bool",
             "m"
         ));
+        let c = Some("cpp");
         assert!(declares_parameter(
-            Some("java"),
-            "void run(final Runnable task, int[] xs)",
+            c,
+            "void run(const Task& task, int xs[])",
             "task"
         ));
         assert!(declares_parameter(
-            Some("java"),
-            "void run(final Runnable task, int[] xs)",
+            c,
+            "void run(const Task& task, int xs[])",
             "xs"
         ));
         assert!(!declares_parameter(
-            Some("java"),
+            c,
             "void run(Runnable task)",
             "Runnable"
         ));
+        // An unnamed parameter is a type; Java calls a method, never a parameter, by name.
+        assert!(!declares_parameter(c, "void on(Event)", "Event"));
+        assert!(!declares_parameter(go, "func f(Config) error", "Config"));
+        assert!(declares_parameter(go, "func f(a, b int) error", "a"));
+        assert!(!declares_parameter(
+            Some("java"),
+            "Builder url(String url)",
+            "url"
+        ));
         assert!(!declares_parameter(Some("ruby"), "def f(next)", "next"));
+        // A one-line arrow function's parameter without parentheses; its body's calls are
+        // no parameters.
+        let arrow = "const load = id => fetchUser(parseId(id))";
+        assert!(declares_parameter(js, arrow, "id"));
+        assert!(!declares_parameter(js, arrow, "parseId"));
+        assert!(!declares_parameter(js, arrow, "fetchUser"));
+        // A Rust pattern names its type's constructor.
+        let rust = Some("rust");
+        let add = "fn add(self, Meters(rhs): Meters) -> Meters";
+        assert!(!declares_parameter(rust, add, "Meters"));
+        assert!(!declares_parameter(
+            rust,
+            "fn h(Json { body }: Json<T>)",
+            "Json"
+        ));
     }
 
     #[test]

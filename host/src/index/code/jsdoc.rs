@@ -143,44 +143,88 @@ fn parameter_name(after_type: &str) -> Option<&str> {
 }
 
 /// The name a `@param` tag's parameter is bound by in a declaration whose first line is
-/// `signature`: the name itself, or for a property (`arg.request`) the name a destructured
-/// parameter binds it by (`constructor ({ socket, request })`, `{ client: c }` binds `c`),
-/// when the line shows one.
+/// `signature`: the name itself, or for a property (`arg.request`) the name the one
+/// destructured parameter binds it by (`constructor ({ socket, request })`, `{ client: c }`
+/// binds `c`), when the line shows it; none where the prefix names a plain parameter
+/// (`function f (opts, { timeout })` and `opts.timeout`) or several are destructured.
 pub fn bound_parameter<'a>(name: &'a str, signature: &'a str) -> Option<&'a str> {
-    let Some((_, property)) = name.rsplit_once('.') else {
+    let Some((prefix, property)) = name.split_once('.') else {
         return Some(name);
     };
-    let parameters = signature.split_once('(')?.1;
-    // Which parameter a property belongs to is read from the tag's prefix only where one
-    // parameter is destructured.
-    if parameters.matches('{').count() != 1 {
+    if property.contains('.') {
         return None;
     }
-    let (pattern, _) = parameters.split_once('{')?.1.split_once('}')?;
-    pattern.split(',').find_map(|element| {
+    let parameters = split_top(enclosed(signature.split_once('(')?.1)?, ',');
+    let plain = |p: &&str| p.split('=').next().is_some_and(|n| n.trim() == prefix);
+    if parameters.iter().any(plain) {
+        return None;
+    }
+    let mut patterns = parameters
+        .iter()
+        .filter(|p| p.trim_start().starts_with('{'));
+    let (Some(pattern), None) = (patterns.next(), patterns.next()) else {
+        return None;
+    };
+    let inside = enclosed_in(pattern.trim_start(), '{', '}')?;
+    split_top(inside, ',').into_iter().find_map(|element| {
         let element = element.split('=').next()?;
         let (key, local) = element.split_once(':').unwrap_or((element, element));
-        (key.trim() == property).then(|| local.trim())
+        (key.trim() == property && !local.contains(['{', '['])).then(|| local.trim())
     })
 }
 
-/// `text` split at each `|` outside brackets.
-fn split_union(text: &str) -> Vec<&str> {
+/// What `text` holds up to the `)` closing the group it is inside (it starts just past the
+/// `(`).
+fn enclosed(text: &str) -> Option<&str> {
+    let mut depth = 0usize;
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '{' | '[' => depth += 1,
+            ')' if depth == 0 => return Some(&text[..i]),
+            ')' | '}' | ']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// What is inside the `open` bracket `text` starts with, up to its match.
+fn enclosed_in(text: &str, open: char, close: char) -> Option<&str> {
+    let rest = text.strip_prefix(open)?;
+    let mut depth = 0usize;
+    for (i, c) in rest.char_indices() {
+        match c {
+            c if c == open => depth += 1,
+            c if c == close && depth == 0 => return Some(&rest[..i]),
+            c if c == close => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `text` split at each `,` outside brackets.
+fn split_top(text: &str, separator: char) -> Vec<&str> {
     let mut out = Vec::new();
     let (mut depth, mut start) = (0i32, 0);
     for (i, c) in text.char_indices() {
         match c {
             '(' | '[' | '{' | '<' => depth += 1,
             ')' | ']' | '}' | '>' => depth -= 1,
-            '|' if depth == 0 => {
+            _ if c == separator && depth == 0 => {
                 out.push(&text[start..i]);
-                start = i + 1;
+                start = i + c.len_utf8();
             }
             _ => {}
         }
     }
     out.push(&text[start..]);
     out
+}
+
+/// `text` split at each `|` outside brackets.
+fn split_union(text: &str) -> Vec<&str> {
+    split_top(text, '|')
 }
 
 #[cfg(test)]
@@ -220,9 +264,18 @@ mod tests {
         assert_eq!(bound_parameter("arg.missing", ctor), None);
         assert_eq!(bound_parameter("opts.timeout", "function f (opts)"), None);
         assert_eq!(bound_parameter("opts", "function f (opts)"), Some("opts"));
-        // Two destructured parameters: which one `src.stream` is, is not read.
+        // Two destructured parameters: which one `src.stream` is, is not read; a plain
+        // parameter's property is no destructured name.
         let pipe = "function pipe ({ stream }, { stream: out })";
         assert_eq!(bound_parameter("src.stream", pipe), None);
+        let f = "function f (opts, { timeout })";
+        assert_eq!(bound_parameter("opts.timeout", f), None);
+        assert_eq!(bound_parameter("arg.timeout", f), Some("timeout"));
+        // A default for the pattern, a one-line body, a default elsewhere: still bound.
+        let f = "function f ({ client } = {}, opts = {}) { client.run() }";
+        assert_eq!(bound_parameter("arg.client", f), Some("client"));
+        // A nested pattern binds no name by the property.
+        assert_eq!(bound_parameter("arg.a", "function f ({ a: { b } })"), None);
     }
 
     #[test]

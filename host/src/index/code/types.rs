@@ -48,15 +48,16 @@ pub const MODULE_VALUE: char = '~';
 /// Whether the module a [`MODULE_VALUE`] anchored at the root names (`/lib/core/request.js`,
 /// `/lib/web`) is the file at `path` (`lib/core/request.js`, `lib/web/index.js`).
 pub fn module_is(module: &str, path: &str) -> bool {
-    const EXTENSIONS: [&str; 7] = [".d.ts", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs"];
-    let bare = |p: &str| -> String {
-        let p = p.trim_start_matches('/');
+    const EXTENSIONS: [&str; 9] = [
+        ".d.ts", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs",
+    ];
+    fn bare(p: &str) -> &str {
+        let p = p.trim_start_matches('/').trim_end_matches('/');
         EXTENSIONS
             .iter()
             .find_map(|e| p.strip_suffix(e))
             .unwrap_or(p)
-            .to_string()
-    };
+    }
     let (module, path) = (bare(module), bare(path));
     module == path
         || path
@@ -89,11 +90,12 @@ pub fn declared_return(
 
 /// The returns `types` state apart from their declarations, by the declaration's first line.
 pub fn stated_returns(types: &[Typed]) -> std::collections::HashMap<u32, &str> {
-    types
-        .iter()
-        .filter(|t| t.name == RETURNED)
-        .map(|t| (t.line, t.type_name.as_str()))
-        .collect()
+    let mut out = std::collections::HashMap::new();
+    for t in types.iter().filter(|t| t.name == RETURNED) {
+        // The first a declaration states, as its doc comment lists them.
+        out.entry(t.line).or_insert(t.type_name.as_str());
+    }
+    out
 }
 
 /// The position and the value of an [`UNPACKED`] type name.
