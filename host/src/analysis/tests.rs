@@ -4622,6 +4622,13 @@ fn javascript_constructor_functions_prototype_methods_and_exports_resolve() {
              NyanCat.prototype.draw = function () {\n  this.epilogue()\n  this.draw()\n}\n\nmodule.exports = NyanCat\n",
         ),
         (
+            "lib/dot.js",
+            "const Base = require('./base')\n\nfunction Dot () {}\nDot.prototype = Object.create(Base.prototype)\n\n\
+             Dot.prototype.draw = function () {\n  this.epilogue()\n}\n\n\
+             function Min () {}\nObject.setPrototypeOf(Min.prototype, Base.prototype)\n\n\
+             Min.prototype.draw = function () {\n  this.epilogue()\n}\n",
+        ),
+        (
             "lib/hook.js",
             "const utils = require('./utils')\nconst Suite = require('./suite')\n\n\
              function Hook () {\n  function next () {\n    return 1\n  }\n  next()\n}\n\n\
@@ -4702,6 +4709,12 @@ fn javascript_constructor_functions_prototype_methods_and_exports_resolve() {
             ("lib/nyan.js:NyanCat.draw", "container"),
         ])
     );
+    for caller in ["lib/dot.js:Dot.draw", "lib/dot.js:Min.draw"] {
+        assert_eq!(
+            callees(&s, caller),
+            pairs(&[("lib/base.js:Base.epilogue", "base")])
+        );
+    }
     // A constructor function's nested function is its local: neither a method of its
     // instances nor seen from the rest of the file; `utils[type]` is a value, no module;
     // a comment ending another line's code types nothing below it.

@@ -40,5 +40,9 @@
 ; `inherits(NyanCat, Base)`, `util.inherits(..)`: Node's way to give a constructor function a
 ; base (its prototype's prototype is the base's).
 (call_expression function: [(identifier) @_inherits (member_expression property: (property_identifier) @_inherits)] arguments: (arguments . (identifier) @bind.subclass . [(identifier) (member_expression)] @bind.base) (#eq? @_inherits "inherits"))
+; `Dot.prototype = Object.create(Base.prototype)`, `Object.setPrototypeOf(Dot.prototype,
+; Base.prototype)`: the same, written out.
+(assignment_expression left: (member_expression object: (identifier) @bind.subclass property: (property_identifier) @_prototype) right: (call_expression function: (member_expression object: (identifier) @_object property: (property_identifier) @_create) arguments: (arguments . (member_expression object: [(identifier) (member_expression)] @bind.base property: (property_identifier) @_base_prototype))) (#eq? @_prototype "prototype") (#eq? @_object "Object") (#eq? @_create "create") (#eq? @_base_prototype "prototype"))
+(call_expression function: (member_expression object: (identifier) @_object property: (property_identifier) @_set) arguments: (arguments . (member_expression object: (identifier) @bind.subclass property: (property_identifier) @_prototype) . (member_expression object: [(identifier) (member_expression)] @bind.base property: (property_identifier) @_base_prototype)) (#eq? @_object "Object") (#eq? @_set "setPrototypeOf") (#eq? @_prototype "prototype") (#eq? @_base_prototype "prototype"))
 ; `module.exports = Request`: what the module's value is.
 (assignment_expression left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) right: (identifier) @bind.exported (#eq? @_module "module") (#eq? @_exports "exports"))
