@@ -386,17 +386,10 @@ impl Graph {
         }
         // A Python package appeared or went: absolute imports inside it resolve differently
         // (`import typing` in a package never means its own typing.py).
-        let package_moved = removed
-            .iter()
-            .map(|&o| self.files[o as usize].path.as_str())
-            .chain(
-                facts
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, f)| kept[*i].is_none() && self.file(&f.path).is_none())
-                    .map(|(_, f)| f.path.as_str()),
-            )
-            .any(|p| p == "__init__.py" || p.ends_with("/__init__.py"));
+        let package_moved = touched.iter().any(|p| {
+            let appeared_or_went = self.file(p).is_none() || next.file(p).is_none();
+            appeared_or_went && (*p == "__init__.py" || p.ends_with("/__init__.py"))
+        });
         if package_moved {
             for (i, f) in facts.iter().enumerate() {
                 if f.language.as_deref() == Some("python") {

@@ -191,16 +191,7 @@ fn enclosed(text: &str) -> Option<&str> {
 /// What is inside the `open` bracket `text` starts with, up to its match.
 fn enclosed_in(text: &str, open: char, close: char) -> Option<&str> {
     let rest = text.strip_prefix(open)?;
-    let mut depth = 0usize;
-    for (i, c) in rest.char_indices() {
-        match c {
-            c if c == open => depth += 1,
-            c if c == close && depth == 0 => return Some(&rest[..i]),
-            c if c == close => depth -= 1,
-            _ => {}
-        }
-    }
-    None
+    super::types::group_end(rest, open, close).map(|end| &rest[..end])
 }
 
 /// `text` split at each `,` outside brackets.

@@ -554,7 +554,7 @@ fn after_group(text: &str) -> Option<&str> {
 
 /// Where the group whose `open` bracket comes just before `inside` closes: the byte offset
 /// in `inside` of its matching `close`, nested groups skipped.
-fn group_end(inside: &str, open: char, close: char) -> Option<usize> {
+pub(crate) fn group_end(inside: &str, open: char, close: char) -> Option<usize> {
     let mut depth = 1i32;
     inside.char_indices().find_map(|(i, c)| {
         if c == open {
