@@ -104,13 +104,18 @@ pub fn returned_type_name(expression: &str) -> Option<String> {
     }
 }
 
+/// The longest type expression read between a tag's braces.
+const MAX_TYPE_CHARS: usize = 1_000;
+
 /// The text between the `{` `text` opens with and its matching `}`.
 fn braced(text: &str) -> Option<&str> {
     if !text.starts_with('{') {
         return None;
     }
     let mut depth = 0usize;
-    for (i, c) in text.char_indices() {
+    // A type longer than this is none the graph reads, and a comment of unclosed `{`s (a
+    // hostile file's) is not scanned to its end once per tag.
+    for (i, c) in text.char_indices().take(MAX_TYPE_CHARS) {
         match c {
             '{' => depth += 1,
             '}' => {
@@ -242,8 +247,11 @@ mod tests {
             tags("@type {FastTimer[]}"),
             vec![(Stated::Declared, "FastTimer[]")]
         );
-        // A tag without braces, an unclosed brace: nothing.
+        // A tag without braces, an unclosed brace: nothing; many unclosed ones read in
+        // linear time (each tag's scan is bounded).
         assert!(tags("@param name\n@type {Foo").is_empty());
+        let hostile = "@type {".repeat(20_000);
+        assert!(tags(&hostile).is_empty());
     }
 
     #[test]
