@@ -115,7 +115,13 @@ file; properties left out, see below):
   assigned to a member (`Runner.prototype.run = function ..`, `exports.f = function f()
   ..`: it answers with the file's item, or a named function expression's own, whose callers
   are only those naming it) or a method with a computed name (`[kClose] () {..}`); such a
-  definition is no sample either (`no LSP item`). "missed-but-possible": server links the
+  definition is no sample either (`no LSP item`). tsserver's incoming calls of a method
+  gather the references of every method that implements one interface member with it
+  (`subscriber.complete()` on a `Subscriber` is listed under `ConsumerObserver.complete`,
+  both implementing `Observer.complete`): a caller listed only by calls whose definition
+  tsserver itself gives (textDocument/definition at the call) as another class's method,
+  neither the target's own class nor one it extends, is judged neither way (`not judged:
+  the server's definition is a sibling's`). "missed-but-possible": server links the
   default answer lacks but the name tier lists. A definition still paging after MAX_PAGES
   has its recall left out (`truncated`). The server is a reference, not the truth: read the
   disagreements (--show) before trusting a number.
@@ -525,9 +531,11 @@ def start_server(lang: str, root: Path, log) -> Lsp:
         return Lsp(["node", str(mods / "pyright/langserver.index.js"), "--stdio"], root,
                    settings=settings, log=log)
     if lang in ("typescript", "javascript"):
-        return Lsp(["node", str(mods / "typescript-language-server/lib/cli.mjs"), "--stdio"], root,
-                   init_options={"tsserver": {"path": str(mods / "typescript/lib/tsserver.js")}},
-                   log=log)
+        lsp = Lsp(["node", str(mods / "typescript-language-server/lib/cli.mjs"), "--stdio"], root,
+                  init_options={"tsserver": {"path": str(mods / "typescript/lib/tsserver.js")}},
+                  log=log)
+        lsp.lang = lang
+        return lsp
     if lang == "go":
         if not shutil.which("gopls"):
             raise SystemExit("gopls is missing: apt-get install golang-go gopls")
@@ -869,7 +877,8 @@ def their_links(lsp, ours, root: Path, item):
     """The server's direct links as {direction: {our key: [call sites]}}, and what was dropped."""
     if isinstance(lsp, Javac):
         return lsp.links(ours, item)
-    out = {"callers": defaultdict(list), "callees": defaultdict(list)}
+    out = {"callers": defaultdict(list), "callees": defaultdict(list),
+           "unjudged callers": defaultdict(list)}
     dropped = Counter()
     for call in lsp.request("callHierarchy/incomingCalls", {"item": item}) or []:
         rel = relative(root, call["from"]["uri"])
@@ -878,6 +887,8 @@ def their_links(lsp, ours, root: Path, item):
             d = ours.enclosing(rel, line) if rel else None
             if d is None:
                 dropped["dropped caller: toplevel" if rel else "dropped caller: external"] += 1
+            elif binds_to_a_sibling(lsp, root, ours, call["from"]["uri"], r["start"], item):
+                out["unjudged callers"][d[3]].append(f"{rel}:{line}")
             else:
                 out["callers"][d[3]].append(f"{rel}:{line}")
     here = relative(root, item["uri"])
@@ -907,6 +918,62 @@ def their_links(lsp, ours, root: Path, item):
             out["callees"][constructed(d[3], ours)] += [f"{here}:{r['start']['line'] + 1}"
                                                   for r in sites]
     return out, dropped
+
+
+def binds_to_a_sibling(lsp, root: Path, ours, uri: str, at, item) -> bool:
+    """Whether tsserver's own definition of a call it lists among the target's incoming calls
+    is another class's method: its call hierarchy gathers the references of every method that
+    implements one interface member (`subscriber.complete()` on a `Subscriber` is listed under
+    `ConsumerObserver.complete`, both implementing `Observer.complete`), while the call binds
+    to the one its receiver's class has. A definition in an interface, outside the project,
+    in the target's own class or in a class it extends is the call's reach, and kept."""
+    if getattr(lsp, "lang", None) not in ("typescript", "javascript"):
+        return False
+    path = Path(unquote(urlparse(uri).path))
+    lsp.open(path, "javascript" if path.suffix in (".js", ".cjs", ".mjs") else "typescript")
+    try:
+        found = lsp.request("textDocument/definition",
+                            {"textDocument": {"uri": uri}, "position": at}) or []
+    except LspError:
+        return False
+    found = [found] if isinstance(found, dict) else found
+    target = ours.enclosing(relative(root, item["uri"]) or "",
+                            item["selectionRange"]["start"]["line"] + 1)
+    if not found or target is None:
+        return False
+    for loc in found:
+        rel = relative(root, loc.get("targetUri") or loc.get("uri"))
+        start = (loc.get("targetSelectionRange") or loc.get("range"))["start"]["line"] + 1
+        d = rel and ours.enclosing(rel, start)
+        if not d or d == target:
+            return False
+        cls = d[3].partition("#")[2].rpartition(".")[0]
+        if not cls or kind_of(ours, f"{rel}#{cls}") != "class":
+            return False
+        own = target[3].partition("#")[2].rpartition(".")[0]
+        if cls == own or cls in ancestors(root, own):
+            return False
+    return True
+
+
+def ancestors(root: Path, cls: str) -> set:
+    """The classes a TypeScript or JavaScript class extends, by name, through the project's
+    sources (`class A<T> extends B<T>`), transitively."""
+    if getattr(ancestors, "table", (None,))[0] != root:
+        table = defaultdict(set)
+        pattern = re.compile(r"\bclass\s+([\w$]+)(?:<[^{]*?>)?\s+extends\s+([\w$.]+)")
+        for p in root.rglob("*"):
+            if p.suffix in (".ts", ".js") and "node_modules" not in p.parts and p.is_file():
+                for m in pattern.finditer(p.read_text(errors="replace")):
+                    table[m.group(1)].add(m.group(2).rpartition(".")[2])
+        ancestors.table = (root, table)
+    seen, todo = set(), [cls]
+    while todo:
+        for base in ancestors.table[1].get(todo.pop(), ()):
+            if base not in seen:
+                seen.add(base)
+                todo.append(base)
+    return seen
 
 
 def kind_of(ours, key):
@@ -1042,6 +1109,12 @@ def judge(name, binary, sample_n, seed, log):
             for far in [far for far in mine if kind_of(ours, far) == "macro"]:
                 del mine[far]
                 t["not judged: macro"] += 1
+            # A caller tsserver lists only by a call its own definition binds to another
+            # class's method (see `binds_to_a_sibling`): neither right nor wrong by it.
+            if direction == "callers":
+                for far in set(theirs.get("unjudged callers", ())) - set(theirs["callers"]):
+                    mine.pop(far, None)
+                    t["not judged: the server's definition is a sibling's"] += 1
             lsp_keys = set(theirs[direction])
             # tsserver has no item for a method assigned to a prototype (`Runner.prototype.run
             # = function ..`), so it can state no link to or from one: such a link of ours is
