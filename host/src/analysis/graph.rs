@@ -226,9 +226,9 @@ pub struct Graph {
     pub manifests: Manifests,
     /// The Go files of each directory, for imports of a module's own packages.
     go_dirs: HashMap<String, Vec<u32>>,
-    /// Every typed field of the project: holder type name to (field, type name), for calls
-    /// through chains of fields of other files' types.
-    field_types: HashMap<String, Vec<(String, String)>>,
+    /// Every typed field of the project: holder type name to (field, type name, file), for
+    /// calls through chains of fields of other files' types.
+    field_types: HashMap<String, Vec<(String, String, u32)>>,
     /// Returns stated apart from declarations (JSDoc's `@returns`), by (file, line).
     stated_returns: HashMap<(u32, u32), String>,
     /// Go package variables by (directory, name): their stated types, which every file of

@@ -4892,3 +4892,255 @@ fn a_call_of_a_parameter_calls_the_argument_not_a_namesake() {
         pairs(&[("lib/router.js:next", "file")])
     );
 }
+
+/// petgraph's traits as it declares them: inside a macro's body, with the macro's own
+/// `@section` markers.
+const MACRO_TRAITS: &str = "pub trait VisitMap<N> {\n    fn is_visited(&self, n: &N) -> bool;\n}\n\n\
+    pub trait Marks {\n    fn is_visited(&self) -> bool;\n}\n\n\
+    trait_template! {\n/// Makes a map.\npub trait Visitable {\n    @section type\n    type Map: VisitMap<usize>;\n    \
+    @section self\n    fn visit_map(self: &Self) -> Self::Map;\n}\n}\n\n\
+    pub struct Seen;\nimpl Seen {\n    pub fn mark(&self) {}\n}\n\n\
+    pub struct Graph;\nimpl Visitable for Graph {\n    type Map = Seen;\n    fn visit_map(&self) -> Self::Map { Seen }\n}\n";
+
+#[test]
+fn rust_items_in_a_macro_s_body_are_definitions_and_an_associated_type_types_what_returns_it() {
+    let files = |traits: &str| {
+        vec![
+            ("src/lib.rs".to_string(), "pub mod visit;\npub mod algo;\n".to_string()),
+            ("src/visit.rs".to_string(), traits.to_string()),
+            (
+                "src/algo.rs".to_string(),
+                "use crate::visit::{Graph, Visitable};\n\n\
+                 pub fn walk<G: Visitable>(g: G) {\n    let seen = g.visit_map();\n    seen.is_visited(&0);\n}\n\n\
+                 pub fn concrete(g: Graph) {\n    let seen = g.visit_map();\n    seen.mark();\n}\n\n\
+                 fn helper() {}\n\n\
+                 proptest! {\n    #[test]\n    fn checks(x in 0..3usize) {\n        helper();\n    }\n}\n"
+                    .to_string(),
+            ),
+        ]
+    };
+    let s = snapshot(&files(MACRO_TRAITS));
+    assert_eq!(
+        callees(&s, "src/algo.rs:walk"),
+        pairs(&[
+            ("src/visit.rs:VisitMap.is_visited", "type"),
+            ("src/visit.rs:Visitable.visit_map", "type"),
+        ])
+    );
+    assert_eq!(
+        callees(&s, "src/algo.rs:concrete"),
+        pairs(&[
+            ("src/visit.rs:Graph.visit_map", "type"),
+            ("src/visit.rs:Seen.mark", "type"),
+        ])
+    );
+    // A function a test macro declares is one, and its calls are its own.
+    assert_eq!(
+        callees(&s, "src/algo.rs:checks"),
+        pairs(&[("src/algo.rs:helper", "file")])
+    );
+    // The trait's bound changed: what returns the associated type returns the new bound, in
+    // an update as in a fresh build.
+    let changed = MACRO_TRAITS.replace("type Map: VisitMap<usize>;", "type Map: Marks;");
+    let changed_facts: Vec<_> = files(&changed).iter().map(|(p, t)| facts(p, t)).collect();
+    let updated = rank_snapshot(Graph::update(Some(&s.graph), &changed_facts));
+    let fresh = snapshot(&files(&changed));
+    let expected = pairs(&[
+        ("src/visit.rs:Marks.is_visited", "type"),
+        ("src/visit.rs:Visitable.visit_map", "type"),
+    ]);
+    assert_eq!(callees(&fresh, "src/algo.rs:walk"), expected);
+    assert_eq!(callees(&updated, "src/algo.rs:walk"), expected);
+}
+
+#[test]
+fn rust_loops_and_closures_over_collections_and_iterators_hold_their_elements() {
+    let s = snapshot(&[
+        (
+            "src/lib.rs",
+            "pub mod visit;\npub mod algo;\npub mod graph;\n",
+        ),
+        (
+            "src/visit.rs",
+            "pub trait EdgeRef {\n    fn source(&self) -> usize;\n    fn target(&self) -> usize;\n}\n\n\
+             trait_template! {\npub trait IntoEdgeReferences : Data {\n    @section type\n    \
+             type EdgeRef: EdgeRef<NodeId=Self::NodeId, EdgeId=Self::EdgeId,\n                          Weight=Self::EdgeWeight>;\n    \
+             type EdgeReferences: Iterator<Item=Self::EdgeRef>;\n    @section self\n    \
+             fn edge_references(self) -> Self::EdgeReferences;\n}\n}\n",
+        ),
+        (
+            "src/graph.rs",
+            "pub struct Node;\nimpl Node {\n    pub fn weight(&self) -> u32 { 0 }\n}\n\n\
+             pub struct Nodes;\nimpl Iterator for Nodes {\n    type Item = Node;\n    fn next(&mut self) -> Option<Node> { None }\n}\n\n\
+             pub struct Graph {\n    nodes: Vec<Node>,\n    maybe: Option<Vec<Node>>,\n}\n\n\
+             impl Graph {\n    pub fn nodes(&self) -> Nodes { Nodes }\n    \
+             pub fn maybe(&self) -> u32 {\n        self.maybe.as_ref().map(|ns| ns.weight()).unwrap_or(0)\n    }\n    pub fn all(&self) -> &[Node] { &self.nodes }\n    \
+             pub fn total(&self) -> u32 {\n        let mut t = 0;\n        for n in &self.nodes {\n            t += n.weight();\n        }\n        \
+             for n in self.nodes.iter().rev() {\n            t += n.weight();\n        }\n        \
+             let last = self.nodes.last().unwrap();\n        last.weight();\n        t\n    }\n}\n",
+        ),
+        (
+            "src/algo.rs",
+            "use crate::visit::{EdgeRef, IntoEdgeReferences};\nuse crate::graph::Graph;\n\n\
+             pub fn bridges<G>(graph: G)\nwhere\n    G: IntoEdgeReferences,\n{\n    \
+             graph.edge_references().filter(move |edge| {\n        edge.source() > 0\n    });\n    \
+             for e in graph.edge_references() {\n        e.target();\n    }\n}\n\n\
+             pub fn weigh(g: &Graph) {\n    for n in g.nodes() {\n        n.weight();\n    }\n    \
+             g.all().iter().map(|&n| n.weight());\n    g.nodes().sort_by(|a, b| a.weight().cmp(&b.weight()));\n}\n\n\
+             pub fn unknown(g: &Graph, count: usize) {\n    for n in 0..count {\n        n.weight();\n    }\n    \
+             for x in g.nodes().unrelated() {\n        x.weight();\n    }\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "src/algo.rs:bridges"),
+        pairs(&[
+            ("src/visit.rs:EdgeRef.source", "type"),
+            ("src/visit.rs:EdgeRef.target", "type"),
+            ("src/visit.rs:IntoEdgeReferences.edge_references", "type"),
+        ])
+    );
+    assert_eq!(
+        callees(&s, "src/graph.rs:Graph.total"),
+        pairs(&[("src/graph.rs:Node.weight", "type")])
+    );
+    // An `Option`'s `map` hands its closure the whole collection, no element.
+    assert!(
+        !callees(&s, "src/graph.rs:Graph.maybe")
+            .iter()
+            .any(|(_, how)| *how == "type"),
+        "{:?}",
+        callees(&s, "src/graph.rs:Graph.maybe")
+    );
+    assert_eq!(
+        callees(&s, "src/algo.rs:weigh"),
+        pairs(&[
+            ("src/graph.rs:Graph.all", "type"),
+            ("src/graph.rs:Graph.nodes", "type"),
+            ("src/graph.rs:Node.weight", "type"),
+        ])
+    );
+    // A range, or what an unknown method makes, holds nothing known: no link by the type.
+    let unknown = callees(&s, "src/algo.rs:unknown");
+    assert!(
+        unknown
+            .iter()
+            .all(|(callee, how)| callee == "src/graph.rs:Graph.nodes" || *how == "name"),
+        "{unknown:?}"
+    );
+}
+
+#[test]
+fn a_rust_return_type_is_the_declaring_file_s_and_a_trait_method_is_called_through_its_impls() {
+    let graph = |module: &str, at: &str| {
+        format!(
+            "use crate::visit::{{EdgeRef, Counted}};\n\n\
+             pub struct EdgeReference;\nimpl EdgeRef for EdgeReference {{\n    fn target(&self) -> usize {{ 0 }}\n}}\n\n\
+             pub struct Edges;\nimpl Iterator for Edges {{\n    type Item = EdgeReference;\n    \
+             fn next(&mut self) -> Option<EdgeReference> {{ None }}\n}}\n\n\
+             pub struct {module};\nimpl {module} {{\n    pub fn edges(&self) -> Edges {{ Edges }}\n}}\n\n\
+             impl<'a> Counted for &'a {module} {{\n    fn count(self) -> usize {{ 0 }}\n}}\n\n\
+             pub struct Cursor;\nimpl Cursor {{\n    pub fn step(&self) {{}}\n}}\n\n\
+             pub struct Walk {{\n    at: {at},\n}}\nimpl Walk {{\n    pub fn go(&self) {{\n        self.at.step();\n    }}\n}}\n"
+        )
+    };
+    let s = snapshot(&[
+        (
+            "src/lib.rs".to_string(),
+            "pub mod visit;\npub mod graph;\npub mod stable;\npub mod algo;\n".to_string(),
+        ),
+        (
+            "src/visit.rs".to_string(),
+            "pub trait EdgeRef {\n    fn target(&self) -> usize;\n}\n\n\
+             pub trait Counted {\n    fn count(self) -> usize;\n}\n\n\
+             pub struct Both;\nimpl Both {\n    pub fn target(&self, x: u8) -> usize { 0 }\n}\n\
+             impl EdgeRef for Both {\n    fn target(&self) -> usize { self.target(0) }\n}\n\n\
+             pub fn both(b: &Both) {\n    b.target(1);\n}\n"
+                .to_string(),
+        ),
+        ("src/graph.rs".to_string(), graph("Graph", "std::slice::Iter<'static, u8>")),
+        ("src/stable.rs".to_string(), graph("StableGraph", "Cursor")),
+        (
+            "src/algo.rs".to_string(),
+            "use crate::graph::Graph;\nuse crate::visit::{Counted, EdgeRef};\n\n\
+             pub fn walk(g: &Graph) {\n    for e in g.edges() {\n        e.target();\n    }\n    g.count();\n}\n"
+                .to_string(),
+        ),
+    ]);
+    // `Edges` and `EdgeReference` as graph.rs means them, not stable.rs's namesakes; an
+    // impl for `&'a Graph` holds `Graph`'s methods.
+    assert_eq!(
+        callees(&s, "src/algo.rs:walk"),
+        pairs(&[
+            ("src/graph.rs:EdgeReference.target", "type"),
+            ("src/graph.rs:Graph.count", "type"),
+            ("src/graph.rs:Graph.edges", "type"),
+        ])
+    );
+    // Asked about the trait's method, its callers include the calls of an implementation
+    // (not `both`'s: it calls `Both`'s own `target`, which Rust looks up before the
+    // trait's).
+    let target = "src/visit.rs:EdgeRef.target";
+    let view = views::call_graph(&s, &[id(&s, target)], 1, 50);
+    let callers: Vec<(String, &str)> = view_links(&view)
+        .into_iter()
+        .filter(|(_, to, _)| to == target)
+        .map(|(from, _, how)| (from, how))
+        .collect();
+    assert_eq!(callers, [("src/algo.rs:walk".to_string(), "dispatch")]);
+    // A field of a type named like another file's type is that file's type's own: graph.rs's
+    // `Walk.at` is a library's iterator, whose `step` is no project method.
+    assert_eq!(
+        callees(&s, "src/stable.rs:Walk.go"),
+        pairs(&[("src/stable.rs:Cursor.step", "type")])
+    );
+    assert!(
+        !callees(&s, "src/graph.rs:Walk.go")
+            .iter()
+            .any(|(_, how)| *how == "type"),
+        "{:?}",
+        callees(&s, "src/graph.rs:Walk.go")
+    );
+}
+
+#[test]
+fn an_iterator_s_item_restated_moves_the_loops_over_it_in_an_update() {
+    let files = |item: &str| {
+        vec![
+            ("src/lib.rs".to_string(), "pub mod graph;\npub mod algo;\n".to_string()),
+            (
+                "src/graph.rs".to_string(),
+                format!(
+                    "pub struct Node;\nimpl Node {{\n    pub fn weight(&self) -> u32 {{ 0 }}\n}}\n\n\
+                     pub struct Edge;\nimpl Edge {{\n    pub fn weight(&self) -> u32 {{ 1 }}\n}}\n\n\
+                     pub struct Nodes;\nimpl Iterator for Nodes {{\n    type Item = {item};\n    \
+                     fn next(&mut self) -> Option<{item}> {{ None }}\n}}\n\n\
+                     pub fn nodes() -> Nodes {{ Nodes }}\n"
+                ),
+            ),
+            (
+                "src/algo.rs".to_string(),
+                "use crate::graph::nodes;\n\npub fn weigh() {\n    for n in nodes() {\n        n.weight();\n    }\n}\n"
+                    .to_string(),
+            ),
+        ]
+    };
+    let before = snapshot(&files("Node"));
+    assert!(
+        callees(&before, "src/algo.rs:weigh")
+            .contains(&("src/graph.rs:Node.weight".to_string(), "type"))
+    );
+    let after: Vec<_> = files("Edge").iter().map(|(p, t)| facts(p, t)).collect();
+    let updated = rank_snapshot(Graph::update(Some(&before.graph), &after));
+    let fresh = snapshot(&files("Edge"));
+    assert_eq!(
+        callees(&fresh, "src/algo.rs:weigh"),
+        pairs(&[
+            ("src/graph.rs:Edge.weight", "type"),
+            ("src/graph.rs:nodes", "import"),
+        ])
+    );
+    assert_eq!(
+        callees(&updated, "src/algo.rs:weigh"),
+        callees(&fresh, "src/algo.rs:weigh")
+    );
+}

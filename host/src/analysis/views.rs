@@ -178,6 +178,18 @@ pub fn call_graph(s: &Snapshot, targets: &[u32], depth: u32, max_links: usize) -
                 called_through.insert(e, t);
             }
         }
+        // A Rust trait's method is called where a type's implementation of it is, as
+        // rust-analyzer lists it.
+        for implementation in g.implementations(t) {
+            let sure = |e: &&u32| g.calls[**e as usize].confidence != Confidence::Name;
+            for &e in g.callers[implementation as usize].iter().filter(sure) {
+                // Not the implementation's own call of its name (a std method it wraps).
+                if ![t, implementation].contains(&g.calls[e as usize].from) {
+                    called_through.insert(e, t);
+                    dispatched.insert(e);
+                }
+            }
+        }
         for interface_method in g.implemented(t) {
             // Not a target's own call through the interface (the servers list none).
             let sure = |e: &&u32| {

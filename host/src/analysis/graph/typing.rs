@@ -26,6 +26,74 @@ const RUST_PASS_THROUGH: &[&str] = &[
     "lock",
 ];
 
+/// Methods of Rust's collections and iterators that give an iterator over the same elements
+/// (`items.iter()`, `.rev()`, `.filter(..)`): of a value marked [`types::ELEMENTS`], that
+/// value again.
+const RUST_ITERATING: &[&str] = &[
+    "iter",
+    "iter_mut",
+    "into_iter",
+    "drain",
+    "rev",
+    "skip",
+    "take",
+    "step_by",
+    "filter",
+    "skip_while",
+    "take_while",
+    "cloned",
+    "copied",
+    "peekable",
+    "fuse",
+    "by_ref",
+    "inspect",
+    "chain",
+    "to_vec",
+    "collect",
+];
+
+/// Methods of Rust's collections and iterators that give one of the elements (behind an
+/// `Option`, which [`RUST_PASS_THROUGH`]'s `unwrap` peels): `stack.pop()`, `it.next()`.
+const RUST_ELEMENT: &[&str] = &[
+    "next",
+    "next_back",
+    "last",
+    "first",
+    "pop",
+    "pop_front",
+    "pop_back",
+    "front",
+    "back",
+    "get",
+    "get_mut",
+    "first_mut",
+    "last_mut",
+    "peek",
+    "nth",
+    "find",
+    "min",
+    "max",
+    "remove",
+    "swap_remove",
+];
+
+/// What a type name begins with when it means the type of that name a given file defines
+/// (`#12::Edges`: file 12's own `Edges`), as a Rust declaration's return type does where the
+/// project has several types so named: the declaring file's, not one the caller's file
+/// would name so. Only ever made while resolving, never stored.
+const IN_FILE: char = '#';
+
+/// The type `name` as file `file` defines it (see [`IN_FILE`]).
+fn in_file(file: u32, name: &str) -> String {
+    format!("{IN_FILE}{file}::{name}")
+}
+
+/// The file and name of a type named [`in_file`].
+fn split_in_file(name: &str) -> Option<(u32, &str)> {
+    let (file, inner) = name.strip_prefix(IN_FILE)?.split_once("::")?;
+    Some((file.parse().ok()?, inner))
+}
+
 /// How many calls deep a variable assigned a call's value is followed (`a = b.f()` where
 /// `b = c.g()`): each level a method's declared return type.
 pub(super) const CALL_VALUE_DEPTH: usize = 3;
@@ -68,8 +136,8 @@ impl Graph {
                     let holder = self.symbols[b as usize].symbol().name.as_str();
                     self.field_types.get(holder).into_iter().flatten()
                 })
-                .filter(|(name, _)| name == field)
-                .map(|(_, type_name)| type_name.clone())
+                .filter(|(name, ..)| name == field)
+                .map(|(_, type_name, _)| type_name.clone())
                 .collect();
             found.sort_unstable();
             found.dedup();
@@ -370,6 +438,15 @@ impl Graph {
                 .filter(of_kind)
                 .collect();
         }
+        // The type of that name a file defines (a Rust declaration's return type, as its
+        // own file means it).
+        if let Some((defining, inner)) = split_in_file(name) {
+            return self
+                .defined_in(defining, inner)
+                .into_iter()
+                .filter(|s| of_kind(s) && self.symbols[*s as usize].symbol().container.is_none())
+                .collect();
+        }
         // A Rust type reached through a module (`dir::Ignore`): by its name, unless the
         // project has no such module (`io::Error` is the standard library's).
         if let Some((module, inner)) = name.rsplit_once("::") {
@@ -660,6 +737,15 @@ impl Graph {
             if rust && RUST_PASS_THROUGH.contains(&method) {
                 return types;
             }
+            let collections = types.iter().filter(|t| t.starts_with(types::ELEMENTS));
+            if rust && RUST_ITERATING.contains(&method) {
+                return collections.cloned().collect();
+            }
+            if rust && RUST_ELEMENT.contains(&method) {
+                return collections
+                    .map(|t| t[types::ELEMENTS.len()..].to_string())
+                    .collect();
+            }
             return self.classes_held(scope, at, &types, method);
         };
         if returned.all(|r| r.as_deref() == Some(first.as_str())) {
@@ -853,6 +939,9 @@ impl Graph {
     /// no definition (`mod io`) and no file is named so, nor is the path's first name one
     /// of the tree's crates (`petgraph::Graph` in petgraph's own tests).
     pub(super) fn library_module(&self, module: &str) -> bool {
+        if module.starts_with(IN_FILE) {
+            return false;
+        }
         let head = module.rsplit("::").next().unwrap_or(module);
         let first = module.split("::").next().unwrap_or(module);
         self.named(head).is_empty()
@@ -899,6 +988,7 @@ impl Graph {
     /// The type a function or method is declared to return (`Self` as its impl's type).
     fn declared_return(&self, function: u32) -> Option<String> {
         let node = &self.symbols[function as usize];
+        let language = self.files[node.file as usize].language.as_deref();
         let stated = self
             .stated_returns
             .get(&(node.file, node.symbol().start_line));
@@ -925,8 +1015,18 @@ impl Graph {
             .collect();
         match nested.as_slice() {
             [Some(outer)] => Some(format!("{outer}.{returned}")),
+            // A Rust type the declaring file defines, where the project has several of that
+            // name (petgraph's `Edges` of each graph type): that file's.
+            [None] if language == Some("rust") => Some(self.as_file_means(node.file, returned)),
             _ => Some(returned),
         }
+    }
+
+    /// Whether the project defines more than one type named `name`.
+    fn several_types_named(&self, name: &str) -> bool {
+        let kind_of =
+            |s: &&u32| TYPE_LIKE.contains(&self.symbols[**s as usize].symbol().kind.as_str());
+        self.named(name).iter().filter(kind_of).nth(1).is_some()
     }
 
     /// The types a receiver chained through fields has (`self.app.config`, `h.pair.reader`):
@@ -1048,7 +1148,11 @@ impl Graph {
                         let found = if let Some((index, value)) = types::unpacked(&t) {
                             self.unpacked_types(scope, caller, at, value, index, depth - 1)
                         } else if let Some(path) = t.strip_prefix(types::ELEMENT_OF) {
-                            let held = self.path_types(scope, caller, at, path, depth - 1);
+                            // Rust ranges over a call's value too (`for e in g.edges(n)`).
+                            let held = match path.ends_with(types::CALL_VALUE) {
+                                true => self.value_types(scope, caller, at, path, depth),
+                                false => self.path_types(scope, caller, at, path, depth - 1),
+                            };
                             self.elements_of(scope, at, held)
                         } else if let Some(path) = t.strip_prefix(types::PATH_VALUE) {
                             self.path_types(scope, caller, at, path, depth - 1)
@@ -1087,6 +1191,15 @@ impl Graph {
     fn elements_of(&self, scope: &Scope, at: (u32, u32), types: Vec<String>) -> Vec<String> {
         let language = scope.facts.language.as_deref();
         let go = language == Some("go");
+        if language == Some("rust") {
+            return types
+                .into_iter()
+                .filter_map(|t| match t.strip_prefix(types::ELEMENTS) {
+                    Some(element) => Some(element.to_string()),
+                    None => self.iterator_item(scope, at, &t),
+                })
+                .collect();
+        }
         // A Python value of a class (`for row in table` of a `Table`) holds what its
         // `__iter__` yields, which no annotation here states.
         let marked_only = language == Some("python");
@@ -1111,6 +1224,43 @@ impl Graph {
                 element.unwrap_or(t)
             })
             .collect()
+    }
+
+    /// What iterating over a value of the Rust type `type_name` gives: the `Item` its
+    /// `Iterator` (or `IntoIterator`) impl states (`type Item = NodeIndex<Ix>;`), in the file
+    /// that defines the type, when the impls there agree; none otherwise.
+    fn iterator_item(&self, scope: &Scope, at: (u32, u32), type_name: &str) -> Option<String> {
+        let defined = self.types_meant(scope, at, type_name);
+        let files: Vec<u32> = defined
+            .iter()
+            .map(|&d| self.symbols[d as usize].file)
+            .collect();
+        let name = last_segment(type_name);
+        let items = self.members("Item", name).iter().filter(|&&m| {
+            let node = &self.symbols[m as usize];
+            node.symbol().kind == "type" && files.contains(&node.file)
+        });
+        let mut found = items.filter_map(|&m| {
+            let node = &self.symbols[m as usize];
+            let item = types::alias_target(Some("rust"), &node.symbol().signature)?;
+            Some(self.as_file_means(node.file, item))
+        });
+        let first = found.next()?;
+        found.all(|other| other == first).then_some(first)
+    }
+
+    /// A Rust type name as `file` means it: marked [`in_file`] when the file defines a type
+    /// of that name at its top level and the project has several (petgraph's `Edges` and
+    /// `EdgeReference` of each graph type), so a caller elsewhere reaches that one.
+    fn as_file_means(&self, file: u32, name: String) -> String {
+        let own = self.defined_in(file, &name).into_iter().any(|t| {
+            let t = self.symbols[t as usize].symbol();
+            t.container.is_none() && TYPE_LIKE.contains(&t.kind.as_str())
+        });
+        match own && self.several_types_named(&name) {
+            true => in_file(file, &name),
+            false => name,
+        }
     }
 
     /// The types of a callback's parameter `callee#argument#index` (see
@@ -1241,8 +1391,8 @@ impl Graph {
                 enums
                     .into_iter()
                     .flat_map(|e| self.field_types.get(e).into_iter().flatten())
-                    .filter(|(name, _)| name == variant)
-                    .map(|(_, type_name)| type_name.clone())
+                    .filter(|(name, ..)| name == variant)
+                    .map(|(_, type_name, _)| type_name.clone())
                     .collect()
             })
             .collect();
@@ -1269,14 +1419,35 @@ impl Graph {
         {
             return Vec::new();
         }
-        let mut found: Vec<String> = self
+        let declared: Vec<&(String, String, u32)> = self
             .field_types
             .get(last_segment(holder))
             .into_iter()
             .flatten()
-            .filter(|(name, _)| name == field)
-            .map(|(_, type_name)| type_name.clone())
+            .filter(|(name, ..)| name == field)
             .collect();
+        // Rust's types of one name in several files are several types (csr.rs's and
+        // matrix_graph.rs's `NodeReferences`): the fields of those the holder means.
+        let mut files: Vec<u32> = declared.iter().map(|(.., file)| *file).collect();
+        files.sort_unstable();
+        files.dedup();
+        let mut found: Vec<String> =
+            match files.len() > 1 && scope.facts.language.as_deref() == Some("rust") {
+                true => {
+                    let meant: Vec<u32> = self
+                        .types_named(scope, at, scope.file, holder, TYPE_LIKE)
+                        .iter()
+                        .map(|&t| self.symbols[t as usize].file)
+                        .collect();
+                    let of_meant = declared.iter().filter(|(.., file)| meant.contains(file));
+                    let kept: Vec<String> = of_meant.map(|(_, t, _)| t.clone()).collect();
+                    match meant.is_empty() {
+                        true => declared.iter().map(|(_, t, _)| t.clone()).collect(),
+                        false => kept,
+                    }
+                }
+                false => declared.iter().map(|(_, t, _)| t.clone()).collect(),
+            };
         if found.is_empty() {
             let classes = self.types_named(scope, at, scope.file, holder, CLASS_LIKE);
             found = self.inherited_field(scope, at, classes, field);
@@ -1488,6 +1659,72 @@ impl Graph {
         }
     }
 
+    /// The methods that implement the Rust trait method `method` (`fn target(&self)` of
+    /// `impl EdgeRef for EdgeReference`, for `EdgeRef::target`): a call of one of them is a
+    /// call of the trait's method too, as rust-analyzer lists it. Empty for any other
+    /// definition.
+    pub fn implementations(&self, method: u32) -> Vec<u32> {
+        let node = &self.symbols[method as usize];
+        let sym = node.symbol();
+        if self.files[node.file as usize].language.as_deref() != Some("rust") {
+            return Vec::new();
+        }
+        let Some(owner) = sym.container.as_deref() else {
+            return Vec::new();
+        };
+        let is_trait = self
+            .defined_in(node.file, owner)
+            .iter()
+            .any(|&t| self.symbols[t as usize].symbol().kind == "trait");
+        if !is_trait {
+            return Vec::new();
+        }
+        let family = self.family_of(node.file);
+        let named = self.named(&sym.name);
+        let rust = |m: u32| self.family_of(self.symbols[m as usize].file) == family;
+        // A type's own method of the name is what a call on the type reaches (Rust looks
+        // inherent methods up first), never its implementation of the trait's.
+        let inherent: Vec<&str> = named
+            .iter()
+            .copied()
+            .filter(|&m| {
+                rust(m)
+                    && self
+                        .enclosing_impl(m)
+                        .is_some_and(|i| implemented_trait(i).is_none())
+            })
+            .filter_map(|m| self.symbols[m as usize].symbol().container.as_deref())
+            .collect();
+        let mut out: Vec<u32> = named
+            .iter()
+            .copied()
+            .filter(|&m| m != method && rust(m))
+            .filter(|&m| {
+                let container = self.symbols[m as usize].symbol().container.as_deref();
+                container != Some(owner)
+                    && !container.is_some_and(|c| inherent.contains(&c))
+                    && self
+                        .enclosing_impl(m)
+                        .is_some_and(|i| implemented_trait(i) == Some(owner))
+            })
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// The signature of the Rust `impl` block a method is written in.
+    fn enclosing_impl(&self, method: u32) -> Option<&str> {
+        let node = &self.symbols[method as usize];
+        let m = node.symbol();
+        self.symbols_of(node.file)
+            .map(|i| self.symbols[i as usize].symbol())
+            .filter(|i| {
+                i.kind == "impl" && i.start_line <= m.start_line && m.end_line <= i.end_line
+            })
+            .min_by_key(|i| i.end_line - i.start_line)
+            .map(|i| i.signature.as_str())
+    }
+
     pub(super) fn family_of(&self, file: u32) -> Option<&str> {
         self.files[file as usize]
             .language
@@ -1536,15 +1773,17 @@ pub(super) fn stated_returns(facts: &[Arc<FileFacts>]) -> HashMap<(u32, u32), St
     out
 }
 
-/// Every field the files declare with a type: holder type name to (field, type name).
-pub(super) fn field_types(facts: &[Arc<FileFacts>]) -> HashMap<String, Vec<(String, String)>> {
-    let mut out: HashMap<String, Vec<(String, String)>> = HashMap::new();
-    for f in facts {
+/// Every field the files declare with a type: holder type name to (field, type name, file).
+pub(super) fn field_types(facts: &[Arc<FileFacts>]) -> HashMap<String, Vec<(String, String, u32)>> {
+    let mut out: HashMap<String, Vec<(String, String, u32)>> = HashMap::new();
+    for (file, f) in facts.iter().enumerate() {
         for t in &f.types {
             if let Some(holder) = field_holder(f, t) {
-                out.entry(holder.to_string())
-                    .or_default()
-                    .push((t.name.clone(), t.type_name.clone()));
+                out.entry(holder.to_string()).or_default().push((
+                    t.name.clone(),
+                    t.type_name.clone(),
+                    file as u32,
+                ));
             }
         }
     }
@@ -1629,4 +1868,18 @@ fn agreed(mut values: impl Iterator<Item = Option<String>>) -> Option<String> {
     values
         .all(|v| v.as_deref() == Some(first.as_str()))
         .then_some(first)
+}
+
+/// The trait a Rust `impl` declaration implements, by its last name (`impl<'a, Ix>
+/// visit::EdgeRef for EdgeReference<'a, Ix>` gives `EdgeRef`); none for a type's own `impl`.
+fn implemented_trait(signature: &str) -> Option<&str> {
+    let rest = signature.trim_start().strip_prefix("impl")?.trim_start();
+    let rest = match rest.strip_prefix('<') {
+        Some(generics) => &generics[types::group_end(generics, '<', '>')? + 1..],
+        None => rest,
+    };
+    let (written, _) = rest.split_once(" for ")?;
+    let path = written.trim().split('<').next()?.trim();
+    let name = path.rsplit("::").next()?.trim();
+    (!name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')).then_some(name)
 }

@@ -508,6 +508,12 @@ impl Graph {
         }
         let mut map = vec![None; self.files[old as usize].symbol_count as usize];
         let mut changed: Vec<&str> = Vec::new();
+        // A type declared inside a type (Rust's `type Item = Node;` of `impl Iterator for
+        // Nodes`): what ranging over its holder gives changes with it, so the holder does.
+        let with_holder = |k: &Key<'a>| {
+            let holder = k.2.filter(|_| k.1 == "type");
+            std::iter::once(k.0).chain(holder)
+        };
         for (k, locals) in &before {
             match after.get(k) {
                 Some(now) if now.len() == locals.len() => {
@@ -515,14 +521,14 @@ impl Graph {
                         map[*o as usize] = Some(*n);
                     }
                 }
-                _ => changed.push(k.0),
+                _ => changed.extend(with_holder(k)),
             }
         }
         changed.extend(
             after
                 .keys()
                 .filter(|k| !before.contains_key(*k))
-                .map(|k| k.0),
+                .flat_map(with_holder),
         );
         // A name with any differing definition is resolved again wherever it is used.
         let changed_set: HashSet<&str> = changed.iter().copied().collect();

@@ -5,6 +5,7 @@
 pub mod embedded;
 pub mod jsdoc;
 pub mod languages;
+mod macro_items;
 pub mod skeleton;
 pub mod syntax;
 pub mod types;
@@ -139,6 +140,12 @@ pub fn anchor_modules(types: &mut [Typed], path: &str) {
 
 /// [`extract`] from `tree`, `source`'s tree parsed already.
 pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
+    extract_tree_at(lang, source, tree, 0)
+}
+
+/// [`extract_tree`], `depth` levels of Rust item macros deep (see [`macro_items`]).
+fn extract_tree_at(lang: Language, source: &str, tree: &Tree, depth: usize) -> Extraction {
+    let reads_macro_items = lang == Language::Rust && depth < macro_items::MAX_DEPTH;
     let query = lang.query();
     let names = query.capture_names();
     let mut cursor = QueryCursor::new();
@@ -182,6 +189,7 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
             let node = capture.node;
             match capture_name {
                 "bind.callback" => callback_parameters(node, source, &mut out.types),
+                "bind.closure" => element_closure(node, source, &mut out.types),
                 "bind.exported" => out.types.push(Typed {
                     name: types::MODULE_EXPORTS.to_string(),
                     type_name: text(node, source).to_string(),
@@ -189,6 +197,10 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
                     line: line_of(node),
                     until: None,
                 }),
+                // An item macro's body is read as items below, its calls with them.
+                "macro.arguments"
+                    if reads_macro_items && node.parent().is_some_and(macro_items::holds_items) => {
+                }
                 "macro.arguments" => macro_calls(node, source, &mut out.calls),
                 "bind.name" => bound = Some((node, false)),
                 "bind.field" => bound = Some((node, true)),
@@ -282,6 +294,7 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
                 },
                 // `Map::<K, V>::new()` makes a `Map`.
                 (None, Some(c), _) => types::constructed_by(&without_turbofish(text(c, source))),
+                (None, None, Some(over)) if lang == Language::Rust => rust_ranged(over, source),
                 (None, None, Some(over)) => {
                     let path = text(over, source);
                     let is_path = !path.is_empty()
@@ -348,7 +361,139 @@ pub fn extract_tree(lang: Language, source: &str, tree: &Tree) -> Extraction {
         jsdoc_signatures(&mut out);
     }
     type_copied_fields(&mut out, &copies);
+    if lang == Language::Rust {
+        associated_returns(tree.root_node(), source, &mut out.types);
+    }
+    if reads_macro_items
+        && let Some(view) = macro_items::view(tree, source)
+        && let Some(inner) = parse(lang, &view)
+    {
+        let items = extract_tree_at(lang, &view, &inner, depth + 1);
+        merge_macro_items(&mut out, items);
+    }
     out
+}
+
+/// The type each Rust trait or `impl` method declared to return one of its associated types
+/// (`fn visit_map(&self) -> Self::Map`) returns, as a [`types::RETURNED`] entry on its first
+/// line: in a trait, the type the associated type is bound by (`type Map: VisitMap<..>`,
+/// so `g.visit_map().is_visited(..)` is `VisitMap::is_visited` for any `G: Visitable`); in an
+/// `impl`, the type it is (`type Map = FixedBitSet`).
+fn associated_returns(root: Node, source: &str, out: &mut Vec<Typed>) {
+    // A stack, not recursion: a hostile file may nest modules without end.
+    let mut nodes = vec![root];
+    while let Some(node) = nodes.pop() {
+        let mut walker = node.walk();
+        for child in node.named_children(&mut walker) {
+            match child.kind() {
+                "trait_item" | "impl_item" => {
+                    if let Some(body) = child.child_by_field_name("body") {
+                        returns_in_body(body, source, out);
+                    }
+                }
+                "mod_item" | "declaration_list" => nodes.push(child),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// [`associated_returns`] of one trait's or `impl`'s body.
+fn returns_in_body(body: Node, source: &str, out: &mut Vec<Typed>) {
+    let mut walker = body.walk();
+    let items: Vec<Node> = body.named_children(&mut walker).collect();
+    let mut associated: Vec<(&str, String)> = Vec::new();
+    for item in &items {
+        let (name, stated) = match item.kind() {
+            "associated_type" => (
+                item.child_by_field_name("name"),
+                item.child_by_field_name("bounds")
+                    .and_then(|b| b.named_child(0)),
+            ),
+            "type_item" => (
+                item.child_by_field_name("name"),
+                item.child_by_field_name("type"),
+            ),
+            _ => continue,
+        };
+        if let (Some(name), Some(stated)) = (name, stated)
+            && let Some(type_name) = types::rust_type_name(text(stated, source))
+        {
+            associated.push((text(name, source), type_name));
+        }
+    }
+    if associated.is_empty() {
+        return;
+    }
+    // An iterator of another associated type (`type Edges: Iterator<Item = Self::EdgeRef>`)
+    // iterates over what that one is.
+    let resolved: Vec<(&str, String)> = associated
+        .iter()
+        .map(|(name, type_name)| {
+            let element = type_name.strip_prefix(types::ELEMENTS);
+            let through = element.and_then(|e| associated.iter().find(|(n, _)| *n == e));
+            match through {
+                Some((_, t)) if !t.starts_with(types::ELEMENTS) => {
+                    (*name, format!("{}{t}", types::ELEMENTS))
+                }
+                _ => (*name, type_name.clone()),
+            }
+        })
+        .collect();
+    let associated = resolved;
+    for item in &items {
+        if !matches!(item.kind(), "function_item" | "function_signature_item") {
+            continue;
+        }
+        let Some(returned) = item.child_by_field_name("return_type") else {
+            continue;
+        };
+        let Some(name) = types::associated_path(text(returned, source)) else {
+            continue;
+        };
+        if let Some((_, type_name)) = associated.iter().find(|(n, _)| *n == name) {
+            out.push(Typed {
+                name: types::RETURNED.to_string(),
+                type_name: type_name.clone(),
+                field: false,
+                line: line_of(*item),
+                until: None,
+            });
+        }
+    }
+}
+
+/// Adds what an item macro's body holds (see [`macro_items`]) to the file's own: an item
+/// without a container of its own is the enclosing module's, trait's or `impl`'s (`mod
+/// tests { proptest! { fn f() } }` as `mod tests { fn f() }`; a function of a trait or an
+/// `impl` is its method), and the symbols stay in source order.
+fn merge_macro_items(out: &mut Extraction, items: Extraction) {
+    let outer: Vec<(u32, u32, String, bool)> = out
+        .symbols
+        .iter()
+        .filter(|s| matches!(s.kind.as_str(), "module" | "trait" | "impl"))
+        .map(|s| (s.start_line, s.end_line, s.name.clone(), s.kind != "module"))
+        .collect();
+    for mut symbol in items.symbols {
+        if symbol.container.is_none()
+            && let Some((_, _, name, of_a_type)) = outer
+                .iter()
+                .filter(|(start, end, ..)| *start <= symbol.start_line && symbol.end_line <= *end)
+                .min_by_key(|(start, end, ..)| end - start)
+        {
+            symbol.container = Some(name.clone());
+            if *of_a_type && symbol.kind == "function" {
+                symbol.kind = "method".to_string();
+            }
+        }
+        out.symbols.push(symbol);
+    }
+    out.symbols
+        .sort_by_key(|s| (s.start_line, std::cmp::Reverse(s.end_line)));
+    out.imports.extend(items.imports);
+    out.calls.extend(items.calls);
+    out.aliases.extend(items.aliases);
+    out.types.extend(items.types);
 }
 
 /// Whether nothing but indentation precedes `node` on its line.
@@ -859,6 +1004,118 @@ fn call_value(lang: Language, function: &str) -> Option<String> {
     }
 }
 
+/// What a Rust `for` loop ranges over, as a [`types::ELEMENT_OF`] type: a path (`&self.items`,
+/// `routes`) or a call's value (`g.edges(n)`, `self.items.iter()`), whose elements the loop's
+/// name holds.
+fn rust_ranged(over: Node, source: &str) -> Option<String> {
+    let mut over = over;
+    while over.kind() == "reference_expression" {
+        over = over.child_by_field_name("value")?;
+    }
+    let ranged = match over.kind() {
+        // A call whose receiver no path names (`make()[0].iter()`) ranges over nothing known.
+        "call_expression" => {
+            let function = over.child_by_field_name("function")?;
+            let value = call_value(Language::Rust, &without_turbofish(text(function, source)))?;
+            value.ends_with(types::CALL_VALUE).then_some(value)?
+        }
+        "identifier" | "field_expression" | "self" => {
+            let path = text(over, source);
+            dotted_path(path).then(|| path.to_string())?
+        }
+        _ => return None,
+    };
+    Some(format!("{}{ranged}", types::ELEMENT_OF))
+}
+
+/// Rust's iterator and collection methods whose closure's parameters are the elements
+/// (`edges.map(|e| e.target())`, `v.sort_by(|a, b| ..)`).
+const ELEMENT_CLOSURES: &[&str] = &[
+    "map",
+    "filter",
+    "filter_map",
+    "flat_map",
+    "for_each",
+    "try_for_each",
+    "any",
+    "all",
+    "find",
+    "find_map",
+    "position",
+    "rposition",
+    "inspect",
+    "take_while",
+    "skip_while",
+    "map_while",
+    "max_by_key",
+    "min_by_key",
+    "max_by",
+    "min_by",
+    "partition",
+    "sort_by_key",
+    "sort_by",
+    "sort_unstable_by_key",
+    "sort_unstable_by",
+    "retain",
+    "dedup_by_key",
+    "sum_by",
+];
+
+/// Types the parameters of a Rust closure passed first to an iterator's or collection's
+/// method that hands it the elements (see [`ELEMENT_CLOSURES`]): each is an element of
+/// what the method is called on, as a `for` loop's name is (`gr.edges(a).map(|e|
+/// e.target())`). A receiver of no collection's type gives them nothing.
+fn element_closure(closure: Node, source: &str, out: &mut Vec<Typed>) {
+    let Some(arguments) = closure.parent().filter(|a| a.kind() == "arguments") else {
+        return;
+    };
+    if arguments.named_child(0).map(|a| a.id()) != Some(closure.id()) {
+        return;
+    }
+    let Some(function) = arguments
+        .parent()
+        .and_then(|call| call.child_by_field_name("function"))
+        .filter(|f| f.kind() == "field_expression")
+    else {
+        return;
+    };
+    let method = function
+        .child_by_field_name("field")
+        .map(|f| text(f, source));
+    if !method.is_some_and(|m| ELEMENT_CLOSURES.contains(&m)) {
+        return;
+    }
+    let Some(ranged) = function
+        .child_by_field_name("value")
+        .and_then(|v| rust_ranged(v, source))
+    else {
+        return;
+    };
+    let Some(parameters) = closure.child_by_field_name("parameters") else {
+        return;
+    };
+    let until = Some(closure.end_position().row as u32 + 1);
+    let mut walker = parameters.walk();
+    for parameter in parameters.named_children(&mut walker).take(2) {
+        let mut name = parameter;
+        while matches!(name.kind(), "reference_pattern" | "mut_pattern") {
+            match name.named_child((name.named_child_count() as u32).saturating_sub(1)) {
+                Some(inner) => name = inner,
+                None => break,
+            }
+        }
+        if name.kind() == "identifier" {
+            out.push(Typed {
+                name: text(name, source).to_string(),
+                type_name: ranged.clone(),
+                field: false,
+                line: line_of(name),
+                until,
+            });
+        }
+    }
+}
+
 /// A path's value (`test.route`, `self.app`) as a [`types::PATH_VALUE`] type: a chain of
 /// plain names, at least one field deep; none for anything else (an index, a call).
 fn path_value(written: &str) -> Option<String> {
@@ -1229,7 +1486,23 @@ fn line_of(node: Node) -> u32 {
 fn split_qualified(lang: Language, name: Node, source: &str) -> (String, Option<String>) {
     let raw = text(name, source).trim();
     if lang == Language::Rust {
-        let base = raw.split('<').next().unwrap_or(raw).trim();
+        // `impl<'a> IntoEdges for &'a Graph<..>`: the methods of a `Graph`, which a call on
+        // one reaches through auto-referencing.
+        let mut base = raw.split('<').next().unwrap_or(raw).trim();
+        loop {
+            let before = base;
+            base = base.trim_start_matches('&').trim_start();
+            if base.starts_with('\'') {
+                base = base
+                    .split_once(' ')
+                    .map_or(base, |(_, rest)| rest)
+                    .trim_start();
+            }
+            base = base.strip_prefix("mut ").unwrap_or(base).trim_start();
+            if base == before {
+                break;
+            }
+        }
         return (base.to_string(), None);
     }
     match raw.rsplit_once("::") {

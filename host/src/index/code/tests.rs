@@ -806,3 +806,76 @@ fn calls_inside_a_rust_macro_s_arguments_are_calls() {
     );
     assert!(calls.contains(&("check", None)), "{calls:?}");
 }
+
+#[test]
+fn rust_items_in_an_item_macro_s_body_are_read_where_they_are_written() {
+    let src = "cfg_feature! {\n    pub mod extra;\n    use crate::store::Store;\n}\n\n\
+               trait_template! {\n/// Makes maps.\npub trait Visitable : Base {\n    @section type\n    \
+               type Map: VisitMap<Self::NodeId>;\n    @section self\n    /// A fresh map.\n    \
+               fn visit_map(self: &Self) -> Self::Map;\n    fn count(&self) -> usize { self.walk().len() }\n}\n}\n\n\
+               mod tests {\n    proptest! {\n        fn parses(s in \".*\") { check(s); }\n    }\n}\n\n\
+               fn body() {\n    inner! { fn hidden() {} }\n}\n\n\
+               lazy_static! { static ref CACHE: Cache = Cache::new(); }\n";
+    let x = extract(Language::Rust, src);
+    has(&x, "module", "extra", None);
+    has(&x, "trait", "Visitable", None);
+    has(&x, "method", "visit_map", Some("Visitable"));
+    has(&x, "method", "count", Some("Visitable"));
+    // Inside a module, as if written there.
+    has(&x, "function", "parses", Some("tests"));
+    assert!(
+        imports(&x).contains(&"crate::store::Store"),
+        "{:?}",
+        imports(&x)
+    );
+    // Positions are the file's own: the method's line, its doc and signature.
+    let visit_map = x.symbols.iter().find(|s| s.name == "visit_map").unwrap();
+    assert_eq!(visit_map.start_line, 13);
+    assert_eq!(visit_map.doc.as_ref().unwrap().text, "A fresh map.");
+    assert_eq!(
+        visit_map.signature,
+        "fn visit_map(self: &Self) -> Self::Map;"
+    );
+    // Its associated type's bound is what it returns.
+    assert!(
+        x.types
+            .iter()
+            .any(|t| t.name == types::RETURNED && t.type_name == "VisitMap" && t.line == 13),
+        "{:?}",
+        x.types
+    );
+    // The calls in the bodies are read once, as the language writes them.
+    let calls: Vec<(&str, Option<&str>)> = x
+        .calls
+        .iter()
+        .map(|c| (c.name.as_str(), c.receiver.as_deref()))
+        .collect();
+    assert_eq!(
+        calls.iter().filter(|c| c.0 == "check").count(),
+        1,
+        "{calls:?}"
+    );
+    assert!(calls.contains(&("len", Some("self.walk()"))), "{calls:?}");
+    // A macro in a function's body declares nothing outside it; a body without items (a
+    // `static ref`) is read as a macro's arguments.
+    assert!(
+        !x.symbols.iter().any(|s| s.name == "hidden"),
+        "{:?}",
+        names(&x)
+    );
+    assert!(calls.contains(&("new", Some("Cache"))), "{calls:?}");
+}
+
+#[test]
+fn item_macros_nested_without_end_are_read_to_a_bounded_depth() {
+    let depth = 5_000;
+    let opened: String = (0..depth)
+        .map(|i| format!("m! {{ fn f{i}() {{}} "))
+        .collect();
+    let src = format!("{opened}{}\nfn top() {{}}\n", " }".repeat(depth));
+    let x = extract(Language::Rust, &src);
+    has(&x, "function", "top", None);
+    has(&x, "function", "f0", None);
+    has(&x, "function", "f1", None);
+    assert!(!x.symbols.iter().any(|s| s.name == "f2"), "{:?}", names(&x));
+}

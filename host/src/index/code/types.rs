@@ -85,7 +85,31 @@ pub fn declared_return(
     symbol: &super::Symbol,
     stated: Option<&str>,
 ) -> Option<String> {
+    // Rust's `-> Self::Map`: the type its trait binds `Map` by, or its `impl` makes it,
+    // stated apart (the signature alone names no type).
+    if let (Some("rust"), Some(stated)) = (language, stated)
+        && rust_return(&symbol.signature).is_some_and(|r| associated_path(r).is_some())
+    {
+        return Some(stated.to_string());
+    }
     return_type(language, &symbol.signature).or_else(|| stated.map(str::to_string))
+}
+
+/// The associated type a Rust type as written names on `Self` (`Self::Map`, `&mut
+/// Self::Map` give `Map`), or none.
+pub fn associated_path(written: &str) -> Option<&str> {
+    let t = type_path(written)?;
+    let name = t.strip_prefix("Self::")?.trim();
+    let plain = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+    plain.then_some(name)
+}
+
+/// What a Rust declaration says it returns, as written (after `->`, before `where` or a
+/// body).
+fn rust_return(signature: &str) -> Option<&str> {
+    let signature = &signature[signature.find("fn ")?..];
+    let rest = after_group(signature)?.trim().strip_prefix("->")?;
+    rest.split(" where").next()?.split('{').next()
 }
 
 /// The returns `types` state apart from their declarations, by the declaration's first line.
@@ -369,6 +393,11 @@ pub fn alias_target(language: Option<&str>, signature: &str) -> Option<String> {
 /// `std::io::Error`, `walkdir::DirEntry`): the project's own `Error` is another type. A
 /// name right below `crate::`, `self::` or `super::` is given alone.
 pub fn rust_type_name(raw: &str) -> Option<String> {
+    rust_elements(rust_ok_type(raw), 0).or_else(|| rust_path_name(raw))
+}
+
+/// [`rust_type_name`] of a type that is no collection.
+fn rust_path_name(raw: &str) -> Option<String> {
     let path = type_path(rust_ok_type(raw))?;
     let mut segments = path.rsplit("::").map(str::trim);
     let last = segments.next()?.to_string();
@@ -382,6 +411,84 @@ pub fn rust_type_name(raw: &str) -> Option<String> {
         }
         _ => Some(last),
     }
+}
+
+/// Rust's collections whose first type argument is what iterating over them gives.
+const RUST_SEQUENCES: &[&str] = &[
+    "Vec",
+    "VecDeque",
+    "HashSet",
+    "BTreeSet",
+    "BinaryHeap",
+    "LinkedList",
+    "IndexSet",
+    "SmallVec",
+];
+
+/// Rust's iterator traits, whose `Item` is what iterating gives (`impl Iterator<Item = T>`).
+const RUST_ITERATORS: &[&str] = &[
+    "Iterator",
+    "IntoIterator",
+    "DoubleEndedIterator",
+    "ExactSizeIterator",
+];
+
+/// A Rust collection or iterator as written (`Vec<Foo>`, `&[Foo]`, `[Foo; 4]`, `impl
+/// Iterator<Item = &Foo>`, `Box<dyn Iterator<Item = Foo>>`, `Arc<Vec<Foo>>`) as its
+/// elements' type, marked [`ELEMENTS`] (`[]Foo`), as Python's `List[Foo]` is: iterating over
+/// it gives a `Foo`, while none of `Foo`'s methods are its own. None for any other type.
+fn rust_elements(written: &str, depth: usize) -> Option<String> {
+    // A type is short: a hostile one nested without end is no collection read here.
+    if depth > 4 || written.len() > 500 {
+        return None;
+    }
+    let mut t = written.trim();
+    loop {
+        let before = t;
+        for prefix in ["&", "mut ", "dyn ", "impl "] {
+            t = t.strip_prefix(prefix).unwrap_or(t).trim_start();
+        }
+        if t.starts_with('\'') {
+            t = t.split_once(' ').map_or("", |(_, rest)| rest).trim_start();
+        }
+        if t == before {
+            break;
+        }
+    }
+    // `impl Iterator<Item = &Node> + '_`: the trait, its lifetime bound aside.
+    t = split_top(t, '+').first().map_or(t, |first| first.trim());
+    let element = if let Some(inner) = t.strip_prefix('[') {
+        // `[Foo]`, `[Foo; 4]`.
+        let inner = inner.strip_suffix(']')?;
+        split_top(inner, ';').first()?.trim()
+    } else {
+        let open = t.find('<')?;
+        let inner = t[open + 1..].trim_end().strip_suffix('>')?;
+        let outer = t[..open].trim();
+        let last = outer.rsplit("::").next().unwrap_or(outer);
+        let arguments = split_top(inner, ',');
+        // A collection behind a `Box` or an `Arc` iterates as it does; behind an `Option` it
+        // is none (`opt.map(|v| ..)` hands the closure the whole collection).
+        if WRAPPERS.contains(&last) && last != "Option" {
+            return rust_elements(arguments.first()?, depth + 1);
+        }
+        if RUST_SEQUENCES.contains(&last) {
+            arguments.first()?.trim()
+        } else if RUST_ITERATORS.contains(&last) {
+            arguments.iter().find_map(|a| {
+                let (name, value) = a.split_once('=')?;
+                (name.trim() == "Item").then_some(value.trim())
+            })?
+        } else {
+            return None;
+        }
+    };
+    // An element that is a collection again (`Vec<Vec<Foo>>`) gives no one type.
+    if rust_elements(element, depth + 1).is_some() {
+        return None;
+    }
+    let name = rust_path_name(element)?;
+    Some(format!("{ELEMENTS}{name}"))
 }
 
 /// A Go type's name as [`type_name`] gives it, but kept with the package it is reached
@@ -483,10 +590,7 @@ pub fn return_type(language: Option<&str>, signature: &str) -> Option<String> {
     };
     let after_params = || after_group(signature);
     let written = match language? {
-        "rust" => {
-            let rest = after_params()?.trim().strip_prefix("->")?;
-            return rust_type_name(rest.split(" where").next()?.split('{').next()?);
-        }
+        "rust" => return rust_type_name(rust_return(signature)?),
         "python" => after_params()?
             .trim()
             .strip_prefix("->")?
@@ -756,5 +860,45 @@ mod tests {
                 "{signature}"
             );
         }
+    }
+
+    #[test]
+    fn a_rust_collection_or_iterator_is_its_elements_type() {
+        let cases = [
+            ("Vec<Node>", Some("[]Node")),
+            ("&[Node]", Some("[]Node")),
+            ("&'a mut [Node; 4]", Some("[]Node")),
+            ("Arc<Vec<crate::graph::Node>>", Some("[]graph::Node")),
+            ("Option<Vec<Node>>", Some("Vec")),
+            ("io::Result<VecDeque<Node>>", Some("[]Node")),
+            ("impl Iterator<Item = &'a Node> + '_", Some("[]Node")),
+            ("impl Iterator<Item = &'a Node>", Some("[]Node")),
+            ("Box<dyn Iterator<Item = Node>>", Some("[]Node")),
+            ("Iterator<Item=Self::EdgeRef>", Some("[]EdgeRef")),
+            // A collection of collections, or a map, is no one element (its own name stays);
+            // a plain type is itself.
+            ("Vec<Vec<Node>>", Some("Vec")),
+            ("HashMap<String, Node>", Some("HashMap")),
+            ("Node", Some("Node")),
+            ("Option<Node>", Some("Node")),
+        ];
+        for (written, expected) in cases {
+            assert_eq!(
+                super::rust_type_name(written).as_deref(),
+                expected,
+                "{written}"
+            );
+        }
+        // A type nested past any reading is none, at once.
+        let deep = format!("{}Node{}", "Vec<".repeat(10_000), ">".repeat(10_000));
+        assert_eq!(super::rust_elements(&deep, 0), None);
+    }
+
+    #[test]
+    fn a_rust_method_returning_an_associated_type_names_it() {
+        assert_eq!(super::associated_path("Self::Map"), Some("Map"));
+        assert_eq!(super::associated_path("&mut Self::Map"), Some("Map"));
+        assert_eq!(super::associated_path("G::Map"), None);
+        assert_eq!(super::associated_path("Map"), None);
     }
 }

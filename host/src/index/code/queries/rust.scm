@@ -38,3 +38,5 @@
 (where_predicate left: (type_identifier) @bind.name bounds: (trait_bounds [(type_identifier) (scoped_type_identifier) (generic_type)] @bind.type))
 (let_declaration pattern: (tuple_pattern) @bind.unpack value: (call_expression function: [(identifier) @bind.type (field_expression) @bind.call]))
 (let_declaration pattern: (tuple_pattern) @bind.unpack value: (tuple_expression) @bind.tuple)
+(for_expression pattern: (identifier) @bind.name value: (_) @bind.elem)
+(closure_expression) @bind.closure
