@@ -5144,3 +5144,135 @@ fn an_iterator_s_item_restated_moves_the_loops_over_it_in_an_update() {
         callees(&fresh, "src/algo.rs:weigh")
     );
 }
+
+#[test]
+fn rust_elements_are_read_only_where_the_language_gives_them() {
+    let s = snapshot(&[
+        ("src/lib.rs", "pub mod model;\npub mod run;\n"),
+        (
+            "src/model.rs",
+            "pub struct Item;\nimpl Item {\n    pub fn name(&self) {}\n}\n\n\
+             pub struct Cell;\nimpl Cell {\n    pub fn len(&self) -> usize { 0 }\n}\n\n\
+             pub struct Row;\nimpl Row {\n    pub fn len(&self) -> usize { 0 }\n}\n\
+             impl IntoIterator for Row {\n    type Item = Cell;\n    type IntoIter = std::vec::IntoIter<Cell>;\n    \
+             fn into_iter(self) -> Self::IntoIter { todo!() }\n}\n\n\
+             pub struct Edge;\nimpl Edge {\n    pub fn weight(&self) -> u32 { 0 }\n}\n\
+             pub struct Node;\nimpl Node {\n    pub fn weight(&self) -> u32 { 0 }\n}\n\n\
+             pub struct Users;\npub trait Source {\n    type Item;\n    fn all(&self) -> Box<dyn Iterator<Item = Self::Item>>;\n}\n\
+             impl Source for Users {\n    type Item = Node;\n    fn all(&self) -> Box<dyn Iterator<Item = Self::Item>> { todo!() }\n}\n\n\
+             pub struct Store<T> {\n    items: Vec<T>,\n}\nimpl<T> Store<T> {\n    pub fn all(&self) -> &[T] { &self.items }\n    \
+             pub fn one(&self) -> T { todo!() }\n}\n\n\
+             pub struct Table {\n    rows: Vec<Row>,\n}\nimpl Table {\n    \
+             pub fn rows(&self) -> std::io::Result<Vec<Row>> { todo!() }\n    \
+             pub fn first(&self) -> usize {\n        self.rows.first().map(|r| r.len()).unwrap_or(0)\n    }\n    \
+             pub fn each(&self) -> usize {\n        self.rows().map(|rs| rs.len()).unwrap_or(0)\n    }\n}\n\n\
+             pub fn unrelated() -> Node { Node }\n\n\
+             pub trait Handler {\n    fn weight(&self) -> u32;\n}\n",
+        ),
+        (
+            "src/run.rs",
+            "use crate::model::{unrelated, Edge, Handler, Node, Store, Users, Source};\n\n\
+             pub fn after(n: &Edge, nodes: &[Node]) {\n    for n in nodes {\n        n.weight();\n    }\n    n.weight();\n}\n\n\
+             pub fn guessed(nodes: &[Node]) {\n    for x in nodes.iter().unrelated() {\n        x.weight();\n    }\n}\n\n\
+             pub fn users(u: Users) {\n    for x in u.all() {\n        x.name();\n    }\n}\n\n\
+             pub fn generic<T: Handler>(s: &Store<Node>, _: T) {\n    for j in s.all() {\n        j.weight();\n    }\n    s.one().weight();\n}\n",
+        ),
+    ]);
+    // A loop's name holds only inside the loop: after it, `n` is the parameter again.
+    assert_eq!(
+        callees(&s, "src/run.rs:after"),
+        pairs(&[
+            ("src/model.rs:Edge.weight", "type"),
+            ("src/model.rs:Node.weight", "type"),
+        ])
+    );
+    // What an unknown method makes is no guess by a function's name (`unrelated`).
+    let typed = |caller: &str| -> Vec<String> {
+        callees(&s, caller)
+            .into_iter()
+            .filter(|(callee, how)| *how == "type" && callee.ends_with("weight"))
+            .map(|(callee, _)| callee)
+            .collect()
+    };
+    assert!(
+        typed("src/run.rs:guessed").is_empty(),
+        "{:?}",
+        callees(&s, "src/run.rs:guessed")
+    );
+    // `Self::Item` of an iterator is no project type named `Item`; a generic parameter
+    // (`&[T]`, `-> T` of `impl<T> Store<T>`) is the caller's choice, never its own `T: Handler`.
+    assert!(
+        !callees(&s, "src/run.rs:users")
+            .iter()
+            .any(|(callee, how)| *how != "name" && callee == "src/model.rs:Item.name"),
+        "{:?}",
+        callees(&s, "src/run.rs:users")
+    );
+    assert!(
+        !callees(&s, "src/run.rs:generic")
+            .iter()
+            .any(|(callee, how)| *how != "name" && callee.starts_with("src/model.rs:Handler")),
+        "{:?}",
+        callees(&s, "src/run.rs:generic")
+    );
+    // An `Option`'s or a `Result`'s `map` hands over the one value: `r` is a `Row`, `rs`
+    // the rows, never a `Cell` or a `Row` each.
+    assert_eq!(
+        callees(&s, "src/model.rs:Table.first"),
+        pairs(&[("src/model.rs:Row.len", "type")])
+    );
+    assert!(
+        !callees(&s, "src/model.rs:Table.each")
+            .iter()
+            .any(|(callee, how)| *how == "type" && callee.ends_with(".len")),
+        "{:?}",
+        callees(&s, "src/model.rs:Table.each")
+    );
+}
+
+#[test]
+fn a_rust_trait_s_callers_through_impls_are_its_own_trait_s_and_an_asked_impl_keeps_its_callers() {
+    let s = snapshot(&[
+        ("src/lib.rs", "pub mod io;\npub mod shape;\n"),
+        (
+            "src/io.rs",
+            "pub trait Read {\n    fn read(&mut self) -> usize;\n}\n\n\
+             pub struct Buf;\nimpl std::io::Read for Buf {\n    fn read(&mut self, b: &mut [u8]) -> std::io::Result<usize> { Ok(0) }\n}\n\n\
+             pub fn fill(b: &mut Buf) {\n    b.read(&mut []);\n}\n",
+        ),
+        (
+            "src/shape.rs",
+            "pub trait Shape {\n    fn area(&self) -> f64;\n}\n\n\
+             pub struct Circle;\nimpl Shape for Circle {\n    fn area(&self) -> f64 { 0.0 }\n}\n\n\
+             pub fn total(c: &Circle) -> f64 {\n    c.area()\n}\n",
+        ),
+    ]);
+    let callers_of = |targets: &[&str], target: &str| {
+        let ids: Vec<u32> = targets.iter().map(|t| id(&s, t)).collect();
+        let view = views::call_graph(&s, &ids, 1, 50);
+        let mut out: Vec<(String, &str)> = view_links(&view)
+            .into_iter()
+            .filter(|(_, to, _)| to == target)
+            .map(|(from, _, how)| (from, how))
+            .collect();
+        out.sort();
+        out
+    };
+    // `impl std::io::Read for Buf` implements the library's `Read`, not the project's.
+    assert_eq!(
+        callers_of(&["src/io.rs:Read.read"], "src/io.rs:Read.read"),
+        []
+    );
+    assert_eq!(
+        callers_of(&["src/shape.rs:Shape.area"], "src/shape.rs:Shape.area"),
+        [("src/shape.rs:total".to_string(), "dispatch")]
+    );
+    // Asked about both (a whole file), the implementation keeps its call.
+    assert_eq!(
+        callers_of(
+            &["src/shape.rs:Shape.area", "src/shape.rs:Circle.area"],
+            "src/shape.rs:Circle.area"
+        ),
+        [("src/shape.rs:total".to_string(), "type")]
+    );
+}

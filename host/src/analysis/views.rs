@@ -180,7 +180,11 @@ pub fn call_graph(s: &Snapshot, targets: &[u32], depth: u32, max_links: usize) -
         }
         // A Rust trait's method is called where a type's implementation of it is, as
         // rust-analyzer lists it.
+        // (An implementation asked about too keeps its own callers.)
         for implementation in g.implementations(t) {
+            if targets.contains(&implementation) {
+                continue;
+            }
             let sure = |e: &&u32| g.calls[**e as usize].confidence != Confidence::Name;
             for &e in g.callers[implementation as usize].iter().filter(sure) {
                 // Not the implementation's own call of its name (a std method it wraps).

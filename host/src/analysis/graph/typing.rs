@@ -998,7 +998,26 @@ impl Graph {
             stated.map(String::as_str),
         )?;
         if let ("Self", Some(own)) = (returned.as_str(), &node.symbol().container) {
-            return Some(own.clone());
+            return Some(match language {
+                Some("rust") => self.as_file_means(node.file, own.clone()),
+                _ => own.clone(),
+            });
+        }
+        // A Rust generic parameter (`fn all(&self) -> &[T]` of `impl<T> Store<T>`) is the
+        // caller's choice, not a type the declaration names.
+        if language == Some("rust") {
+            let bare = returned.strip_prefix(types::ELEMENTS).unwrap_or(&returned);
+            let impl_generics = self
+                .enclosing_impl(function)
+                .map(types::rust_generics)
+                .unwrap_or_default();
+            if types::rust_generics(&node.symbol().signature)
+                .iter()
+                .chain(&impl_generics)
+                .any(|g| *g == bare)
+            {
+                return None;
+            }
         }
         // A type nested in the declaring file (`static Builder builder()` of a class whose
         // `Builder` is its own): named through its outer type, as the declaring file means it,
@@ -1171,7 +1190,12 @@ impl Graph {
             match t.strip_suffix(types::CALL_VALUE) {
                 // Unknown: the called name as a type or a function's, but never a Go
                 // library's (`slog.Level(n)`), nor one element of what it returns.
-                Some(call) if through.is_empty() && types::unpacked(&t).is_none() => {
+                // (What a loop or a closure ranges over holds nothing known: no guess.)
+                Some(call)
+                    if through.is_empty()
+                        && types::unpacked(&t).is_none()
+                        && !t.starts_with(types::ELEMENT_OF) =>
+                {
                     if !scope.library_package_call(call.trim_end_matches("()"), at) {
                         out.push(last_segment(call).to_string());
                     }
@@ -1236,9 +1260,17 @@ impl Graph {
             .map(|&d| self.symbols[d as usize].file)
             .collect();
         let name = last_segment(type_name);
+        // An `Iterator`'s own `Item` only: an `IntoIterator` value is often reached through
+        // an `Option` (`rows.first().map(|r| ..)` hands over the row), which no type here
+        // tells apart.
         let items = self.members("Item", name).iter().filter(|&&m| {
             let node = &self.symbols[m as usize];
-            node.symbol().kind == "type" && files.contains(&node.file)
+            node.symbol().kind == "type"
+                && files.contains(&node.file)
+                && self
+                    .enclosing_impl(m)
+                    .and_then(implemented_trait)
+                    .is_some_and(|t| t == "Iterator")
         });
         let mut found = items.filter_map(|&m| {
             let node = &self.symbols[m as usize];
@@ -1419,35 +1451,30 @@ impl Graph {
         {
             return Vec::new();
         }
-        let declared: Vec<&(String, String, u32)> = self
-            .field_types
-            .get(last_segment(holder))
-            .into_iter()
-            .flatten()
-            .filter(|(name, ..)| name == field)
-            .collect();
+        let declared = || {
+            self.field_types
+                .get(last_segment(holder))
+                .into_iter()
+                .flatten()
+                .filter(|(name, ..)| name == field)
+        };
         // Rust's types of one name in several files are several types (csr.rs's and
         // matrix_graph.rs's `NodeReferences`): the fields of those the holder means.
-        let mut files: Vec<u32> = declared.iter().map(|(.., file)| *file).collect();
-        files.sort_unstable();
-        files.dedup();
-        let mut found: Vec<String> =
-            match files.len() > 1 && scope.facts.language.as_deref() == Some("rust") {
-                true => {
-                    let meant: Vec<u32> = self
-                        .types_named(scope, at, scope.file, holder, TYPE_LIKE)
-                        .iter()
-                        .map(|&t| self.symbols[t as usize].file)
-                        .collect();
-                    let of_meant = declared.iter().filter(|(.., file)| meant.contains(file));
-                    let kept: Vec<String> = of_meant.map(|(_, t, _)| t.clone()).collect();
-                    match meant.is_empty() {
-                        true => declared.iter().map(|(_, t, _)| t.clone()).collect(),
-                        false => kept,
-                    }
-                }
-                false => declared.iter().map(|(_, t, _)| t.clone()).collect(),
-            };
+        let mut first_file = None;
+        let several_files = declared().any(|(.., file)| *first_file.get_or_insert(*file) != *file);
+        let meant: Vec<u32> = match several_files && scope.facts.language.as_deref() == Some("rust")
+        {
+            true => self
+                .types_named(scope, at, scope.file, holder, TYPE_LIKE)
+                .iter()
+                .map(|&t| self.symbols[t as usize].file)
+                .collect(),
+            false => Vec::new(),
+        };
+        let mut found: Vec<String> = declared()
+            .filter(|(.., file)| meant.is_empty() || meant.contains(file))
+            .map(|(_, type_name, _)| type_name.clone())
+            .collect();
         if found.is_empty() {
             let classes = self.types_named(scope, at, scope.file, holder, CLASS_LIKE);
             found = self.inherited_field(scope, at, classes, field);
@@ -1701,27 +1728,33 @@ impl Graph {
             .filter(|&m| m != method && rust(m))
             .filter(|&m| {
                 let container = self.symbols[m as usize].symbol().container.as_deref();
+                // (A library's trait of the name, `impl io::Read for Buf`, is another.)
                 container != Some(owner)
                     && !container.is_some_and(|c| inherent.contains(&c))
-                    && self
-                        .enclosing_impl(m)
-                        .is_some_and(|i| implemented_trait(i) == Some(owner))
+                    && self.enclosing_impl(m).is_some_and(|i| {
+                        implemented_trait(i) == Some(owner)
+                            && implemented_trait_path(i).is_some_and(|p| {
+                                !self.through_library(p) && !p.starts_with("std::")
+                            })
+                    })
             })
             .collect();
         out.sort_unstable();
         out
     }
 
-    /// The signature of the Rust `impl` block a method is written in.
-    fn enclosing_impl(&self, method: u32) -> Option<&str> {
-        let node = &self.symbols[method as usize];
+    /// The signature of the Rust `impl` block a method (or an associated type) is written in.
+    /// Symbols are in source order, an `impl` before its members: it is looked for among the
+    /// few hundred before the member, so a hostile `impl` of endless members costs no more.
+    fn enclosing_impl(&self, member: u32) -> Option<&str> {
+        let node = &self.symbols[member as usize];
         let m = node.symbol();
-        self.symbols_of(node.file)
+        let first = self.symbols_of(node.file).start;
+        (first..member)
+            .rev()
+            .take(256)
             .map(|i| self.symbols[i as usize].symbol())
-            .filter(|i| {
-                i.kind == "impl" && i.start_line <= m.start_line && m.end_line <= i.end_line
-            })
-            .min_by_key(|i| i.end_line - i.start_line)
+            .find(|i| i.kind == "impl" && i.start_line <= m.start_line && m.end_line <= i.end_line)
             .map(|i| i.signature.as_str())
     }
 
@@ -1873,13 +1906,20 @@ fn agreed(mut values: impl Iterator<Item = Option<String>>) -> Option<String> {
 /// The trait a Rust `impl` declaration implements, by its last name (`impl<'a, Ix>
 /// visit::EdgeRef for EdgeReference<'a, Ix>` gives `EdgeRef`); none for a type's own `impl`.
 fn implemented_trait(signature: &str) -> Option<&str> {
+    implemented_trait_path(signature).and_then(|path| {
+        let name = path.rsplit("::").next()?.trim();
+        let plain = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+        plain.then_some(name)
+    })
+}
+
+/// The trait a Rust `impl` declaration implements, as written (`visit::EdgeRef`, `io::Read`).
+fn implemented_trait_path(signature: &str) -> Option<&str> {
     let rest = signature.trim_start().strip_prefix("impl")?.trim_start();
     let rest = match rest.strip_prefix('<') {
         Some(generics) => &generics[types::group_end(generics, '<', '>')? + 1..],
         None => rest,
     };
     let (written, _) = rest.split_once(" for ")?;
-    let path = written.trim().split('<').next()?.trim();
-    let name = path.rsplit("::").next()?.trim();
-    (!name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')).then_some(name)
+    Some(written.trim().split('<').next()?.trim())
 }

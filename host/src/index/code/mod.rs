@@ -14,6 +14,7 @@ pub use languages::Language;
 pub use types::Typed;
 
 use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 use tree_sitter::{Node, Parser, QueryCursor, StreamingIterator, Tree};
 
 /// A definition found in a source file. Lines are 1-based and inclusive.
@@ -378,8 +379,13 @@ fn extract_tree_at(lang: Language, source: &str, tree: &Tree, depth: usize) -> E
 /// (`fn visit_map(&self) -> Self::Map`) returns, as a [`types::RETURNED`] entry on its first
 /// line: in a trait, the type the associated type is bound by (`type Map: VisitMap<..>`,
 /// so `g.visit_map().is_visited(..)` is `VisitMap::is_visited` for any `G: Visitable`); in an
-/// `impl`, the type it is (`type Map = FixedBitSet`).
+/// `impl`, the type it is (`type Map = FixedBitSet`). An iterator of another associated type
+/// (`type Edges: Iterator<Item = Self::EdgeRef>`) iterates over what that one is, in the
+/// trait or a supertrait the file declares (`trait IntoEdges: IntoEdgeReferences`).
 fn associated_returns(root: Node, source: &str, out: &mut Vec<Typed>) {
+    let mut bodies: Vec<(Option<&str>, Node)> = Vec::new();
+    // Each trait of the file: its supertraits and its associated types.
+    let mut traits: HashMap<&str, (Vec<&str>, HashMap<&str, String>)> = HashMap::new();
     // A stack, not recursion: a hostile file may nest modules without end.
     let mut nodes = vec![root];
     while let Some(node) = nodes.pop() {
@@ -387,23 +393,114 @@ fn associated_returns(root: Node, source: &str, out: &mut Vec<Typed>) {
         for child in node.named_children(&mut walker) {
             match child.kind() {
                 "trait_item" | "impl_item" => {
-                    if let Some(body) = child.child_by_field_name("body") {
-                        returns_in_body(body, source, out);
+                    let Some(body) = child.child_by_field_name("body") else {
+                        continue;
+                    };
+                    let name = (child.kind() == "trait_item")
+                        .then(|| child.child_by_field_name("name"))
+                        .flatten()
+                        .map(|n| text(n, source));
+                    if let Some(name) = name {
+                        traits.insert(
+                            name,
+                            (supertraits(child, source), associated_in(body, source)),
+                        );
                     }
+                    bodies.push((name, body));
                 }
                 "mod_item" | "declaration_list" => nodes.push(child),
                 _ => {}
             }
         }
     }
+    for (name, body) in bodies {
+        let own = match name.and_then(|n| traits.get(n)) {
+            Some((_, own)) => own.clone(),
+            None => associated_in(body, source),
+        };
+        if own.is_empty() {
+            continue;
+        }
+        // `Self::X` as this trait, then its supertraits (three levels up), bind it.
+        let bound = |x: &str| -> Option<&String> {
+            let mut level: Vec<&str> = name.into_iter().collect();
+            let mut seen: HashSet<&str> = HashSet::new();
+            for _ in 0..3 {
+                let mut next = Vec::new();
+                // A few dozen traits at most: a hostile file's supertraits without end
+                // are no work per method.
+                for t in level.into_iter().filter(|t| seen.insert(t)).take(64) {
+                    let Some((supers, types)) = traits.get(t) else {
+                        continue;
+                    };
+                    if let Some(found) = types.get(x) {
+                        return Some(found);
+                    }
+                    next.extend(supers.iter().copied());
+                }
+                level = next;
+            }
+            None
+        };
+        let returned = |type_name: &String| -> Option<String> {
+            let Some(other) = type_name
+                .strip_prefix(types::ELEMENTS)
+                .and_then(|e| e.strip_prefix("Self::"))
+            else {
+                return Some(type_name.clone());
+            };
+            own.get(other)
+                .or_else(|| bound(other))
+                .filter(|t| !t.starts_with(types::ELEMENTS) && !t.contains("::"))
+                .map(|t| format!("{}{t}", types::ELEMENTS))
+        };
+        let mut walker = body.walk();
+        for item in body.named_children(&mut walker) {
+            if !matches!(item.kind(), "function_item" | "function_signature_item") {
+                continue;
+            }
+            let Some(written) = item.child_by_field_name("return_type") else {
+                continue;
+            };
+            let Some(x) = types::associated_path(text(written, source)) else {
+                continue;
+            };
+            if let Some(type_name) = own.get(x).and_then(returned) {
+                out.push(Typed {
+                    name: types::RETURNED.to_string(),
+                    type_name,
+                    field: false,
+                    line: line_of(item),
+                    until: None,
+                });
+            }
+        }
+    }
 }
 
-/// [`associated_returns`] of one trait's or `impl`'s body.
-fn returns_in_body(body: Node, source: &str, out: &mut Vec<Typed>) {
+/// The traits a Rust trait declaration names as its supertraits (`trait IntoEdges:
+/// IntoEdgeReferences + IntoNeighbors`), by their last name.
+fn supertraits<'s>(declaration: Node, source: &'s str) -> Vec<&'s str> {
+    let Some(bounds) = declaration.child_by_field_name("bounds") else {
+        return Vec::new();
+    };
+    let mut walker = bounds.walk();
+    bounds
+        .named_children(&mut walker)
+        .map(|b| {
+            let written = text(b, source);
+            let path = written.split('<').next().unwrap_or(written).trim();
+            path.rsplit("::").next().unwrap_or(path)
+        })
+        .collect()
+}
+
+/// The associated types a trait's or `impl`'s body declares: bound (`type Map: VisitMap<N>`,
+/// its first bound) or set (`type Map = FixedBitSet`), as [`types::rust_type_name`] reads them.
+fn associated_in<'s>(body: Node, source: &'s str) -> HashMap<&'s str, String> {
+    let mut associated = HashMap::new();
     let mut walker = body.walk();
-    let items: Vec<Node> = body.named_children(&mut walker).collect();
-    let mut associated: Vec<(&str, String)> = Vec::new();
-    for item in &items {
+    for item in body.named_children(&mut walker) {
         let (name, stated) = match item.kind() {
             "associated_type" => (
                 item.child_by_field_name("name"),
@@ -419,48 +516,10 @@ fn returns_in_body(body: Node, source: &str, out: &mut Vec<Typed>) {
         if let (Some(name), Some(stated)) = (name, stated)
             && let Some(type_name) = types::rust_type_name(text(stated, source))
         {
-            associated.push((text(name, source), type_name));
+            associated.insert(text(name, source), type_name);
         }
     }
-    if associated.is_empty() {
-        return;
-    }
-    // An iterator of another associated type (`type Edges: Iterator<Item = Self::EdgeRef>`)
-    // iterates over what that one is.
-    let resolved: Vec<(&str, String)> = associated
-        .iter()
-        .map(|(name, type_name)| {
-            let element = type_name.strip_prefix(types::ELEMENTS);
-            let through = element.and_then(|e| associated.iter().find(|(n, _)| *n == e));
-            match through {
-                Some((_, t)) if !t.starts_with(types::ELEMENTS) => {
-                    (*name, format!("{}{t}", types::ELEMENTS))
-                }
-                _ => (*name, type_name.clone()),
-            }
-        })
-        .collect();
-    let associated = resolved;
-    for item in &items {
-        if !matches!(item.kind(), "function_item" | "function_signature_item") {
-            continue;
-        }
-        let Some(returned) = item.child_by_field_name("return_type") else {
-            continue;
-        };
-        let Some(name) = types::associated_path(text(returned, source)) else {
-            continue;
-        };
-        if let Some((_, type_name)) = associated.iter().find(|(n, _)| *n == name) {
-            out.push(Typed {
-                name: types::RETURNED.to_string(),
-                type_name: type_name.clone(),
-                field: false,
-                line: line_of(*item),
-                until: None,
-            });
-        }
-    }
+    associated
 }
 
 /// Adds what an item macro's body holds (see [`macro_items`]) to the file's own: an item
@@ -753,6 +812,8 @@ fn macro_receiver(before: &[Node], source: &str) -> Option<String> {
 /// parameters and locals), a match arm (its pattern's names), a catch clause.
 const NARROW_SCOPES: &[&str] = &[
     "closure_expression",
+    // Rust's `for x in ..`: `x`, and what the body binds, end with the loop.
+    "for_expression",
     "match_arm",
     "func_literal",
     "arrow_function",
@@ -1061,6 +1122,55 @@ const ELEMENT_CLOSURES: &[&str] = &[
     "sum_by",
 ];
 
+/// Methods of Rust's collections, iterators, `Option`s and `Result`s whose value is an
+/// `Option` or a `Result` of one value: its `map` and `filter` hand their closure that value,
+/// no element of it.
+const GIVE_AN_OPTION: &[&str] = &[
+    "next",
+    "next_back",
+    "last",
+    "first",
+    "pop",
+    "pop_front",
+    "pop_back",
+    "front",
+    "back",
+    "get",
+    "get_mut",
+    "first_mut",
+    "last_mut",
+    "peek",
+    "nth",
+    "find",
+    "min",
+    "max",
+    "position",
+    "max_by_key",
+    "min_by_key",
+    "max_by",
+    "min_by",
+    "as_ref",
+    "as_mut",
+    "as_deref",
+    "ok",
+    "err",
+    "and_then",
+    "or_else",
+    "checked_sub",
+    "checked_add",
+];
+
+/// Whether a Rust receiver is a call of one of [`GIVE_AN_OPTION`] (`rows.first()`,
+/// `self.literals.as_ref()`).
+fn gives_an_option(value: Node, source: &str) -> bool {
+    value.kind() == "call_expression"
+        && value
+            .child_by_field_name("function")
+            .filter(|f| f.kind() == "field_expression")
+            .and_then(|f| f.child_by_field_name("field"))
+            .is_some_and(|m| GIVE_AN_OPTION.contains(&text(m, source)))
+}
+
 /// Types the parameters of a Rust closure passed first to an iterator's or collection's
 /// method that hands it the elements (see [`ELEMENT_CLOSURES`]): each is an element of
 /// what the method is called on, as a `for` loop's name is (`gr.edges(a).map(|e|
@@ -1085,10 +1195,18 @@ fn element_closure(closure: Node, source: &str, out: &mut Vec<Typed>) {
     if !method.is_some_and(|m| ELEMENT_CLOSURES.contains(&m)) {
         return;
     }
-    let Some(ranged) = function
-        .child_by_field_name("value")
-        .and_then(|v| rust_ranged(v, source))
-    else {
+    let Some(value) = function.child_by_field_name("value") else {
+        return;
+    };
+    // `rows.first().map(|r| ..)`: an `Option`'s closure holds its one value, as a `let r =
+    // rows.first()?` would; no element of it.
+    let ranged = match gives_an_option(value, source) {
+        true => rust_ranged(value, source)
+            .and_then(|r| r.strip_prefix(types::ELEMENT_OF).map(str::to_string))
+            .filter(|r| r.ends_with(types::CALL_VALUE)),
+        false => rust_ranged(value, source),
+    };
+    let Some(ranged) = ranged else {
         return;
     };
     let Some(parameters) = closure.child_by_field_name("parameters") else {

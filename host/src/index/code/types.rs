@@ -104,6 +104,40 @@ pub fn associated_path(written: &str) -> Option<&str> {
     plain.then_some(name)
 }
 
+/// The generic parameters a Rust function or `impl` declaration names (`fn all<T: Clone>(..)`,
+/// `impl<'a, N, const K: usize> Store<N>` give `T`; `N`, `K`): a type of that name in what it
+/// returns is the caller's choice, no type of the project's.
+pub fn rust_generics(signature: &str) -> Vec<&str> {
+    let rest = match signature.find("fn ") {
+        Some(at) => {
+            let after = &signature[at + 3..];
+            let name_end = after
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(after.len());
+            &after[name_end..]
+        }
+        None => match signature.trim_start().strip_prefix("impl") {
+            Some(rest) => rest,
+            None => return Vec::new(),
+        },
+    };
+    let Some(inside) = rest.trim_start().strip_prefix('<') else {
+        return Vec::new();
+    };
+    let Some(end) = group_end(inside, '<', '>') else {
+        return Vec::new();
+    };
+    split_top(&inside[..end], ',')
+        .into_iter()
+        .map(|p| {
+            let p = p.trim();
+            let p = p.strip_prefix("const ").unwrap_or(p);
+            p.split([':', '=']).next().unwrap_or(p).trim()
+        })
+        .filter(|p| !p.is_empty() && !p.starts_with('\''))
+        .collect()
+}
+
 /// What a Rust declaration says it returns, as written (after `->`, before `where` or a
 /// body).
 fn rust_return(signature: &str) -> Option<&str> {
@@ -393,7 +427,9 @@ pub fn alias_target(language: Option<&str>, signature: &str) -> Option<String> {
 /// `std::io::Error`, `walkdir::DirEntry`): the project's own `Error` is another type. A
 /// name right below `crate::`, `self::` or `super::` is given alone.
 pub fn rust_type_name(raw: &str) -> Option<String> {
-    rust_elements(rust_ok_type(raw), 0).or_else(|| rust_path_name(raw))
+    // A collection behind a `Result` is none (`rows().map(|rs| ..)` hands the closure the
+    // whole collection); `?` and `.unwrap()` of it give the collection's name alone.
+    rust_elements(raw, 0).or_else(|| rust_path_name(raw))
 }
 
 /// [`rust_type_name`] of a type that is no collection.
@@ -486,6 +522,14 @@ fn rust_elements(written: &str, depth: usize) -> Option<String> {
     // An element that is a collection again (`Vec<Vec<Foo>>`) gives no one type.
     if rust_elements(element, depth + 1).is_some() {
         return None;
+    }
+    // An associated type (`Self::EdgeRef`, `G::Map`) is what its trait says, which the
+    // declaring trait reads (see `associated_returns`): kept as written, it names no type.
+    let path = type_path(element)?;
+    if let Some((head, _)) = path.split_once("::")
+        && head.starts_with(char::is_uppercase)
+    {
+        return Some(format!("{ELEMENTS}{path}"));
     }
     let name = rust_path_name(element)?;
     Some(format!("{ELEMENTS}{name}"))
@@ -688,7 +732,7 @@ pub fn rust_ok_type(written: &str) -> &str {
 }
 
 /// `text` split at `sep` outside brackets.
-fn split_top(text: &str, sep: char) -> Vec<&str> {
+pub(crate) fn split_top(text: &str, sep: char) -> Vec<&str> {
     let mut out = Vec::new();
     let (mut depth, mut start) = (0i32, 0);
     for (i, c) in text.char_indices() {
@@ -870,11 +914,12 @@ mod tests {
             ("&'a mut [Node; 4]", Some("[]Node")),
             ("Arc<Vec<crate::graph::Node>>", Some("[]graph::Node")),
             ("Option<Vec<Node>>", Some("Vec")),
-            ("io::Result<VecDeque<Node>>", Some("[]Node")),
+            ("io::Result<VecDeque<Node>>", Some("VecDeque")),
             ("impl Iterator<Item = &'a Node> + '_", Some("[]Node")),
             ("impl Iterator<Item = &'a Node>", Some("[]Node")),
             ("Box<dyn Iterator<Item = Node>>", Some("[]Node")),
-            ("Iterator<Item=Self::EdgeRef>", Some("[]EdgeRef")),
+            ("Iterator<Item=Self::EdgeRef>", Some("[]Self::EdgeRef")),
+            ("Box<dyn Iterator<Item = G::EdgeRef>>", Some("[]G::EdgeRef")),
             // A collection of collections, or a map, is no one element (its own name stays);
             // a plain type is itself.
             ("Vec<Vec<Node>>", Some("Vec")),
