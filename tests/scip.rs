@@ -10,8 +10,9 @@ use common::{Fixture, call, connect, structured};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
-/// `shut` calls `Reader::close` on a loop's binding, which no declaration in the caller types,
-/// and `close` has two definitions: the host's own resolution can only guess between them.
+/// `shut` calls `Reader::close` on what a closure makes of each reader, which the host does
+/// not follow (a plain `for r in readers` it types), and `close` has two definitions: the
+/// host's own resolution can only guess between them.
 const LIB: &str = "pub struct Reader;
 pub struct Writer;
 
@@ -24,7 +25,7 @@ impl Writer {
 }
 
 pub fn shut(readers: &[Reader]) {
-    for r in readers {
+    for r in readers.iter().map(|r| r) {
         r.close();
     }
     let v: Vec<u8> = Vec::new();
