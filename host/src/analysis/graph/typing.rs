@@ -52,30 +52,9 @@ const RUST_ITERATING: &[&str] = &[
     "collect",
 ];
 
-/// Methods of Rust's collections and iterators that give one of the elements (behind an
-/// `Option`, which [`RUST_PASS_THROUGH`]'s `unwrap` peels): `stack.pop()`, `it.next()`.
-const RUST_ELEMENT: &[&str] = &[
-    "next",
-    "next_back",
-    "last",
-    "first",
-    "pop",
-    "pop_front",
-    "pop_back",
-    "front",
-    "back",
-    "get",
-    "get_mut",
-    "first_mut",
-    "last_mut",
-    "peek",
-    "nth",
-    "find",
-    "min",
-    "max",
-    "remove",
-    "swap_remove",
-];
+/// Methods of Rust's collections that take one of the elements out as it is (`v.remove(i)`);
+/// those giving one behind an `Option` are [`types::RUST_OPTIONAL_ELEMENT`].
+const RUST_TAKEN_ELEMENT: &[&str] = &["remove", "swap_remove"];
 
 /// What a type name begins with when it means the type of that name a given file defines
 /// (`#12::Edges`: file 12's own `Edges`), as a Rust declaration's return type does where the
@@ -741,7 +720,9 @@ impl Graph {
             if rust && RUST_ITERATING.contains(&method) {
                 return collections.cloned().collect();
             }
-            if rust && RUST_ELEMENT.contains(&method) {
+            let one = types::RUST_OPTIONAL_ELEMENT.contains(&method)
+                || RUST_TAKEN_ELEMENT.contains(&method);
+            if rust && one {
                 return collections
                     .map(|t| t[types::ELEMENTS.len()..].to_string())
                     .collect();

@@ -1122,28 +1122,11 @@ const ELEMENT_CLOSURES: &[&str] = &[
     "sum_by",
 ];
 
-/// Methods of Rust's collections, iterators, `Option`s and `Result`s whose value is an
-/// `Option` or a `Result` of one value: its `map` and `filter` hand their closure that value,
+/// Methods of Rust's iterators, `Option`s and `Result`s whose value is an `Option` or a
+/// `Result` of one value, besides those giving an element
+/// ([`types::RUST_OPTIONAL_ELEMENT`]): its `map` and `filter` hand their closure that value,
 /// no element of it.
 const GIVE_AN_OPTION: &[&str] = &[
-    "next",
-    "next_back",
-    "last",
-    "first",
-    "pop",
-    "pop_front",
-    "pop_back",
-    "front",
-    "back",
-    "get",
-    "get_mut",
-    "first_mut",
-    "last_mut",
-    "peek",
-    "nth",
-    "find",
-    "min",
-    "max",
     "position",
     "max_by_key",
     "min_by_key",
@@ -1160,15 +1143,18 @@ const GIVE_AN_OPTION: &[&str] = &[
     "checked_add",
 ];
 
-/// Whether a Rust receiver is a call of one of [`GIVE_AN_OPTION`] (`rows.first()`,
-/// `self.literals.as_ref()`).
+/// Whether a Rust receiver is a call that gives an `Option` or a `Result` of one value
+/// (`rows.first()`, `self.literals.as_ref()`; see [`GIVE_AN_OPTION`]).
 fn gives_an_option(value: Node, source: &str) -> bool {
     value.kind() == "call_expression"
         && value
             .child_by_field_name("function")
             .filter(|f| f.kind() == "field_expression")
             .and_then(|f| f.child_by_field_name("field"))
-            .is_some_and(|m| GIVE_AN_OPTION.contains(&text(m, source)))
+            .map(|m| text(m, source))
+            .is_some_and(|m| {
+                types::RUST_OPTIONAL_ELEMENT.contains(&m) || GIVE_AN_OPTION.contains(&m)
+            })
 }
 
 /// Types the parameters of a Rust closure passed first to an iterator's or collection's

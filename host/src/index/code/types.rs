@@ -449,6 +449,29 @@ fn rust_path_name(raw: &str) -> Option<String> {
     }
 }
 
+/// Methods of Rust's collections and iterators that give one of the elements behind an
+/// `Option` (which `unwrap` and `?` peel): `stack.pop()`, `it.next()`, `v.first()`.
+pub const RUST_OPTIONAL_ELEMENT: &[&str] = &[
+    "next",
+    "next_back",
+    "last",
+    "first",
+    "pop",
+    "pop_front",
+    "pop_back",
+    "front",
+    "back",
+    "get",
+    "get_mut",
+    "first_mut",
+    "last_mut",
+    "peek",
+    "nth",
+    "find",
+    "min",
+    "max",
+];
+
 /// Rust's collections whose first type argument is what iterating over them gives.
 const RUST_SEQUENCES: &[&str] = &[
     "Vec",
