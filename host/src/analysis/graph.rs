@@ -98,6 +98,10 @@ const SUPER: &str = "super";
 /// Definition kinds a base class may be.
 const CLASS_LIKE: &[&str] = &["class", "struct", "interface"];
 
+/// Definition kinds whose declarations name bases: the class-like ones, and Rust's traits
+/// (their supertraits, whose methods a value the trait bounds has).
+const INHERITING: &[&str] = &["class", "struct", "interface", "trait"];
+
 /// Definition kinds a variable's type may be: what has methods.
 const TYPE_LIKE: &[&str] = &["class", "struct", "interface", "enum", "trait", "union"];
 

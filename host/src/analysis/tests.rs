@@ -5262,3 +5262,347 @@ fn a_rust_trait_s_callers_through_impls_are_its_own_trait_s_and_an_asked_impl_ke
         [("src/shape.rs:total".to_string(), "type")]
     );
 }
+
+#[test]
+fn rust_supertraits_associated_types_of_bounds_and_option_patterns_type_their_calls() {
+    let s = snapshot(&[
+        (
+            "src/lib.rs",
+            "pub mod visit;\npub mod algo;\npub mod dummy;\npub mod graph;\n",
+        ),
+        (
+            "src/visit.rs",
+            "pub trait NodeIndexable {\n    fn to_index(&self, n: usize) -> usize;\n}\n\n\
+             pub trait NodeCompactIndexable: NodeIndexable + Sized {}\n\n\
+             pub trait VisitMap<N> {\n    fn visit(&mut self, n: N) -> bool;\n}\n\n\
+             pub trait EdgeRef {\n    fn target(&self) -> usize;\n}\n\n\
+             pub trait Visitable {\n    type Map: VisitMap<usize>;\n    type EdgeRef: EdgeRef;\n}\n\n\
+             pub trait Counted {\n    fn count(&self) -> usize;\n}\n\n\
+             pub trait IndexType {\n    fn max() -> Self;\n    fn index(&self) -> usize;\n    fn count(&self) -> usize;\n}\n\n\
+             pub trait IntoEdges {\n    type EdgeRef: EdgeRef;\n    type Edges: Iterator<Item = Self::EdgeRef>;\n    \
+             fn edges(self) -> Self::Edges;\n}\n\n\
+             pub trait Walker {\n    fn walk_next(&mut self) -> Option<usize>;\n    \
+             fn iter(self) -> usize {\n        0\n    }\n}\n",
+        ),
+        (
+            "src/dummy.rs",
+            "use crate::visit::NodeIndexable;\n\n\
+             pub trait WithDummy {\n    fn count(&self) -> usize;\n}\n\n\
+             impl<G: NodeIndexable> WithDummy for G {\n    fn count(&self) -> usize { 0 }\n}\n",
+        ),
+        (
+            "src/graph.rs",
+            "pub struct EdgeIndex;\nimpl EdgeIndex {\n    pub fn index(&self) -> usize { 0 }\n    pub fn count(&self) -> usize { 0 }\n}\n\n\
+             pub struct Walk {\n    next: [EdgeIndex; 2],\n    stack: Vec<EdgeIndex>,\n}\n\n\
+             impl crate::visit::Walker for Walk {\n    fn walk_next(&mut self) -> Option<usize> { None }\n}\n\n\
+             impl std::fmt::Debug for Walk {\n    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result { Ok(()) }\n}\n\n\
+             pub fn walked(w: Walk) -> usize {\n    w.iter()\n}\n\n\
+             pub struct Filtered<F>(pub F, EdgeIndex);\n\n\
+             impl<F: crate::visit::Counted> Filtered<F> {\n    pub fn run(&self) {\n        self.0.count();\n        self.1.index();\n    }\n}\n\n\
+             impl Walk {\n    pub fn branch(&mut self, top: &Walk) {\n        if let Some(top) = self.stack.pop() {\n            top.index();\n        } else {\n            top.walk_next();\n        }\n    }\n\n    \
+             pub fn step(&mut self) -> usize {\n        let first = self.next[0].index();\n        \
+             if let Some(top) = self.stack.pop() {\n            top.index();\n        }\n        \
+             while let Some(e) = self.stack.last() {\n            e.index();\n        }\n        first\n    }\n\n    \
+             pub fn unrelated(&self, x: Option<usize>, rows: Vec<EdgeIndex>) {\n        if let Some(x) = x {\n            x.index();\n        }\n        \
+             match x {\n            Some(x) => x.index(),\n            None => 0,\n        };\n        rows[1..].index();\n    }\n}\n",
+        ),
+        (
+            "src/algo.rs",
+            "use crate::visit::{Counted, EdgeRef, IndexType, IntoEdges, NodeCompactIndexable, VisitMap, Visitable};\n\n\
+             pub fn dfs<G>(g: &G, visited: &mut G::Map, edge: G::EdgeRef)\nwhere\n    G: Visitable,\n    G: NodeCompactIndexable,\n{\n    \
+             visited.visit(0);\n    g.to_index(0);\n    edge.target();\n}\n\n\
+             #[cfg(test)]\nfn G(n: usize) -> crate::graph::EdgeIndex {\n    crate::graph::EdgeIndex\n}\n\n\
+             pub fn counts<G: Counted>(g: G) -> usize {\n    \
+             fn inner<G: IndexType>(g: G) -> usize {\n        g.count()\n    }\n    g.count()\n}\n\n\
+             pub fn biggest<Ix: IndexType>() -> usize {\n    <Ix as IndexType>::max().index()\n}\n\n\
+             pub fn first<G: IntoEdges>(g: G) {\n    let mut edges = g.edges();\n    let mut edge = edges.next();\n    \
+             while let Some(e) = edge {\n        e.target();\n        edge = edges.next();\n    }\n}\n",
+        ),
+    ]);
+    // A supertrait's method, and the bound of a generic's associated type, each trait
+    // bounding `G` in a `where` clause of its own.
+    assert_eq!(
+        callees(&s, "src/algo.rs:dfs"),
+        pairs(&[
+            ("src/visit.rs:EdgeRef.target", "type"),
+            ("src/visit.rs:NodeIndexable.to_index", "type"),
+            ("src/visit.rs:VisitMap.visit", "type"),
+        ])
+    );
+    // The generic `G` is the caller's, not the blanket `impl .. for G` of another file nor
+    // what a function named `G` returns.
+    assert_eq!(
+        callees(&s, "src/algo.rs:counts"),
+        pairs(&[("src/visit.rs:Counted.count", "type")])
+    );
+    // A function inside another sees its own generics only.
+    assert_eq!(
+        callees(&s, "src/algo.rs:counts.inner"),
+        pairs(&[("src/visit.rs:IndexType.count", "type")])
+    );
+    // `<Ix as IndexType>::max()` is the trait's, and gives an `Ix`, an `IndexType`.
+    assert_eq!(
+        callees(&s, "src/algo.rs:biggest"),
+        pairs(&[
+            ("src/visit.rs:IndexType.index", "type"),
+            ("src/visit.rs:IndexType.max", "import"),
+        ])
+    );
+    // A name taken out of an `Option` a loop reassigns, four values deep (`e` of `edge` of
+    // `edges.next()` of `g.edges()`).
+    assert_eq!(
+        callees(&s, "src/algo.rs:first"),
+        pairs(&[
+            ("src/visit.rs:EdgeRef.target", "type"),
+            ("src/visit.rs:IntoEdges.edges", "type"),
+        ])
+    );
+    // An element of an indexed field, and what `if let Some(x)` / `while let Some(x)` take
+    // out of an `Option`.
+    assert_eq!(
+        callees(&s, "src/graph.rs:Walk.step"),
+        pairs(&[("src/graph.rs:EdgeIndex.index", "type")])
+    );
+    // A default method of a trait the type implements is the type's.
+    assert_eq!(
+        callees(&s, "src/graph.rs:walked"),
+        pairs(&[("src/visit.rs:Walker.iter", "type")])
+    );
+    // `if let Some(top) = ..` holds in its block, not in the `else`.
+    assert_eq!(
+        callees(&s, "src/graph.rs:Walk.branch"),
+        pairs(&[
+            ("src/graph.rs:EdgeIndex.index", "type"),
+            ("src/graph.rs:Walk.walk_next", "type"),
+        ])
+    );
+    // A tuple struct's fields by position: a generic's bound, a type.
+    assert_eq!(
+        callees(&s, "src/graph.rs:Filtered.run"),
+        pairs(&[
+            ("src/graph.rs:EdgeIndex.index", "type"),
+            ("src/visit.rs:Counted.count", "type"),
+        ])
+    );
+    // A library's value (`Option<usize>`, taken out of itself by `if let Some(x) = x`) is no
+    // project type, nor is a range of a `Vec` (a slice): at most a guess by the name.
+    let unrelated = callees(&s, "src/graph.rs:Walk.unrelated");
+    assert!(
+        unrelated.iter().all(|(_, how)| *how == "name"),
+        "{unrelated:?}"
+    );
+}
+
+#[test]
+fn an_update_of_a_supertrait_an_associated_type_or_a_field_moves_the_calls_through_them() {
+    let files = |visit: &str, graph: &str| {
+        vec![
+            (
+                "src/lib.rs".to_string(),
+                "pub mod visit;\npub mod graph;\npub mod algo;\n".to_string(),
+            ),
+            ("src/visit.rs".to_string(), visit.to_string()),
+            ("src/graph.rs".to_string(), graph.to_string()),
+            (
+                "src/algo.rs".to_string(),
+                "use crate::visit::{Compact, Visitable};\nuse crate::graph::Walk;\n\n\
+                 pub fn dfs<G>(g: &G, seen: &mut G::Map)\nwhere\n    G: Visitable,\n    G: Compact,\n{\n    \
+                 seen.visit(0);\n    g.to_index(0);\n}\n\n\
+                 pub fn walk(w: Walk) {\n    w.iter();\n    w.next[0].index();\n}\n"
+                    .to_string(),
+            ),
+        ]
+    };
+    let visit = "pub trait Indexable {\n    fn to_index(&self, n: usize) -> usize;\n}\n\n\
+        pub trait Other {\n    fn to_index(&self, n: usize) -> usize;\n}\n\n\
+        pub trait Compact: Indexable {}\n\n\
+        pub trait VisitMap {\n    fn visit(&mut self, n: usize) -> bool;\n}\n\n\
+        pub trait Marks {\n    fn visit(&mut self, n: usize) -> bool;\n}\n\n\
+        pub trait Visitable {\n    type Map: VisitMap;\n}\n\n\
+        pub trait Base {\n    fn iter(&self) -> usize {\n        0\n    }\n}\n\n\
+        pub trait Again {\n    fn iter(&self) -> usize {\n        1\n    }\n}\n\n\
+        pub trait Walker: Base {}\n";
+    let graph = "pub struct EdgeIndex;\nimpl EdgeIndex {\n    pub fn index(&self) -> usize { 0 }\n}\n\n\
+        pub struct NodeIndex;\nimpl NodeIndex {\n    pub fn index(&self) -> usize { 0 }\n}\n\n\
+        pub struct Walk {\n    pub next: [EdgeIndex; 2],\n}\n\n\
+        impl crate::visit::Walker for Walk {}\n";
+    let s = snapshot(&files(visit, graph));
+    assert_eq!(
+        callees(&s, "src/algo.rs:dfs"),
+        pairs(&[
+            ("src/visit.rs:Indexable.to_index", "type"),
+            ("src/visit.rs:VisitMap.visit", "type"),
+        ])
+    );
+    assert_eq!(
+        callees(&s, "src/algo.rs:walk"),
+        pairs(&[
+            ("src/graph.rs:EdgeIndex.index", "type"),
+            ("src/visit.rs:Base.iter", "type"),
+        ])
+    );
+    // Each change is in another file than the calls, one update at a time: a field's type,
+    // then a supertrait (of the trait the type implements too) and an associated type's
+    // bound.
+    let graph_after = graph.replace("[EdgeIndex; 2]", "[NodeIndex; 2]");
+    let visit_bounds = visit
+        .replace("Compact: Indexable", "Compact: Other")
+        .replace("type Map: VisitMap;", "type Map: Marks;");
+    let visit_walker = visit_bounds.replace("Walker: Base", "Walker: Again");
+    let dfs_before = pairs(&[
+        ("src/visit.rs:Indexable.to_index", "type"),
+        ("src/visit.rs:VisitMap.visit", "type"),
+    ]);
+    let dfs_after = pairs(&[
+        ("src/visit.rs:Marks.visit", "type"),
+        ("src/visit.rs:Other.to_index", "type"),
+    ]);
+    let walk =
+        |iter: &'static str| pairs(&[("src/graph.rs:NodeIndex.index", "type"), (iter, "type")]);
+    let steps = [
+        (
+            files(visit, &graph_after),
+            walk("src/visit.rs:Base.iter"),
+            dfs_before,
+        ),
+        (
+            files(&visit_bounds, &graph_after),
+            walk("src/visit.rs:Base.iter"),
+            dfs_after.clone(),
+        ),
+        (
+            files(&visit_walker, &graph_after),
+            walk("src/visit.rs:Again.iter"),
+            dfs_after,
+        ),
+    ];
+    let mut graph_now = s;
+    for (step, (files, walk, dfs)) in steps.into_iter().enumerate() {
+        let changed: Vec<_> = files.iter().map(|(p, t)| facts(p, t)).collect();
+        let updated = rank_snapshot(Graph::update(Some(&graph_now.graph), &changed));
+        let fresh = snapshot(&files);
+        for (caller, expected) in [("src/algo.rs:walk", &walk), ("src/algo.rs:dfs", &dfs)] {
+            assert_eq!(&callees(&fresh, caller), expected, "{step} {caller}");
+            assert_eq!(&callees(&updated, caller), expected, "{step} {caller}");
+        }
+        graph_now = updated;
+    }
+}
+
+#[test]
+fn a_rust_collection_behind_an_option_is_its_elements_once_the_option_is_peeled() {
+    let s = snapshot(&[(
+        "src/literal.rs",
+        "pub struct Literal;\nimpl Literal {\n    pub fn len(&self) -> usize { 0 }\n    \
+         pub fn is_exact(&self) -> bool { true }\n}\n\n\
+         pub struct Seq {\n    literals: Option<Vec<Literal>>,\n}\n\n\
+         impl Seq {\n    pub fn min(&self) -> Option<usize> {\n        \
+         self.literals.as_ref()?.iter().map(|x| x.len()).min()\n    }\n\n    \
+         pub fn dedup(&mut self) {\n        if let Some(ref mut lits) = self.literals {\n            \
+         lits.dedup_by(|a, b| a.is_exact() == b.is_exact());\n        }\n    }\n\n    \
+         pub fn count(self) -> usize {\n        \
+         self.literals.map(|lits| lits.len()).unwrap_or(0)\n    }\n\n    \
+         pub fn whole(&self) {\n        for v in self.literals.iter() {\n            v.len();\n        }\n    }\n\n    \
+         fn load(&self) -> Option<Vec<Literal>> {\n        None\n    }\n\n    \
+         pub fn loaded(&mut self) -> Option<usize> {\n        let v = self.load()?;\n        for x in &v {\n            x.len();\n        }\n        \
+         self.literals.take().unwrap().iter().map(|x| x.is_exact());\n        None\n    }\n}\n",
+    )]);
+    // `?`, and `if let Some(..)`, give the `Vec`, whose elements are `Literal`s (a guess by
+    // the name aside: the iterator's `min`).
+    let known = |caller: &str| -> Vec<(String, &'static str)> {
+        let mut all = callees(&s, caller);
+        all.retain(|(_, how)| *how != "name");
+        all
+    };
+    assert_eq!(
+        known("src/literal.rs:Seq.min"),
+        pairs(&[("src/literal.rs:Literal.len", "type")])
+    );
+    assert_eq!(
+        known("src/literal.rs:Seq.dedup"),
+        pairs(&[("src/literal.rs:Literal.is_exact", "type")])
+    );
+    // An `Option`'s `map` hands its closure the whole `Vec`: its `len` is no `Literal`'s.
+    assert_eq!(known("src/literal.rs:Seq.count"), []);
+    // An `Option`'s own `iter` yields the whole `Vec` too.
+    assert_eq!(known("src/literal.rs:Seq.whole"), []);
+    // `let v = f()?`, and `take()` then `.unwrap()`.
+    assert_eq!(
+        known("src/literal.rs:Seq.loaded"),
+        pairs(&[
+            ("src/literal.rs:Literal.is_exact", "type"),
+            ("src/literal.rs:Literal.len", "type"),
+            ("src/literal.rs:Seq.load", "container"),
+        ])
+    );
+}
+
+#[test]
+fn the_rust_rules_keep_off_what_rust_does_not_mean() {
+    let s = snapshot(&[
+        ("src/lib.rs", "pub mod w;\n"),
+        (
+            "src/w.rs",
+            "use std::fmt;\n\n\
+             pub trait Write {\n    fn flush_all(&mut self) {}\n}\n\n\
+             pub struct Out;\n\
+             impl fmt::Write for Out {\n    fn write_str(&mut self, s: &str) -> fmt::Result { Ok(()) }\n}\n\
+             impl fmt::Display for Out {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { Ok(()) }\n}\n\n\
+             pub fn flush(o: &mut Out) {\n    o.flush_all();\n}\n\n\
+             pub struct EdgeIndex;\nimpl EdgeIndex {\n    pub fn index(&self) -> usize { 0 }\n}\n\n\
+             pub fn pair() -> [EdgeIndex; 2] {\n    [EdgeIndex, EdgeIndex]\n}\n\n\
+             pub fn both() {\n    for e in pair() {\n        e.index();\n    }\n}\n\n\
+             pub fn each() {\n    let all = pair();\n    all.iter().map(|e| e.index());\n    for e in all {\n        e.index();\n    }\n}\n\n\
+             pub trait Render {\n    fn render(&self);\n}\n\n\
+             pub struct Store<T> {\n    items: Vec<T>,\n}\n\n\
+             impl<T> Store<T> {\n    pub fn items(&self) -> Option<Vec<T>> {\n        None\n    }\n}\n\n\
+             pub fn show<T: Render>(s: &Store<u8>, t: T) {\n    for w in s.items().unwrap() {\n        w.render();\n    }\n}\n\n\
+             pub struct Item;\nimpl Item {\n    pub fn name(&self) {}\n}\n\n\
+             pub trait Getter {\n    type Item;\n    fn get(&self) -> Self::Item;\n}\n\n\
+             pub fn got<S: Getter>(s: &S) {\n    s.get().name();\n}\n\n\
+             pub struct Neighbors;\nimpl Neighbors {\n    pub fn default() -> Self { Neighbors }\n}\n\n\
+             pub trait IntoNeighbors {\n    type Neighbors;\n}\n\n\
+             pub fn fresh<G: IntoNeighbors>() {\n    <G as IntoNeighbors>::Neighbors::default();\n}\n\n\
+             pub trait Store {}\n\
+             pub trait Indexed: Store {\n    fn at(&self, i: usize) -> u8;\n}\n\n\
+             pub fn read<S: Store>(s: &S) {\n    s.at(0);\n}\n",
+        ),
+    ]);
+    let known = |caller: &str| -> Vec<(String, &'static str)> {
+        let mut all = callees(&s, caller);
+        all.retain(|(_, how)| *how != "name");
+        all
+    };
+    // `impl fmt::Write` is the library's trait, not the project's `Write`.
+    assert_eq!(known("src/w.rs:flush"), []);
+    // An array's elements, its `;` inside the return type, from a function's value.
+    assert_eq!(
+        known("src/w.rs:both"),
+        pairs(&[
+            ("src/w.rs:EdgeIndex.index", "type"),
+            ("src/w.rs:pair", "file")
+        ])
+    );
+    // A name assigned a function's collection.
+    assert_eq!(
+        known("src/w.rs:each"),
+        pairs(&[
+            ("src/w.rs:EdgeIndex.index", "type"),
+            ("src/w.rs:pair", "file")
+        ])
+    );
+    // A generic the callee's `impl` returns behind an `Option` is no caller's `T`.
+    assert_eq!(
+        known("src/w.rs:show"),
+        pairs(&[("src/w.rs:Store.items", "type")])
+    );
+    // An unbound associated type is whatever each `impl` makes it: no project `Item`.
+    assert_eq!(
+        known("src/w.rs:got"),
+        pairs(&[("src/w.rs:Getter.get", "type")])
+    );
+    // `<G as IntoNeighbors>::Neighbors` is an associated type, no struct `Neighbors`.
+    assert_eq!(known("src/w.rs:fresh"), []);
+    // A call on a trait never dispatches to a subtrait's method.
+    assert_eq!(known("src/w.rs:read"), []);
+}

@@ -8,7 +8,7 @@ use crate::index::facts::FileFacts;
 /// The base classes `signature` (a class declaration's first line) names, by their last name
 /// (`pkg.Base` and `ns::Base` give `Base`), generics and keyword arguments left out. Python
 /// `class A(B, C, metaclass=M):`, Java/JavaScript/TypeScript `class A extends B implements C`,
-/// C++ `class A : public B, private C`.
+/// C++ `class A : public B, private C`, a Rust trait's supertraits (`trait A: B + C`).
 pub(super) fn bases<'s>(language: Option<&str>, signature: &'s str) -> Vec<&'s str> {
     written(language, signature)
         .into_iter()
@@ -24,6 +24,7 @@ pub(super) fn written<'s>(language: Option<&str>, signature: &'s str) -> Vec<&'s
     let list: Vec<&str> = match language {
         Some("python") => python(signature),
         Some("cpp") => cpp(signature),
+        Some("rust") => rust(signature),
         Some("java" | "javascript" | "typescript" | "tsx" | "vue" | "svelte" | "html") => {
             extends(signature)
         }
@@ -92,6 +93,45 @@ fn cpp(signature: &str) -> Vec<&str> {
         .collect()
 }
 
+/// `pub trait A<T>: B + C<T> + fmt::Debug + 'static + ?Sized where .. {` names B and C: a
+/// supertrait's methods are callable on any value the trait bounds (`g.to_index()` for a
+/// `G: NodeCompactIndexable`). A path through another crate's module (`fmt::Debug`), a
+/// lifetime and `?Sized` name no trait of the project.
+fn rust(signature: &str) -> Vec<&str> {
+    let Some(at) = signature
+        .match_indices("trait ")
+        .map(|(i, _)| i)
+        .find(|&i| i == 0 || signature[..i].ends_with(char::is_whitespace))
+    else {
+        return Vec::new();
+    };
+    let after = &signature[at + "trait ".len()..];
+    let name_end = after
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(after.len());
+    let mut rest = after[name_end..].trim_start();
+    if let Some(inside) = rest.strip_prefix('<') {
+        let Some(end) = types::group_end(inside, '<', '>') else {
+            return Vec::new();
+        };
+        rest = inside[end + 1..].trim_start();
+    }
+    let Some(list) = rest.strip_prefix(':') else {
+        return Vec::new();
+    };
+    let list = list.split(['{', ';']).next().unwrap_or("");
+    let list = list.split(" where").next().unwrap_or(list);
+    types::split_top(list, '+')
+        .into_iter()
+        .map(str::trim)
+        .filter(|b| !b.is_empty() && !b.starts_with(['\'', '?', '(']))
+        .filter(|b| match b.split_once("::") {
+            Some((head, _)) => matches!(head, "crate" | "self" | "super"),
+            None => true,
+        })
+        .collect()
+}
+
 /// `class A<T> extends B<T> implements C, D {` names B, C and D.
 fn extends(signature: &str) -> Vec<&str> {
     let mut out = Vec::new();
@@ -137,5 +177,21 @@ mod tests {
         );
         assert!(bases(Some("cpp"), "class ns::A {").is_empty());
         assert!(bases(Some("rust"), "impl Foo for Bar {").is_empty());
+        assert_eq!(
+            bases(
+                Some("rust"),
+                "pub unsafe trait Compact<T: Ord>: Indexable<T> + crate::visit::Count + fmt::Debug + 'static + ?Sized {"
+            ),
+            ["Indexable", "Count"]
+        );
+        assert_eq!(
+            bases(
+                Some("rust"),
+                "pub trait IntoNeighbors : GraphRef where Self: Sized {"
+            ),
+            ["GraphRef"]
+        );
+        assert!(bases(Some("rust"), "pub trait Plain {").is_empty());
+        assert!(bases(Some("rust"), "struct trait_map {").is_empty());
     }
 }

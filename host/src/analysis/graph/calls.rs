@@ -972,6 +972,33 @@ impl<'a, 'f> Scope<'a, 'f> {
     /// `own`, when it is one) calls through it: a local name's (the innermost declaration
     /// holding the caller), or a field's (`self.x`, `this.x`; a bare `x` in languages where
     /// members are in scope), most likely first.
+    /// Every type a name is stated to have where `at` sees it, whatever its line: the
+    /// traits bounding a Rust generic parameter, which `fn f<G: A>` and each `where G: B`
+    /// state apart (as its `impl` may), all holding at once. Not an enclosing function's
+    /// (an item declared inside a function sees none of its generics).
+    pub(super) fn bounds_of(&self, name: &str, at: (u32, u32)) -> Vec<&'a str> {
+        let another_function = |(s, e): (u32, u32)| {
+            (s, e) != at
+                && self.facts.symbols.iter().any(|d| {
+                    (d.start_line, d.end_line) == (s, e)
+                        && matches!(d.kind.as_str(), "function" | "method")
+                })
+        };
+        let mut out: Vec<&'a str> = self
+            .typed
+            .get(name)
+            .into_iter()
+            .flatten()
+            .filter(|(_, span, _)| {
+                span.is_none_or(|(s, e)| s <= at.0 && at.1 <= e && !another_function((s, e)))
+            })
+            .map(|(t, _, _)| *t)
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     pub(super) fn type_of(
         &self,
         receiver: &str,

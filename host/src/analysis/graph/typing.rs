@@ -75,7 +75,7 @@ fn split_in_file(name: &str) -> Option<(u32, &str)> {
 
 /// How many calls deep a variable assigned a call's value is followed (`a = b.f()` where
 /// `b = c.g()`): each level a method's declared return type.
-pub(super) const CALL_VALUE_DEPTH: usize = 3;
+pub(super) const CALL_VALUE_DEPTH: usize = 4;
 
 /// How many implementing classes a call through a type may dispatch to before it is too
 /// broad to say.
@@ -202,10 +202,15 @@ impl Graph {
                         None => Vec::new(),
                     };
                     if found.is_empty() {
-                        found = self.types_named(scope, at, file, base, CLASS_LIKE);
+                        found = self.types_named(scope, at, file, base, INHERITING);
                     }
                     next.extend(found.into_iter().filter(|b| seen.insert(*b)));
                 }
+                next.extend(
+                    self.implemented_traits(scope, at, c)
+                        .into_iter()
+                        .filter(|b| seen.insert(*b)),
+                );
             }
             let found = find(&next);
             if !found.is_empty() || next.is_empty() {
@@ -214,6 +219,59 @@ impl Graph {
             level = next;
         }
         Vec::new()
+    }
+
+    /// The project's traits a Rust type implements (`impl<G> Walker<G> for Dfs<..>`, in the
+    /// type's file or one without a type of its name), as those files name them: a default
+    /// method of one (`Walker::iter`) is the type's. None for a library's trait (see
+    /// [`Graph::project_trait_path`]) nor for another language's type.
+    fn implemented_traits(&self, scope: &Scope, at: (u32, u32), ty: u32) -> Vec<u32> {
+        let node = &self.symbols[ty as usize];
+        let name = node.symbol().name.as_str();
+        let rust = self.files[node.file as usize].language.as_deref() == Some("rust");
+        if !rust || !matches!(node.symbol().kind.as_str(), "struct" | "enum" | "union") {
+            return Vec::new();
+        }
+        let family = self.family_of(node.file);
+        let mut out = Vec::new();
+        let blocks = self.named(name).iter().filter(|&&i| {
+            let block = &self.symbols[i as usize];
+            block.symbol().kind == "impl"
+                && self.family_of(block.file) == family
+                && (block.file == node.file || !self.defines_type(block.file, name))
+        });
+        // A type's `impl` blocks are few; a hostile tree's thousands are read no further.
+        for &i in blocks.take(256) {
+            let block = &self.symbols[i as usize];
+            let signature = block.symbol().signature.as_str();
+            let Some(path) = implemented_trait_path(signature) else {
+                continue;
+            };
+            if !self.project_trait_path(path) {
+                continue;
+            }
+            if let Some(trait_name) = implemented_trait(signature) {
+                out.extend(self.types_named(scope, at, block.file, trait_name, &["trait"]));
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Whether a trait an `impl` names as written may be the project's: a bare name, or a
+    /// path through `crate::`, `self::`, `super::`, a module file of the tree or one of its
+    /// crates (not `fmt::Display`, `io::Write`, `std::ops::Deref`: another crate's trait,
+    /// whatever the project names alike).
+    fn project_trait_path(&self, path: &str) -> bool {
+        match path.split_once("::") {
+            Some((head, _)) => {
+                matches!(head, "crate" | "self" | "super")
+                    || self.keys.contains_key(head)
+                    || self.manifests.crates.iter().any(|(c, _)| c == head)
+            }
+            None => true,
+        }
     }
 
     /// Whether `file` defines a type named `name` at its top level (a struct, a class, ...;
@@ -293,17 +351,90 @@ impl Graph {
     /// The type definitions a type name written in the caller's file means, or, for a
     /// function's name (`x = make()`), the type it is declared to return.
     fn types_meant(&self, scope: &Scope, at: (u32, u32), type_name: &str) -> Vec<u32> {
+        // A Rust generic's associated type (`G::Map`): what `G`'s traits bind it by.
+        if let Some((generic, associated)) = type_name.split_once("::")
+            && self.caller_generic(scope, generic)
+        {
+            return self.associated_meant(scope, at, generic, associated);
+        }
         let types = self.types_named(scope, at, scope.file, type_name, TYPE_LIKE);
         if !types.is_empty() {
             return types;
         }
+        // The caller's generic parameter, not a function named alike (a test's `fn I(..)`
+        // beside `impl<I: Interval> IntervalSet<I>`): its bounds.
+        if self.caller_generic(scope, type_name) {
+            return self.bounds_meant(scope, at, type_name);
+        }
         if let Some(returned) = self.returned_type(scope, at, type_name) {
             return self.types_named(scope, at, scope.file, &returned, TYPE_LIKE);
         }
-        self.generic_bounds(scope, at, type_name)
+        self.bounds_meant(scope, at, type_name)
+    }
+
+    /// The traits bounding the generic parameter `generic` where the caller sees it.
+    fn bounds_meant(&self, scope: &Scope, at: (u32, u32), generic: &str) -> Vec<u32> {
+        self.generic_bounds(scope, at, generic)
             .iter()
             .flat_map(|bound| self.types_named(scope, at, scope.file, bound, TYPE_LIKE))
             .collect()
+    }
+
+    /// The types `G::Map` means for the caller's generic `G`: the bound of the associated
+    /// type `Map` as the first of `G`'s traits (or their supertraits) declaring it states it
+    /// (`type Map: VisitMap<Self::NodeId>` gives `VisitMap`).
+    fn associated_meant(
+        &self,
+        scope: &Scope,
+        at: (u32, u32),
+        generic: &str,
+        associated: &str,
+    ) -> Vec<u32> {
+        let plain = |n: &str| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_');
+        if !plain(associated) {
+            return Vec::new();
+        }
+        let traits = self.bounds_meant(scope, at, generic);
+        let own = |traits: &[u32]| -> Vec<String> {
+            let mut found: Vec<String> = traits
+                .iter()
+                .flat_map(|&t| {
+                    let holder = self.symbols[t as usize].symbol().name.as_str();
+                    self.field_types.get(holder).into_iter().flatten()
+                })
+                .filter(|(name, ..)| name == associated)
+                .map(|(_, type_name, _)| type_name.clone())
+                .collect();
+            found.sort_unstable();
+            found.dedup();
+            found
+        };
+        let mut bound = own(&traits);
+        if bound.is_empty() {
+            bound = self.nearest_bases(scope, at, traits, own);
+        }
+        bound
+            .iter()
+            .filter(|b| !b.contains("::") && !b.starts_with(types::ELEMENTS))
+            .flat_map(|b| self.types_named(scope, at, scope.file, b, TYPE_LIKE))
+            .collect()
+    }
+
+    /// Whether `name` is a generic parameter of the Rust caller: of its own declaration
+    /// (`fn walk<G: Visitable>`) or of the `impl` it is written in (`impl<G> Walker<G>`).
+    fn caller_generic(&self, scope: &Scope, name: &str) -> bool {
+        if scope.facts.language.as_deref() != Some("rust")
+            || !name.starts_with(char::is_uppercase)
+            || name.contains("::")
+        {
+            return false;
+        }
+        let caller = scope.caller.get();
+        let signature = &self.symbols[caller as usize].symbol().signature;
+        types::rust_generics(signature).contains(&name)
+            || self
+                .enclosing_impl(caller)
+                .is_some_and(|i| types::rust_generics(i).contains(&name))
     }
 
     /// The traits a Rust generic parameter (`D`) is bound by where the caller sees it, as
@@ -314,9 +445,8 @@ impl Graph {
         if scope.facts.language.as_deref() != Some("rust") || !plain {
             return Vec::new();
         }
-        let caller = self.symbols[scope.caller.get() as usize].symbol();
         scope
-            .type_of(type_name, caller.container.as_deref(), at)
+            .bounds_of(type_name, at)
             .into_iter()
             .filter(|bound| *bound != type_name)
             .map(str::to_string)
@@ -602,6 +732,41 @@ impl Graph {
 
     /// The type the functions a call of `function` in the caller's file means are declared
     /// to return, when they agree on one.
+    /// The collection a function named `function` (and no type so named) is declared to
+    /// return, marked as such (`fn pair() -> [EdgeIndex; 2]` gives `[]EdgeIndex`): what a
+    /// loop over its value, or over a name assigned it, ranges over.
+    fn returned_collection(&self, scope: &Scope, at: (u32, u32), function: &str) -> Option<String> {
+        let plain = function.starts_with(char::is_lowercase)
+            && function.chars().all(|c| c.is_alphanumeric() || c == '_');
+        // Only a Rust declaration returns a marked collection by name alone.
+        if !plain
+            || scope.facts.language.as_deref() != Some("rust")
+            || !self
+                .types_named(scope, at, scope.file, function, TYPE_LIKE)
+                .is_empty()
+        {
+            return None;
+        }
+        // A free function's, never a method's of that name (its receiver unknown).
+        let functions = self.functions_called(scope, at, function, true);
+        agreed(functions.iter().map(|&f| self.declared_return(f)))
+            .filter(|r| r.starts_with(types::ELEMENTS) || r.starts_with(types::OPTIONAL))
+    }
+
+    /// `types`, a name assigned a function's value (`let v = pair()`, typed by the
+    /// function's name) replaced by the collection the function returns.
+    fn collections_returned(
+        &self,
+        scope: &Scope,
+        at: (u32, u32),
+        types: Vec<String>,
+    ) -> Vec<String> {
+        types
+            .into_iter()
+            .map(|t| self.returned_collection(scope, at, &t).unwrap_or(t))
+            .collect()
+    }
+
     fn returned_type(&self, scope: &Scope, at: (u32, u32), function: &str) -> Option<String> {
         let functions = self.functions_called(scope, at, function, false);
         agreed(functions.iter().map(|&f| self.declared_return(f)))
@@ -703,6 +868,31 @@ impl Graph {
         types: Vec<String>,
         method: &str,
     ) -> Vec<String> {
+        // An `Option` or a `Result` of a collection: `.unwrap()` (and `?`, read as one) gives
+        // the collection; `as_ref()`, `take()` and kin the wrapper again; any other method is
+        // the wrapper's own (`opt.iter()` yields the whole collection), no typed value here.
+        if types.iter().any(|t| t.starts_with(types::OPTIONAL)) {
+            let keeps = matches!(
+                method,
+                "as_ref" | "as_mut" | "as_deref" | "clone" | "to_owned" | "take" | "or"
+            );
+            let unwraps = !keeps && RUST_PASS_THROUGH.contains(&method);
+            let (wrapped, plain): (Vec<String>, Vec<String>) = types
+                .into_iter()
+                .partition(|t| t.starts_with(types::OPTIONAL));
+            let mut out: Vec<String> = wrapped
+                .into_iter()
+                .filter_map(|t| match (unwraps, keeps) {
+                    (true, _) => Some(t[types::OPTIONAL.len_utf8()..].to_string()),
+                    (_, true) => Some(t),
+                    _ => None,
+                })
+                .collect();
+            if !plain.is_empty() {
+                out.extend(self.returns_of(scope, at, plain, method));
+            }
+            return out;
+        }
         let mut returned = types.iter().flat_map(|t| {
             self.methods_of_type(scope, at, t, method)
                 .into_iter()
@@ -844,6 +1034,13 @@ impl Graph {
             } else {
                 Some(last_segment(made_by).to_string())
             };
+            if let Some(collection) = made
+                .as_deref()
+                .filter(|_| !made_by.contains(['.', ':']))
+                .and_then(|f| self.returned_collection(scope, at, f))
+            {
+                return vec![collection];
+            }
             let mut names: Vec<String> = made
                 .map(|t| self.types_meant(scope, at, &t))
                 .unwrap_or_default()
@@ -860,7 +1057,7 @@ impl Graph {
             .collect();
         let stated = self.concrete_types(scope, caller, at, stated, depth.saturating_sub(1));
         if !stated.is_empty() {
-            return stated;
+            return self.collections_returned(scope, at, stated);
         }
         let chained = self
             .chain_types(scope, on, caller, at, depth.saturating_sub(1))
@@ -987,7 +1184,10 @@ impl Graph {
         // A Rust generic parameter (`fn all(&self) -> &[T]` of `impl<T> Store<T>`) is the
         // caller's choice, not a type the declaration names.
         if language == Some("rust") {
-            let bare = returned.strip_prefix(types::ELEMENTS).unwrap_or(&returned);
+            let bare = returned.strip_prefix(types::OPTIONAL).unwrap_or(&returned);
+            let bare = bare.strip_prefix(types::ELEMENTS).unwrap_or(bare);
+            // (`-> G::Map` too: the caller's `G` is another.)
+            let bare = bare.split("::").next().unwrap_or(bare);
             let impl_generics = self
                 .enclosing_impl(function)
                 .map(types::rust_generics)
@@ -1044,8 +1244,10 @@ impl Graph {
     ) -> (Vec<String>, bool) {
         let own = scope.own_class(self);
         let mut segments = receiver.split('.').peekable();
-        let head = segments.next().unwrap_or_default();
-        let bare = segments.peek().is_none();
+        // Rust's indexed path (`self.next[]`, see `receiver_text`): each `[]` is an element
+        // of what the name before it holds.
+        let (head, head_indexed) = indexes(segments.next().unwrap_or_default());
+        let bare = segments.peek().is_none() && head_indexed == 0;
         let mut types: Vec<String> = if bare {
             // A bare name's own type was tried before the chain: only a fixture is new here.
             Vec::new()
@@ -1087,14 +1289,21 @@ impl Graph {
             types.push(made.to_string());
             from_fixture = true;
         }
+        for _ in 0..head_indexed {
+            types = self.elements_of(scope, at, types);
+        }
         for field in segments {
             if field == "this" {
                 continue; // Java's `Outer.this`: the outer instance, of the type before it
             }
+            let (field, indexed) = indexes(field);
             let mut next: Vec<String> = types
                 .iter()
                 .flat_map(|t| self.field_of(scope, at, t, field))
                 .collect();
+            for _ in 0..indexed {
+                next = self.elements_of(scope, at, next);
+            }
             next.sort_unstable();
             next.dedup();
             if next.is_empty() {
@@ -1128,6 +1337,7 @@ impl Graph {
                     types::ELEMENT_OF,
                     types::CALLBACK_PARAMETER,
                     types::UNPACKED,
+                    types::SOME_OF,
                 ])
         };
         if !stated.iter().any(derived) {
@@ -1137,6 +1347,18 @@ impl Graph {
         for t in stated {
             if !derived(&t) {
                 out.push(t);
+                continue;
+            }
+            // What an `Option` or a `Result` holds: its value's types, the wrapper peeled.
+            if let Some(value) = t.strip_prefix(types::SOME_OF) {
+                let held = self.concrete_types(scope, caller, at, vec![value.to_string()], depth);
+                out.extend(
+                    held.into_iter()
+                        .map(|h| match h.strip_prefix(types::OPTIONAL) {
+                            Some(peeled) => peeled.to_string(),
+                            None => h,
+                        }),
+                );
                 continue;
             }
             let through = if depth > 0 {
@@ -1199,9 +1421,15 @@ impl Graph {
         if language == Some("rust") {
             return types
                 .into_iter()
-                .filter_map(|t| match t.strip_prefix(types::ELEMENTS) {
-                    Some(element) => Some(element.to_string()),
-                    None => self.iterator_item(scope, at, &t),
+                .filter_map(|t| {
+                    // An `Option`'s one value: the collection it holds.
+                    if let Some(held) = t.strip_prefix(types::OPTIONAL) {
+                        return Some(held.to_string());
+                    }
+                    match t.strip_prefix(types::ELEMENTS) {
+                        Some(element) => Some(element.to_string()),
+                        None => self.iterator_item(scope, at, &t),
+                    }
                 })
                 .collect();
         }
@@ -1371,7 +1599,8 @@ impl Graph {
         if stated.is_empty() && !name.contains(['.', ':']) {
             stated = self.imported_value_types(scope, at, name);
         }
-        self.concrete_types(scope, caller, at, stated, depth)
+        let stated = self.concrete_types(scope, caller, at, stated, depth);
+        self.collections_returned(scope, at, stated)
     }
 
     /// `types` with each pattern-bound one ([`types::VARIANT_OF`]) replaced by the type of
@@ -1519,6 +1748,8 @@ impl Graph {
         let mut out: HashMap<String, Vec<u32>> = HashMap::new();
         for (i, node) in self.symbols.iter().enumerate() {
             let s = node.symbol();
+            // (A Rust trait's supertraits are bases, but no subtrait implements a trait:
+            // a call on a trait never dispatches to a subtrait's method.)
             if !CLASS_LIKE.contains(&s.kind.as_str()) {
                 continue;
             }
@@ -1714,9 +1945,7 @@ impl Graph {
                     && !container.is_some_and(|c| inherent.contains(&c))
                     && self.enclosing_impl(m).is_some_and(|i| {
                         implemented_trait(i) == Some(owner)
-                            && implemented_trait_path(i).is_some_and(|p| {
-                                !self.through_library(p) && !p.starts_with("std::")
-                            })
+                            && implemented_trait_path(i).is_some_and(|p| self.project_trait_path(p))
                     })
             })
             .collect();
@@ -1745,6 +1974,26 @@ impl Graph {
             .as_deref()
             .map(Language::family)
     }
+}
+
+/// A segment of a receiver without the indexes it ends with (`next[]` is `next`, once).
+fn indexes(segment: &str) -> (&str, usize) {
+    let mut name = segment;
+    let mut count = 0;
+    while let Some(before) = name.strip_suffix("[]") {
+        (name, count) = (before, count + 1);
+    }
+    (name, count)
+}
+
+/// (type, trait) for every Rust `impl Trait for Type` of `f` (`impl<G> Walker<G> for Dfs<..>`
+/// gives `Dfs`, `Walker`).
+pub(super) fn trait_impls(f: &FileFacts) -> impl Iterator<Item = (&str, &str)> {
+    let rust = f.language.as_deref() == Some("rust");
+    f.symbols
+        .iter()
+        .filter(move |s| rust && s.kind == "impl")
+        .filter_map(|s| Some((s.name.as_str(), implemented_trait(&s.signature)?)))
 }
 
 /// The type holding the field `t` declares in `f`: the class (struct, ...) whose body holds the

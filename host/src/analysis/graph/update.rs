@@ -406,6 +406,11 @@ impl Graph {
             for (class, base) in facts.iter().flat_map(|f| declared_bases(f)) {
                 subclasses.entry(base).or_default().push(class);
             }
+            // A Rust type has what the traits it implements have (their default methods,
+            // their supertraits'): it changes with them.
+            for (ty, implemented) in facts.iter().flat_map(|f| typing::trait_impls(f)) {
+                subclasses.entry(implemented).or_default().push(ty);
+            }
             let mut returning: HashMap<String, Vec<&str>> = HashMap::new();
             for f in facts {
                 let language = f.language.as_deref();
@@ -596,7 +601,7 @@ pub(super) fn used_names(f: &FileFacts) -> impl Iterator<Item = &str> {
         .chain(f.calls.iter().flat_map(|(_, receiver, _)| {
             // A chain of calls (`Builder().add()`) names each call.
             receiver
-                .split(['.', ':', '(', ')'])
+                .split(['.', ':', '(', ')', '[', ']'])
                 .filter(|s| !s.is_empty())
         }))
         .chain(import_names(f))
@@ -610,7 +615,9 @@ pub(super) fn used_names(f: &FileFacts) -> impl Iterator<Item = &str> {
 fn type_pieces(type_name: &str) -> impl Iterator<Item = &str> {
     std::iter::once(type_name).chain(
         type_name
-            .split(['.', '@', '%', '=', '&', '#', ':', '(', ')', '[', ']', '*'])
+            .split([
+                '.', '@', '%', '=', '&', '#', ':', '(', ')', '[', ']', '*', '?', '!',
+            ])
             // An unpacked value's position (`*1resolve`).
             .map(|s| s.trim_start_matches(|c: char| c.is_ascii_digit()))
             .filter(|s| !s.is_empty()),
@@ -621,7 +628,7 @@ fn type_pieces(type_name: &str) -> impl Iterator<Item = &str> {
 pub(super) fn declared_bases(f: &FileFacts) -> impl Iterator<Item = (&str, &str)> {
     f.symbols
         .iter()
-        .filter(|s| CLASS_LIKE.contains(&s.kind.as_str()))
+        .filter(|s| INHERITING.contains(&s.kind.as_str()))
         .flat_map(move |s| {
             bases::declared(f, s)
                 .into_iter()

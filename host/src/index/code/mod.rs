@@ -185,6 +185,9 @@ fn extract_tree_at(lang: Language, source: &str, tree: &Tree, depth: usize) -> E
         let mut destructure = None;
         // A constructor function given a base apart (`inherits(NyanCat, Base)`).
         let (mut subclass, mut base) = (None, None);
+        // The wrapper a Rust pattern takes the name out of (`if let Some(x) = ..`), or a
+        // value a `let` takes out with `?`.
+        let (mut wrapper, mut tried) = (None, false);
         for capture in m.captures() {
             let capture_name = names[capture.index as usize];
             let node = capture.node;
@@ -213,6 +216,8 @@ fn extract_tree_at(lang: Language, source: &str, tree: &Tree, depth: usize) -> E
                 "bind.ctor" => ctor = Some(node),
                 "bind.elem" => element_of = Some(node),
                 "bind.variant" => variant = Some(node),
+                "bind.wrapper" => wrapper = Some(node),
+                "bind.tried" => tried = true,
                 "bind.call" => called = Some(node),
                 "bind.from" => copied_from = Some(node),
                 "bind.path" => path = Some(node),
@@ -241,6 +246,21 @@ fn extract_tree_at(lang: Language, source: &str, tree: &Tree, depth: usize) -> E
                     }
                 }
             }
+        }
+        // `Some(x)` and `Ok(x)` hold the one value an `Option` or a `Result` wraps, which
+        // its type already names (`Option<Foo>` is read as `Foo`); another variant's
+        // payload is its enum's (`bind.variant`).
+        if wrapper.is_some_and(|w| !matches!(text(w, source), "Some" | "Ok")) {
+            continue;
+        }
+        // `if let Some(x) = x`, `while let Some(node) = node.next`: a name read through
+        // itself gets no binding from it (which would resolve through itself without end).
+        if wrapper.is_some()
+            && let Some((name, _)) = bound
+            && let Some(value) = path.or(called)
+            && text(value, source).split(['.', ':']).next() == Some(text(name, source))
+        {
+            continue;
         }
         if let (Some(class), Some(base)) = (subclass, base) {
             out.types.push(Typed {
@@ -307,6 +327,11 @@ fn extract_tree_at(lang: Language, source: &str, tree: &Tree, depth: usize) -> E
                 }
                 (None, None, None) => None,
             };
+            // `if let Some(x) = ..`, `let x = f()?`: what the `Option` or `Result` holds.
+            let type_name = match wrapper.is_some() || tried {
+                true => type_name.map(|t| format!("{}{t}", types::SOME_OF)),
+                false => type_name,
+            };
             if let Some(type_name) = type_name {
                 out.types.push(Typed {
                     name: match embeds {
@@ -364,6 +389,7 @@ fn extract_tree_at(lang: Language, source: &str, tree: &Tree, depth: usize) -> E
     type_copied_fields(&mut out, &copies);
     if lang == Language::Rust {
         associated_returns(tree.root_node(), source, &mut out.types);
+        tuple_fields(tree.root_node(), source, &mut out.types);
     }
     if reads_macro_items
         && let Some(view) = macro_items::view(tree, source)
@@ -373,6 +399,43 @@ fn extract_tree_at(lang: Language, source: &str, tree: &Tree, depth: usize) -> E
         merge_macro_items(&mut out, items);
     }
     out
+}
+
+/// The fields of each Rust tuple struct (`struct NodeFiltered<G, F>(pub G, pub F);`) by
+/// position, `0` and `1`, as `self.1.include_node(..)` reaches them.
+fn tuple_fields(root: Node, source: &str, out: &mut Vec<Typed>) {
+    // A stack, not recursion: a hostile file may nest modules without end.
+    let mut nodes = vec![root];
+    while let Some(node) = nodes.pop() {
+        let mut walker = node.walk();
+        for child in node.named_children(&mut walker) {
+            match child.kind() {
+                "struct_item" => {
+                    let Some(body) = child.child_by_field_name("body") else {
+                        continue;
+                    };
+                    if body.kind() != "ordered_field_declaration_list" {
+                        continue;
+                    }
+                    let mut fields = body.walk();
+                    let written = body.children_by_field_name("type", &mut fields);
+                    for (position, written) in written.enumerate() {
+                        if let Some(type_name) = types::rust_type_name(text(written, source)) {
+                            out.push(Typed {
+                                name: position.to_string(),
+                                type_name,
+                                field: true,
+                                line: line_of(written),
+                                until: None,
+                            });
+                        }
+                    }
+                }
+                "mod_item" | "declaration_list" => nodes.push(child),
+                _ => {}
+            }
+        }
+    }
 }
 
 /// The type each Rust trait or `impl` method declared to return one of its associated types
@@ -812,8 +875,11 @@ fn macro_receiver(before: &[Node], source: &str) -> Option<String> {
 /// parameters and locals), a match arm (its pattern's names), a catch clause.
 const NARROW_SCOPES: &[&str] = &[
     "closure_expression",
-    // Rust's `for x in ..`: `x`, and what the body binds, end with the loop.
+    // Rust's `for x in ..`: `x`, and what the body binds, end with the loop; so do an
+    // `if let` or `while let` binding and a block's names.
     "for_expression",
+    "if_expression",
+    "while_expression",
     "match_arm",
     "func_literal",
     "arrow_function",
@@ -844,13 +910,25 @@ const DEFINITION_SCOPES: &[&str] = &[
 /// definition holds it (see [`Typed::until`]).
 fn scope_end(node: Node) -> Option<u32> {
     let mut up = node.parent();
+    let mut from = node;
     while let Some(n) = up {
+        // Rust's `if let Some(x) = ..` holds in its block, not in the `else` (whose own
+        // names end with it).
+        if n.kind() == "if_expression"
+            && let Some(branch) = n
+                .child_by_field_name("alternative")
+                .filter(|a| a.id() != from.id())
+                .and_then(|_| n.child_by_field_name("consequence"))
+        {
+            return Some(branch.end_position().row as u32 + 1);
+        }
         if NARROW_SCOPES.contains(&n.kind()) {
             return Some(n.end_position().row as u32 + 1);
         }
         if DEFINITION_SCOPES.contains(&n.kind()) {
             return None;
         }
+        from = n;
         up = n.parent();
     }
     None
@@ -1118,7 +1196,11 @@ const ELEMENT_CLOSURES: &[&str] = &[
     "sort_unstable_by_key",
     "sort_unstable_by",
     "retain",
+    "dedup_by",
     "dedup_by_key",
+    "binary_search_by",
+    "binary_search_by_key",
+    "sort_by_cached_key",
     "sum_by",
 ];
 
@@ -1345,6 +1427,26 @@ fn receiver_text(lang: Language, raw: &str) -> String {
     if lang == Language::Rust && raw.contains("::<") {
         return receiver_text(lang, &without_turbofish(raw));
     }
+    // Rust's qualified path `<Ix as IndexType>::max()` calls the trait's `max`; `<T>::f()`
+    // is `T::f()`.
+    if lang == Language::Rust
+        && let Some(inside) = raw.strip_prefix('<')
+        && let Some(end) = types::group_end(inside, '<', '>')
+    {
+        let named = inside[..end]
+            .rsplit_once(" as ")
+            .map_or(&inside[..end], |(_, of)| of);
+        let named = named.split('<').next().unwrap_or(named).trim();
+        // `<G as IntoNeighbors>::Neighbors::default()` names an associated type: no path.
+        let after = &inside[end + 1..];
+        let through_type = after
+            .strip_prefix("::")
+            .is_some_and(|a| a.starts_with(char::is_uppercase));
+        if through_type {
+            return "?".to_string();
+        }
+        return receiver_text(lang, &format!("{named}{after}"));
+    }
     if raw.starts_with("super(") && raw.ends_with(')') {
         return "super".to_string();
     }
@@ -1373,6 +1475,14 @@ fn receiver_text(lang: Language, raw: &str) -> String {
     {
         return collection.to_string();
     }
+    // Rust's `self.next[0]`, `nodes[i].next[1]`: an element of what each indexed path
+    // holds, `self.next[]` (a slice's, a `Vec`'s or an array's element; see `chain_types`).
+    if lang == Language::Rust
+        && let Some(path) = indexed_path(raw)
+        && is_path(&path.replace("[]", ""))
+    {
+        return path;
+    }
     // Go's `new(Route).Path(..)`: the chain starts at a `Route()`.
     if lang == Language::Go
         && let Some(rest) = raw.strip_prefix("new(")
@@ -1399,7 +1509,35 @@ fn receiver_text(lang: Language, raw: &str) -> String {
             return format!("{callee}()");
         }
     }
-    call_chain(raw).unwrap_or_else(|| "?".to_string())
+    call_chain(raw, lang == Language::Rust).unwrap_or_else(|| "?".to_string())
+}
+
+/// A Rust path indexed at the end of its segments (`self.nodes[a.index()].next[0]`) as
+/// `self.nodes[].next[]`; none when an index follows no name, is a range, or the path is
+/// long.
+fn indexed_path(raw: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut rest = raw;
+    while let Some(open) = rest.find('[') {
+        let before = &rest[..open];
+        if before.is_empty() && !out.ends_with("[]") || before.ends_with('.') {
+            return None;
+        }
+        out.push_str(before);
+        out.push_str("[]");
+        let inside = &rest[open + 1..];
+        let close = types::group_end(inside, '[', ']')?;
+        // A range (`rows[1..]`) is a slice of them, no element.
+        if inside[..close].contains("..") {
+            return None;
+        }
+        rest = &inside[close + 1..];
+        if !(rest.is_empty() || rest.starts_with(['.', '['])) {
+            return None;
+        }
+    }
+    out.push_str(rest);
+    (out.contains("[]") && out.len() <= 80 && !out.starts_with('[')).then_some(out)
 }
 
 /// A JavaScript path through members named by constants (`this[kAgent]`,
@@ -1466,7 +1604,7 @@ fn without_turbofish(raw: &str) -> String {
 /// `Builder::new(a).add(b)`) as that path with every call's arguments and type arguments
 /// dropped (`Builder().add().flag()`, `Builder::new().add()`): what each call returns is
 /// then looked up in turn. None for anything else (an index, an operator, a lambda).
-fn call_chain(raw: &str) -> Option<String> {
+fn call_chain(raw: &str, rust: bool) -> Option<String> {
     const LONGEST: usize = 160;
     let raw = raw.trim();
     let raw = raw.strip_prefix("new ").unwrap_or(raw);
@@ -1499,8 +1637,9 @@ fn call_chain(raw: &str) -> Option<String> {
                     out.push_str("()");
                 }
             }
-            // Rust's `?` and TypeScript's optional chaining (`a()?.b()`) keep the value's
-            // type, a wrapper's already unwrapped.
+            // Rust's `?` unwraps (`lits.as_ref()?.iter()`, as `.unwrap()` would); TypeScript's
+            // optional chaining (`a()?.b()`) keeps the value's type.
+            '?' if rust => out.push_str(".unwrap()"),
             '?' => {}
             // A comment between the calls of a chain.
             '/' if chars.peek() == Some(&'/') => {
@@ -1530,7 +1669,7 @@ fn call_chain(raw: &str) -> Option<String> {
     let out = out.replace("::()", "()");
     // Calls only between names: `a().b()`, never `a()b` or `()`.
     let well_formed = out.contains("()")
-        && !out.starts_with('(')
+        && !out.starts_with(['(', '.'])
         && out
             .match_indices("()")
             .all(|(i, _)| matches!(out[i + 2..].chars().next(), None | Some('.')));

@@ -87,10 +87,11 @@ pub fn declared_return(
 ) -> Option<String> {
     // Rust's `-> Self::Map`: the type its trait binds `Map` by, or its `impl` makes it,
     // stated apart (the signature alone names no type).
-    if let (Some("rust"), Some(stated)) = (language, stated)
+    if language == Some("rust")
         && rust_return(&symbol.signature).is_some_and(|r| associated_path(r).is_some())
     {
-        return Some(stated.to_string());
+        // Unbound (`type Item;`), it is whatever each `impl` makes it: no type.
+        return stated.map(str::to_string);
     }
     return_type(language, &symbol.signature).or_else(|| stated.map(str::to_string))
 }
@@ -143,7 +144,9 @@ pub fn rust_generics(signature: &str) -> Vec<&str> {
 fn rust_return(signature: &str) -> Option<&str> {
     let signature = &signature[signature.find("fn ")?..];
     let rest = after_group(signature)?.trim().strip_prefix("->")?;
-    rest.split(" where").next()?.split('{').next()
+    // A trait's declaration ends with `;` (`fn max() -> Self;`; not `-> [u8; 4] {`).
+    let rest = rest.split(" where").next()?.split('{').next()?.trim_end();
+    Some(rest.strip_suffix(';').unwrap_or(rest))
 }
 
 /// The returns `types` state apart from their declarations, by the declaration's first line.
@@ -310,6 +313,16 @@ pub fn method_call(path: &str) -> Option<(&str, &str)> {
     (plain && !on.is_empty()).then_some((on, method))
 }
 
+/// What a Rust type name begins with when an `Option` or a `Result` holds the collection it
+/// names (`Option<Vec<Literal>>` is `?[]Literal`): `?`, `.unwrap()` and `if let Some(..)`
+/// give the collection, and an `Option`'s `map` hands its closure the whole collection.
+pub const OPTIONAL: char = '?';
+
+/// What a `type_name` of a [`Typed`] begins with when the name is what a Rust `Option` or
+/// `Result` holds (`if let Some(lits) = self.literals`: `!=self.literals`): that value, its
+/// wrapper peeled.
+pub const SOME_OF: char = '!';
+
 /// What a `type_name` of a [`Typed`] begins with when it names a collection of values of a
 /// type (Python's `List[Text]` is `[]Text`): no methods of the element's are the
 /// collection's, but ranging over it gives one.
@@ -427,23 +440,30 @@ pub fn alias_target(language: Option<&str>, signature: &str) -> Option<String> {
 /// `std::io::Error`, `walkdir::DirEntry`): the project's own `Error` is another type. A
 /// name right below `crate::`, `self::` or `super::` is given alone.
 pub fn rust_type_name(raw: &str) -> Option<String> {
-    // A collection behind a `Result` is none (`rows().map(|rs| ..)` hands the closure the
-    // whole collection); `?` and `.unwrap()` of it give the collection's name alone.
+    // A collection behind an `Option` or a `Result` is marked [`OPTIONAL`].
     rust_elements(raw, 0).or_else(|| rust_path_name(raw))
 }
 
-/// [`rust_type_name`] of a type that is no collection.
+/// [`rust_type_name`] of a type that is no collection. A generic's associated type
+/// (`G::Map`) is kept whole: what it is, its bounds' trait says (a type named `Map` is
+/// another).
 fn rust_path_name(raw: &str) -> Option<String> {
     let path = type_path(rust_ok_type(raw))?;
     let mut segments = path.rsplit("::").map(str::trim);
     let last = segments.next()?.to_string();
-    match segments.next() {
-        Some(module)
+    let plain = |s: &str| s.chars().all(|c| c.is_alphanumeric() || c == '_');
+    match (segments.next(), segments.next()) {
+        (Some(module), _)
             if !matches!(module, "crate" | "self" | "super" | "Self")
                 && module.starts_with(|c: char| c.is_lowercase())
-                && module.chars().all(|c| c.is_alphanumeric() || c == '_') =>
+                && plain(module) =>
         {
             Some(format!("{module}::{last}"))
+        }
+        (Some(generic), None)
+            if generic != "Self" && generic.starts_with(char::is_uppercase) && plain(generic) =>
+        {
+            Some(format!("{generic}::{last}"))
         }
         _ => Some(last),
     }
@@ -526,9 +546,14 @@ fn rust_elements(written: &str, depth: usize) -> Option<String> {
         let outer = t[..open].trim();
         let last = outer.rsplit("::").next().unwrap_or(outer);
         let arguments = split_top(inner, ',');
-        // A collection behind a `Box` or an `Arc` iterates as it does; behind an `Option` it
-        // is none (`opt.map(|v| ..)` hands the closure the whole collection).
-        if WRAPPERS.contains(&last) && last != "Option" {
+        // A collection behind a `Box` or an `Arc` iterates as it does; behind an `Option` or
+        // a `Result` it is marked so (`opt.map(|v| ..)` hands the closure the whole
+        // collection, `opt?` or `.unwrap()` gives it).
+        if matches!(last, "Option" | "Result") {
+            let held = rust_elements(arguments.first()?, depth + 1)?;
+            return (!held.starts_with(OPTIONAL)).then(|| format!("{OPTIONAL}{held}"));
+        }
+        if WRAPPERS.contains(&last) {
             return rust_elements(arguments.first()?, depth + 1);
         }
         if RUST_SEQUENCES.contains(&last) {
@@ -936,8 +961,9 @@ mod tests {
             ("&[Node]", Some("[]Node")),
             ("&'a mut [Node; 4]", Some("[]Node")),
             ("Arc<Vec<crate::graph::Node>>", Some("[]graph::Node")),
-            ("Option<Vec<Node>>", Some("Vec")),
-            ("io::Result<VecDeque<Node>>", Some("VecDeque")),
+            ("Option<Vec<Node>>", Some("?[]Node")),
+            ("io::Result<VecDeque<Node>>", Some("?[]Node")),
+            ("Option<Option<Vec<Node>>>", Some("Vec")),
             ("impl Iterator<Item = &'a Node> + '_", Some("[]Node")),
             ("impl Iterator<Item = &'a Node>", Some("[]Node")),
             ("Box<dyn Iterator<Item = Node>>", Some("[]Node")),

@@ -32,7 +32,7 @@
 (let_declaration pattern: (identifier) @bind.name value: (call_expression function: [(identifier) @bind.type (scoped_identifier name: (identifier) @bind.type) (field_expression) @bind.call (generic_function function: [(identifier) @bind.type (scoped_identifier name: (identifier) @bind.type) (field_expression) @bind.call])]))
 (enum_variant name: (identifier) @bind.field body: (ordered_field_declaration_list . type: (_) @bind.type .))
 (tuple_struct_pattern type: (_) @bind.variant . [(identifier) @bind.name (ref_pattern (identifier) @bind.name) (mut_pattern (identifier) @bind.name)] .)
-(let_declaration pattern: (identifier) @bind.name value: (try_expression (call_expression function: [(identifier) @bind.type (scoped_identifier name: (identifier) @bind.type) (field_expression) @bind.call])))
+(let_declaration pattern: (identifier) @bind.name value: (try_expression (call_expression function: [(identifier) @bind.type (scoped_identifier name: (identifier) @bind.type) (field_expression) @bind.call])) @bind.tried)
 (let_declaration pattern: (identifier) @bind.name value: [(await_expression (call_expression function: [(identifier) @bind.type (scoped_identifier name: (identifier) @bind.type) (field_expression) @bind.call])) (try_expression (await_expression (call_expression function: [(identifier) @bind.type (scoped_identifier name: (identifier) @bind.type) (field_expression) @bind.call])))])
 (type_parameter name: (type_identifier) @bind.name bounds: (trait_bounds [(type_identifier) (scoped_type_identifier) (generic_type)] @bind.type))
 (where_predicate left: (type_identifier) @bind.name bounds: (trait_bounds [(type_identifier) (scoped_type_identifier) (generic_type)] @bind.type))
@@ -40,3 +40,6 @@
 (let_declaration pattern: (tuple_pattern) @bind.unpack value: (tuple_expression) @bind.tuple)
 (for_expression pattern: (identifier) @bind.name value: (_) @bind.elem)
 (closure_expression) @bind.closure
+(associated_type name: (type_identifier) @bind.name bounds: (trait_bounds . [(type_identifier) (scoped_type_identifier) (generic_type)] @bind.type))
+(let_condition pattern: (tuple_struct_pattern type: (identifier) @bind.wrapper . [(identifier) @bind.name (ref_pattern (identifier) @bind.name) (ref_pattern (mut_pattern (identifier) @bind.name)) (mut_pattern (identifier) @bind.name)] .) value: [(call_expression function: [(identifier) @bind.type (field_expression) @bind.call]) (field_expression) @bind.path (identifier) @bind.path (reference_expression value: (field_expression) @bind.path)])
+(match_expression value: [(call_expression function: [(identifier) @bind.type (field_expression) @bind.call]) (field_expression) @bind.path (identifier) @bind.path (reference_expression value: (field_expression) @bind.path)] body: (match_block (match_arm pattern: (match_pattern (tuple_struct_pattern type: (identifier) @bind.wrapper . [(identifier) @bind.name (ref_pattern (identifier) @bind.name) (ref_pattern (mut_pattern (identifier) @bind.name)) (mut_pattern (identifier) @bind.name)] .)))))
