@@ -5549,10 +5549,10 @@ fn the_rust_rules_keep_off_what_rust_does_not_mean() {
              impl fmt::Write for Out {\n    fn write_str(&mut self, s: &str) -> fmt::Result { Ok(()) }\n}\n\
              impl fmt::Display for Out {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { Ok(()) }\n}\n\n\
              pub fn flush(o: &mut Out) {\n    o.flush_all();\n}\n\n\
-             pub struct EdgeIndex;\nimpl EdgeIndex {\n    pub fn index(&self) -> usize { 0 }\n}\n\n\
+             pub struct EdgeIndex;\nimpl EdgeIndex {\n    pub fn index(&self) -> usize { 0 }\n    pub fn id(&self) -> usize { 0 }\n}\n\n\
              pub fn pair() -> [EdgeIndex; 2] {\n    [EdgeIndex, EdgeIndex]\n}\n\n\
              pub fn both() {\n    for e in pair() {\n        e.index();\n    }\n}\n\n\
-             pub fn each() {\n    let all = pair();\n    all.iter().map(|e| e.index());\n    for e in all {\n        e.index();\n    }\n}\n\n\
+             pub fn each() {\n    let all = pair();\n    all.iter().map(|e| e.index());\n    for e in all {\n        e.id();\n    }\n}\n\n\
              pub trait Render {\n    fn render(&self);\n}\n\n\
              pub struct Store<T> {\n    items: Vec<T>,\n}\n\n\
              impl<T> Store<T> {\n    pub fn items(&self) -> Option<Vec<T>> {\n        None\n    }\n}\n\n\
@@ -5583,10 +5583,11 @@ fn the_rust_rules_keep_off_what_rust_does_not_mean() {
             ("src/w.rs:pair", "file")
         ])
     );
-    // A name assigned a function's collection.
+    // A name assigned a function's collection, iterated or looped over.
     assert_eq!(
         known("src/w.rs:each"),
         pairs(&[
+            ("src/w.rs:EdgeIndex.id", "type"),
             ("src/w.rs:EdgeIndex.index", "type"),
             ("src/w.rs:pair", "file")
         ])
