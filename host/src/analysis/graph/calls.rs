@@ -977,12 +977,15 @@ impl<'a, 'f> Scope<'a, 'f> {
     /// state apart (as its `impl` may), all holding at once. Not an enclosing function's
     /// (an item declared inside a function sees none of its generics).
     pub(super) fn bounds_of(&self, name: &str, at: (u32, u32)) -> Vec<&'a str> {
+        // The file's symbols are in source order: those opening on the span's first line.
+        let symbols = &self.facts.symbols;
         let another_function = |(s, e): (u32, u32)| {
+            let first = symbols.partition_point(|d| d.start_line < s);
             (s, e) != at
-                && self.facts.symbols.iter().any(|d| {
-                    (d.start_line, d.end_line) == (s, e)
-                        && matches!(d.kind.as_str(), "function" | "method")
-                })
+                && symbols[first..]
+                    .iter()
+                    .take_while(|d| d.start_line == s)
+                    .any(|d| d.end_line == e && matches!(d.kind.as_str(), "function" | "method"))
         };
         let mut out: Vec<&'a str> = self
             .typed

@@ -108,20 +108,24 @@ impl Graph {
         start: Vec<u32>,
         field: &str,
     ) -> Vec<String> {
-        self.nearest_bases(scope, at, start, |bases| {
-            let mut found: Vec<String> = bases
-                .iter()
-                .flat_map(|&b| {
-                    let holder = self.symbols[b as usize].symbol().name.as_str();
-                    self.field_types.get(holder).into_iter().flatten()
-                })
-                .filter(|(name, ..)| name == field)
-                .map(|(_, type_name, _)| type_name.clone())
-                .collect();
-            found.sort_unstable();
-            found.dedup();
-            found
-        })
+        self.nearest_bases(scope, at, start, |bases| self.fields_declared(bases, field))
+    }
+
+    /// The types the types `holders` themselves declare for their field `field` (a Rust
+    /// trait's associated type too: `type Map: VisitMap<..>`).
+    fn fields_declared(&self, holders: &[u32], field: &str) -> Vec<String> {
+        let mut found: Vec<String> = holders
+            .iter()
+            .flat_map(|&h| {
+                let holder = self.symbols[h as usize].symbol().name.as_str();
+                self.field_types.get(holder).into_iter().flatten()
+            })
+            .filter(|(name, ..)| name == field)
+            .map(|(_, type_name, _)| type_name.clone())
+            .collect();
+        found.sort_unstable();
+        found.dedup();
+        found
     }
 
     /// The classes `start` extend, nearest first (not the interfaces they implement): whose
@@ -390,28 +394,13 @@ impl Graph {
         generic: &str,
         associated: &str,
     ) -> Vec<u32> {
-        let plain = |n: &str| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_');
-        if !plain(associated) {
+        if !types::plain_name(associated) {
             return Vec::new();
         }
         let traits = self.bounds_meant(scope, at, generic);
-        let own = |traits: &[u32]| -> Vec<String> {
-            let mut found: Vec<String> = traits
-                .iter()
-                .flat_map(|&t| {
-                    let holder = self.symbols[t as usize].symbol().name.as_str();
-                    self.field_types.get(holder).into_iter().flatten()
-                })
-                .filter(|(name, ..)| name == associated)
-                .map(|(_, type_name, _)| type_name.clone())
-                .collect();
-            found.sort_unstable();
-            found.dedup();
-            found
-        };
-        let mut bound = own(&traits);
+        let mut bound = self.fields_declared(&traits, associated);
         if bound.is_empty() {
-            bound = self.nearest_bases(scope, at, traits, own);
+            bound = self.inherited_field(scope, at, traits, associated);
         }
         bound
             .iter()
@@ -736,8 +725,7 @@ impl Graph {
     /// return, marked as such (`fn pair() -> [EdgeIndex; 2]` gives `[]EdgeIndex`): what a
     /// loop over its value, or over a name assigned it, ranges over.
     fn returned_collection(&self, scope: &Scope, at: (u32, u32), function: &str) -> Option<String> {
-        let plain = function.starts_with(char::is_lowercase)
-            && function.chars().all(|c| c.is_alphanumeric() || c == '_');
+        let plain = function.starts_with(char::is_lowercase) && types::plain_name(function);
         // Only a Rust declaration returns a marked collection by name alone.
         if !plain
             || scope.facts.language.as_deref() != Some("rust")
@@ -2138,8 +2126,7 @@ fn agreed(mut values: impl Iterator<Item = Option<String>>) -> Option<String> {
 fn implemented_trait(signature: &str) -> Option<&str> {
     implemented_trait_path(signature).and_then(|path| {
         let name = path.rsplit("::").next()?.trim();
-        let plain = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
-        plain.then_some(name)
+        types::plain_name(name).then_some(name)
     })
 }
 

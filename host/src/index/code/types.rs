@@ -96,13 +96,17 @@ pub fn declared_return(
     return_type(language, &symbol.signature).or_else(|| stated.map(str::to_string))
 }
 
+/// Whether `s` is one plain name (letters, digits, `_`), no path, generics or punctuation.
+pub fn plain_name(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
 /// The associated type a Rust type as written names on `Self` (`Self::Map`, `&mut
 /// Self::Map` give `Map`), or none.
 pub fn associated_path(written: &str) -> Option<&str> {
     let t = type_path(written)?;
     let name = t.strip_prefix("Self::")?.trim();
-    let plain = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
-    plain.then_some(name)
+    plain_name(name).then_some(name)
 }
 
 /// The generic parameters a Rust function or `impl` declaration names (`fn all<T: Clone>(..)`,
@@ -451,17 +455,18 @@ fn rust_path_name(raw: &str) -> Option<String> {
     let path = type_path(rust_ok_type(raw))?;
     let mut segments = path.rsplit("::").map(str::trim);
     let last = segments.next()?.to_string();
-    let plain = |s: &str| s.chars().all(|c| c.is_alphanumeric() || c == '_');
     match (segments.next(), segments.next()) {
         (Some(module), _)
             if !matches!(module, "crate" | "self" | "super" | "Self")
                 && module.starts_with(|c: char| c.is_lowercase())
-                && plain(module) =>
+                && plain_name(module) =>
         {
             Some(format!("{module}::{last}"))
         }
         (Some(generic), None)
-            if generic != "Self" && generic.starts_with(char::is_uppercase) && plain(generic) =>
+            if generic != "Self"
+                && generic.starts_with(char::is_uppercase)
+                && plain_name(generic) =>
         {
             Some(format!("{generic}::{last}"))
         }
