@@ -5607,3 +5607,224 @@ fn the_rust_rules_keep_off_what_rust_does_not_mean() {
     // A call on a trait never dispatches to a subtrait's method.
     assert_eq!(known("src/w.rs:read"), []);
 }
+
+#[test]
+fn rust_loops_and_closures_over_enumerated_zipped_spread_and_bounded_iterators_type_their_elements()
+{
+    let s = snapshot(&[
+        ("src/lib.rs", "pub mod visit;\npub mod algo;\n"),
+        (
+            "src/visit.rs",
+            "pub trait EdgeRef {\n    fn target(&self) -> usize;\n    fn source(&self) -> usize;\n}\n\n\
+             pub trait GraphBase {\n    type NodeId;\n}\n\n\
+             trait_template! {\npub trait IntoEdgeReferences : GraphBase {\n    @section type\n    \
+             type EdgeRef: EdgeRef<NodeId=Self::NodeId,\n                          Weight=Self::EdgeWeight>;\n    \
+             type EdgeReferences: Iterator<Item=Self::EdgeRef>;\n    @section self\n    \
+             fn edge_references(self) -> Self::EdgeReferences;\n}\n}\n\n\
+             pub trait IntoEdgesDirected : IntoEdgeReferences + GraphBase {\n    \
+             type EdgesDirected: Iterator<Item=Self::EdgeRef>;\n    \
+             fn edges_directed(self, a: Self::NodeId, d: usize) -> Self::EdgesDirected;\n}\n",
+        ),
+        (
+            "src/algo.rs",
+            "use crate::visit::{EdgeRef, GraphBase, IntoEdgeReferences, IntoEdgesDirected};\n\n\
+             pub fn spread<G0>(g0: &G0) -> bool\nwhere\n    G0: GraphBase + IntoEdgesDirected,\n{\n    \
+             g0\n        .edges_directed(e0.0, Outgoing)\n        .find(|edge| edge.target() == e0.1)\n        \
+             .is_some()\n}\n\n\
+             pub struct Filtered<G, I>\nwhere\n    G: IntoEdgeReferences,\n    I: Iterator<Item = G::EdgeRef>,\n{\n    \
+             iter: I,\n    graph: G,\n}\n\n\
+             impl<G, I> Filtered<G, I>\nwhere\n    G: IntoEdgeReferences,\n    I: Iterator<Item = G::EdgeRef>,\n{\n    \
+             fn next(&mut self) {\n        self.iter.find(move |&edge| edge.target() == 0);\n    }\n    \
+             fn next_back(&mut self) {\n        (&mut self.iter).filter_map(move |edge| Some(edge.source()));\n    }\n}\n\n\
+             pub struct Walk<G: IntoEdgesDirected> {\n    edges: G::EdgesDirected,\n}\n\n\
+             impl<G: IntoEdgesDirected> Walk<G> {\n    fn step(&mut self) {\n        for e in &mut self.edges {\n            e.target();\n        }\n    }\n}\n\n\
+             pub fn numbered<G: IntoEdgeReferences>(g: G) {\n    \
+             for (i, edge) in g.edge_references().enumerate() {\n        edge.target();\n        i.source();\n    }\n}\n\n\
+             pub fn zipped<G: IntoEdgeReferences>(g: G, h: G) {\n    \
+             for (a, b) in g.edge_references().zip(h.edge_references()) {\n        a.target();\n        b.source();\n    }\n}\n\n\
+             pub fn mapped<G: IntoEdgeReferences>(g: G) {\n    \
+             g.edge_references().enumerate().map(|(i, e)| e.source());\n}\n\n\
+             pub fn unpaired<G: IntoEdgeReferences>(g: G) {\n    \
+             for (a, b) in g.edge_references() {\n        a.target();\n    }\n    \
+             for (a, b) in g.edge_references().chain(g.edge_references()) {\n        b.source();\n    }\n}\n\n\
+             pub trait Source<T> {\n    type Iter: Iterator<Item = T>;\n}\n\n\
+             pub fn foreign<T: EdgeRef, S: Source<u8>>(it: S::Iter) {\n    for n in it {\n        n.target();\n    }\n}\n",
+        ),
+        (
+            "src/plain.rs",
+            "pub struct Edge;\nimpl Edge {\n    pub fn weight(&self) -> u8 { 0 }\n}\n\n\
+             pub struct Node {\n    edges: Vec<Edge>,\n}\n\n\
+             pub struct Graph {\n    nodes: Vec<Node>,\n}\n\n\
+             impl Graph {\n    pub fn weights(&self, i: usize) {\n        \
+             for e in self.nodes[i].edges.iter() {\n            e.weight();\n        }\n    }\n}\n",
+        ),
+    ]);
+    let known = |caller: &str| -> Vec<(String, &'static str)> {
+        let mut all = callees(&s, &format!("src/algo.rs:{caller}"));
+        all.retain(|(_, how)| *how != "name");
+        all
+    };
+    // A closure on a chain rustfmt spread over lines holds the chain's elements.
+    assert_eq!(
+        known("spread"),
+        pairs(&[
+            ("src/visit.rs:EdgeRef.target", "type"),
+            ("src/visit.rs:IntoEdgesDirected.edges_directed", "type"),
+        ])
+    );
+    // A field of a generic bound as an iterator yields that bound's `Item`, borrowed and
+    // parenthesized alike.
+    assert_eq!(
+        known("Filtered.next"),
+        pairs(&[("src/visit.rs:EdgeRef.target", "type")])
+    );
+    assert_eq!(
+        known("Filtered.next_back"),
+        pairs(&[("src/visit.rs:EdgeRef.source", "type")])
+    );
+    // So does a field of a generic's associated type its trait bounds as an iterator.
+    assert_eq!(
+        known("Walk.step"),
+        pairs(&[("src/visit.rs:EdgeRef.target", "type")])
+    );
+    // An enumerated sequence's element is the pair's second; the index binds nothing.
+    assert_eq!(
+        known("numbered"),
+        pairs(&[
+            ("src/visit.rs:EdgeRef.target", "type"),
+            ("src/visit.rs:IntoEdgeReferences.edge_references", "type"),
+        ])
+    );
+    assert_eq!(
+        known("zipped"),
+        pairs(&[
+            ("src/visit.rs:EdgeRef.source", "type"),
+            ("src/visit.rs:EdgeRef.target", "type"),
+            ("src/visit.rs:IntoEdgeReferences.edge_references", "type"),
+        ])
+    );
+    assert_eq!(
+        known("mapped"),
+        pairs(&[
+            ("src/visit.rs:EdgeRef.source", "type"),
+            ("src/visit.rs:IntoEdgeReferences.edge_references", "type"),
+        ])
+    );
+    // An indexed receiver stays one (the element of `self.nodes[i]`, then its field).
+    assert_eq!(
+        callees(&s, "src/plain.rs:Graph.weights"),
+        pairs(&[("src/plain.rs:Edge.weight", "type")])
+    );
+    // An associated type's `Item` the trait names by its own parameter is the trait's
+    // `T`, not the caller's `T: EdgeRef`.
+    assert_eq!(known("foreign"), []);
+    // A pattern over a sequence of no known pairs (an element that is itself no tuple, or
+    // another adapter's) binds nothing.
+    assert_eq!(
+        known("unpaired"),
+        pairs(&[("src/visit.rs:IntoEdgeReferences.edge_references", "type")])
+    );
+}
+
+#[test]
+fn python_loops_over_enumerated_and_zipped_sequences_type_their_elements() {
+    let s = snapshot(&[(
+        "t.py",
+        "from typing import List\n\n\
+         class Row:\n    def cells(self):\n        pass\n\n\
+         class Name:\n    def title(self):\n        pass\n\n\
+         class Table:\n    rows: List[Row]\n\n    \
+         def numbered(self):\n        for i, row in enumerate(self.rows, start=1):\n            row.cells()\n            i.title()\n\n    \
+         def zipped(self, names: List[Name]):\n        for name, (a, b) in zip(names, self.rows, strict=True):\n            name.title()\n\n    \
+         def second(self, names: List[Name]):\n        for name, row in zip(names, self.rows):\n            row.cells()\n\n    \
+         def unpaired(self, names: List[Name], groups, t: Table):\n        for name, row in sorted(names):\n            name.title()\n        \
+         for i, row in enumerate(t.rows for t in names):\n            row.cells()\n        \
+         for a, b in zip(*groups, self.rows):\n            b.cells()\n",
+    )]);
+    let known = |caller: &str| -> Vec<(String, &'static str)> {
+        let mut all = callees(&s, &format!("t.py:{caller}"));
+        all.retain(|(_, how)| *how != "name");
+        all
+    };
+    assert_eq!(
+        known("Table.numbered"),
+        pairs(&[("t.py:Row.cells", "type")])
+    );
+    assert_eq!(known("Table.zipped"), pairs(&[("t.py:Name.title", "type")]));
+    assert_eq!(known("Table.second"), pairs(&[("t.py:Row.cells", "type")]));
+    // A generator passed bare, a position past a splat: no sequence named at the place.
+    assert_eq!(known("Table.unpaired"), []);
+    // A file's own `zip` is no builtin.
+    let own = snapshot(&[(
+        "t.py",
+        "from typing import List\nfrom util import zip\n\n\
+         class Row:\n    def cells(self):\n        pass\n\n\
+         class Table:\n    rows: List[Row]\n\n    \
+         def zipped(self, names):\n        for name, row in zip(names, self.rows):\n            row.cells()\n",
+    )]);
+    let mut found = callees(&own, "t.py:Table.zipped");
+    found.retain(|(_, how)| *how != "name");
+    assert_eq!(found, []);
+}
+
+#[test]
+fn an_update_of_an_associated_iterator_moves_the_calls_on_its_elements() {
+    let visit = "pub trait EdgeRef {\n    fn target(&self) -> usize;\n}\n\n\
+        pub trait NodeRef {\n    fn target(&self) -> usize;\n}\n\n\
+        trait_template! {\npub trait IntoEdgeReferences {\n    type EdgeRef: EdgeRef;\n    \
+        type NodeRef: NodeRef;\n}\n}\n\n\
+        pub trait IntoEdges: IntoEdgeReferences {\n    type Edges: Iterator<Item = Self::EdgeRef>;\n    \
+        fn edges(self) -> Self::Edges;\n}\n";
+    let algo = "use crate::visit::IntoEdges;\n\n\
+        pub struct Walk<G: IntoEdges> {\n    edges: G::Edges,\n}\n\n\
+        impl<G: IntoEdges> Walk<G> {\n    fn step(&mut self) {\n        \
+        for e in &mut self.edges {\n            e.target();\n        }\n    }\n\n    \
+        fn numbered(g: G) {\n        \
+        for (i, e) in g\n            .edges()\n            .enumerate()\n        {\n            e.target();\n        }\n    }\n}\n";
+    let files = |visit: &str| {
+        vec![
+            (
+                "src/lib.rs".to_string(),
+                "pub mod visit;\npub mod algo;\n".to_string(),
+            ),
+            ("src/visit.rs".to_string(), visit.to_string()),
+            ("src/algo.rs".to_string(), algo.to_string()),
+        ]
+    };
+    let known = |s: &Snapshot, caller: &str| -> Vec<(String, &'static str)> {
+        let mut all = callees(s, &format!("src/algo.rs:Walk.{caller}"));
+        all.retain(|(_, how)| *how != "name");
+        all
+    };
+    let s = snapshot(&files(visit));
+    assert_eq!(
+        known(&s, "step"),
+        pairs(&[("src/visit.rs:EdgeRef.target", "type")])
+    );
+    assert_eq!(
+        known(&s, "numbered"),
+        pairs(&[
+            ("src/visit.rs:EdgeRef.target", "type"),
+            ("src/visit.rs:IntoEdges.edges", "type"),
+        ])
+    );
+    // The iterator's `Item` changes in the trait's file alone; the calls on its elements,
+    // in another file, follow as a fresh build has them.
+    let after = visit.replace("Item = Self::EdgeRef", "Item = Self::NodeRef");
+    let changed: Vec<_> = files(&after).iter().map(|(p, t)| facts(p, t)).collect();
+    let updated = rank_snapshot(Graph::update(Some(&s.graph), &changed));
+    let fresh = snapshot(&files(&after));
+    for (caller, expected) in [
+        ("step", pairs(&[("src/visit.rs:NodeRef.target", "type")])),
+        (
+            "numbered",
+            pairs(&[
+                ("src/visit.rs:IntoEdges.edges", "type"),
+                ("src/visit.rs:NodeRef.target", "type"),
+            ]),
+        ),
+    ] {
+        assert_eq!(known(&fresh, caller), expected, "{caller}");
+        assert_eq!(known(&updated, caller), expected, "{caller}");
+    }
+}

@@ -394,19 +394,33 @@ impl Graph {
         generic: &str,
         associated: &str,
     ) -> Vec<u32> {
-        if !types::plain_name(associated) {
-            return Vec::new();
-        }
-        let traits = self.bounds_meant(scope, at, generic);
-        let mut bound = self.fields_declared(&traits, associated);
-        if bound.is_empty() {
-            bound = self.inherited_field(scope, at, traits, associated);
-        }
-        bound
+        self.associated_declared(scope, at, generic, associated)
             .iter()
             .filter(|b| !b.contains("::") && !b.starts_with(types::ELEMENTS))
             .flat_map(|b| self.types_named(scope, at, scope.file, b, TYPE_LIKE))
             .collect()
+    }
+
+    /// What the traits bounding the caller's generic `generic` state its associated type
+    /// `associated` as, or else the nearest of their supertraits declaring it: `VisitMap`
+    /// for `type Map: VisitMap<..>`, `[]Self::EdgeRef` for `type Edges: Iterator<Item =
+    /// Self::EdgeRef>`.
+    fn associated_declared(
+        &self,
+        scope: &Scope,
+        at: (u32, u32),
+        generic: &str,
+        associated: &str,
+    ) -> Vec<String> {
+        if !types::plain_name(associated) {
+            return Vec::new();
+        }
+        let traits = self.bounds_meant(scope, at, generic);
+        let bound = self.fields_declared(&traits, associated);
+        match bound.is_empty() {
+            true => self.inherited_field(scope, at, traits, associated),
+            false => bound,
+        }
     }
 
     /// Whether `name` is a generic parameter of the Rust caller: of its own declaration
@@ -1416,7 +1430,9 @@ impl Graph {
                     }
                     match t.strip_prefix(types::ELEMENTS) {
                         Some(element) => Some(element.to_string()),
-                        None => self.iterator_item(scope, at, &t),
+                        None => self
+                            .iterator_item(scope, at, &t)
+                            .or_else(|| self.bound_item(scope, at, &t)),
                     }
                 })
                 .collect();
@@ -1476,6 +1492,35 @@ impl Graph {
         });
         let first = found.next()?;
         found.all(|other| other == first).then_some(first)
+    }
+
+    /// What iterating over a value of the caller's generic `I` gives when a bound of `I` is
+    /// an iterator (`I: Iterator<Item = G::EdgeRef>`, a field `iter: I`), or over one of
+    /// its associated types its trait bounds so (`iter: G::Edges` of `type Edges:
+    /// Iterator<Item = Self::EdgeRef>` is `G::EdgeRef`): that `Item`, when the bounds agree.
+    fn bound_item(&self, scope: &Scope, at: (u32, u32), type_name: &str) -> Option<String> {
+        let (generic, associated) = match type_name.split_once("::") {
+            Some((generic, associated)) => (generic, Some(associated)),
+            None => (type_name, None),
+        };
+        if !self.caller_generic(scope, generic) {
+            return None;
+        }
+        let bounds = match associated {
+            Some(associated) => self.associated_declared(scope, at, generic, associated),
+            None => self.generic_bounds(scope, at, generic),
+        };
+        let mut items = bounds.iter().filter_map(|b| {
+            let item = b.strip_prefix(types::ELEMENTS)?;
+            match associated {
+                // The trait's `Self` is the generic; any other name there is the trait's
+                // (one of its own parameters, a type of its file), not the caller's.
+                Some(_) => Some(format!("{generic}::{}", item.strip_prefix("Self::")?)),
+                None => Some(item.to_string()),
+            }
+        });
+        let first = items.next()?;
+        items.all(|other| other == first).then_some(first)
     }
 
     /// A Rust type name as `file` means it: marked [`in_file`] when the file defines a type

@@ -155,6 +155,8 @@ fn extract_tree_at(lang: Language, source: &str, tree: &Tree, depth: usize) -> E
     let mut defs: Vec<(Node, Symbol)> = Vec::new();
     // Fields assigned a name (`self.app = app`): typed once every name's type is known.
     let mut copies: Vec<(Node, String, &str)> = Vec::new();
+    // Tuple patterns of loops over enumerated or zipped sequences (see [`paired`]).
+    let mut loops_over_pairs: Vec<(Node, Node)> = Vec::new();
     while let Some(m) = matches.next() {
         let (mut def, mut name, mut container) = (None, None, None);
         let (mut call, mut receiver) = (None, None);
@@ -179,6 +181,8 @@ fn extract_tree_at(lang: Language, source: &str, tree: &Tree, depth: usize) -> E
         let mut unpack = None;
         // The tuple written whole for them (Rust's `let (a, b) = (x, self.flags());`).
         let mut tuple = None;
+        // A loop's tuple pattern over an enumerated or zipped sequence (`for (i, e) in ..`).
+        let mut pairs = None;
         // The doc comment stating the bound name's type (`/** @type {Client} */`).
         let mut jsdoc = None;
         // An object pattern a path's value is destructured into (`const { a, b } = this`).
@@ -222,6 +226,7 @@ fn extract_tree_at(lang: Language, source: &str, tree: &Tree, depth: usize) -> E
                 "bind.from" => copied_from = Some(node),
                 "bind.path" => path = Some(node),
                 "bind.unpack" => unpack = Some(node),
+                "bind.pairs" => pairs = Some(node),
                 "bind.tuple" => tuple = Some(node),
                 // A comment ending another line's code (`f() /** @type {B} */`) is that
                 // code's, not the declaration's below it.
@@ -275,6 +280,11 @@ fn extract_tree_at(lang: Language, source: &str, tree: &Tree, depth: usize) -> E
         if let (Some(pattern), Some(value)) = (destructure, path) {
             out.types
                 .extend(destructured(pattern, text(value, source), source));
+            continue;
+        }
+        if let (Some(pattern), Some(over)) = (pairs, element_of) {
+            // Read once the file's own names are known (a `def zip` of its own).
+            loops_over_pairs.push((pattern, over));
             continue;
         }
         if let (Some(pattern), Some(tuple)) = (unpack, tuple) {
@@ -387,15 +397,42 @@ fn extract_tree_at(lang: Language, source: &str, tree: &Tree, depth: usize) -> E
         jsdoc_signatures(&mut out);
     }
     type_copied_fields(&mut out, &copies);
+    // Python's `enumerate` and `zip` are the builtins unless the file binds the name itself
+    // (`def zip(..)`, `from util import zip`, `import x as zip`).
+    let binds = |name: &str| {
+        out.symbols.iter().any(|s| s.name == name)
+            || out.aliases.iter().any(|a| a.local == name)
+            || out
+                .imports
+                .iter()
+                .any(|i| i.name.rsplit(['.', ':']).next() == Some(name))
+    };
+    let shadowed: HashSet<&str> = ["enumerate", "zip"]
+        .into_iter()
+        .filter(|name| lang == Language::Python && binds(name))
+        .collect();
+    for (pattern, over) in loops_over_pairs {
+        let found = paired(lang, pattern, over, source, None, &shadowed);
+        out.types.extend(found);
+    }
     if lang == Language::Rust {
-        associated_returns(tree.root_node(), source, &mut out.types);
         tuple_fields(tree.root_node(), source, &mut out.types);
     }
-    if reads_macro_items
-        && let Some(view) = macro_items::view(tree, source)
-        && let Some(inner) = parse(lang, &view)
-    {
-        let items = extract_tree_at(lang, &view, &inner, depth + 1);
+    let view = reads_macro_items
+        .then(|| macro_items::view(tree, source))
+        .flatten();
+    let inner = view.as_deref().and_then(|v| parse(lang, v));
+    if lang == Language::Rust {
+        // The traits a macro declares (`trait_template! { pub trait IntoEdgeReferences .. }`)
+        // bind the associated types of the file's own traits and `impl`s as well.
+        let mut roots = vec![(tree.root_node(), source)];
+        if let (Some(view), Some(inner)) = (view.as_deref(), inner.as_ref()) {
+            roots.push((inner.root_node(), view));
+        }
+        associated_returns(&roots, &mut out.types);
+    }
+    if let (Some(view), Some(inner)) = (view.as_deref(), inner.as_ref()) {
+        let items = extract_tree_at(lang, view, inner, depth + 1);
         merge_macro_items(&mut out, items);
     }
     out
@@ -445,13 +482,15 @@ fn tuple_fields(root: Node, source: &str, out: &mut Vec<Typed>) {
 /// `impl`, the type it is (`type Map = FixedBitSet`). An iterator of another associated type
 /// (`type Edges: Iterator<Item = Self::EdgeRef>`) iterates over what that one is, in the
 /// trait or a supertrait the file declares (`trait IntoEdges: IntoEdgeReferences`).
-fn associated_returns(root: Node, source: &str, out: &mut Vec<Typed>) {
-    let mut bodies: Vec<(Option<&str>, Node)> = Vec::new();
-    // Each trait of the file: its supertraits and its associated types.
-    let mut traits: HashMap<&str, (Vec<&str>, HashMap<&str, String>)> = HashMap::new();
+fn associated_returns(roots: &[(Node, &str)], out: &mut Vec<Typed>) {
+    type Declared<'s> = (Vec<&'s str>, HashMap<&'s str, String>);
+    let mut bodies: Vec<(Option<&str>, Node, usize)> = Vec::new();
+    // Each trait of the file, by the tree it is in: its supertraits and associated types.
+    let mut traits: HashMap<&str, Vec<(usize, Declared)>> = HashMap::new();
     // A stack, not recursion: a hostile file may nest modules without end.
-    let mut nodes = vec![root];
-    while let Some(node) = nodes.pop() {
+    let mut nodes: Vec<(Node, usize)> = (0..roots.len()).map(|r| (roots[r].0, r)).collect();
+    while let Some((node, root)) = nodes.pop() {
+        let source = roots[root].1;
         let mut walker = node.walk();
         for child in node.named_children(&mut walker) {
             match child.kind() {
@@ -464,20 +503,28 @@ fn associated_returns(root: Node, source: &str, out: &mut Vec<Typed>) {
                         .flatten()
                         .map(|n| text(n, source));
                     if let Some(name) = name {
-                        traits.insert(
-                            name,
+                        traits.entry(name).or_default().push((
+                            root,
                             (supertraits(child, source), associated_in(body, source)),
-                        );
+                        ));
                     }
-                    bodies.push((name, body));
+                    bodies.push((name, body, root));
                 }
-                "mod_item" | "declaration_list" => nodes.push(child),
+                "mod_item" | "declaration_list" => nodes.push((child, root)),
                 _ => {}
             }
         }
     }
-    for (name, body) in bodies {
-        let own = match name.and_then(|n| traits.get(n)) {
+    // A trait of the body's own tree before one of the name in another (a `#[cfg]`
+    // alternative inside a macro).
+    let trait_named = |root: usize, name: &str| -> Option<&Declared> {
+        let found = traits.get(name)?;
+        let own = found.iter().find(|(r, _)| *r == root);
+        own.or(found.first()).map(|(_, declared)| declared)
+    };
+    for (name, body, root) in bodies {
+        let source = roots[root].1;
+        let own = match name.and_then(|n| trait_named(root, n)) {
             Some((_, own)) => own.clone(),
             None => associated_in(body, source),
         };
@@ -493,7 +540,7 @@ fn associated_returns(root: Node, source: &str, out: &mut Vec<Typed>) {
                 // A few dozen traits at most: a hostile file's supertraits without end
                 // are no work per method.
                 for t in level.into_iter().filter(|t| seen.insert(t)).take(64) {
-                    let Some((supers, types)) = traits.get(t) else {
+                    let Some((supers, types)) = trait_named(root, t) else {
                         continue;
                     };
                     if let Some(found) = types.get(x) {
@@ -615,7 +662,20 @@ fn merge_macro_items(out: &mut Extraction, items: Extraction) {
     out.imports.extend(items.imports);
     out.calls.extend(items.calls);
     out.aliases.extend(items.aliases);
-    out.types.extend(items.types);
+    // What a method of a macro's trait returns, the file's own pass stated already, with
+    // the traits outside the macro in view too.
+    let returned: HashSet<u32> = out
+        .types
+        .iter()
+        .filter(|t| t.name == types::RETURNED)
+        .map(|t| t.line)
+        .collect();
+    out.types.extend(
+        items
+            .types
+            .into_iter()
+            .filter(|t| t.name != types::RETURNED || !returned.contains(&t.line)),
+    );
 }
 
 /// Whether nothing but indentation precedes `node` on its line.
@@ -743,19 +803,117 @@ fn pattern_names(pattern: Node) -> Vec<(usize, Node)> {
         match element.kind() {
             "," => index += 1,
             "identifier" => out.push((index, element)),
-            // Rust's `mut b`.
-            "mut_pattern" => {
-                let mut inner = element.walk();
-                let name = element
-                    .named_children(&mut inner)
-                    .find(|n| n.kind() == "identifier");
-                out.extend(name.map(|n| (index, n)));
+            // Rust's `mut b`, `&b`, `ref b`, `&mut b`.
+            "mut_pattern" | "reference_pattern" | "ref_pattern" => {
+                out.extend(pattern_name(element).map(|n| (index, n)));
             }
             "list_splat_pattern" | "remaining_field_pattern" => break,
             _ => {}
         }
     }
     out
+}
+
+/// The name a Rust pattern binds through `mut`, `&` and `ref` (`&mut b` is `b`).
+fn pattern_name(pattern: Node) -> Option<Node> {
+    let mut name = pattern;
+    while matches!(
+        name.kind(),
+        "mut_pattern" | "reference_pattern" | "ref_pattern"
+    ) {
+        name = name.named_child((name.named_child_count() as u32).checked_sub(1)?)?;
+    }
+    (name.kind() == "identifier").then_some(name)
+}
+
+/// The names a loop's or a closure's tuple pattern takes from an enumerated or zipped
+/// sequence (Rust's `for (i, edge) in g.edges(a).enumerate()`, `xs.iter().zip(&ys)`,
+/// Python's `for i, row in enumerate(rows)`, `zip(names, rows)`): each name an element of
+/// the sequence at its place, as a loop over that sequence alone would give it; an index
+/// binds nothing. `until` ends a closure's names with the closure; `shadowed` are the
+/// builtins the file binds to names of its own.
+fn paired(
+    lang: Language,
+    pattern: Node,
+    over: Node,
+    source: &str,
+    until: Option<u32>,
+    shadowed: &HashSet<&str>,
+) -> Vec<Typed> {
+    let sequences: Vec<Option<Node>> = match lang {
+        Language::Rust => {
+            let Some(function) = over
+                .child_by_field_name("function")
+                .filter(|f| f.kind() == "field_expression")
+            else {
+                return Vec::new();
+            };
+            let (Some(method), Some(on)) = (
+                function.child_by_field_name("field"),
+                function.child_by_field_name("value"),
+            ) else {
+                return Vec::new();
+            };
+            match (text(method, source), call_arguments(over).as_slice()) {
+                ("enumerate", []) => vec![None, Some(on)],
+                ("zip", [other]) => vec![Some(on), Some(*other)],
+                _ => return Vec::new(),
+            }
+        }
+        Language::Python => {
+            let function = over.child_by_field_name("function");
+            // A keyword argument (`start=1`, `strict=True`) follows them all, and is no path;
+            // past a splat (`zip(*groups, names)`) no position is known.
+            let given: Vec<Node> = call_arguments(over)
+                .into_iter()
+                .take_while(|a| !a.kind().ends_with("splat"))
+                .collect();
+            match function.map(|f| text(f, source)) {
+                Some(name) if shadowed.contains(name) => return Vec::new(),
+                Some("enumerate") => vec![None, given.first().copied()],
+                Some("zip") => given.into_iter().map(Some).collect(),
+                _ => return Vec::new(),
+            }
+        }
+        _ => return Vec::new(),
+    };
+    pattern_names(pattern)
+        .into_iter()
+        .filter_map(|(index, name)| {
+            let sequence = (*sequences.get(index)?)?;
+            let type_name = match lang {
+                Language::Rust => rust_ranged(sequence, source)?,
+                _ => {
+                    let path = text(sequence, source);
+                    dotted_path(path).then(|| format!("{}{path}", types::ELEMENT_OF))?
+                }
+            };
+            Some(Typed {
+                name: text(name, source).to_string(),
+                type_name,
+                field: false,
+                line: line_of(name),
+                until: until.or_else(|| scope_end(name)),
+            })
+        })
+        .collect()
+}
+
+/// A call's arguments as written, comments (`comment`, Rust's `line_comment` and
+/// `block_comment`) aside; none for a Python generator passed bare (`enumerate(t.names for
+/// t in tables)`), whose one argument is no sequence named.
+fn call_arguments(call: Node<'_>) -> Vec<Node<'_>> {
+    let Some(arguments) = call
+        .child_by_field_name("arguments")
+        .filter(|a| a.kind() != "generator_expression")
+    else {
+        return Vec::new();
+    };
+    let mut walker = arguments.walk();
+    arguments
+        .named_children(&mut walker)
+        .filter(|a| !a.kind().ends_with("comment"))
+        .collect()
 }
 
 /// The names of a tuple pattern bound element by element to a tuple written whole (Rust's
@@ -765,7 +923,7 @@ fn tuple_bound(lang: Language, pattern: Node, tuple: Node, source: &str) -> Vec<
     let mut walker = tuple.walk();
     let elements: Vec<Node> = tuple
         .named_children(&mut walker)
-        .filter(|e| e.kind() != "comment")
+        .filter(|e| !e.kind().ends_with("comment"))
         .collect();
     pattern_names(pattern)
         .into_iter()
@@ -1148,23 +1306,34 @@ fn call_value(lang: Language, function: &str) -> Option<String> {
 /// name holds.
 fn rust_ranged(over: Node, source: &str) -> Option<String> {
     let mut over = over;
-    while over.kind() == "reference_expression" {
-        over = over.child_by_field_name("value")?;
+    // `&self.items`, `(&mut self.iter)`: the value borrowed.
+    loop {
+        over = match over.kind() {
+            "reference_expression" => over.child_by_field_name("value")?,
+            "parenthesized_expression" => over.named_child(0)?,
+            _ => break,
+        };
     }
     let ranged = match over.kind() {
         // A call whose receiver no path names (`make()[0].iter()`) ranges over nothing known.
         "call_expression" => {
-            let function = over.child_by_field_name("function")?;
-            let value = call_value(Language::Rust, &without_turbofish(text(function, source)))?;
+            let function = joined_lines(text(over.child_by_field_name("function")?, source));
+            let value = call_value(Language::Rust, &without_turbofish(&function))?;
             value.ends_with(types::CALL_VALUE).then_some(value)?
         }
         "identifier" | "field_expression" | "self" => {
-            let path = text(over, source);
-            dotted_path(path).then(|| path.to_string())?
+            let path = joined_lines(text(over, source));
+            dotted_path(&path).then_some(path)?
         }
         _ => return None,
     };
     Some(format!("{}{ranged}", types::ELEMENT_OF))
+}
+
+/// A path rustfmt spread over lines (`g0\n    .edges_directed(a, d)\n    .find`) as the one
+/// line it spells; the spaces inside a line (`<Ix as IndexType>`) stay.
+fn joined_lines(written: &str) -> String {
+    written.lines().map(str::trim).collect()
 }
 
 /// Rust's iterator and collection methods whose closure's parameters are the elements
@@ -1283,14 +1452,20 @@ fn element_closure(closure: Node, source: &str, out: &mut Vec<Typed>) {
     let until = Some(closure.end_position().row as u32 + 1);
     let mut walker = parameters.walk();
     for parameter in parameters.named_children(&mut walker).take(2) {
-        let mut name = parameter;
-        while matches!(name.kind(), "reference_pattern" | "mut_pattern") {
-            match name.named_child((name.named_child_count() as u32).saturating_sub(1)) {
-                Some(inner) => name = inner,
-                None => break,
-            }
+        // `|(i, edge)|` over `edges.iter().enumerate()`: the pair's element.
+        if parameter.kind() == "tuple_pattern" {
+            let shadowed = HashSet::new();
+            out.extend(paired(
+                Language::Rust,
+                parameter,
+                value,
+                source,
+                until,
+                &shadowed,
+            ));
+            continue;
         }
-        if name.kind() == "identifier" {
+        if let Some(name) = pattern_name(parameter) {
             out.push(Typed {
                 name: text(name, source).to_string(),
                 type_name: ranged.clone(),

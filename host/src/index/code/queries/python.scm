@@ -26,3 +26,4 @@
 (decorator (identifier) @call)
 (decorator (attribute object: (_) @receiver attribute: (identifier) @call))
 (for_statement left: (identifier) @bind.name right: [(identifier) (attribute)] @bind.elem)
+(for_statement left: [(pattern_list) (tuple_pattern)] @bind.pairs right: (call) @bind.elem)

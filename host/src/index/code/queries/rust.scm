@@ -39,6 +39,7 @@
 (let_declaration pattern: (tuple_pattern) @bind.unpack value: (call_expression function: [(identifier) @bind.type (field_expression) @bind.call]))
 (let_declaration pattern: (tuple_pattern) @bind.unpack value: (tuple_expression) @bind.tuple)
 (for_expression pattern: (identifier) @bind.name value: (_) @bind.elem)
+(for_expression pattern: (tuple_pattern) @bind.pairs value: (call_expression) @bind.elem)
 (closure_expression) @bind.closure
 (associated_type name: (type_identifier) @bind.name bounds: (trait_bounds . [(type_identifier) (scoped_type_identifier) (generic_type)] @bind.type))
 (let_condition pattern: (tuple_struct_pattern type: (identifier) @bind.wrapper . [(identifier) @bind.name (ref_pattern (identifier) @bind.name) (ref_pattern (mut_pattern (identifier) @bind.name)) (mut_pattern (identifier) @bind.name)] .) value: [(call_expression function: [(identifier) @bind.type (field_expression) @bind.call]) (field_expression) @bind.path (identifier) @bind.path (reference_expression value: (field_expression) @bind.path)])
