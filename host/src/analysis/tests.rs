@@ -5828,3 +5828,184 @@ fn an_update_of_an_associated_iterator_moves_the_calls_on_its_elements() {
         assert_eq!(known(&updated, caller), expected, "{caller}");
     }
 }
+#[test]
+fn an_alias_of_a_project_type_named_like_a_std_collection_is_that_type() {
+    // petgraph's feedback_arc_set.rs: `type NodeLinkedList = LinkedList<FasNode, ..>` over
+    // its own `mod linked_list`, not std's list of `FasNode`s.
+    let s = snapshot(&[
+        ("src/lib.rs", "pub mod fas;\n"),
+        (
+            "src/fas.rs",
+            "use self::linked_list::LinkedList;\n\n\
+             pub struct FasNode;\nimpl FasNode {\n    pub fn pop(&self) {}\n}\n\n\
+             fn good() {\n    let mut list = NodeLinkedList::new();\n    list.pop(0);\n}\n\n\
+             type NodeLinkedList = LinkedList<FasNode, Container, Index>;\n\n\
+             mod linked_list {\n    pub struct LinkedList<Data, Container, Ix> {\n        start: Option<Ix>,\n    }\n\n    \
+             impl<Data, Container, Ix> LinkedList<Data, Container, Ix> {\n        \
+             pub fn new() -> Self {\n            LinkedList { start: None }\n        }\n        \
+             pub fn pop(&mut self, c: usize) -> Option<Ix> {\n            None\n        }\n    }\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "src/fas.rs:good"),
+        pairs(&[
+            ("src/fas.rs:LinkedList.new", "type"),
+            ("src/fas.rs:LinkedList.pop", "type"),
+        ])
+    );
+    // An alias of std's list, in a file defining no `LinkedList`, is no project type.
+    let std = snapshot(&[
+        ("src/lib.rs", "pub mod fas;\npub mod jobs;\n"),
+        (
+            "src/fas.rs",
+            "pub struct LinkedList;\nimpl LinkedList {\n    pub fn new() -> Self { LinkedList }\n    \
+             pub fn push_back(&mut self, x: u8) {}\n}\n",
+        ),
+        (
+            "src/jobs.rs",
+            "use std::collections::LinkedList;\n\ntype Queue = LinkedList<u8>;\n\n\
+             pub struct Jobs {\n    queue: Queue,\n}\n\n\
+             impl Jobs {\n    fn run(&mut self) {\n        self.queue.push_back(1);\n    }\n}\n",
+        ),
+    ]);
+    let mut found = callees(&std, "src/jobs.rs:Jobs.run");
+    found.retain(|(_, how)| *how != "name");
+    assert_eq!(found, []);
+}
+
+#[test]
+fn indexing_a_rust_type_gives_the_output_its_index_impl_states() {
+    let s = snapshot(&[
+        ("src/lib.rs", "pub mod fas;\n"),
+        (
+            "src/fas.rs",
+            "use core::ops::Index;\n\n\
+             pub struct Entry;\nimpl Entry {\n    pub fn data(&self) {}\n}\n\n\
+             pub struct Step;\nimpl Step {\n    pub fn data(&self) {}\n}\n\n\
+             pub struct Container {\n    nodes: Vec<Entry>,\n}\n\n\
+             impl Index<usize> for Container {\n    type Output = Entry;\n    \
+             fn index(&self, i: usize) -> &Self::Output {\n        &self.nodes[i]\n    }\n}\n\n\
+             pub struct Steps;\n\n\
+             impl Iterator for Steps {\n    type Item = Step;\n    \
+             fn next(&mut self) -> Option<Step> {\n        None\n    }\n}\n\n\
+             pub struct Sliced;\n\n\
+             impl Index<usize> for Sliced {\n    type Output = Entry;\n}\n\n\
+             impl Index<core::ops::Range<usize>> for Sliced {\n    type Output = [Entry];\n}\n\n\
+             pub struct Graph {\n    container: Container,\n    steps: Steps,\n    sliced: Sliced,\n}\n\n\
+             impl Graph {\n    pub fn first(&self, nodes: &Container) {\n        nodes[0].data();\n        \
+             self.container[1].data();\n    }\n\n    \
+             pub fn stepped(&self) {\n        self.steps[0].data();\n        self.sliced[2].data();\n    }\n}\n",
+        ),
+    ]);
+    let known = |caller: &str| -> Vec<(String, &'static str)> {
+        let mut all = callees(&s, caller);
+        all.retain(|(_, how)| *how != "name");
+        all
+    };
+    assert_eq!(
+        known("src/fas.rs:Graph.first"),
+        pairs(&[("src/fas.rs:Entry.data", "type")])
+    );
+    // An iterator's `Item` is what iterating gives, not what indexing does; of impls
+    // stating an element and a slice, the index's type tells which, read here by none.
+    assert_eq!(known("src/fas.rs:Graph.stepped"), []);
+}
+
+#[test]
+fn an_update_of_an_index_output_moves_the_calls_on_indexed_values() {
+    let fas = "use core::ops::Index;\n\n\
+        pub struct Entry;\nimpl Entry {\n    pub fn data(&self) {}\n}\n\n\
+        pub struct Step;\nimpl Step {\n    pub fn data(&self) {}\n}\n\n\
+        pub struct Container;\n\n\
+        impl Index<usize> for Container {\n    type Output = Entry;\n    \
+        fn index(&self, i: usize) -> &Self::Output {\n        &Entry\n    }\n}\n";
+    let user = "use crate::fas::Container;\n\npub fn first(nodes: &Container) {\n    nodes[0].data();\n}\n";
+    let files = |fas: &str| {
+        vec![
+            (
+                "src/lib.rs".to_string(),
+                "pub mod fas;\npub mod user;\n".to_string(),
+            ),
+            ("src/fas.rs".to_string(), fas.to_string()),
+            ("src/user.rs".to_string(), user.to_string()),
+        ]
+    };
+    let s = snapshot(&files(fas));
+    assert_eq!(
+        callees(&s, "src/user.rs:first"),
+        pairs(&[("src/fas.rs:Entry.data", "type")])
+    );
+    let after = fas.replace("type Output = Entry;", "type Output = Step;");
+    let changed: Vec<_> = files(&after).iter().map(|(p, t)| facts(p, t)).collect();
+    let updated = rank_snapshot(Graph::update(Some(&s.graph), &changed));
+    let expected = pairs(&[("src/fas.rs:Step.data", "type")]);
+    assert_eq!(
+        callees(&snapshot(&files(&after)), "src/user.rs:first"),
+        expected
+    );
+    assert_eq!(callees(&updated, "src/user.rs:first"), expected);
+}
+#[test]
+fn a_builder_chain_from_an_associated_function_follows_its_declared_returns() {
+    // similar's `TextDiff::configure().algorithm(alg).diff_words(old, new)`: `configure`
+    // makes a `TextDiffConfig`, whose `algorithm` returns `&mut Self`; `TextDiff` has an
+    // `algorithm` of its own, returning no builder.
+    let s = snapshot(&[
+        ("src/lib.rs", "pub mod text;\n"),
+        (
+            "src/text.rs",
+            "pub struct TextDiffConfig;\n\n\
+             impl TextDiffConfig {\n    pub fn algorithm(&mut self, alg: u8) -> &mut Self {\n        self\n    }\n    \
+             pub fn diff_words(&self, old: &str, new: &str) -> TextDiff {\n        TextDiff\n    }\n}\n\n\
+             pub struct TextDiff;\n\n\
+             impl TextDiff {\n    pub const fn configure() -> TextDiffConfig {\n        TextDiffConfig\n    }\n    \
+             pub fn algorithm(&self) -> u8 {\n        0\n    }\n}\n\n\
+             pub fn words(old: &str, new: &str) {\n    \
+             let diff = TextDiff::configure().algorithm(1).diff_words(old, new);\n}\n\n\
+             pub struct Config;\nimpl Config {\n    pub fn load() -> Config { Config }\n    pub fn validate(&self) {}\n}\n\n\
+             pub struct Settings;\nimpl Settings {\n    pub fn check(&self) {}\n}\n\n\
+             pub mod config {\n    pub fn load() -> super::Settings {\n        super::Settings\n    }\n}\n\n\
+             pub struct App;\nimpl App {\n    pub fn config(&self) -> &Config {\n        &Config\n    }\n}\n\n\
+             impl Config {\n    pub fn finish(&self) -> Config {\n        Config\n    }\n}\n\n\
+             pub fn loaded() {\n    config::load().validate();\n    config::load().finish().validate();\n}\n",
+        ),
+    ]);
+    // A module's function is no type's: `config::load()` makes no `Config`.
+    let mut found = callees(&s, "src/text.rs:loaded");
+    found.retain(|(callee, how)| callee.ends_with("validate") && *how != "name");
+    assert_eq!(found, []);
+    assert_eq!(
+        callees(&s, "src/text.rs:words"),
+        pairs(&[
+            ("src/text.rs:TextDiff.configure", "container"),
+            ("src/text.rs:TextDiffConfig.algorithm", "type"),
+            ("src/text.rs:TextDiffConfig.diff_words", "type"),
+        ])
+    );
+}
+#[test]
+fn a_rust_let_of_a_dereferenced_call_holds_the_value_it_returns() {
+    // similar's `let this_op = *ops.index(pointer);` of an `fn index(..) -> &DiffOp`.
+    let s = snapshot(&[
+        ("src/lib.rs", "pub mod c;\n"),
+        (
+            "src/c.rs",
+            "pub struct DiffOp;\nimpl DiffOp {\n    pub fn old_range(&self) -> usize { 0 }\n    \
+             pub fn negated(&self) -> usize { 0 }\n}\n\n\
+             pub trait OpsStore {\n    fn index(&self, i: usize) -> &DiffOp;\n}\n\n\
+             pub fn shift<S: OpsStore>(ops: &mut S, pointer: usize) {\n    \
+             let this_op = *ops.index(pointer);\n    this_op.old_range();\n    \
+             let n = -ops.index(pointer);\n    n.negated();\n}\n",
+        ),
+    ]);
+    let mut found = callees(&s, "src/c.rs:shift");
+    found.retain(|(_, how)| *how != "name");
+    // A negation (`-x`, `!x`) is no value of the call's type.
+    assert_eq!(
+        found,
+        pairs(&[
+            ("src/c.rs:DiffOp.old_range", "type"),
+            ("src/c.rs:OpsStore.index", "type"),
+        ])
+    );
+}

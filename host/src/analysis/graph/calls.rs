@@ -369,6 +369,7 @@ impl Graph {
             // `fn empty() -> LookSet` or `-> Self`).
             if let Some((ty, function)) = made_by.rsplit_once("::")
                 && !made_by.contains("()")
+                && self.names_a_type(scope, at, ty)
             {
                 for type_name in self.returns_of(scope, at, vec![ty.to_string()], function) {
                     let methods = callables(self.methods_of_type(scope, at, &type_name, name));

@@ -423,6 +423,16 @@ impl Graph {
         }
     }
 
+    /// Whether a path's qualifier (`TextDiff` of `TextDiff::configure`) is a type or the
+    /// caller's generic, not a module (`config::load`, which a method `config` returning a
+    /// `Config` would otherwise make `Config::load`).
+    pub(super) fn names_a_type(&self, scope: &Scope, at: (u32, u32), qualifier: &str) -> bool {
+        self.caller_generic(scope, qualifier)
+            || !self
+                .types_named(scope, at, scope.file, qualifier, TYPE_LIKE)
+                .is_empty()
+    }
+
     /// Whether `name` is a generic parameter of the Rust caller: of its own declaration
     /// (`fn walk<G: Visitable>`) or of the `impl` it is written in (`impl<G> Walker<G>`).
     fn caller_generic(&self, scope: &Scope, name: &str) -> bool {
@@ -626,8 +636,17 @@ impl Graph {
                 .filter_map(|&a| {
                     let node = &self.symbols[a as usize];
                     let language = self.files[node.file as usize].language.as_deref();
-                    let target = types::alias_target(language, &node.symbol().signature)?;
-                    (target != name).then_some((node.file, target))
+                    let signature = &node.symbol().signature;
+                    let target = types::aliased_type(language, signature)?;
+                    // A std collection's name (`type Queue = LinkedList<Job>` over std's
+                    // list) is the project's type only where the alias's file defines one.
+                    let collection = types::alias_target(language, signature).is_some_and(|t| {
+                        t.starts_with(types::ELEMENTS) || t.starts_with(types::OPTIONAL)
+                    });
+                    let own = self.defined_in(node.file, &target).iter().any(|&d| {
+                        TYPE_LIKE.contains(&self.symbols[d as usize].symbol().kind.as_str())
+                    });
+                    (target != name && (own || !collection)).then_some((node.file, target))
                 })
                 .flat_map(|(file, target)| {
                     self.types_named_within(scope, at, file, &target, kinds, hops - 1)
@@ -1036,6 +1055,22 @@ impl Graph {
             } else {
                 Some(last_segment(made_by).to_string())
             };
+            // Another associated function's declared return (`TextDiff::configure()` of an
+            // `fn configure() -> TextDiffConfig`), as a call on it reads it: a Rust type's
+            // (not a module's `config::load()`), its functions of the name agreeing.
+            if made.is_none()
+                && !made_by.contains("()")
+                && scope.facts.language.as_deref() == Some("rust")
+                && let Some((ty, function)) = made_by.rsplit_once("::")
+                && self.names_a_type(scope, at, ty)
+                && let Some(returned) = agreed(
+                    self.methods_of_type(scope, at, ty, function)
+                        .into_iter()
+                        .map(|m| self.declared_return(m)),
+                )
+            {
+                return vec![returned];
+            }
             if let Some(collection) = made
                 .as_deref()
                 .filter(|_| !made_by.contains(['.', ':']))
@@ -1292,7 +1327,7 @@ impl Graph {
             from_fixture = true;
         }
         for _ in 0..head_indexed {
-            types = self.elements_of(scope, at, types);
+            types = self.indexed(scope, at, types);
         }
         for field in segments {
             if field == "this" {
@@ -1304,7 +1339,7 @@ impl Graph {
                 .flat_map(|t| self.field_of(scope, at, t, field))
                 .collect();
             for _ in 0..indexed {
-                next = self.elements_of(scope, at, next);
+                next = self.indexed(scope, at, next);
             }
             next.sort_unstable();
             next.dedup();
@@ -1464,34 +1499,67 @@ impl Graph {
     }
 
     /// What iterating over a value of the Rust type `type_name` gives: the `Item` its
-    /// `Iterator` (or `IntoIterator`) impl states (`type Item = NodeIndex<Ix>;`), in the file
-    /// that defines the type, when the impls there agree; none otherwise.
+    /// `Iterator` impl states (`type Item = NodeIndex<Ix>;`), in the file that defines the
+    /// type, when the impls there agree; none otherwise.
     fn iterator_item(&self, scope: &Scope, at: (u32, u32), type_name: &str) -> Option<String> {
+        // An `Iterator`'s own `Item` only: an `IntoIterator` value is often reached through
+        // an `Option` (`rows.first().map(|r| ..)` hands over the row), which no type here
+        // tells apart.
+        self.implemented_item(scope, at, type_name, "Iterator", "Item")
+    }
+
+    /// What indexing values of `types` gives (`self.nodes[i]`): a collection's element, and
+    /// in Rust the `Output` a type's `impl Index` states (`impl Index<FasNodeIndex> for
+    /// FasNodeContainer { type Output = LinkedListEntry<..>; }`), never what iterating it
+    /// gives.
+    fn indexed(&self, scope: &Scope, at: (u32, u32), types: Vec<String>) -> Vec<String> {
+        if scope.facts.language.as_deref() != Some("rust") {
+            return self.elements_of(scope, at, types);
+        }
+        types
+            .into_iter()
+            .filter_map(|t| match t.strip_prefix(types::ELEMENTS) {
+                Some(element) => Some(element.to_string()),
+                None => self.implemented_item(scope, at, &t, "Index", "Output"),
+            })
+            .collect()
+    }
+
+    /// The associated type `item` that the Rust type `type_name`'s `impl trait_name` blocks
+    /// state, in the file that defines the type, when they agree.
+    fn implemented_item(
+        &self,
+        scope: &Scope,
+        at: (u32, u32),
+        type_name: &str,
+        trait_name: &str,
+        item: &str,
+    ) -> Option<String> {
         let defined = self.types_meant(scope, at, type_name);
         let files: Vec<u32> = defined
             .iter()
             .map(|&d| self.symbols[d as usize].file)
             .collect();
         let name = last_segment(type_name);
-        // An `Iterator`'s own `Item` only: an `IntoIterator` value is often reached through
-        // an `Option` (`rows.first().map(|r| ..)` hands over the row), which no type here
-        // tells apart.
-        let items = self.members("Item", name).iter().filter(|&&m| {
+        let items = self.members(item, name).iter().filter(|&&m| {
             let node = &self.symbols[m as usize];
             node.symbol().kind == "type"
                 && files.contains(&node.file)
                 && self
                     .enclosing_impl(m)
                     .and_then(implemented_trait)
-                    .is_some_and(|t| t == "Iterator")
+                    .is_some_and(|t| t == trait_name)
         });
-        let mut found = items.filter_map(|&m| {
+        // Every impl's, read and agreeing (`Index<usize>` and `Index<Range<usize>>` state
+        // an element and a slice): an impl's own parameter (`type Output = T;`) is no type.
+        agreed(items.map(|&m| {
             let node = &self.symbols[m as usize];
             let item = types::alias_target(Some("rust"), &node.symbol().signature)?;
-            Some(self.as_file_means(node.file, item))
-        });
-        let first = found.next()?;
-        found.all(|other| other == first).then_some(first)
+            let generic = self
+                .enclosing_impl(m)
+                .is_some_and(|i| types::rust_generics(i).contains(&item.as_str()));
+            (!generic).then(|| self.as_file_means(node.file, item))
+        }))
     }
 
     /// What iterating over a value of the caller's generic `I` gives when a bound of `I` is

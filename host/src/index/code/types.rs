@@ -396,6 +396,27 @@ pub fn type_name(raw: &str) -> Option<String> {
 /// parameters. None where that is no type's name (a function type, a tuple, a union of
 /// literals).
 pub fn alias_target(language: Option<&str>, signature: &str) -> Option<String> {
+    let target = alias_written(signature)?;
+    match language {
+        Some("rust") => rust_type_name(target),
+        _ => type_name(target),
+    }
+}
+
+/// The type an alias stands for by its own name (as [`alias_target`] reads it), a Rust
+/// collection's too: `type NodeLinkedList = LinkedList<N, C, Ix>;` is the project's
+/// `LinkedList` wherever it defines one, not std's list of `N`s.
+pub fn aliased_type(language: Option<&str>, signature: &str) -> Option<String> {
+    let target = alias_written(signature)?;
+    match language {
+        Some("rust") => rust_path_name(target),
+        _ => type_name(target),
+    }
+}
+
+/// What follows an alias's `=`, outside its own parameters, when it names a type: none for
+/// a function type, a computed one, a union or an intersection.
+fn alias_written(signature: &str) -> Option<&str> {
     let mut depth = 0i32;
     let bytes = signature.as_bytes();
     let at = signature.char_indices().find_map(|(i, c)| {
@@ -430,13 +451,7 @@ pub fn alias_target(language: Option<&str>, signature: &str) -> Option<String> {
             .filter(|m| !m.trim().is_empty())
             .count()
     };
-    if members('|') > 1 || members('&') > 1 {
-        return None;
-    }
-    match language {
-        Some("rust") => rust_type_name(target),
-        _ => type_name(target),
-    }
+    (members('|') <= 1 && members('&') <= 1).then_some(target)
 }
 
 /// A Rust type's name as [`type_name`] gives it, but kept with the module it is reached

@@ -30,6 +30,7 @@
 (parameter pattern: (identifier) @bind.name type: (_) @bind.type)
 (field_declaration name: (field_identifier) @bind.field type: (_) @bind.type)
 (let_declaration pattern: (identifier) @bind.name value: (call_expression function: [(identifier) @bind.type (scoped_identifier name: (identifier) @bind.type) (field_expression) @bind.call (generic_function function: [(identifier) @bind.type (scoped_identifier name: (identifier) @bind.type) (field_expression) @bind.call])]))
+(let_declaration pattern: (identifier) @bind.name value: (unary_expression "*" (call_expression function: [(identifier) @bind.type (scoped_identifier name: (identifier) @bind.type) (field_expression) @bind.call])))
 (enum_variant name: (identifier) @bind.field body: (ordered_field_declaration_list . type: (_) @bind.type .))
 (tuple_struct_pattern type: (_) @bind.variant . [(identifier) @bind.name (ref_pattern (identifier) @bind.name) (mut_pattern (identifier) @bind.name)] .)
 (let_declaration pattern: (identifier) @bind.name value: (try_expression (call_expression function: [(identifier) @bind.type (scoped_identifier name: (identifier) @bind.type) (field_expression) @bind.call])) @bind.tried)
