@@ -6009,3 +6009,44 @@ fn a_rust_let_of_a_dereferenced_call_holds_the_value_it_returns() {
         ])
     );
 }
+
+#[test]
+fn a_name_assigned_a_types_associated_function_holds_that_functions_return() {
+    let s = snapshot(&[
+        ("src/lib.rs", "pub mod fas;\npub mod jobs;\n"),
+        (
+            "src/fas.rs",
+            "pub struct LinkedList;\nimpl LinkedList {\n    pub fn new() -> Self { LinkedList }\n    \
+             pub fn push_back(&mut self, x: u8) {}\n}\n\n\
+             pub struct Config;\nimpl Config {\n    pub fn load() -> Config { Config }\n    \
+             pub fn validate(&self) {}\n}\n\n\
+             pub struct Matcher;\nimpl Matcher {\n    pub fn is_match(&self) -> bool { true }\n}\n\n\
+             pub struct Builder;\nimpl Builder {\n    pub fn new() -> Builder { Builder }\n    \
+             pub fn a(&self) -> &Builder { self }\n    pub fn b(&self) -> &Builder { self }\n    \
+             pub fn c(&self) -> &Builder { self }\n    pub fn matcher(&self) -> Matcher { Matcher }\n}\n",
+        ),
+        (
+            "src/jobs.rs",
+            "use std::collections::LinkedList;\nuse crate::fas::Config;\n\n\
+             type Queue = LinkedList<u8>;\n\n\
+             fn run() {\n    let mut q = Queue::new();\n    q.push_back(1);\n    \
+             let c = Config::load();\n    c.validate();\n}\n\n\
+             fn chained() {\n    let m = crate::fas::Builder::new().a().b().c().matcher();\n    m.is_match();\n}\n",
+        ),
+    ]);
+    let mut found = callees(&s, "src/jobs.rs:run");
+    found.retain(|(_, how)| *how != "name");
+    // A chain past the depth followed is still read by its last call's name.
+    let mut chained = callees(&s, "src/jobs.rs:chained");
+    chained.retain(|(callee, how)| callee.ends_with("is_match") && *how != "name");
+    assert_eq!(chained, pairs(&[("src/fas.rs:Matcher.is_match", "type")]));
+    // `Config::load()` makes a `Config`; `Queue::new()` of std's list is no project type,
+    // whatever the project names `new`.
+    assert_eq!(
+        found,
+        pairs(&[
+            ("src/fas.rs:Config.load", "import"),
+            ("src/fas.rs:Config.validate", "type"),
+        ])
+    );
+}

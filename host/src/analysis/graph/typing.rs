@@ -1431,10 +1431,13 @@ impl Graph {
                 // Unknown: the called name as a type or a function's, but never a Go
                 // library's (`slog.Level(n)`), nor one element of what it returns.
                 // (What a loop or a closure ranges over holds nothing known: no guess.)
+                // A Rust type's associated function (`Queue::new()`) is that type's, read
+                // above: no function of its name elsewhere.
                 Some(call)
                     if through.is_empty()
                         && types::unpacked(&t).is_none()
-                        && !t.starts_with(types::ELEMENT_OF) =>
+                        && !t.starts_with(types::ELEMENT_OF)
+                        && !types::of_a_type(call) =>
                 {
                     if !scope.library_package_call(call.trim_end_matches("()"), at) {
                         out.push(last_segment(call).to_string());

@@ -321,7 +321,10 @@ fn extract_tree_at(lang: Language, source: &str, tree: &Tree, depth: usize) -> E
                 _ if path.is_some() => path.and_then(|p| path_value(text(p, source))),
                 (Some(t), _, _) => match go_made_by_new(lang, t, source) {
                     Some(made) => bound_type_name(lang, made),
-                    None => bound_type_name(lang, text(t, source)),
+                    None => match associated_call(lang, t, source) {
+                        Some(value) => Some(value),
+                        None => bound_type_name(lang, text(t, source)),
+                    },
                 },
                 // `Map::<K, V>::new()` makes a `Map`.
                 (None, Some(c), _) => types::constructed_by(&without_turbofish(text(c, source))),
@@ -1328,6 +1331,20 @@ fn rust_ranged(over: Node, source: &str) -> Option<String> {
         _ => return None,
     };
     Some(format!("{}{ranged}", types::ELEMENT_OF))
+}
+
+/// The value of a Rust type's associated function a name is assigned (`let c =
+/// Config::load()` gives `Config::load()`, read through `Config`'s own `load`), where the
+/// query took the function's name alone: that name is what a free function of it returns
+/// (`let x = util::make()`), never any method named alike (`Queue::new()` of an alias of
+/// std's list is no project type's `new`). `Self::f()` keeps the name.
+fn associated_call(lang: Language, name: Node, source: &str) -> Option<String> {
+    let path = name
+        .parent()
+        .filter(|p| lang == Language::Rust && p.kind() == "scoped_identifier")
+        .filter(|p| p.child_by_field_name("name").map(|n| n.id()) == Some(name.id()))?;
+    let written = text(path, source);
+    types::of_a_type(written).then(|| call_value(lang, written))?
 }
 
 /// A path rustfmt spread over lines (`g0\n    .edges_directed(a, d)\n    .find`) as the one

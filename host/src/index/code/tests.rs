@@ -374,13 +374,15 @@ fn names_get_the_types_each_language_states() {
             ("b", "Builder", false),
             ("s", "Sink", false),
             ("c", "Config", false),
-            // A call's result: the function's name, its declared return type looked up when
-            // the graph resolves (`new` is Config's, `builder` returns what it declares).
-            ("c", "new", false),
+            // A call's result: a type's associated function by its path, a free function by
+            // its name, each declared return looked up when the graph resolves (`new` is
+            // Config's own, `builder` returns what Config's declares, `make` what a
+            // function of the name does).
+            ("c", "Config::new()", false),
             ("d", "Pool", false),
             ("d", "make", false),
             ("e", "Point", false),
-            ("g", "builder", false),
+            ("g", "Config::builder()", false),
         ])
     );
     let go = "package p\nfunc (s *Server) Run(h Handler) {\n    c := Conn{}\n    d := &Pool{}\n    var e Engine\n}\n";

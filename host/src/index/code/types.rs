@@ -305,6 +305,17 @@ pub fn constructed_by(path: &str) -> Option<String> {
     makes_own_type(function).then(|| type_name(ty)).flatten()
 }
 
+/// Whether a Rust call's path is a type's associated function (`Config::load`,
+/// `pkg::Queue::new`), not a module's function (`util::make`) nor `Self`'s.
+pub fn of_a_type(path: &str) -> bool {
+    path.rsplit_once("::").is_some_and(|(qualifier, function)| {
+        let last = qualifier.rsplit("::").next().unwrap_or(qualifier);
+        // The path itself, not a chain called on its value (`Glob::new(p).build`).
+        let whole = plain_name(function) && !qualifier.contains(['(', '.']);
+        whole && last.starts_with(char::is_uppercase) && last != "Self" && plain_name(last)
+    })
+}
+
 /// A call's path split into the value it is made on and the method (`a.b().get` gives
 /// `a.b()` and `get`); none for a plain function or a path's associated function (`f`,
 /// `Foo::new`).
