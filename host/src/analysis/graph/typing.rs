@@ -1581,7 +1581,7 @@ impl Graph {
             Some(associated) => self.associated_declared(scope, at, generic, associated),
             None => self.generic_bounds(scope, at, generic),
         };
-        let mut items = bounds.iter().filter_map(|b| {
+        let items = bounds.iter().filter_map(|b| {
             let item = b.strip_prefix(types::ELEMENTS)?;
             match associated {
                 // The trait's `Self` is the generic; any other name there is the trait's
@@ -1590,8 +1590,7 @@ impl Graph {
                 None => Some(item.to_string()),
             }
         });
-        let first = items.next()?;
-        items.all(|other| other == first).then_some(first)
+        agreed(items.map(Some))
     }
 
     /// A Rust type name as `file` means it: marked [`in_file`] when the file defines a type

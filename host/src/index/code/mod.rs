@@ -491,7 +491,11 @@ fn associated_returns(roots: &[(Node, &str)], out: &mut Vec<Typed>) {
     // Each trait of the file, by the tree it is in: its supertraits and associated types.
     let mut traits: HashMap<&str, Vec<(usize, Declared)>> = HashMap::new();
     // A stack, not recursion: a hostile file may nest modules without end.
-    let mut nodes: Vec<(Node, usize)> = (0..roots.len()).map(|r| (roots[r].0, r)).collect();
+    let mut nodes: Vec<(Node, usize)> = roots
+        .iter()
+        .enumerate()
+        .map(|(r, (node, _))| (*node, r))
+        .collect();
     while let Some((node, root)) = nodes.pop() {
         let source = roots[root].1;
         let mut walker = node.walk();
