@@ -405,6 +405,31 @@ async fn a_goal_s_plain_words_go_through_the_search_and_say_how_sure_they_are() 
             "{goal}: the other readings are listed: {r:#}"
         );
     }
+    // A directory named by a short goal is its subject; in a sentence it is one word among
+    // others, and the sentence's words decide, the directory offered.
+    let r = structured(&call(&client, "understand", json!({ "goal": "the app package" })).await);
+    assert_eq!(
+        (&r["scope"], &r["target"]["path"]),
+        (&json!("module"), &json!("app")),
+        "{r:#}"
+    );
+    let r = structured(
+        &call(
+            &client,
+            "understand",
+            json!({ "goal": "Sets the cookie on the response once the app session is saved" }),
+        )
+        .await,
+    );
+    assert_eq!(target(&r).0, "save_session_cookie", "{r:#}");
+    assert!(
+        r["target"]["alternatives"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a == "app (directory)"),
+        "{r:#}"
+    );
     // A sentence's capitalised first word (`Register`) names no definition by itself: the
     // definition whose docstring says what the sentence says is meant, and it is sure.
     let r = structured(

@@ -356,6 +356,76 @@ fn java_calls_resolve_as_the_compiler_binds_them() {
     assert_eq!(flag.signature, "public Builder flag()");
 }
 
+/// An annotation's elements are declared and called as methods (`expose.serialize()`), as
+/// javac binds them.
+#[test]
+fn a_java_annotations_elements_are_called_like_methods() {
+    let s = snapshot(&[
+        (
+            "app/Expose.java",
+            "package app;\n\npublic @interface Expose {\n  boolean serialize() default true;\n}\n",
+        ),
+        (
+            "app/Excluder.java",
+            "package app;\n\nimport java.lang.reflect.Field;\n\nclass Excluder {\n  boolean skip(Field f) {\n    Expose e = f.getAnnotation(Expose.class);\n    return !e.serialize();\n  }\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        callees(&s, "app/Excluder.java:Excluder.skip"),
+        pairs(&[("app/Expose.java:Expose.serialize", "type")])
+    );
+}
+
+/// A Java type nested in a library's (`Map.Entry`) is the library's, and a `private` nested
+/// type is seen only in its own file: calls on either reach no project class by the inner
+/// name (a test's private `Entry`), nor, through it, the project classes implementing the
+/// library's interface.
+#[test]
+fn a_java_type_nested_in_a_library_type_is_the_library_s() {
+    let node = (
+        "app/Node.java",
+        "package app;\n\nimport java.util.Map.Entry;\n\nclass Node<K, V> implements Entry<K, V> {\n  public V getValue() {\n    return null;\n  }\n}\n",
+    );
+    let test = (
+        "test/CollectionTest.java",
+        "package test;\n\nclass CollectionTest {\n  private static class Entry {\n  }\n}\n",
+    );
+    let copy = (
+        "app/Copy.java",
+        "package app;\n\nimport java.util.Map;\n\nclass Copy {\n  void copy(Map<String, String> m, Outer.Inner i) {\n    for (Map.Entry<String, String> e : m.entrySet()) {\n      e.getValue();\n    }\n    i.run();\n  }\n}\n",
+    );
+    // A project's own nested type is still named through its outer one.
+    let outer = (
+        "app/Outer.java",
+        "package app;\n\nclass Outer {\n  static class Inner {\n    void run() {}\n  }\n}\n",
+    );
+    // The library's type imported by its own name, and one a library base class brings in
+    // scope without an import (`AbstractMap`'s `Entry`): a test's private `Entry` is seen
+    // from neither.
+    let imported = (
+        "app/Imported.java",
+        "package app;\n\nimport java.util.Map.Entry;\n\nclass Imported {\n  void read(Entry<String, String> e) {\n    e.getValue();\n  }\n}\n",
+    );
+    let inherited = (
+        "app/Tree.java",
+        "package app;\n\nimport java.util.AbstractMap;\n\nclass Tree extends AbstractMap<String, String> {\n  void find(Entry<?, ?> e) {\n    e.getValue();\n  }\n}\n",
+    );
+    let s = snapshot(&[node, test, copy, outer, imported, inherited]);
+    // (A guess by the name alone is kept apart from the answer's links.)
+    let known = |caller: &str| -> Vec<_> {
+        callees(&s, caller)
+            .into_iter()
+            .filter(|(_, how)| *how != "name")
+            .collect()
+    };
+    assert_eq!(
+        known("app/Copy.java:Copy.copy"),
+        pairs(&[("app/Outer.java:Inner.run", "type")])
+    );
+    assert_eq!(known("app/Imported.java:Imported.read"), pairs(&[]));
+    assert_eq!(known("app/Tree.java:Tree.find"), pairs(&[]));
+}
+
 #[test]
 fn a_go_import_of_the_tree_s_own_module_names_its_directory_and_every_file_of_it() {
     let files = [

@@ -172,6 +172,8 @@ pub fn call_graph(s: &Snapshot, targets: &[u32], depth: u32, max_links: usize) -
     // An implementation is called where the interface method it implements is, as Go's and
     // TypeScript's servers list it: those call sites dispatch to it.
     let mut dispatched: HashSet<u32> = HashSet::new();
+    let implementations = g.implementations(targets);
+    let implemented = g.implemented(targets);
     for &t in targets {
         for class in class_of_constructor(s, t) {
             for &e in &g.callers[class as usize] {
@@ -181,7 +183,7 @@ pub fn call_graph(s: &Snapshot, targets: &[u32], depth: u32, max_links: usize) -
         // A Rust trait's method is called where a type's implementation of it is, as
         // rust-analyzer lists it.
         // (An implementation asked about too keeps its own callers.)
-        for implementation in g.implementations(t) {
+        for &implementation in implementations.get(&t).into_iter().flatten() {
             if targets.contains(&implementation) {
                 continue;
             }
@@ -194,7 +196,7 @@ pub fn call_graph(s: &Snapshot, targets: &[u32], depth: u32, max_links: usize) -
                 }
             }
         }
-        for interface_method in g.implemented(t) {
+        for &interface_method in implemented.get(&t).into_iter().flatten() {
             // Not a target's own call through the interface (the servers list none).
             let sure = |e: &&u32| {
                 let edge = &g.calls[**e as usize];

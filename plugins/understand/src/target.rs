@@ -311,7 +311,9 @@ fn from_goal(goal: &str, scope: Option<Scope>) -> ToolResult<Resolution> {
         }
         alternatives.push(format!("{t} (no definition of that name)"));
     }
-    // 3. A directory named by a plain word, for whole-of questions first.
+    // 3. A directory named by a plain word, for whole-of questions first. In a sentence it
+    // is one word among others ("the com google gson annotations"), not its subject: the
+    // sentence's words decide, and the directory is offered.
     let plain: Vec<&str> = tokens
         .iter()
         .zip(&lower)
@@ -322,6 +324,10 @@ fn from_goal(goal: &str, scope: Option<Scope>) -> ToolResult<Resolution> {
         if let Ok(entry) = workspace::stat(t)
             && entry.kind == workspace::EntryKind::Directory
         {
+            if sentence && !whole {
+                alternatives.push(format!("{} (directory)", entry.path));
+                break;
+            }
             return Ok(Resolution {
                 target: Target::Module { path: entry.path },
                 how: format!("directory named in the goal ({t})"),

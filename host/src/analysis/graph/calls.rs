@@ -177,12 +177,16 @@ impl Graph {
                 !(encloses && scoped) || (o.start_line <= call_line && call_line <= o.end_line)
             })
         };
-        let local: Vec<u32> = self
-            .defined_in(scope.file, name)
-            .into_iter()
-            .filter(callable)
-            .filter(seen_here)
-            .collect();
+        // The definitions of `name` in the caller's file that it sees, of those `keep` admits:
+        // `keep` is tested first, as it is cheap and `seen_here` is not, and a file may
+        // define one name thousands of times.
+        let local_where = |keep: &dyn Fn(&u32) -> bool| -> Vec<u32> {
+            self.defined_in(scope.file, name)
+                .into_iter()
+                .filter(|s| callable(s) && keep(s))
+                .filter(seen_here)
+                .collect()
+        };
         // A bare `f()` reaches a method only where a class's own methods are in scope without
         // `self.` / `this.` (Java, C++); elsewhere it means a function.
         let implicit_this = matches!(scope.facts.language.as_deref(), Some("java" | "cpp"));
@@ -227,16 +231,14 @@ impl Graph {
                 || caller_sym.is_constructor_function();
             let language = scope.facts.language.as_deref();
             if function && signatures::declares_parameter(language, &caller_sym.signature, name) {
-                let nested = local.iter().any(|&s| {
-                    let d = sym(s);
+                let nested = |s: &u32| {
+                    let d = sym(*s);
                     at.0 < d.start_line && d.end_line <= at.1
-                });
-                if !nested {
-                    let macros: Vec<u32> = local
-                        .iter()
-                        .copied()
-                        .filter(|&s| sym(s).kind == "macro")
-                        .collect();
+                };
+                let macro_ = |s: &u32| sym(*s).kind == "macro";
+                let found = local_where(&|s| nested(s) || macro_(s));
+                if !found.iter().any(nested) {
+                    let macros: Vec<u32> = found.into_iter().filter(macro_).collect();
                     return (macros, Confidence::File);
                 }
             }
@@ -244,12 +246,12 @@ impl Graph {
             if !bound.is_empty() {
                 return (bound, Confidence::Import);
             }
-            let local: Vec<u32> = local.into_iter().filter(bare_reaches).collect();
+            let same = local_where(&|s| bare_reaches(s) && in_own(s));
+            if !same.is_empty() {
+                return (same, Confidence::Container);
+            }
+            let local = local_where(&bare_reaches);
             if !local.is_empty() {
-                let same: Vec<u32> = local.iter().copied().filter(in_own).collect();
-                if !same.is_empty() {
-                    return (same, Confidence::Container);
-                }
                 return (local, Confidence::File);
             }
             // Where `this.` is implicit, a bare call may be a method the class inherits.
@@ -276,11 +278,7 @@ impl Graph {
         }
         // A CommonJS module calling its own export (`exports.lookup()`): the file's function.
         if script && matches!(receiver, "exports" | "module.exports") {
-            let own: Vec<u32> = local
-                .iter()
-                .copied()
-                .filter(|&s| sym(s).container.is_none())
-                .collect();
+            let own = local_where(&|&s| sym(s).container.is_none());
             return (own, Confidence::File);
         }
         let is_super = receiver == SUPER && scope.facts.language.as_deref() != Some("rust");
@@ -296,7 +294,7 @@ impl Graph {
                 }
             }
             if !is_super {
-                let same: Vec<u32> = local.iter().copied().filter(in_own).collect();
+                let same = local_where(&in_own);
                 // Rust looks a method up in the type's own `impl` blocks before its traits':
                 // `self.add_edge(..)` in `impl Build for GraphMap` is GraphMap's own
                 // `add_edge`, wherever that is written, not the trait method calling itself.

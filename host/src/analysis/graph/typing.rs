@@ -619,6 +619,19 @@ impl Graph {
             if !nested.is_empty() {
                 return self.in_files_of(scope, at, file, outer, &nested);
             }
+            // A Java type nested in a type the project does not define (`Map.Entry` of
+            // `java.util.Map`) is the library's, never a project type named like the inner
+            // one. A package (`com.acme.Widget`, lowercase by convention) qualifies as before.
+            let outer_type = outer.rsplit('.').next().unwrap_or(outer);
+            let library_outer = self.files[file as usize].language.as_deref() == Some("java")
+                && outer_type.starts_with(char::is_uppercase)
+                && !self.named(outer_type).iter().any(|&s| {
+                    TYPE_LIKE.contains(&self.symbols[s as usize].symbol().kind.as_str())
+                        && self.family_of(self.symbols[s as usize].file) == family
+                });
+            if library_outer {
+                return Vec::new();
+            }
             return self.types_named_within(scope, at, file, inner, kinds, hops);
         }
         // Most names asked about (a variable's, a module's) are no type at all: known at the
@@ -705,11 +718,16 @@ impl Graph {
         }
         let family = self.family_of(file);
         let in_family = |s: &u32| self.family_of(self.symbols[*s as usize].file) == family;
+        // A Java `private` nested type is seen only inside the file declaring it.
+        let seen_from_here = |s: &u32| {
+            let node = &self.symbols[*s as usize];
+            !java || node.file == file || !private_java_type(&node.symbol().signature)
+        };
         let found = few(self
             .named(name)
             .iter()
             .copied()
-            .filter(|s| of_kind(s) && in_family(s)))
+            .filter(|s| of_kind(s) && in_family(s) && seen_from_here(s)))
         .unwrap_or_default();
         if !found.is_empty() || !may_alias {
             return found;
@@ -1908,14 +1926,30 @@ impl Graph {
         found
     }
 
-    /// The interface and base methods `method` implements or overrides, whose calls may reach
-    /// it, as Go's and TypeScript's language servers list them among its callers: in Go every
-    /// interface of its language family declaring a method of that name whose every method
-    /// the method's type has (Go's interfaces are met without saying so); in TypeScript and
-    /// JavaScript the methods of that name of the classes and interfaces its class names as
-    /// bases, up the chain. Empty in other languages, whose servers list calls through a base
-    /// apart from an implementation's.
-    pub fn implemented(&self, method: u32) -> Vec<u32> {
+    /// The interface and base methods each of `methods` implements or overrides, whose calls
+    /// may reach it, as Go's and TypeScript's language servers list them among its callers:
+    /// in Go every interface of its language family declaring a method of that name whose
+    /// every method the method's type has (Go's interfaces are met without saying so); in
+    /// TypeScript and JavaScript the methods of that name of the classes and interfaces its
+    /// class names as bases, up the chain. None in other languages, whose servers list calls
+    /// through a base apart from an implementation's. Go's interface methods of one name are
+    /// found once for every method of that name asked about.
+    pub fn implemented(&self, methods: &[u32]) -> HashMap<u32, Vec<u32>> {
+        let mut declared: InterfaceMethods<'_> = HashMap::new();
+        methods
+            .iter()
+            .map(|&m| (m, self.implemented_by(m, &mut declared)))
+            .filter(|(_, found)| !found.is_empty())
+            .collect()
+    }
+
+    /// [`Graph::implemented`] for one method; `declared` keeps the Go interface methods of
+    /// each name read so far.
+    fn implemented_by<'g>(
+        &'g self,
+        method: u32,
+        declared: &mut InterfaceMethods<'g>,
+    ) -> Vec<u32> {
         let node = &self.symbols[method as usize];
         let sym = node.symbol();
         let Some(owner) = sym.container.as_deref() else {
@@ -1923,39 +1957,29 @@ impl Graph {
         };
         let family = self.family_of(node.file);
         let kind_of = |s: u32| self.symbols[s as usize].symbol().kind.as_str();
-        let interfaces_named = |file: u32, name: &str| -> Vec<u32> {
-            self.defined_in(file, name)
-                .into_iter()
-                .filter(|&i| kind_of(i) == "interface")
-                .collect()
-        };
         match self.files[node.file as usize].language.as_deref() {
             Some("go") => {
+                // The interface's own methods follow it within its lines (symbols are in
+                // source order): read those, not the whole file, for each interface asked.
                 let has_every_method = |interface: u32| {
-                    let file = self.symbols[interface as usize].file;
-                    let name = self.symbols[interface as usize].symbol().name.as_str();
-                    self.symbols_of(file).all(|m| {
-                        let s = self.symbols[m as usize].symbol();
-                        s.container.as_deref() != Some(name)
-                            || !self.members(&s.name, owner).is_empty()
-                    })
+                    let i = self.symbols[interface as usize].symbol();
+                    let end = self.symbols_of(self.symbols[interface as usize].file).end;
+                    (interface + 1..end)
+                        .map(|m| self.symbols[m as usize].symbol())
+                        .take_while(|s| s.start_line <= i.end_line)
+                        .filter(|s| s.container.as_deref() == Some(i.name.as_str()))
+                        .all(|s| !self.members(&s.name, owner).is_empty())
                 };
-                let mut out: Vec<u32> = self
-                    .named(&sym.name)
+                declared
+                    .entry((sym.name.as_str(), family))
+                    .or_insert_with(|| self.interface_methods(&sym.name, family))
                     .iter()
-                    .copied()
-                    .filter(|&m| m != method && kind_of(m) == "method")
-                    .filter(|&m| self.family_of(self.symbols[m as usize].file) == family)
-                    .filter(|&m| {
-                        let m = &self.symbols[m as usize];
-                        let interface = m.symbol().container.as_deref().unwrap_or_default();
-                        interfaces_named(m.file, interface)
-                            .into_iter()
-                            .any(has_every_method)
+                    .filter(|(m, interfaces)| {
+                        *m != method && interfaces.iter().copied().any(has_every_method)
                     })
-                    .collect();
-                out.truncate(MAX_IMPLEMENTERS);
-                out
+                    .map(|&(m, _)| m)
+                    .take(MAX_IMPLEMENTERS)
+                    .collect()
             }
             Some("typescript" | "tsx" | "javascript") => {
                 let mut out = Vec::new();
@@ -2001,59 +2025,99 @@ impl Graph {
         }
     }
 
-    /// The methods that implement the Rust trait method `method` (`fn target(&self)` of
+    /// The methods named `name` of language family `family` that interfaces declare, each
+    /// with the interfaces of its container's name in its file.
+    fn interface_methods(&self, name: &str, family: Option<&str>) -> Vec<(u32, Vec<u32>)> {
+        let kind_of = |s: u32| self.symbols[s as usize].symbol().kind.as_str();
+        self.named(name)
+            .iter()
+            .copied()
+            .filter(|&m| kind_of(m) == "method")
+            .filter(|&m| self.family_of(self.symbols[m as usize].file) == family)
+            .filter_map(|m| {
+                let node = &self.symbols[m as usize];
+                let container = node.symbol().container.as_deref().unwrap_or_default();
+                let interfaces: Vec<u32> = self
+                    .defined_in(node.file, container)
+                    .into_iter()
+                    .filter(|&i| kind_of(i) == "interface")
+                    .collect();
+                (!interfaces.is_empty()).then_some((m, interfaces))
+            })
+            .collect()
+    }
+
+    /// The methods that implement each Rust trait method of `methods` (`fn target(&self)` of
     /// `impl EdgeRef for EdgeReference`, for `EdgeRef::target`): a call of one of them is a
-    /// call of the trait's method too, as rust-analyzer lists it. Empty for any other
-    /// definition.
-    pub fn implementations(&self, method: u32) -> Vec<u32> {
-        let node = &self.symbols[method as usize];
-        let sym = node.symbol();
-        if self.files[node.file as usize].language.as_deref() != Some("rust") {
-            return Vec::new();
+    /// call of the trait's method too, as rust-analyzer lists it. Only trait methods are
+    /// keys. The methods of one name are read once for every trait method declaring it: a
+    /// file of thousands of traits sharing a method name asks about each of them.
+    pub fn implementations(&self, methods: &[u32]) -> HashMap<u32, Vec<u32>> {
+        let mut read: HashMap<(&str, Option<&str>), NamedImpls<'_>> = HashMap::new();
+        let mut out = HashMap::new();
+        for &method in methods {
+            let node = &self.symbols[method as usize];
+            let sym = node.symbol();
+            if self.files[node.file as usize].language.as_deref() != Some("rust") {
+                continue;
+            }
+            let Some(owner) = sym.container.as_deref() else {
+                continue;
+            };
+            let is_trait = self
+                .defined_in(node.file, owner)
+                .iter()
+                .any(|&t| self.symbols[t as usize].symbol().kind == "trait");
+            if !is_trait {
+                continue;
+            }
+            let family = self.family_of(node.file);
+            let named = read
+                .entry((sym.name.as_str(), family))
+                .or_insert_with(|| self.named_impls(&sym.name, family));
+            let mut found: Vec<u32> = named
+                .by_trait
+                .get(owner)
+                .into_iter()
+                .flatten()
+                .filter(|&&(m, container)| {
+                    // (A library's trait of the name, `impl io::Read for Buf`, is another.)
+                    m != method
+                        && container != Some(owner)
+                        && !container.is_some_and(|c| named.inherent.contains(c))
+                })
+                .map(|&(m, _)| m)
+                .collect();
+            found.sort_unstable();
+            out.insert(method, found);
         }
-        let Some(owner) = sym.container.as_deref() else {
-            return Vec::new();
-        };
-        let is_trait = self
-            .defined_in(node.file, owner)
-            .iter()
-            .any(|&t| self.symbols[t as usize].symbol().kind == "trait");
-        if !is_trait {
-            return Vec::new();
-        }
-        let family = self.family_of(node.file);
-        let named = self.named(&sym.name);
-        let rust = |m: u32| self.family_of(self.symbols[m as usize].file) == family;
-        // A type's own method of the name is what a call on the type reaches (Rust looks
-        // inherent methods up first), never its implementation of the trait's.
-        let inherent: Vec<&str> = named
-            .iter()
-            .copied()
-            .filter(|&m| {
-                rust(m)
-                    && self
-                        .enclosing_impl(m)
-                        .is_some_and(|i| implemented_trait(i).is_none())
-            })
-            .filter_map(|m| self.symbols[m as usize].symbol().container.as_deref())
-            .collect();
-        let mut out: Vec<u32> = named
-            .iter()
-            .copied()
-            .filter(|&m| m != method && rust(m))
-            .filter(|&m| {
-                let container = self.symbols[m as usize].symbol().container.as_deref();
-                // (A library's trait of the name, `impl io::Read for Buf`, is another.)
-                container != Some(owner)
-                    && !container.is_some_and(|c| inherent.contains(&c))
-                    && self.enclosing_impl(m).is_some_and(|i| {
-                        implemented_trait(i) == Some(owner)
-                            && implemented_trait_path(i).is_some_and(|p| self.project_trait_path(p))
-                    })
-            })
-            .collect();
-        out.sort_unstable();
         out
+    }
+
+    /// The Rust methods named `name` in the language family `family`, by the project trait
+    /// their `impl` block implements, and the types with an inherent method of the name.
+    fn named_impls(&self, name: &str, family: Option<&str>) -> NamedImpls<'_> {
+        let mut named = NamedImpls::default();
+        for &m in self.named(name) {
+            if self.family_of(self.symbols[m as usize].file) != family {
+                continue;
+            }
+            let Some(block) = self.enclosing_impl(m) else {
+                continue;
+            };
+            let container = self.symbols[m as usize].symbol().container.as_deref();
+            match implemented_trait(block) {
+                // A type's own method of the name is what a call on the type reaches (Rust
+                // looks inherent methods up first), never its implementation of the trait's.
+                None => named.inherent.extend(container),
+                Some(t) => {
+                    if implemented_trait_path(block).is_some_and(|p| self.project_trait_path(p)) {
+                        named.by_trait.entry(t).or_default().push((m, container));
+                    }
+                }
+            }
+        }
+        named
     }
 
     /// The signature of the Rust `impl` block a method (or an associated type) is written in.
@@ -2077,6 +2141,29 @@ impl Graph {
             .as_deref()
             .map(Language::family)
     }
+}
+
+/// Go's interface methods by (name, language family), each with the interfaces of its
+/// container's name in its file ([`Graph::implemented`]).
+type InterfaceMethods<'g> = HashMap<(&'g str, Option<&'g str>), Vec<(u32, Vec<u32>)>>;
+
+/// The Rust methods of one name, as trait dispatch reads them ([`Graph::implementations`]).
+#[derive(Default)]
+struct NamedImpls<'g> {
+    /// The methods written in an `impl Trait for Type` of a project trait, by the trait's
+    /// name, each with the type it is written for.
+    by_trait: HashMap<&'g str, Vec<(u32, Option<&'g str>)>>,
+    /// Types with an inherent method of the name.
+    inherent: HashSet<&'g str>,
+}
+
+/// Whether a Java type declaration (`private static class Entry`) is `private`: its
+/// modifiers, before the keyword that names its kind, say so.
+fn private_java_type(signature: &str) -> bool {
+    signature
+        .split_whitespace()
+        .take_while(|w| !matches!(*w, "class" | "interface" | "enum" | "record" | "@interface"))
+        .any(|w| w == "private")
 }
 
 /// A segment of a receiver without the indexes it ends with (`next[]` is `next`, once).

@@ -213,6 +213,11 @@ public class Service {
     @Override
     public String name() { return helper(List.of()); }
     interface Inner {}
+    /** Marks a field. */
+    @interface Marked {
+        /** Whether it is written out. */
+        boolean serialize() default true;
+    }
 }
 "#;
     let x = extract(Language::Java, src);
@@ -220,6 +225,13 @@ public class Service {
     has(&x, "constructor", "Service", Some("Service"));
     has(&x, "method", "name", Some("Service"));
     has(&x, "interface", "Inner", Some("Service"));
+    // An annotation's elements are its methods, documented like them.
+    has(&x, "method", "serialize", Some("Marked"));
+    let element = x.symbols.iter().find(|s| s.name == "serialize").unwrap();
+    assert_eq!(
+        element.doc.as_ref().unwrap().text,
+        "Whether it is written out."
+    );
     let class = x.symbols.iter().find(|s| s.kind == "class").unwrap();
     assert_eq!(class.doc.as_ref().unwrap().text, "A service.");
     assert_eq!(imports(&x), ["java.util.List", "org.junit.Assert"]);

@@ -3,6 +3,8 @@
 (enum_declaration name: (identifier) @name) @definition.enum
 (record_declaration name: (identifier) @name) @definition.class
 (annotation_type_declaration name: (identifier) @name) @definition.interface
+; An annotation's elements are its methods: `expose.serialize()` calls one.
+(annotation_type_element_declaration name: (identifier) @name) @definition.method
 (method_declaration name: (identifier) @name) @definition.method
 (constructor_declaration name: (identifier) @name) @definition.constructor
 
