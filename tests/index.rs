@@ -407,10 +407,34 @@ async fn a_goal_s_plain_words_go_through_the_search_and_say_how_sure_they_are() 
     }
     // A directory named by a short goal is its subject; in a sentence it is one word among
     // others, and the sentence's words decide, the directory offered.
-    let r = structured(&call(&client, "understand", json!({ "goal": "the app package" })).await);
+    for goal in ["the app package", "Explain the app package"] {
+        let r = structured(&call(&client, "understand", json!({ "goal": goal })).await);
+        assert_eq!(
+            (
+                &r["scope"],
+                &r["target"]["path"],
+                &r["target"]["confidence"]
+            ),
+            (&json!("module"), &json!("app"), &json!("high")),
+            "{goal}: {r:#}"
+        );
+    }
+    // A sentence whose other words read nothing well: the directory it names, unsure.
+    let r = structured(
+        &call(
+            &client,
+            "understand",
+            json!({ "goal": "zebra quantum flux capacitors somewhere inside the app tree" }),
+        )
+        .await,
+    );
     assert_eq!(
-        (&r["scope"], &r["target"]["path"]),
-        (&json!("module"), &json!("app")),
+        (
+            &r["scope"],
+            &r["target"]["path"],
+            &r["target"]["confidence"]
+        ),
+        (&json!("module"), &json!("app"), &json!("low")),
         "{r:#}"
     );
     let r = structured(

@@ -424,6 +424,34 @@ fn a_java_type_nested_in_a_library_type_is_the_library_s() {
     );
     assert_eq!(known("app/Imported.java:Imported.read"), pairs(&[]));
     assert_eq!(known("app/Tree.java:Tree.find"), pairs(&[]));
+    // Private types still count among the definitions of a name: four `Entry` types are too
+    // many to guess between, whichever two of them the caller could see.
+    let private = |path: &'static str, class: &str| {
+        let text = format!(
+            "package test;\n\nclass {class} {{\n  private static class Entry {{\n    String getValue() {{\n      return null;\n    }}\n  }}\n}}\n"
+        );
+        (path, text)
+    };
+    let public = |path: &'static str, package: &str| {
+        let text = format!(
+            "package {package};\n\npublic class Entry {{\n  public String getValue() {{\n    return null;\n  }}\n}}\n"
+        );
+        (path, text)
+    };
+    let entries = [
+        private("test/A.java", "A"),
+        private("test/B.java", "B"),
+        public("other/p1/Entry.java", "other.p1"),
+        public("other/p2/Entry.java", "other.p2"),
+    ];
+    let mut files: Vec<(&str, &str)> = entries.iter().map(|(p, t)| (*p, t.as_str())).collect();
+    files.push(imported);
+    let s = snapshot(&files);
+    let known: Vec<_> = callees(&s, "app/Imported.java:Imported.read")
+        .into_iter()
+        .filter(|(_, how)| *how != "name")
+        .collect();
+    assert_eq!(known, pairs(&[]));
 }
 
 #[test]
@@ -3488,6 +3516,24 @@ fn go_values_take_the_types_new_assertions_fields_and_embedded_structs_give_them
     assert_eq!(
         callers_of("mux/route.go:Route.Match"),
         [("mux/route_test.go:TestHost".to_string(), "type")]
+    );
+}
+
+/// Two functions declaring their own `type I interface`: a type meets each by that one's
+/// methods, never by the other's.
+#[test]
+fn a_go_type_meets_a_local_interface_by_its_own_methods() {
+    let s = snapshot(&[(
+        "x/t.go",
+        "package x\n\nfunc a() {\n\ttype I interface {\n\t\tF()\n\t\tG()\n\t}\n\tvar i I\n\ti.F()\n}\n\n\
+         func b() {\n\ttype I interface {\n\t\tH()\n\t}\n\tvar j I\n\tj.H()\n}\n\n\
+         type T struct{}\n\nfunc (t *T) F() {}\n\nfunc (t *T) H() {}\n",
+    )]);
+    let callers_of = |target: &str| view_callers(&s, &[target], target);
+    assert_eq!(callers_of("x/t.go:T.F"), []);
+    assert_eq!(
+        callers_of("x/t.go:T.H"),
+        [("x/t.go:b".to_string(), "dispatch")]
     );
 }
 

@@ -313,24 +313,27 @@ fn from_goal(goal: &str, scope: Option<Scope>) -> ToolResult<Resolution> {
     }
     // 3. A directory named by a plain word, for whole-of questions first. In a sentence it
     // is one word among others ("the com google gson annotations"), not its subject: the
-    // sentence's words decide, and the directory is offered.
+    // sentence's words decide, and the directory is offered, and answered when they read
+    // nothing well.
     let plain: Vec<&str> = tokens
         .iter()
         .zip(&lower)
         .filter(|(_, l)| !STOP.contains(&l.as_str()) && !WHOLE.contains(&l.as_str()))
         .map(|(t, _)| *t)
         .collect();
+    let mut named_directory = None;
     for t in &plain {
         if let Ok(entry) = workspace::stat(t)
             && entry.kind == workspace::EntryKind::Directory
         {
-            if sentence && !whole {
-                alternatives.push(format!("{} (directory)", entry.path));
+            let how = format!("directory named in the goal ({t})");
+            if content > MAX_TITLE_NAME_WORDS && !whole {
+                named_directory = Some((entry.path, how));
                 break;
             }
             return Ok(Resolution {
                 target: Target::Module { path: entry.path },
-                how: format!("directory named in the goal ({t})"),
+                how,
                 alternatives,
                 confidence: Confidence::High,
             });
@@ -344,7 +347,28 @@ fn from_goal(goal: &str, scope: Option<Scope>) -> ToolResult<Resolution> {
             confidence: Confidence::High,
         });
     }
-    from_words(goal, &plain, alternatives)
+    let Some((path, how)) = named_directory else {
+        return from_words(goal, &plain, alternatives);
+    };
+    let offered = format!("{path} (directory)");
+    let mut with_directory = alternatives.clone();
+    with_directory.push(offered.clone());
+    match from_words(goal, &plain, with_directory) {
+        Ok(read) if read.confidence != Confidence::Low => Ok(read),
+        // The words read no definition well: the directory the goal names, unsure.
+        read => {
+            if let Ok(read) = read {
+                alternatives.push(described(&read.target));
+                alternatives.extend(read.alternatives.into_iter().filter(|a| *a != offered));
+            }
+            Ok(Resolution {
+                target: Target::Module { path },
+                how: format!("{how}; the goal's other words read no definition well"),
+                alternatives,
+                confidence: Confidence::Low,
+            })
+        }
+    }
 }
 
 /// Plain words: the definitions in the files a search for the goal finds (identifiers split,

@@ -718,17 +718,21 @@ impl Graph {
         }
         let family = self.family_of(file);
         let in_family = |s: &u32| self.family_of(self.symbols[*s as usize].file) == family;
-        // A Java `private` nested type is seen only inside the file declaring it.
+        // A Java `private` nested type is seen only inside the file declaring it (and still
+        // counts among the definitions of the name, too many of which make no guess).
         let seen_from_here = |s: &u32| {
             let node = &self.symbols[*s as usize];
             !java || node.file == file || !private_java_type(&node.symbol().signature)
         };
-        let found = few(self
+        let found: Vec<u32> = few(self
             .named(name)
             .iter()
             .copied()
-            .filter(|s| of_kind(s) && in_family(s) && seen_from_here(s)))
-        .unwrap_or_default();
+            .filter(|s| of_kind(s) && in_family(s)))
+        .unwrap_or_default()
+        .into_iter()
+        .filter(seen_from_here)
+        .collect();
         if !found.is_empty() || !may_alias {
             return found;
         }
@@ -1945,11 +1949,7 @@ impl Graph {
 
     /// [`Graph::implemented`] for one method; `declared` keeps the Go interface methods of
     /// each name read so far.
-    fn implemented_by<'g>(
-        &'g self,
-        method: u32,
-        declared: &mut InterfaceMethods<'g>,
-    ) -> Vec<u32> {
+    fn implemented_by<'g>(&'g self, method: u32, declared: &mut InterfaceMethods<'g>) -> Vec<u32> {
         let node = &self.symbols[method as usize];
         let sym = node.symbol();
         let Some(owner) = sym.container.as_deref() else {
@@ -2026,7 +2026,7 @@ impl Graph {
     }
 
     /// The methods named `name` of language family `family` that interfaces declare, each
-    /// with the interfaces of its container's name in its file.
+    /// with the interface declaring it.
     fn interface_methods(&self, name: &str, family: Option<&str>) -> Vec<(u32, Vec<u32>)> {
         let kind_of = |s: u32| self.symbols[s as usize].symbol().kind.as_str();
         self.named(name)
@@ -2037,10 +2037,16 @@ impl Graph {
             .filter_map(|m| {
                 let node = &self.symbols[m as usize];
                 let container = node.symbol().container.as_deref().unwrap_or_default();
+                // The interface declaring it: of those of its container's name in its file (a
+                // function's own `type I interface`), the one holding its lines.
+                let (start, end) = (node.symbol().start_line, node.symbol().end_line);
                 let interfaces: Vec<u32> = self
                     .defined_in(node.file, container)
                     .into_iter()
-                    .filter(|&i| kind_of(i) == "interface")
+                    .filter(|&i| {
+                        let i = self.symbols[i as usize].symbol();
+                        i.kind == "interface" && i.start_line <= start && end <= i.end_line
+                    })
                     .collect();
                 (!interfaces.is_empty()).then_some((m, interfaces))
             })
