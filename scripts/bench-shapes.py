@@ -8,10 +8,10 @@ repository is untrusted input, and a generated file or a hostile one can look li
 
 Each shape is two files of `--count` definitions, written into target/bench-shapes/: Rust
 traits declaring one method and types implementing them; Go interfaces and the types that
-meet them without saying so; Java, TypeScript and Python classes and subclasses or
-implementations, their methods calling one another by the shared names; a Python class
-hierarchy `--count` deep; one class and one function name in every one of `--count`
-JavaScript files. Per shape and binary:
+meet them without saying so, and interfaces each wanting a method no type has; Java,
+TypeScript and Python classes and subclasses or implementations, their methods calling one
+another by the shared names; a Python class hierarchy `--count` deep; one class and one
+function name in every one of `--count` JavaScript files. Per shape and binary:
 the graph build (the server's debug log, `total_ms`) and a file answer (`understand` with the
 file's path: every definition of it a target), first and warm median, in ms. A call that
 does not answer within `--timeout` seconds is reported as such. With --baseline both
@@ -49,6 +49,14 @@ def shapes(n: int) -> dict:
         "impls.go": "package shape\n\n" + "".join(
             f"type C{i} struct{{}}\n\nfunc (c *C{i}) F() {{ c.G() }}\n\nfunc (c *C{i}) G() {{}}\n\n"
             for i in range(n)),
+    }
+    # The same, but each interface wants a method of its own no type has: none is met.
+    go_unmet = {
+        "go.mod": "module example.com/shape\n\ngo 1.19\n",
+        "ifaces.go": "package shape\n\n" + "".join(
+            f"type I{i} interface {{\n\tF()\n\tG{i}()\n}}\n\n" for i in range(n)),
+        "impls.go": "package shape\n\n" + "".join(
+            f"type C{i} struct{{}}\n\nfunc (c *C{i}) F() {{}}\n\n" for i in range(n)),
     }
     java = {
         "src/p/Ifaces.java": "package p;\n\npublic class Ifaces {\n" + "".join(
@@ -90,6 +98,7 @@ def shapes(n: int) -> dict:
         "python inheritance chain": (chain, ["chain/levels.py"]),
         f"javascript names in {files} files": (spread, ["src/m0.js"]),
         "go interfaces": (go, ["ifaces.go", "impls.go"]),
+        "go interfaces no type meets": (go_unmet, ["ifaces.go", "impls.go"]),
         "java interfaces": (java, ["src/p/Ifaces.java", "src/p/Impls.java"]),
         "typescript classes": (typescript, ["src/ifaces.ts", "src/impls.ts"]),
         "python classes": (python, ["pkg/base.py", "pkg/sub.py"]),

@@ -1939,17 +1939,22 @@ impl Graph {
     /// through a base apart from an implementation's. Go's interface methods of one name are
     /// found once for every method of that name asked about.
     pub fn implemented(&self, methods: &[u32]) -> HashMap<u32, Vec<u32>> {
-        let mut declared: InterfaceMethods<'_> = HashMap::new();
+        let mut read = GoInterfaces::default();
         methods
             .iter()
-            .map(|&m| (m, self.implemented_by(m, &mut declared)))
+            .map(|&m| (m, self.implemented_by(m, methods, &mut read)))
             .filter(|(_, found)| !found.is_empty())
             .collect()
     }
 
-    /// [`Graph::implemented`] for one method; `declared` keeps the Go interface methods of
-    /// each name read so far.
-    fn implemented_by<'g>(&'g self, method: u32, declared: &mut InterfaceMethods<'g>) -> Vec<u32> {
+    /// [`Graph::implemented`] for one method of `methods`; `read` keeps what Go's interfaces
+    /// and the types of `methods` were found to have so far.
+    fn implemented_by<'g>(
+        &'g self,
+        method: u32,
+        methods: &[u32],
+        read: &mut GoInterfaces<'g>,
+    ) -> Vec<u32> {
         let node = &self.symbols[method as usize];
         let sym = node.symbol();
         let Some(owner) = sym.container.as_deref() else {
@@ -1959,23 +1964,25 @@ impl Graph {
         let kind_of = |s: u32| self.symbols[s as usize].symbol().kind.as_str();
         match self.files[node.file as usize].language.as_deref() {
             Some("go") => {
-                // The interface's own methods follow it within its lines (symbols are in
-                // source order): read those, not the whole file, for each interface asked.
-                let has_every_method = |interface: u32| {
-                    let i = self.symbols[interface as usize].symbol();
-                    let end = self.symbols_of(self.symbols[interface as usize].file).end;
-                    (interface + 1..end)
-                        .map(|m| self.symbols[m as usize].symbol())
-                        .take_while(|s| s.start_line <= i.end_line)
-                        .filter(|s| s.container.as_deref() == Some(i.name.as_str()))
-                        .all(|s| !self.members(&s.name, owner).is_empty())
-                };
-                declared
+                let declared = read
+                    .declared
                     .entry((sym.name.as_str(), family))
-                    .or_insert_with(|| self.interface_methods(&sym.name, family))
+                    .or_insert_with(|| self.interface_methods(&sym.name, family));
+                if declared.is_empty() {
+                    return Vec::new();
+                }
+                // The names every type of `methods` has a definition of, gathered in one pass
+                // the first time they are needed: an interface is met when its type has every
+                // one of its methods' names.
+                let owned = read.owned.get_or_insert_with(|| self.names_held(methods));
+                let has = owned.get(owner);
+                declared
                     .iter()
                     .filter(|(m, interfaces)| {
-                        *m != method && interfaces.iter().copied().any(has_every_method)
+                        *m != method
+                            && interfaces.iter().any(|names| {
+                                names.iter().all(|n| has.is_some_and(|h| h.contains(n)))
+                            })
                     })
                     .map(|&(m, _)| m)
                     .take(MAX_IMPLEMENTERS)
@@ -2025,9 +2032,40 @@ impl Graph {
         }
     }
 
+    /// The names of an interface's own methods: those of its name within its lines, which
+    /// follow it (symbols are in source order), not the whole file's.
+    fn own_method_names(&self, interface: u32) -> Vec<&str> {
+        let i = self.symbols[interface as usize].symbol();
+        let end = self.symbols_of(self.symbols[interface as usize].file).end;
+        (interface + 1..end)
+            .map(|m| self.symbols[m as usize].symbol())
+            .take_while(|s| s.start_line <= i.end_line)
+            .filter(|s| s.container.as_deref() == Some(i.name.as_str()))
+            .map(|s| s.name.as_str())
+            .collect()
+    }
+
+    /// The names of the definitions each container of `methods` holds (a Go type's methods,
+    /// wherever they are written), for the containers of `methods` only: one pass over the
+    /// graph's definitions.
+    fn names_held(&self, methods: &[u32]) -> HashMap<&str, HashSet<&str>> {
+        let mut held: HashMap<&str, HashSet<&str>> = methods
+            .iter()
+            .filter_map(|&m| self.symbols[m as usize].symbol().container.as_deref())
+            .map(|c| (c, HashSet::new()))
+            .collect();
+        for node in &self.symbols {
+            let s = node.symbol();
+            if let Some(names) = s.container.as_deref().and_then(|c| held.get_mut(c)) {
+                names.insert(s.name.as_str());
+            }
+        }
+        held
+    }
+
     /// The methods named `name` of language family `family` that interfaces declare, each
-    /// with the interface declaring it.
-    fn interface_methods(&self, name: &str, family: Option<&str>) -> Vec<(u32, Vec<u32>)> {
+    /// with the method names of the interface declaring it.
+    fn interface_methods(&self, name: &str, family: Option<&str>) -> Vec<(u32, Vec<Vec<&str>>)> {
         let kind_of = |s: u32| self.symbols[s as usize].symbol().kind.as_str();
         self.named(name)
             .iter()
@@ -2040,13 +2078,14 @@ impl Graph {
                 // The interface declaring it: of those of its container's name in its file (a
                 // function's own `type I interface`), the one holding its lines.
                 let (start, end) = (node.symbol().start_line, node.symbol().end_line);
-                let interfaces: Vec<u32> = self
+                let interfaces: Vec<Vec<&str>> = self
                     .defined_in(node.file, container)
                     .into_iter()
                     .filter(|&i| {
                         let i = self.symbols[i as usize].symbol();
                         i.kind == "interface" && i.start_line <= start && end <= i.end_line
                     })
+                    .map(|i| self.own_method_names(i))
                     .collect();
                 (!interfaces.is_empty()).then_some((m, interfaces))
             })
@@ -2149,9 +2188,18 @@ impl Graph {
     }
 }
 
-/// Go's interface methods by (name, language family), each with the interfaces of its
-/// container's name in its file ([`Graph::implemented`]).
-type InterfaceMethods<'g> = HashMap<(&'g str, Option<&'g str>), Vec<(u32, Vec<u32>)>>;
+/// What [`Graph::implemented`] has read of Go's interfaces and the types asked about.
+#[derive(Default)]
+struct GoInterfaces<'g> {
+    /// Interface methods by (name, language family), each with its interface's method names.
+    declared: InterfaceMethods<'g>,
+    /// The names each type asked about holds a definition of, once needed.
+    owned: Option<HashMap<&'g str, HashSet<&'g str>>>,
+}
+
+/// Go's interface methods by (name, language family), each with the method names of the
+/// interface declaring it.
+type InterfaceMethods<'g> = HashMap<(&'g str, Option<&'g str>), Vec<(u32, Vec<Vec<&'g str>>)>>;
 
 /// The Rust methods of one name, as trait dispatch reads them ([`Graph::implementations`]).
 #[derive(Default)]
