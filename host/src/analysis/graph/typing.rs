@@ -1964,18 +1964,40 @@ impl Graph {
         let kind_of = |s: u32| self.symbols[s as usize].symbol().kind.as_str();
         match self.files[node.file as usize].language.as_deref() {
             Some("go") => {
-                let declared = read
-                    .declared
-                    .entry((sym.name.as_str(), family))
+                let key = (sym.name.as_str(), family);
+                let GoInterfaces {
+                    declared,
+                    owners,
+                    owned,
+                } = read;
+                let declared = declared
+                    .entry(key)
                     .or_insert_with(|| self.interface_methods(&sym.name, family));
                 if declared.is_empty() {
                     return Vec::new();
                 }
-                // The names every type of `methods` has a definition of, gathered in one pass
-                // the first time they are needed: an interface is met when its type has every
-                // one of its methods' names.
-                let owned = read.owned.get_or_insert_with(|| self.names_held(methods));
-                let has = owned.get(owner);
+                // Which of the names these interfaces want each type of `methods` has a
+                // definition of, gathered once per name asked: an interface is met when its
+                // type has every one of its methods' names.
+                let owners = owners.get_or_insert_with(|| self.containers_of(methods));
+                if owned.entries.insert(key) {
+                    let wanted = declared
+                        .iter()
+                        .flat_map(|(_, i)| i.iter().flatten().copied());
+                    for name in wanted {
+                        if !owned.names.insert(name) {
+                            continue;
+                        }
+                        for &d in self.named(name) {
+                            if let Some(c) = self.symbols[d as usize].symbol().container.as_deref()
+                                && owners.contains(c)
+                            {
+                                owned.held.entry(c).or_default().insert(name);
+                            }
+                        }
+                    }
+                }
+                let has = owned.held.get(owner);
                 declared
                     .iter()
                     .filter(|(m, interfaces)| {
@@ -2045,22 +2067,12 @@ impl Graph {
             .collect()
     }
 
-    /// The names of the definitions each container of `methods` holds (a Go type's methods,
-    /// wherever they are written), for the containers of `methods` only: one pass over the
-    /// graph's definitions.
-    fn names_held(&self, methods: &[u32]) -> HashMap<&str, HashSet<&str>> {
-        let mut held: HashMap<&str, HashSet<&str>> = methods
+    /// The containers of `methods` (the types whose interfaces are asked about).
+    fn containers_of(&self, methods: &[u32]) -> HashSet<&str> {
+        methods
             .iter()
             .filter_map(|&m| self.symbols[m as usize].symbol().container.as_deref())
-            .map(|c| (c, HashSet::new()))
-            .collect();
-        for node in &self.symbols {
-            let s = node.symbol();
-            if let Some(names) = s.container.as_deref().and_then(|c| held.get_mut(c)) {
-                names.insert(s.name.as_str());
-            }
-        }
-        held
+            .collect()
     }
 
     /// The methods named `name` of language family `family` that interfaces declare, each
@@ -2193,8 +2205,22 @@ impl Graph {
 struct GoInterfaces<'g> {
     /// Interface methods by (name, language family), each with its interface's method names.
     declared: InterfaceMethods<'g>,
-    /// The names each type asked about holds a definition of, once needed.
-    owned: Option<HashMap<&'g str, HashSet<&'g str>>>,
+    /// The types asked about, once needed.
+    owners: Option<HashSet<&'g str>>,
+    /// Which wanted names each type asked about has a definition of.
+    owned: NamesHeld<'g>,
+}
+
+/// The names of `GoInterfaces::declared`'s interfaces each type asked about holds a
+/// definition of, gathered by the definitions of those names (each name once), not a pass
+/// over the graph.
+#[derive(Default)]
+struct NamesHeld<'g> {
+    /// The entries of `declared` whose names are gathered.
+    entries: HashSet<(&'g str, Option<&'g str>)>,
+    /// The names whose definitions were read: each once.
+    names: HashSet<&'g str>,
+    held: HashMap<&'g str, HashSet<&'g str>>,
 }
 
 /// Go's interface methods by (name, language family), each with the method names of the
