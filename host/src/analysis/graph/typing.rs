@@ -1939,22 +1939,21 @@ impl Graph {
     /// through a base apart from an implementation's. Go's interface methods of one name are
     /// found once for every method of that name asked about.
     pub fn implemented(&self, methods: &[u32]) -> HashMap<u32, Vec<u32>> {
-        let mut read = GoInterfaces::default();
+        let mut read = GoInterfaces {
+            declared: HashMap::new(),
+            owners: self.containers_of(methods),
+            owned: NamesHeld::default(),
+        };
         methods
             .iter()
-            .map(|&m| (m, self.implemented_by(m, methods, &mut read)))
+            .map(|&m| (m, self.implemented_by(m, &mut read)))
             .filter(|(_, found)| !found.is_empty())
             .collect()
     }
 
-    /// [`Graph::implemented`] for one method of `methods`; `read` keeps what Go's interfaces
-    /// and the types of `methods` were found to have so far.
-    fn implemented_by<'g>(
-        &'g self,
-        method: u32,
-        methods: &[u32],
-        read: &mut GoInterfaces<'g>,
-    ) -> Vec<u32> {
+    /// [`Graph::implemented`] for one method; `read` keeps what Go's interfaces and the
+    /// types asked about were found to have so far.
+    fn implemented_by<'g>(&'g self, method: u32, read: &mut GoInterfaces<'g>) -> Vec<u32> {
         let node = &self.symbols[method as usize];
         let sym = node.symbol();
         let Some(owner) = sym.container.as_deref() else {
@@ -1976,10 +1975,9 @@ impl Graph {
                 if declared.is_empty() {
                     return Vec::new();
                 }
-                // Which of the names these interfaces want each type of `methods` has a
+                // Which of the names these interfaces want each type asked about has a
                 // definition of, gathered once per name asked: an interface is met when its
                 // type has every one of its methods' names.
-                let owners = owners.get_or_insert_with(|| self.containers_of(methods));
                 if owned.entries.insert(key) {
                     let wanted = declared
                         .iter()
@@ -2201,12 +2199,11 @@ impl Graph {
 }
 
 /// What [`Graph::implemented`] has read of Go's interfaces and the types asked about.
-#[derive(Default)]
 struct GoInterfaces<'g> {
     /// Interface methods by (name, language family), each with its interface's method names.
     declared: InterfaceMethods<'g>,
-    /// The types asked about, once needed.
-    owners: Option<HashSet<&'g str>>,
+    /// The types asked about.
+    owners: HashSet<&'g str>,
     /// Which wanted names each type asked about has a definition of.
     owned: NamesHeld<'g>,
 }
