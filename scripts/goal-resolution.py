@@ -13,7 +13,10 @@ itself); with --hide-names the words of the definition's own name go too, so the
 only what the code does ("Return the list of blueprints registered" for
 `Flask.iter_blueprints`), a harder test. Each goal goes to `understand` alone (no
 path, no symbol) through a stdio server; the answer is right when its target is the
-definition, close when the definition is among its alternatives or in the same file. Reported
+definition, close when the definition is among its alternatives or in the same file. A goal
+whose words document several definitions alike ("Sends a POST request": `api.post` and
+`Session.post`) cannot tell them apart: an answer naming another of them is counted apart,
+as "same words", and the line "right or same words" adds them to the right ones. Reported
 per confidence level, so "high" can be checked to mean right.
 
 A root without Python docstrings is read by its doc comments instead: Rust's `///`, Go's
@@ -128,8 +131,10 @@ def comment_lines(lines, end, suffix):
 
 def commented_goals(root: Path, hide_names: bool):
     """(path, name, goal) for documented functions and methods of Rust, Go, Java and
-    TypeScript: the doc comment's first sentence, identifiers and the name itself left out
-    (a Go comment opens with it). Private names (`_x`, Java's `private`) and tests are left
+    TypeScript: the doc comment's first sentence, identifiers left out, and the name where it
+    opens the sentence (Go's convention); elsewhere a name that is a plain word stays, as in
+    a docstring's goal ("Get the text of this node" for `text()`), so the goal is a sentence
+    with no hole in it. Private names (`_x`, Java's `private`) and tests are left
     out. The answer is judged by path and the definition's own name (a container's name is
     spelled differently per language)."""
     for path in sorted(root.rglob("*")):
@@ -151,9 +156,11 @@ def commented_goals(root: Path, hide_names: bool):
                 continue
             sentence = re.split(r"(?<=[.!?])\s", doc, maxsplit=1)[0]
             own = words_of(name) if hide_names else set()
-            kept = [w for w in re.findall(r"[\w'-]+", sentence)
-                    if w.lower() not in own and w.lower() != name.lower()
-                    and not re.search(r"[_()]|[a-z][A-Z]", w)]
+            said = re.findall(r"[\w'-]+", sentence)
+            if said and said[0].lower() == name.lower():
+                said = said[1:]  # Go's comments open with the name: a pin, not a phrasing
+            kept = [w for w in said
+                    if w.lower() not in own and not re.search(r"[_()]|[a-z][A-Z]", w)]
             if len(kept) < 4:
                 continue
             yield rel, name, " ".join(kept)
@@ -186,6 +193,10 @@ def judge(binary: str, root: Path, sample: int, seed: int, hide_names: bool, que
     by_confidence = Counter()
     outcomes = Counter()
     misses = []
+    # The definitions each goal's words document (a docstring copied between overloads).
+    documented = {}
+    for rel, qualified, goal in candidates:
+        documented.setdefault(goal, []).append((rel, qualified))
     took = []
     for rel, qualified, goal in chosen:
         ms, r = server.call("understand", {"goal": goal, "include": {
@@ -197,6 +208,9 @@ def judge(binary: str, root: Path, sample: int, seed: int, hide_names: bool, que
         offered = [a.rsplit(" in ", 1) for a in target.get("alternatives", [])]
         if target.get("path") == rel and own(target.get("symbol") or ""):
             outcome = "right"
+        elif any(target.get("path") == other and names(target.get("symbol") or "", q, by_own_name)
+                 for other, q in documented.get(goal, []) if (other, q) != (rel, qualified)):
+            outcome = "same words"
         elif any(len(a) == 2 and a[1] == rel and own(a[0]) for a in offered):
             outcome = "alternative"
         elif target.get("path") == rel:
@@ -268,17 +282,22 @@ def main():
             asked[root.name] if asked is not None else None)
         share = lambda k: f"{outcomes[k] / n:.2f}" if n else "-"
         print(f"\n== {root.name}: {n} goals of {total} documented definitions")
-        print(f"   right {share('right')}  among alternatives {share('alternative')}  "
-              f"same file {share('same file')}  wrong {share('wrong')}")
+        print(f"   right {share('right')}  same words {share('same words')}  "
+              f"among alternatives {share('alternative')}  same file {share('same file')}  "
+              f"wrong {share('wrong')}")
+        if n:
+            print(f"   right or same words {(outcomes['right'] + outcomes['same words']) / n:.2f}")
         if took:
             p90 = sorted(took)[int(0.9 * (len(took) - 1))]
             print(f"   answered in {statistics.median(took):.1f} ms median, p90 {p90:.1f} ms "
                   f"(graphs off, warm after the first)")
         for level in ("high", "medium", "low"):
-            row = {o: by_confidence[(level, o)] for o in ("right", "alternative", "same file", "wrong")}
+            row = {o: by_confidence[(level, o)]
+                   for o in ("right", "same words", "alternative", "same file", "wrong")}
             count = sum(row.values())
             if count:
                 print(f"   {level:6} {count:4} goals: right {row['right'] / count:.2f}, "
+                      f"same words {row['same words'] / count:.2f}, "
                       f"alternative {row['alternative'] / count:.2f}, wrong {row['wrong'] / count:.2f}")
         for goal, want, got, confidence, outcome in misses[: a.show]:
             print(f"   {outcome} ({confidence}): \"{goal}\" -> {got}, meant {want}")

@@ -383,6 +383,13 @@ async fn a_goal_s_plain_words_go_through_the_search_and_say_how_sure_they_are() 
             &format!("{def}\n        \"\"\"Serialize data as JSON.\"\"\"\n        return obj\n"),
         );
     }
+    fx.write(
+        "app/Naming.java",
+        "enum NamingPolicy {\n    /** Lower-cases every word of a name and joins them with dots. */\n    \
+         LOWER_DOTS {\n        @Override String apply(String n) { return n.toLowerCase(); }\n    },\n    \
+         /** Upper-cases the first letter of a name. */\n    UPPER_FIRST {\n        \
+         @Override String apply(String n) { return n; }\n    };\n    abstract String apply(String n);\n}\n",
+    );
     let client = connect(&fx).await;
     common::wait_indexed(&client).await;
     let target = |r: &Value| {
@@ -391,6 +398,16 @@ async fn a_goal_s_plain_words_go_through_the_search_and_say_how_sure_they_are() 
             r["target"]["confidence"].as_str().unwrap_or("").to_string(),
         )
     };
+    // An enum's constant is a definition its doc comment describes.
+    let r = structured(
+        &call(
+            &client,
+            "understand",
+            json!({ "goal": "Lower-cases every word of a name and joins them with dots" }),
+        )
+        .await,
+    );
+    assert_eq!(target(&r).0, "NamingPolicy.LOWER_DOTS", "{r:#}");
     // A plain word naming a definition (`session`, `view`) does not win over the search.
     for (goal, want) in [
         ("where is the session cookie saved", "save_session_cookie"),

@@ -10,7 +10,10 @@
 use crate::target::Target;
 use std::collections::HashMap;
 
-/// A word found in the definition's name says more than one found in its docstring.
+/// A word found in the definition's name says more than one found in its docstring, the
+/// more so the more of the name the goal says: `Path` is all said by "adds a matcher for the
+/// URL path", `PathPrefix` only half, and `getElementsByAttributeValueMatching` does more
+/// than "get the attribute value" asks.
 const NAME_WEIGHT: f32 = 1.6;
 /// Two of the goal's words side by side in the docstring, as a share of the rarer's weight.
 const RUN_WEIGHT: f32 = 0.5;
@@ -123,6 +126,8 @@ pub fn weigh(words: &[String], candidates: Vec<Candidate>) -> Vec<Reading> {
         found: Vec<(bool, bool)>,
         /// Pairs of distinct words the docstring says side by side.
         runs: Vec<(usize, usize)>,
+        /// The share of the definition's own name's words the goal says (a file's: 1).
+        fit: f32,
     }
     let terms: Vec<Terms> = candidates
         .iter()
@@ -134,6 +139,11 @@ pub fn weigh(words: &[String], candidates: Vec<Candidate>) -> Vec<Reading> {
                 _ => ("", c.name.as_str()),
             };
             let name = parts(own);
+            // A file's path is where it is, not what it does: its words are not weighed so.
+            let fit = match c.target {
+                Target::Symbol { .. } => fit(&name, &distinct),
+                _ => 1.0,
+            };
             let doc: Vec<Vec<usize>> = parts(container)
                 .into_iter()
                 .chain(parts(summary(&c.doc)))
@@ -165,7 +175,7 @@ pub fn weigh(words: &[String], candidates: Vec<Candidate>) -> Vec<Reading> {
                 .collect();
             runs.sort_unstable();
             runs.dedup();
-            Terms { found, runs }
+            Terms { found, runs, fit }
         })
         .collect();
     let n = candidates.len() as f32;
@@ -190,7 +200,11 @@ pub fn weigh(words: &[String], candidates: Vec<Candidate>) -> Vec<Reading> {
             for (i, &(in_name, in_doc)) in t.found.iter().enumerate() {
                 if in_name || in_doc {
                     let weight = weight[i] * times[i];
-                    score += weight * if in_name { NAME_WEIGHT } else { 1.0 };
+                    score += weight
+                        * match in_name {
+                            true => 1.0 + (NAME_WEIGHT - 1.0) * t.fit,
+                            false => 1.0,
+                        };
                     share += weight;
                     covered += times[i];
                 }
@@ -222,6 +236,25 @@ pub fn weigh(words: &[String], candidates: Vec<Candidate>) -> Vec<Reading> {
 /// Whether `name` (an identifier, or `Container.name`) holds `word` among its words.
 pub fn names(name: &str, word: &str) -> bool {
     parts(name).iter().any(|p| same_word(word, p))
+}
+
+/// The share of a name's words (of three letters or more, each once) that `words` say.
+fn fit(name: &[String], words: &[&str]) -> f32 {
+    let mut own: Vec<&str> = name
+        .iter()
+        .map(String::as_str)
+        .filter(|p| p.len() >= 3)
+        .collect();
+    own.sort_unstable();
+    own.dedup();
+    if own.is_empty() {
+        return 0.0;
+    }
+    let said = own
+        .iter()
+        .filter(|p| words.iter().any(|w| same_word(w, p)))
+        .count();
+    said as f32 / own.len() as f32
 }
 
 /// A docstring's first paragraph, up to [`DOC_CHARS`].
@@ -407,6 +440,22 @@ mod tests {
         );
         assert_eq!(best(&readings), "render_trace");
         assert_eq!(readings[0].covered, 5);
+    }
+
+    #[test]
+    fn a_name_the_goal_says_whole_wins_over_one_that_does_more() {
+        // Both docstrings say every word; the search ranks the longer name first.
+        let readings = weigh(
+            &words("adds matcher url path"),
+            vec![
+                candidate("Route.PathPrefix", "Adds a matcher for the URL path.", 0),
+                candidate("Route.Path", "Adds a matcher for the URL path.", 1),
+            ],
+        );
+        assert_eq!(best(&readings), "Route.Path");
+        assert_eq!(fit(&parts("getValue"), &["get", "value"]), 1.0);
+        assert_eq!(fit(&parts("PathPrefix"), &["path"]), 0.5);
+        assert_eq!(fit(&parts("is_ok"), &["path"]), 0.0);
     }
 
     #[test]

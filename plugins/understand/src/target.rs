@@ -378,11 +378,7 @@ fn from_goal(goal: &str, scope: Option<Scope>) -> ToolResult<Resolution> {
 /// names nothing costs a scan of every name in the index, and the search finds those that
 /// exist.
 fn from_words(goal: &str, plain: &[&str], alternatives: Vec<String>) -> ToolResult<Resolution> {
-    let words: Vec<String> = plain
-        .iter()
-        .map(|w| w.to_lowercase())
-        .filter(|w| w.len() >= 3)
-        .collect();
+    let words = goal_words(plain);
     let options = index::SearchOptions {
         kinds: vec!["code".into()],
         exclude_kinds: Vec::new(),
@@ -507,6 +503,28 @@ fn from_words(goal: &str, plain: &[&str], alternatives: Vec<String>) -> ToolResu
         alternatives: others,
         confidence,
     })
+}
+
+/// The goal's plain words as names and docstrings are read (lowercase, of three letters or
+/// more). A word joined by a hyphen or a dot is read as its parts and as one word: "un-escape"
+/// is `unescape`, "percent-encoding" the docstring's "percent encoding", "e-mail" `email`.
+fn goal_words(plain: &[&str]) -> Vec<String> {
+    let mut words = Vec::new();
+    for w in plain {
+        let lower = w.to_lowercase();
+        let pieces: Vec<&str> = lower
+            .split(|c: char| !c.is_alphanumeric() && c != '\'')
+            .filter(|p| !p.is_empty())
+            .collect();
+        if pieces.len() > 1 {
+            words.extend(pieces.iter().map(|p| p.to_string()));
+            words.push(pieces.concat());
+        } else {
+            words.push(lower);
+        }
+    }
+    words.retain(|w| w.len() >= 3);
+    words
 }
 
 /// Words a goal says beside a type's name before a member of it may be meant instead.
@@ -792,6 +810,51 @@ mod tests {
         assert!(super::quoted("don't stop, it's fine").is_empty());
         assert_eq!(super::quoted("'open to the end"), Vec::<&str>::new());
         assert_eq!(super::quoted("rock 'n roll `Foo` here"), ["Foo"]);
+    }
+
+    #[test]
+    fn a_hyphenated_word_is_read_as_its_parts_and_as_one() {
+        assert_eq!(
+            super::goal_words(&[
+                "Un-escape",
+                "an",
+                "HTML",
+                "percent-encoding",
+                "node's",
+                "it"
+            ]),
+            [
+                "escape",
+                "unescape",
+                "an",
+                "html",
+                "percent",
+                "encoding",
+                "percentencoding",
+                "node's"
+            ]
+            .into_iter()
+            .filter(|w| w.len() >= 3)
+            .collect::<Vec<_>>()
+        );
+        let candidate = |name: &str, doc: &str, rank| {
+            let target = super::Target::Symbol {
+                path: "Entities.java".into(),
+                symbol: name.into(),
+            };
+            super::Candidate::new(target, name.into(), doc.into(), rank)
+        };
+        let read = crate::readings::weigh(
+            &super::goal_words(&["Un-escape", "HTML", "escaped", "string"]),
+            vec![
+                candidate("Entities.escape", "HTML escape an input string.", 0),
+                candidate("Entities.unescape", "Un-escape an HTML escaped string.", 1),
+            ],
+        );
+        assert!(
+            matches!(&read[0].target, super::Target::Symbol { symbol, .. } if symbol == "Entities.unescape"),
+            "{read:?}"
+        );
     }
 
     #[test]

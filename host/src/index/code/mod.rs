@@ -1210,8 +1210,8 @@ fn parse_after(lang: Language, source: &str, old: Option<&Tree>) -> Option<Tree>
     })
 }
 
-/// Fills in containers from nesting (innermost enclosing definition) and calls functions
-/// inside types methods.
+/// Fills in containers from nesting (innermost enclosing definition, constants aside) and
+/// calls functions inside types methods.
 fn assign_containers(defs: &mut [(Node, Symbol)]) {
     let mut stack: Vec<(usize, String, String)> = Vec::new(); // (end byte, name, kind)
     for (node, symbol) in defs.iter_mut() {
@@ -1233,7 +1233,11 @@ fn assign_containers(defs: &mut [(Node, Symbol)]) {
                 symbol.kind = "method".into();
             }
         }
-        stack.push((node.end_byte(), symbol.name.clone(), symbol.kind.clone()));
+        // A constant holds no members: the methods of a Java enum constant's body override
+        // the enum's own and are the enum's.
+        if symbol.kind != "const" {
+            stack.push((node.end_byte(), symbol.name.clone(), symbol.kind.clone()));
+        }
     }
 }
 

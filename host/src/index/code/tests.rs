@@ -218,9 +218,34 @@ public class Service {
         /** Whether it is written out. */
         boolean serialize() default true;
     }
+    enum Policy {
+        /** Leaves names as they are. */
+        IDENTITY,
+        /** Lower-cases names. */
+        LOWER("x") {
+            @Override String apply(String n) { return n.toLowerCase(); }
+        };
+        Policy() {}
+        Policy(String s) {}
+        abstract String apply(String n);
+    }
 }
 "#;
     let x = extract(Language::Java, src);
+    // An enum's constants are listed under it, documented; a constant's body's methods stay
+    // the enum's.
+    has(&x, "const", "IDENTITY", Some("Policy"));
+    has(&x, "const", "LOWER", Some("Policy"));
+    let lower = x.symbols.iter().find(|s| s.name == "LOWER").unwrap();
+    assert_eq!(lower.doc.as_ref().unwrap().text, "Lower-cases names.");
+    assert!(
+        x.symbols
+            .iter()
+            .filter(|s| s.name == "apply")
+            .all(|s| s.container.as_deref() == Some("Policy") && s.kind == "method"),
+        "{:?}",
+        x.symbols
+    );
     has(&x, "class", "Service", None);
     has(&x, "constructor", "Service", Some("Service"));
     has(&x, "method", "name", Some("Service"));

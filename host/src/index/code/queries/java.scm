@@ -5,6 +5,9 @@
 (annotation_type_declaration name: (identifier) @name) @definition.interface
 ; An annotation's elements are its methods: `expose.serialize()` calls one.
 (annotation_type_element_declaration name: (identifier) @name) @definition.method
+; An enum's constants are what a language server's outline lists under it; a constant's own
+; body overrides the enum's methods, which stay the enum's (a `const` contains nothing).
+(enum_constant name: (identifier) @name) @definition.const
 (method_declaration name: (identifier) @name) @definition.method
 (constructor_declaration name: (identifier) @name) @definition.constructor
 
