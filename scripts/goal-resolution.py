@@ -132,7 +132,8 @@ def comment_lines(lines, end, suffix):
 def commented_goals(root: Path, hide_names: bool):
     """(path, name, goal) for documented functions and methods of Rust, Go, Java and
     TypeScript: the doc comment's first sentence, identifiers left out, and the name where it
-    opens the sentence (Go's convention); elsewhere a name that is a plain word stays, as in
+    opens the sentence (as Go's comments do; another language's seldom does); elsewhere a
+    name that is a plain word stays, as in
     a docstring's goal ("Get the text of this node" for `text()`), so the goal is a sentence
     with no hole in it. Private names (`_x`, Java's `private`) and tests are left
     out. The answer is judged by path and the definition's own name (a container's name is

@@ -398,12 +398,13 @@ async fn a_goal_s_plain_words_go_through_the_search_and_say_how_sure_they_are() 
             r["target"]["confidence"].as_str().unwrap_or("").to_string(),
         )
     };
-    // An enum's constant is a definition its doc comment describes.
+    // An enum's constant is a definition its doc comment describes (the goal says none of
+    // its name's words).
     let r = structured(
         &call(
             &client,
             "understand",
-            json!({ "goal": "Lower-cases every word of a name and joins them with dots" }),
+            json!({ "goal": "which naming policy joins every word of a name" }),
         )
         .await,
     );

@@ -13,7 +13,7 @@ mod signatures;
 mod typing;
 mod update;
 
-use crate::index::code::Symbol;
+use crate::index::code::{Symbol, yields_lines};
 use crate::index::facts::{FileFacts, last_segment};
 use crate::index::resolve;
 use crate::index::scip::{ScipIndex, Target};
@@ -374,8 +374,13 @@ impl Graph {
         let f = &self.files[file as usize];
         let mut out = vec![None; f.lines as usize + 1];
         let mut order: Vec<u32> = self.symbols_of(file).collect();
-        // Largest first, and among equals the earliest last: it is the one that stays.
-        order.sort_by_key(|&s| std::cmp::Reverse((self.symbols[s as usize].lines(), s)));
+        // Largest first, and among equals a constant first ([`yields_lines`]), then the
+        // earliest last: it is the one that stays.
+        order.sort_by_key(|&s| {
+            let sym = &self.symbols[s as usize];
+            let yields = yields_lines(&sym.symbol().kind);
+            std::cmp::Reverse((sym.lines(), yields, s))
+        });
         for s in order {
             let sym = self.symbols[s as usize].symbol();
             let end = (sym.end_line as usize).min(out.len() - 1);
@@ -453,7 +458,10 @@ impl Graph {
                 let s = self.symbols[s as usize].symbol();
                 s.start_line <= line && line <= s.end_line
             })
-            .min_by_key(|&s| self.symbols[s as usize].lines())
+            .min_by_key(|&s| {
+                let sym = &self.symbols[s as usize];
+                (sym.lines(), yields_lines(&sym.symbol().kind))
+            })
     }
 
     /// Distinct definitions calling `symbol`, and called by it, by a resolution better than

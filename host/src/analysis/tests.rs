@@ -376,6 +376,47 @@ fn a_java_annotations_elements_are_called_like_methods() {
     );
 }
 
+/// A Java enum's constants are definitions; a call in a constant's body is its method's
+/// (which overrides the enum's), even where the constant is one line, and a call in its
+/// arguments is the constant's.
+#[test]
+fn a_java_enum_constant_s_body_calls_from_its_method() {
+    let s = snapshot(&[(
+        "app/Op.java",
+        "package app;\n\nenum Op {\n  ADD(label(\"+\")) { int apply(int a, int b) { return add(a, b); } },\n  SUB(label(\"-\")) {\n    int apply(int a, int b) {\n      return add(a, -b);\n    }\n  };\n  Op(String s) {}\n  abstract int apply(int a, int b);\n  static int add(int a, int b) {\n    return a + b;\n  }\n  static String label(String s) {\n    return s;\n  }\n}\n",
+    )]);
+    // (caller, the caller's first line) of every call of `target`.
+    let callers_of = |target: &str| {
+        let mut found: Vec<(String, u32)> = s
+            .graph
+            .calls
+            .iter()
+            .filter(|e| label(&s, e.to) == target)
+            .map(|e| {
+                let from = s.graph.symbols[e.from as usize].symbol();
+                (label(&s, e.from), from.start_line)
+            })
+            .collect();
+        found.sort();
+        found
+    };
+    assert_eq!(
+        callers_of("app/Op.java:Op.add"),
+        [
+            ("app/Op.java:Op.apply".to_string(), 4),
+            ("app/Op.java:Op.apply".to_string(), 6)
+        ],
+    );
+    // Calls are placed by line: a one-line constant's are its method's.
+    assert_eq!(
+        callers_of("app/Op.java:Op.label"),
+        [
+            ("app/Op.java:Op.SUB".to_string(), 5),
+            ("app/Op.java:Op.apply".to_string(), 4)
+        ],
+    );
+}
+
 /// A Java type nested in a library's (`Map.Entry`) is the library's, and a `private` nested
 /// type is seen only in its own file: calls on either reach no project class by the inner
 /// name (a test's private `Entry`), nor, through it, the project classes implementing the

@@ -506,22 +506,27 @@ fn from_words(goal: &str, plain: &[&str], alternatives: Vec<String>) -> ToolResu
 }
 
 /// The goal's plain words as names and docstrings are read (lowercase, of three letters or
-/// more). A word joined by a hyphen or a dot is read as its parts and as one word: "un-escape"
-/// is `unescape`, "percent-encoding" the docstring's "percent encoding", "e-mail" `email`.
+/// more). A word joined by punctuation (a hyphen, a dot, a slash) is read as its parts, as
+/// names and docstrings are split, and as one word where that says something its parts do
+/// not: "un-escape" is `unescape` and "escape", "percent-encoding" the docstring's "percent
+/// encoding" (whose joined form would only count `percent` twice).
 fn goal_words(plain: &[&str]) -> Vec<String> {
     let mut words = Vec::new();
     for w in plain {
         let lower = w.to_lowercase();
-        let pieces: Vec<&str> = lower
+        let mut pieces: Vec<&str> = lower
             .split(|c: char| !c.is_alphanumeric() && c != '\'')
             .filter(|p| !p.is_empty())
             .collect();
-        if pieces.len() > 1 {
-            words.extend(pieces.iter().map(|p| p.to_string()));
-            words.push(pieces.concat());
-        } else {
-            words.push(lower);
+        let joined = pieces.concat();
+        if pieces.len() > 1 && !pieces.iter().any(|p| readings::same_word(&joined, p)) {
+            words.push(joined);
         }
+        if pieces.len() > 1 {
+            pieces.retain(|p| !STOP.contains(p));
+        }
+        pieces.dedup();
+        words.extend(pieces.into_iter().map(str::to_string));
     }
     words.retain(|w| w.len() >= 3);
     words
@@ -814,28 +819,24 @@ mod tests {
 
     #[test]
     fn a_hyphenated_word_is_read_as_its_parts_and_as_one() {
+        // "percentencoding" would count `percent` twice; "--verbose" is the word; a stop word
+        // inside a compound says nothing.
+        let words = [
+            "Un-escape",
+            "an",
+            "HTML",
+            "percent-encoding",
+            "node's",
+            "it",
+            "--verbose",
+            "state-of-the-art",
+        ];
         assert_eq!(
-            super::goal_words(&[
-                "Un-escape",
-                "an",
-                "HTML",
-                "percent-encoding",
-                "node's",
-                "it"
-            ]),
+            super::goal_words(&words),
             [
-                "escape",
-                "unescape",
-                "an",
-                "html",
-                "percent",
-                "encoding",
-                "percentencoding",
-                "node's"
+                "unescape", "escape", "html", "percent", "encoding", "node's", "verbose", "state",
+                "art"
             ]
-            .into_iter()
-            .filter(|w| w.len() >= 3)
-            .collect::<Vec<_>>()
         );
         let candidate = |name: &str, doc: &str, rank| {
             let target = super::Target::Symbol {

@@ -141,23 +141,23 @@ impl Language {
 
     /// The compiled query, built once per language and process.
     pub fn query(self) -> &'static Query {
-        static QUERIES: std::sync::OnceLock<Vec<Query>> = std::sync::OnceLock::new();
+        // Each language's query is compiled on its first use, alone: compiling every one
+        // (seconds in a debug build) would hold up the first answer that reads one file.
+        static QUERIES: std::sync::OnceLock<Vec<std::sync::OnceLock<Query>>> =
+            std::sync::OnceLock::new();
         let queries = QUERIES.get_or_init(|| {
             Self::ALL
                 .iter()
-                .filter(|lang| lang.parsed_as() == **lang)
-                .map(|lang| {
-                    Query::new(&lang.grammar(), &lang.query_source()).unwrap_or_else(|err| {
-                        panic!("the built-in {} query is invalid: {err}", lang.name())
-                    })
-                })
+                .map(|_| std::sync::OnceLock::new())
                 .collect()
         });
-        let slot = Self::ALL
-            .iter()
-            .filter(|lang| lang.parsed_as() == **lang)
-            .position(|l| *l == self.parsed_as());
-        &queries[slot.expect("listed")]
+        let lang = self.parsed_as();
+        let slot = Self::ALL.iter().position(|l| *l == lang).expect("listed");
+        queries[slot].get_or_init(|| {
+            Query::new(&lang.grammar(), &lang.query_source()).unwrap_or_else(|err| {
+                panic!("the built-in {} query is invalid: {err}", lang.name())
+            })
+        })
     }
 }
 

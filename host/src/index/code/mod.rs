@@ -100,12 +100,19 @@ pub struct Extraction {
 }
 
 /// The innermost of `symbols` whose lines hold `line`: the definition a name typed there
-/// belongs to.
+/// belongs to (of two on the same lines, not a constant: see [`yields_lines`]).
 pub fn innermost(symbols: &[Symbol], line: u32) -> Option<&Symbol> {
     symbols
         .iter()
         .filter(|s| s.start_line <= line && line <= s.end_line)
-        .min_by_key(|s| s.end_line - s.start_line)
+        .min_by_key(|s| (s.end_line - s.start_line, yields_lines(&s.kind)))
+}
+
+/// Whether a definition of `kind` gives way to another spanning the same lines: a Java enum
+/// constant's one-line body (`ADD { int apply(..) { return add(a, b); } },`) holds the method
+/// that calls, not the constant.
+pub fn yields_lines(kind: &str) -> bool {
+    kind == "const"
 }
 
 /// Parses `source` and extracts its structure. A file tree-sitter cannot parse yields what it
