@@ -13,7 +13,7 @@ mod signatures;
 mod typing;
 mod update;
 
-use crate::index::code::{Symbol, yields_lines};
+use crate::index::code::{Symbol, holds_nothing};
 use crate::index::facts::{FileFacts, last_segment};
 use crate::index::resolve;
 use crate::index::scip::{ScipIndex, Target};
@@ -374,11 +374,11 @@ impl Graph {
         let f = &self.files[file as usize];
         let mut out = vec![None; f.lines as usize + 1];
         let mut order: Vec<u32> = self.symbols_of(file).collect();
-        // Largest first, and among equals a constant first ([`yields_lines`]), then the
+        // Largest first, and among equals a constant first ([`holds_nothing`]), then the
         // earliest last: it is the one that stays.
         order.sort_by_key(|&s| {
             let sym = &self.symbols[s as usize];
-            let yields = yields_lines(&sym.symbol().kind);
+            let yields = holds_nothing(&sym.symbol().kind);
             std::cmp::Reverse((sym.lines(), yields, s))
         });
         for s in order {
@@ -460,7 +460,7 @@ impl Graph {
             })
             .min_by_key(|&s| {
                 let sym = &self.symbols[s as usize];
-                (sym.lines(), yields_lines(&sym.symbol().kind))
+                (sym.lines(), holds_nothing(&sym.symbol().kind))
             })
     }
 

@@ -518,11 +518,11 @@ fn goal_words(plain: &[&str]) -> Vec<String> {
             .split(|c: char| !c.is_alphanumeric() && c != '\'')
             .filter(|p| !p.is_empty())
             .collect();
-        let joined = pieces.concat();
-        if pieces.len() > 1 && !pieces.iter().any(|p| readings::same_word(&joined, p)) {
-            words.push(joined);
-        }
         if pieces.len() > 1 {
+            let joined = pieces.concat();
+            if !pieces.iter().any(|p| readings::same_word(&joined, p)) {
+                words.push(joined);
+            }
             pieces.retain(|p| !STOP.contains(p));
         }
         pieces.dedup();

@@ -143,17 +143,11 @@ impl Language {
     pub fn query(self) -> &'static Query {
         // Each language's query is compiled on its first use, alone: compiling every one
         // (seconds in a debug build) would hold up the first answer that reads one file.
-        static QUERIES: std::sync::OnceLock<Vec<std::sync::OnceLock<Query>>> =
-            std::sync::OnceLock::new();
-        let queries = QUERIES.get_or_init(|| {
-            Self::ALL
-                .iter()
-                .map(|_| std::sync::OnceLock::new())
-                .collect()
-        });
+        static QUERIES: [std::sync::OnceLock<Query>; Language::ALL.len()] =
+            [const { std::sync::OnceLock::new() }; Language::ALL.len()];
         let lang = self.parsed_as();
         let slot = Self::ALL.iter().position(|l| *l == lang).expect("listed");
-        queries[slot].get_or_init(|| {
+        QUERIES[slot].get_or_init(|| {
             Query::new(&lang.grammar(), &lang.query_source()).unwrap_or_else(|err| {
                 panic!("the built-in {} query is invalid: {err}", lang.name())
             })

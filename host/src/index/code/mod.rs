@@ -100,18 +100,19 @@ pub struct Extraction {
 }
 
 /// The innermost of `symbols` whose lines hold `line`: the definition a name typed there
-/// belongs to (of two on the same lines, not a constant: see [`yields_lines`]).
+/// belongs to (of two on the same lines, not a constant: see [`holds_nothing`]).
 pub fn innermost(symbols: &[Symbol], line: u32) -> Option<&Symbol> {
     symbols
         .iter()
         .filter(|s| s.start_line <= line && line <= s.end_line)
-        .min_by_key(|s| (s.end_line - s.start_line, yields_lines(&s.kind)))
+        .min_by_key(|s| (s.end_line - s.start_line, holds_nothing(&s.kind)))
 }
 
-/// Whether a definition of `kind` gives way to another spanning the same lines: a Java enum
-/// constant's one-line body (`ADD { int apply(..) { return add(a, b); } },`) holds the method
-/// that calls, not the constant.
-pub fn yields_lines(kind: &str) -> bool {
+/// Whether a definition of `kind` holds nothing of its own: a constant. The methods of a Java
+/// enum constant's body override the enum's and are the enum's members, and of two
+/// definitions on the same lines the constant gives way (a one-line body, `ADD { int apply(..)
+/// { return add(a, b); } },`, calls from its method).
+pub fn holds_nothing(kind: &str) -> bool {
     kind == "const"
 }
 
@@ -1240,9 +1241,7 @@ fn assign_containers(defs: &mut [(Node, Symbol)]) {
                 symbol.kind = "method".into();
             }
         }
-        // A constant holds no members: the methods of a Java enum constant's body override
-        // the enum's own and are the enum's.
-        if symbol.kind != "const" {
+        if !holds_nothing(&symbol.kind) {
             stack.push((node.end_byte(), symbol.name.clone(), symbol.kind.clone()));
         }
     }
