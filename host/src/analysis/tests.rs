@@ -1921,6 +1921,36 @@ mod incremental {
         );
     }
 
+    /// A call on a tuple's element (`p.pair.1.run()` of a field `pair: (Other, State)`) is
+    /// resolved again when the element's type gains or loses the method, though the file
+    /// making the call is not edited and names neither the type nor its file.
+    #[test]
+    fn a_tuple_element_s_type_changing_is_followed() {
+        let state = |method: &str| -> String {
+            format!("pub struct Other;\npub struct State;\nimpl State {{\n{method}}}\n")
+        };
+        let holder = (
+            "src/holder.rs",
+            "use crate::state::{Other, State};\n\npub struct Pairs {\n    pub pair: (Other, State),\n}\n",
+        );
+        // The file making the call names neither `State` nor its file.
+        let user = (
+            "src/user.rs",
+            "use crate::holder::Pairs;\n\nfn go(p: &Pairs) {\n    p.pair.1.run();\n}\n",
+        );
+        let (without, with) = (state(""), state("    pub fn run(&self) {}\n"));
+        updates_match(
+            &[("src/state.rs", without.as_str()), holder, user],
+            &[("src/state.rs", with.as_str()), holder, user],
+            ("-> src/state.rs#State.run", true),
+        );
+        updates_match(
+            &[("src/state.rs", with.as_str()), holder, user],
+            &[("src/state.rs", without.as_str()), holder, user],
+            ("-> src/state.rs#State.run", false),
+        );
+    }
+
     #[test]
     fn a_type_alias_retargeted_and_an_inherent_method_appearing_are_followed() {
         let types = |alias_of: &str, inherent: &str| -> String {
@@ -4151,6 +4181,160 @@ fn rust_tuples_unpacked_and_a_local_alias_type_what_they_name() {
             ("src/list.rs:Csr.new", "type"),
         ])
     );
+}
+
+/// A Rust tuple's elements by position (`st.1.next()` of an `st: &mut (State, Other)`, a
+/// field's `self.pair.0`, a tuple returned); and a method of the caller's own type returning
+/// its `impl`'s generic (`fn inner(&self) -> &G`), called on `self` from an `impl` for the
+/// same type, is the caller's `G` with the caller's bounds, never from an `impl` that spells
+/// the type otherwise (whose `G` may be another parameter).
+#[test]
+fn rust_tuple_elements_and_an_own_impl_generic_type_their_calls() {
+    let s = snapshot(&[
+        (
+            "src/state.rs",
+            "pub struct State;\nimpl State {\n    pub fn push(&mut self) {}\n    \
+             pub fn run(&self) {}\n}\n\
+             pub struct Other;\nimpl Other {\n    pub fn pop(&self) {}\n    \
+             pub fn run(&self) {}\n}\n\
+             pub trait Weights {\n    fn weight(&self) -> u32;\n    fn run(&self);\n}\n\
+             pub trait Plain {\n    fn plain(&self) -> u32;\n}\n",
+        ),
+        (
+            "src/user.rs",
+            "use crate::state::{Other, Plain, State, Weights};\n\n\
+             pub struct Pairs {\n    pair: (Other, State),\n}\n\
+             impl Pairs {\n    fn param(&self, st: &mut (State, Other)) {\n        st.1.run();\n    }\n    \
+             fn field(&self) {\n        self.pair.1.run();\n    }\n    \
+             fn returned(&self) {\n        let both = make();\n        both.0.run();\n    }\n    \
+             fn nested(&self, deep: (u8, (State, Other))) {\n        deep.1.1.run();\n    }\n}\n\n\
+             fn make() -> (Other, State) {\n    (Other, State)\n}\n\n\
+             pub struct Wrap<G> {\n    graph: G,\n}\n\
+             impl<G> Wrap<G> {\n    pub fn inner(&self) -> &G {\n        &self.graph\n    }\n    \
+             pub fn with_state(&self) -> (G, State) {\n        todo!()\n    }\n}\n\
+             impl<G: Weights> Weights for Wrap<G> {\n    fn weight(&self) -> u32 {\n        \
+             self.inner().weight()\n    }\n    fn run(&self) {}\n}\n\
+             pub struct Pair<A, B> {\n    a: A,\n    b: B,\n}\n\
+             impl<A, B> Pair<A, B> {\n    pub fn first(&self) -> &A {\n        &self.a\n    }\n}\n\
+             impl<B, A: Plain> Plain for Pair<B, A> {\n    fn plain(&self) -> u32 {\n        \
+             self.first().plain()\n    }\n}\n\n\
+             fn elsewhere<G: Weights>(w: &Wrap<Other>) {\n    let got = w.with_state();\n    got.0.run();\n    got.1.push();\n}\n",
+        ),
+    ]);
+    let known = |caller: &str| -> Vec<(String, &'static str)> {
+        callees(&s, caller)
+            .into_iter()
+            .filter(|(_, how)| *how != "name")
+            .collect()
+    };
+    // Each element by its own position, through a parameter, a field, a declared return and
+    // a tuple inside a tuple: both element types have a `run`.
+    assert_eq!(
+        known("src/user.rs:Pairs.param"),
+        pairs(&[("src/state.rs:Other.run", "type")])
+    );
+    assert_eq!(
+        known("src/user.rs:Pairs.field"),
+        pairs(&[("src/state.rs:State.run", "type")])
+    );
+    assert_eq!(
+        known("src/user.rs:Pairs.returned"),
+        pairs(&[
+            ("src/state.rs:Other.run", "type"),
+            ("src/user.rs:make", "file"),
+        ])
+    );
+    assert_eq!(
+        known("src/user.rs:Pairs.nested"),
+        pairs(&[("src/state.rs:Other.run", "type")])
+    );
+    // A returned tuple's element naming the declaration's generic is the caller's choice,
+    // not the caller's own `G` (here bound by `Weights`): only the `State` element is known.
+    assert_eq!(
+        known("src/user.rs:elsewhere"),
+        pairs(&[
+            ("src/state.rs:State.push", "type"),
+            ("src/user.rs:Wrap.with_state", "type"),
+        ])
+    );
+    assert_eq!(
+        known("src/user.rs:Wrap.weight"),
+        pairs(&[
+            ("src/state.rs:Weights.weight", "type"),
+            ("src/user.rs:Wrap.inner", "container"),
+        ])
+    );
+    // `impl<B, A: Plain> Plain for Pair<B, A>` spells the type otherwise than `first`'s
+    // `Pair<A, B>`: its own `A` is `first`'s `B`, so `self.first()` is not read as its `A`.
+    assert_eq!(
+        known("src/user.rs:Pair.plain"),
+        pairs(&[("src/user.rs:Pair.first", "container")])
+    );
+}
+
+/// A Rust extension trait the file imports, implemented for every type meeting a bound
+/// (`impl<I: Iterator> IterExt for I {}`), is what its methods' calls on a value of unknown
+/// or library type reach: Rust calls a trait's method only where the trait is in scope.
+/// Not without the import, not a trait implemented for named types or for references to
+/// what implements it already, not where another imported trait declares the name too, and
+/// not on a value of a project type (whose own traits were looked up).
+#[test]
+fn a_rust_extension_trait_the_file_imports_is_what_its_methods_calls_reach() {
+    let s = snapshot(&[
+        (
+            "src/iter_ext.rs",
+            "pub trait IterExt: Iterator {\n    fn ex_find(&mut self) -> Option<u8> {\n        \
+             None\n    }\n    fn both(&self) {}\n    fn label(&self) {}\n}\n\n\
+             impl<I> IterExt for I where I: Iterator {}\n",
+        ),
+        (
+            "src/other_ext.rs",
+            "pub trait OtherExt {\n    fn both(&self) {}\n}\n\n\
+             impl<T: Clone> OtherExt for T {}\n",
+        ),
+        (
+            "src/named.rs",
+            "pub struct Foo;\npub trait Labelled {\n    fn label(&self) {}\n}\n\n\
+             impl Labelled for Foo {}\n\n\
+             pub trait Walker {\n    fn walk_all(&self) {}\n}\n\n\
+             impl<W: Walker> Walker for &mut W {}\n",
+        ),
+        (
+            "src/user.rs",
+            "use crate::iter_ext::IterExt;\nuse crate::named::{Labelled, Walker};\n\
+             use crate::other_ext::OtherExt;\n\n\
+             pub struct Nodes {\n    iter: std::vec::IntoIter<u8>,\n}\n\n\
+             impl Nodes {\n    fn next_one(&mut self) -> Option<u8> {\n        \
+             self.iter.ex_find()\n    }\n    fn many(&self, x: u8) {\n        \
+             make().label();\n        x.both();\n        (0..3).ex_find();\n        \
+             x.walk_all();\n    }\n}\n\n\
+             fn typed(other: &Nodes) {\n    other.ex_find();\n}\n\n\
+             fn make() -> u8 {\n    0\n}\n",
+        ),
+        (
+            "src/plain.rs",
+            "pub fn walk(v: Vec<u8>) {\n    v.into_iter().ex_find();\n}\n",
+        ),
+    ]);
+    let known = |caller: &str| -> Vec<(String, &'static str)> {
+        callees(&s, caller)
+            .into_iter()
+            .filter(|(_, how)| *how != "name")
+            .collect()
+    };
+    assert_eq!(
+        known("src/user.rs:Nodes.next_one"),
+        pairs(&[("src/iter_ext.rs:IterExt.ex_find", "import")])
+    );
+    assert_eq!(
+        known("src/user.rs:Nodes.many"),
+        pairs(&[
+            ("src/iter_ext.rs:IterExt.ex_find", "import"),
+            ("src/user.rs:make", "file"),
+        ])
+    );
+    assert_eq!(known("src/plain.rs:walk"), pairs(&[]));
+    assert_eq!(known("src/user.rs:typed"), pairs(&[]));
 }
 
 /// TypeScript's `type Store = BaseStore`, imported: a value declared a `Store` has

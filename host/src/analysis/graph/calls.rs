@@ -344,9 +344,11 @@ impl Graph {
         if let Some(made_by) = receiver.strip_suffix("()") {
             // What a method of a typed value is declared to return (`json.get(k).size()`,
             // `new Builder().add(a).build()`).
+            let mut made_types = Vec::new();
             if let Some((on, method)) = types::method_call(made_by) {
-                for type_name in self.returned_by_method(scope, caller_sym, at, on, method, 8) {
-                    let methods = callables(self.methods_of_type(scope, at, &type_name, name));
+                made_types = self.returned_by_method(scope, caller_sym, at, on, method, 8);
+                for type_name in &made_types {
+                    let methods = callables(self.methods_of_type(scope, at, type_name, name));
                     if !methods.is_empty() {
                         return (methods, Confidence::Type);
                     }
@@ -389,6 +391,12 @@ impl Graph {
                 let methods = callables(self.methods_of_type(scope, at, &type_name, name));
                 if !methods.is_empty() {
                     return (methods, Confidence::Type);
+                }
+            }
+            if !self.any_project_type(&made_types) {
+                let extension = callables(self.imported_extension(scope, at, name));
+                if !extension.is_empty() {
+                    return (extension, Confidence::Import);
                 }
             }
             let methods = guess(&|s| sym(*s).container.is_some());
@@ -500,15 +508,18 @@ impl Graph {
         }
         // A chain through fields (`self.app.config.load()`, `h.pair.reader.close()`), or a
         // test's fixture parameter (`app.register_blueprint()`): the last type's method.
+        let mut chained = Vec::new();
         if !receiver.contains("::") {
             let (types, from_fixture) =
                 self.chain_types(scope, receiver, caller_sym, at, typing::CALL_VALUE_DEPTH);
+            chained = types;
+            let types = &chained;
             let how = if from_fixture {
                 Confidence::Fixture
             } else {
                 Confidence::Type
             };
-            for type_name in &types {
+            for type_name in types {
                 let methods = callables(self.methods_of_type(scope, at, type_name, name));
                 if !methods.is_empty() {
                     return (methods, how);
@@ -525,6 +536,14 @@ impl Graph {
                 if !methods.is_empty() {
                     return (methods, Confidence::Dispatch);
                 }
+            }
+        }
+        // A method of an extension trait the file imports, on a value of no project type
+        // (a project type without the method is no such value: its traits were looked up).
+        if !self.any_project_type(stated.iter().chain(&chained)) {
+            let extension = callables(self.imported_extension(scope, at, name));
+            if !extension.is_empty() {
+                return (extension, Confidence::Import);
             }
         }
         // A name whose stated types the project defines nowhere (`Iterator<T> it`): a
@@ -588,6 +607,80 @@ impl Graph {
         // Some object: a method of that name, when there are few.
         let methods = guess(&|s| sym(*s).container.is_some());
         (methods, Confidence::Name)
+    }
+
+    /// The method `name` of the one Rust extension trait the caller's file imports that
+    /// declares it: a trait implemented in its own file for every type meeting a bound
+    /// (`impl<I> IterUtilsExt for I where I: Iterator {}`). Rust calls a trait's method only
+    /// where the trait is in scope, and such a trait's methods are every such value's, so
+    /// `self.iter.ex_find_map(..)` on a library iterator is `IterUtilsExt::ex_find_map`.
+    /// Empty for any other language, or where another trait the file imports declares the
+    /// name too. (A library type's own method of the name would win in Rust and is not
+    /// seen here: the rule trusts an extension's methods to be named apart from those of
+    /// the values it extends.)
+    fn imported_extension(&self, scope: &Scope, at: (u32, u32), name: &str) -> Vec<u32> {
+        if scope.facts.language.as_deref() != Some("rust") {
+            return Vec::new();
+        }
+        // The trait declaring a method, in the method's own file.
+        let holds = |t: u32, m: u32| {
+            let (t_node, m_node) = (&self.symbols[t as usize], &self.symbols[m as usize]);
+            let (t, m) = (t_node.symbol(), m_node.symbol());
+            t.kind == "trait"
+                && t_node.file == m_node.file
+                && t.start_line <= m.start_line
+                && m.end_line <= t.end_line
+        };
+        // Every method of the name a trait the file imports declares, blanket or not: two
+        // such traits leave the call undecided. (The cheap test first: a trait holds it.)
+        let declared: Vec<u32> = self
+            .named(name)
+            .iter()
+            .copied()
+            .filter(|&m| {
+                let node = &self.symbols[m as usize];
+                let Some(owner) = node.symbol().container.as_deref() else {
+                    return false;
+                };
+                self.defined_in(node.file, owner)
+                    .iter()
+                    .any(|&t| holds(t, m))
+                    && scope.bound(owner, at).into_iter().any(|t| holds(t, m))
+            })
+            .collect();
+        match declared.as_slice() {
+            [one] => {
+                let node = &self.symbols[*one as usize];
+                let owner = node.symbol().container.as_deref().unwrap_or_default();
+                match self.blanket_implemented(node.file, owner) {
+                    true => vec![*one],
+                    false => Vec::new(),
+                }
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether any of `types` names a type the project defines (not a library's, not a
+    /// generic parameter's).
+    fn any_project_type<'t>(&self, types: impl IntoIterator<Item = &'t String>) -> bool {
+        types
+            .into_iter()
+            .any(|t| !self.through_library(t) && !self.named(last_segment(t)).is_empty())
+    }
+
+    /// Whether the file `file` implements its trait `name` for every type meeting a bound
+    /// (`impl<I: Iterator> Ext for I`, `impl<T> Ext for T where T: Read`): for a bare
+    /// generic, not for a reference to one or a box of one (`impl<W: Walker> Walker for
+    /// &mut W` forwards the trait to what implements it already).
+    fn blanket_implemented(&self, file: u32, name: &str) -> bool {
+        self.symbols_of(file).any(|i| {
+            let i = self.symbols[i as usize].symbol();
+            i.kind == "impl"
+                && typing::implemented_trait(&i.signature) == Some(name)
+                && typing::impl_self_type(&i.signature)
+                    .is_some_and(|t| types::rust_generics(&i.signature).contains(&t.as_str()))
+        })
     }
 
     /// Whether a Rust method is written in a trait's `impl` (`impl Build for GraphMap`), not

@@ -899,7 +899,24 @@ impl Graph {
         depth: usize,
     ) -> Vec<String> {
         let types = self.value_types(scope, caller, at, on, depth);
-        self.returns_of(scope, at, types, method)
+        self.returned_on(scope, at, on, types, method)
+    }
+
+    /// [`Graph::returns_of`] for a call on `on`, whose value has `types`; on `self`, a
+    /// method returning its `impl`'s generic too (see [`Graph::own_generic_returned`]).
+    fn returned_on(
+        &self,
+        scope: &Scope,
+        at: (u32, u32),
+        on: &str,
+        types: Vec<String>,
+        method: &str,
+    ) -> Vec<String> {
+        let returned = self.returns_of(scope, at, types, method);
+        match returned.is_empty() && SELF.contains(&on) {
+            true => self.own_generic_returned(scope, at, method),
+            false => returned,
+        }
     }
 
     /// The types the methods named `method` of values of `types` are declared to return,
@@ -1065,7 +1082,7 @@ impl Graph {
                 // A receiver of a known type: its method's declared return, or nothing (a
                 // function of that name elsewhere is another).
                 if !receiver.is_empty() {
-                    return self.returns_of(scope, at, receiver, method);
+                    return self.returned_on(scope, at, inner, receiver, method);
                 }
             }
             let made = if made_by.contains("()") {
@@ -1242,6 +1259,18 @@ impl Graph {
         }
         // A Rust generic parameter (`fn all(&self) -> &[T]` of `impl<T> Store<T>`) is the
         // caller's choice, not a type the declaration names.
+        if language == Some("rust") && returned.starts_with(types::TUPLE) {
+            let generics: Vec<&str> = types::rust_generics(&node.symbol().signature)
+                .into_iter()
+                .chain(
+                    self.enclosing_impl(function)
+                        .map(types::rust_generics)
+                        .unwrap_or_default(),
+                )
+                .collect();
+            let own = node.symbol().container.as_deref();
+            return self.tuple_as_declared(node.file, &returned, &generics, own);
+        }
         if language == Some("rust") {
             let bare = returned.strip_prefix(types::OPTIONAL).unwrap_or(&returned);
             let bare = bare.strip_prefix(types::ELEMENTS).unwrap_or(bare);
@@ -1279,6 +1308,43 @@ impl Graph {
             [None] if language == Some("rust") => Some(self.as_file_means(node.file, returned)),
             _ => Some(returned),
         }
+    }
+
+    /// What a Rust method of the caller's own type returns when that is a generic parameter
+    /// of its `impl` (`fn inner(&self) -> &G` in `impl<G: Visitable> Acyclic<G>`), called on
+    /// `self` from an `impl` for the same type as written (`impl<G: DataMap> DataMap for
+    /// Acyclic<G>`): the caller's `G`, which its own `impl` bounds (`self.inner()
+    /// .edge_weight(id)` is `DataMap::edge_weight`). Nothing from an `impl` for another
+    /// spelling of the type, whose `G` may be another parameter.
+    fn own_generic_returned(&self, scope: &Scope, at: (u32, u32), method: &str) -> Vec<String> {
+        if scope.facts.language.as_deref() != Some("rust") {
+            return Vec::new();
+        }
+        let Some(own) = scope.own_class(self) else {
+            return Vec::new();
+        };
+        let Some(caller_impl) = self
+            .enclosing_impl(scope.caller.get())
+            .and_then(impl_self_type)
+        else {
+            return Vec::new();
+        };
+        let methods = self.methods_of_type(scope, at, own, method);
+        let returned = methods.iter().map(|&m| {
+            let node = self.symbols[m as usize].symbol();
+            let written = self.enclosing_impl(m)?;
+            if impl_self_type(written)? != caller_impl {
+                return None;
+            }
+            let returned = types::declared_return(Some("rust"), node, None)?;
+            let bare = returned.strip_prefix(types::OPTIONAL).unwrap_or(&returned);
+            let bare = bare.strip_prefix(types::ELEMENTS).unwrap_or(bare);
+            // (A method's own generic is named apart from its impl's: Rust forbids shadowing.)
+            types::rust_generics(written)
+                .contains(&bare)
+                .then_some(returned)
+        });
+        agreed(returned).into_iter().collect()
     }
 
     /// Whether the project defines more than one type named `name`.
@@ -1580,9 +1646,14 @@ impl Graph {
         agreed(items.map(|&m| {
             let node = &self.symbols[m as usize];
             let item = types::alias_target(Some("rust"), &node.symbol().signature)?;
-            let generic = self
+            let generics = self
                 .enclosing_impl(m)
-                .is_some_and(|i| types::rust_generics(i).contains(&item.as_str()));
+                .map(types::rust_generics)
+                .unwrap_or_default();
+            if item.starts_with(types::TUPLE) {
+                return self.tuple_as_declared(node.file, &item, &generics, None);
+            }
+            let generic = generics.contains(&item.as_str());
             (!generic).then(|| self.as_file_means(node.file, item))
         }))
     }
@@ -1627,6 +1698,48 @@ impl Graph {
             true => in_file(file, &name),
             false => name,
         }
+    }
+
+    /// A Rust tuple's type name (see [`types::TUPLE`]) as a declaration in `file` means it for
+    /// whoever calls it: an element naming one of `generics` (the declaration's own or its
+    /// `impl`'s, the caller's choice) is left unknown, `Self` is `own`, and every other
+    /// element is named as the declaring file means it ([`Graph::as_file_means`]). None when
+    /// no element is left known.
+    fn tuple_as_declared(
+        &self,
+        file: u32,
+        tuple: &str,
+        generics: &[&str],
+        own: Option<&str>,
+    ) -> Option<String> {
+        let inside = tuple.strip_prefix(types::TUPLE)?.strip_suffix(')')?;
+        let elements: Vec<String> = types::split_top(inside, ',')
+            .into_iter()
+            .map(|element| {
+                if element.starts_with(types::TUPLE) {
+                    return self
+                        .tuple_as_declared(file, element, generics, own)
+                        .unwrap_or_default();
+                }
+                let bare = element.trim_start_matches([types::OPTIONAL]);
+                let bare = bare.strip_prefix(types::ELEMENTS).unwrap_or(bare);
+                let bare = bare.split("::").next().unwrap_or(bare);
+                match (bare, own) {
+                    ("", _) => String::new(),
+                    ("Self", Some(own)) if element == "Self" => {
+                        self.as_file_means(file, own.to_string())
+                    }
+                    ("Self", _) => String::new(),
+                    _ if generics.contains(&bare) => String::new(),
+                    _ if element == bare => self.as_file_means(file, element.to_string()),
+                    _ => element.to_string(),
+                }
+            })
+            .collect();
+        elements
+            .iter()
+            .any(|e| !e.is_empty())
+            .then(|| format!("{}{})", types::TUPLE, elements.join(",")))
     }
 
     /// The types of a callback's parameter `callee#argument#index` (see
@@ -1769,9 +1882,13 @@ impl Graph {
     }
 
     /// The types of the field `field` of a value of type `holder`: as the type declares or
-    /// assigns it, else as its nearest base does. A field assigned a call's result (`self.config
+    /// assigns it, else as its nearest base does; a tuple's element by its position. A field assigned a call's result (`self.config
     /// = self.make_config()`) holds what that method is declared to return.
     fn field_of(&self, scope: &Scope, at: (u32, u32), holder: &str, field: &str) -> Vec<String> {
+        // A Rust tuple's element by its position (`st.1`).
+        if holder.starts_with(types::TUPLE) {
+            return types::tuple_element(holder, field).into_iter().collect();
+        }
         if self.through_library(holder) {
             return Vec::new();
         }
@@ -2402,11 +2519,33 @@ fn agreed(mut values: impl Iterator<Item = Option<String>>) -> Option<String> {
 
 /// The trait a Rust `impl` declaration implements, by its last name (`impl<'a, Ix>
 /// visit::EdgeRef for EdgeReference<'a, Ix>` gives `EdgeRef`); none for a type's own `impl`.
-fn implemented_trait(signature: &str) -> Option<&str> {
+pub(super) fn implemented_trait(signature: &str) -> Option<&str> {
     implemented_trait_path(signature).and_then(|path| {
         let name = path.rsplit("::").next()?.trim();
         types::plain_name(name).then_some(name)
     })
+}
+
+/// The type a Rust `impl` declaration is for, as written with its spaces dropped (`impl<G:
+/// Visitable> DataMap for Acyclic<G> where ..` and `impl<G> Acyclic<G>` give `Acyclic<G>`).
+pub(super) fn impl_self_type(signature: &str) -> Option<String> {
+    let rest = signature.trim_start().strip_prefix("impl")?.trim_start();
+    let rest = match rest.strip_prefix('<') {
+        Some(generics) => &generics[types::group_end(generics, '<', '>')? + 1..],
+        None => rest,
+    };
+    let flat = rest.split_whitespace().collect::<Vec<_>>().join(" ");
+    let written = flat.split_once(" for ").map_or(flat.as_str(), |(_, t)| t);
+    let end = [written.find(" where"), written.find('{')]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(written.len());
+    let t: String = written[..end]
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    (!t.is_empty()).then_some(t)
 }
 
 /// The trait a Rust `impl` declaration implements, as written (`visit::EdgeRef`, `io::Read`).

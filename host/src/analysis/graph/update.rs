@@ -610,13 +610,13 @@ pub(super) fn used_names(f: &FileFacts) -> impl Iterator<Item = &str> {
 }
 
 /// A stated type's names: the whole and each name in it, markers aside (`=self.app`,
-/// `[]Node`, `@r.routes`), so a nested type named through its outer one
+/// `[]Node`, `@r.routes`, a tuple's `(Other,State)`), so a nested type named through its outer one
 /// (`Connection.Request`) or a type reached through a path moves with any of them.
 fn type_pieces(type_name: &str) -> impl Iterator<Item = &str> {
     std::iter::once(type_name).chain(
         type_name
             .split([
-                '.', '@', '%', '=', '&', '#', ':', '(', ')', '[', ']', '*', '?', '!',
+                '.', '@', '%', '=', '&', '#', ':', '(', ')', '[', ']', '*', '?', '!', ',',
             ])
             // An unpacked value's position (`*1resolve`).
             .map(|s| s.trim_start_matches(|c: char| c.is_ascii_digit()))

@@ -681,7 +681,8 @@ fn a_type_alias_keeps_what_it_stands_for_and_that_is_read_as_a_type() {
             Language::Rust,
             "type Pair = (u32, u32);\n",
             "type Pair = (u32, u32);",
-            None,
+            // A tuple: its elements in order.
+            Some("(u32,u32)"),
         ),
         (
             Language::TypeScript,

@@ -23,6 +23,14 @@ pub struct Typed {
 /// type's element the variable holds (Go's `for _, route := range r.routes`): `@r.routes`.
 pub const ELEMENT_OF: char = '@';
 
+/// What a `type_name` of a [`Typed`] begins and ends with when the name holds a Rust tuple
+/// (`st: &mut (Vf2State, Vf2State)` is `(Vf2State,Vf2State)`): its elements' types in order,
+/// which `st.1` reads (see [`tuple_element`]).
+pub const TUPLE: char = '(';
+
+/// The end of a [`TUPLE`] type name.
+const TUPLE_END: char = ')';
+
 /// What a `type_name` of a [`Typed`] begins with when the name is assigned a path's value
 /// (`route := test.route`, `x = self.app`): `=test.route`, typed as that chain of fields is.
 pub const PATH_VALUE: char = '=';
@@ -470,8 +478,70 @@ fn alias_written(signature: &str) -> Option<&str> {
 /// `std::io::Error`, `walkdir::DirEntry`): the project's own `Error` is another type. A
 /// name right below `crate::`, `self::` or `super::` is given alone.
 pub fn rust_type_name(raw: &str) -> Option<String> {
+    rust_type_name_at(raw, 0)
+}
+
+fn rust_type_name_at(raw: &str, depth: usize) -> Option<String> {
     // A collection behind an `Option` or a `Result` is marked [`OPTIONAL`].
-    rust_elements(raw, 0).or_else(|| rust_path_name(raw))
+    rust_tuple(raw, depth)
+        .or_else(|| rust_elements(raw, 0))
+        .or_else(|| rust_path_name(raw))
+}
+
+/// What a Rust tuple type's name is (`&mut (Vf2State<'_, G0>, Vf2State<'_, G1>)`, `(Foo,)`):
+/// its elements' names as [`rust_type_name`] reads each, in order, joined by commas in
+/// parentheses (`(Vf2State,Vf2State)`; an element naming no type is left empty), so
+/// `st.1.next()` reaches the second element's methods (see [`tuple_element`]). None for a
+/// unit `()`, a parenthesised single type, or a tuple none of whose elements names a type.
+fn rust_tuple(raw: &str, depth: usize) -> Option<String> {
+    // A type is short: a hostile one nested without end is no tuple read here.
+    if depth > 4 || raw.len() > 500 {
+        return None;
+    }
+    let mut t = raw.trim();
+    loop {
+        let before = t;
+        t = t.strip_prefix('&').unwrap_or(t).trim_start();
+        t = t.strip_prefix("mut ").unwrap_or(t).trim_start();
+        if t.starts_with('\'') {
+            t = t.split_once(' ').map_or("", |(_, rest)| rest).trim_start();
+        }
+        if t == before {
+            break;
+        }
+    }
+    let inside = t.strip_prefix('(')?;
+    // The whole type is one group: `(A, B)`, not `(A) -> B` or `(dyn Fn())`.
+    if group_end(inside, '(', ')')? != inside.len() - 1 {
+        return None;
+    }
+    let inside = &inside[..inside.len() - 1];
+    let mut elements: Vec<&str> = split_top(inside, ',').into_iter().map(str::trim).collect();
+    // `(Foo,)` is a one-element tuple; `(Foo)` is no tuple.
+    let one = elements.len() == 2 && elements[1].is_empty();
+    if one {
+        elements.pop();
+    } else if elements.len() < 2 || elements.iter().any(|e| e.is_empty()) {
+        return None;
+    }
+    let names: Vec<String> = elements
+        .iter()
+        .map(|e| rust_type_name_at(e, depth + 1).unwrap_or_default())
+        .collect();
+    names
+        .iter()
+        .any(|n| !n.is_empty())
+        .then(|| format!("{TUPLE}{}{TUPLE_END}", names.join(",")))
+}
+
+/// The name of the element at `index` of a Rust tuple type named as [`rust_tuple`] names it
+/// (`st.1` of an `st: (A, B)` is a `B`); none for any other type, a position past its end, or
+/// an element naming no type.
+pub fn tuple_element(type_name: &str, index: &str) -> Option<String> {
+    let inside = type_name.strip_prefix(TUPLE)?.strip_suffix(TUPLE_END)?;
+    let index: usize = index.parse().ok()?;
+    let element = split_top(inside, ',').into_iter().nth(index)?.trim();
+    (!element.is_empty()).then(|| element.to_string())
 }
 
 /// [`rust_type_name`] of a type that is no collection. A generic's associated type
@@ -810,13 +880,17 @@ pub fn rust_ok_type(written: &str) -> &str {
         .map_or(t, |ok| ok.trim())
 }
 
-/// `text` split at `sep` outside brackets.
+/// `text` split at `sep` outside brackets (the `>` of an arrow, `->` or `=>`, closes none).
 pub(crate) fn split_top(text: &str, sep: char) -> Vec<&str> {
     let mut out = Vec::new();
     let (mut depth, mut start) = (0i32, 0);
+    let mut previous = ' ';
     for (i, c) in text.char_indices() {
+        let arrow = c == '>' && matches!(previous, '-' | '=');
+        previous = c;
         match c {
             '<' | '[' | '(' => depth += 1,
+            '>' if arrow => {}
             '>' | ']' | ')' => depth -= 1,
             c if c == sep && depth == 0 => {
                 out.push(&text[start..i]);
@@ -831,7 +905,37 @@ pub(crate) fn split_top(text: &str, sep: char) -> Vec<&str> {
 
 #[cfg(test)]
 mod tests {
-    use super::{constructed_by, type_name};
+    use super::{constructed_by, rust_type_name, tuple_element, type_name};
+
+    #[test]
+    fn a_rust_tuple_type_names_its_elements_in_order() {
+        let cases = [
+            (
+                "&mut (Vf2State<'_, G0>, Vf2State<'_, G1>)",
+                Some("(Vf2State,Vf2State)"),
+            ),
+            ("(u32, (io::Error, Node))", Some("(u32,(io::Error,Node))")),
+            ("(Node,)", Some("(Node)")),
+            ("(Node)", None),
+            ("()", None),
+            ("(fn(u8), Node)", Some("(,Node)")),
+            ("(fn() -> A, B<C, Node>, X)", Some("(,B,X)")),
+        ];
+        for (written, want) in cases {
+            assert_eq!(rust_type_name(written).as_deref(), want, "{written}");
+        }
+        let pair = rust_type_name("(u32, (io::Error, Node))").unwrap();
+        assert_eq!(tuple_element(&pair, "0").as_deref(), Some("u32"));
+        let inner = tuple_element(&pair, "1").unwrap();
+        assert_eq!(tuple_element(&inner, "1").as_deref(), Some("Node"));
+        assert_eq!(tuple_element(&pair, "2"), None);
+        assert_eq!(tuple_element("(,Node)", "0"), None);
+        assert_eq!(tuple_element("Node", "0"), None);
+        // A hostile type nested without end is read no deeper than a few levels.
+        let deep = format!("{}Node{}", "(".repeat(60), ", Node)".repeat(60));
+        let read = rust_type_name(&deep).unwrap_or_default();
+        assert!(read.matches('(').count() <= 5, "{read}");
+    }
 
     #[test]
     fn a_type_as_written_gives_its_own_name() {
