@@ -4272,6 +4272,82 @@ fn rust_tuple_elements_and_an_own_impl_generic_type_their_calls() {
     );
 }
 
+/// A Rust type's methods are written in any file's `impl` blocks: `self.m()` in an `impl`
+/// of the type in another file reaches them (an inherent one, a trait impl's, a trait's
+/// default method), the type being the one the caller's file names, not another type of
+/// that name elsewhere.
+#[test]
+fn a_rust_self_call_reaches_the_type_s_methods_in_other_files() {
+    let s = snapshot(&[
+        (
+            "src/lib.rs",
+            "pub mod graph;\npub mod quick;\npub mod other;\n",
+        ),
+        (
+            "src/graph.rs",
+            "pub struct Graph;\n\nimpl Graph {\n    pub fn node_count(&self) -> usize {\n        0\n    }\n}\n\n\
+             impl Clone for Graph {\n    fn clone(&self) -> Self {\n        Graph\n    }\n}\n",
+        ),
+        (
+            "src/other.rs",
+            "pub struct Graph;\n\nimpl Graph {\n    pub fn edge_count(&self) -> usize {\n        0\n    }\n}\n",
+        ),
+        (
+            "src/quick.rs",
+            "use crate::graph::Graph;\n\npub trait Arbitrary {\n    fn shrink(&self);\n}\n\n\
+             impl Arbitrary for Graph {\n    fn shrink(&self) {\n        let copy = self.clone();\n        \
+             self.node_count();\n        self.edge_count();\n    }\n}\n",
+        ),
+    ]);
+    let known: Vec<(String, &'static str)> = callees(&s, "src/quick.rs:Graph.shrink")
+        .into_iter()
+        .filter(|(_, how)| *how != "name")
+        .collect();
+    assert_eq!(
+        known,
+        pairs(&[
+            ("src/graph.rs:Graph.clone", "container"),
+            ("src/graph.rs:Graph.node_count", "container"),
+        ])
+    );
+}
+
+/// A closure in a Rust macro's arguments (`assert_eq!(.., g.edges().map(|e| e.target()))`,
+/// `vec![..]`) binds its parameters as one outside a macro does; a closure's parameter
+/// outside the macro's lines is not the macro's.
+#[test]
+fn a_closure_in_a_rust_macro_s_arguments_types_its_parameters() {
+    let s = snapshot(&[
+        (
+            "src/graph.rs",
+            "pub struct Edge;\nimpl Edge {\n    pub fn target(&self) -> usize {\n        0\n    }\n}\n\n\
+             pub struct Edges;\nimpl Iterator for Edges {\n    type Item = Edge;\n    \
+             fn next(&mut self) -> Option<Edge> {\n        None\n    }\n}\n\n\
+             pub struct Graph;\nimpl Graph {\n    pub fn edges(&self) -> Edges {\n        Edges\n    }\n}\n",
+        ),
+        (
+            "src/user.rs",
+            "use crate::graph::Graph;\n\nfn check(g: &Graph) {\n    assert_eq!(\n        1,\n        \
+             g.edges().map(|e| e.target()).count()\n    );\n}\n\n\
+             fn listed(g: &Graph) {\n    let v = vec![g.edges().map(|e| e.target()).sum::<usize>()];\n}\n\n\
+             fn plain(e: u8) {\n    println!(\"{}\", e.target());\n}\n",
+        ),
+    ]);
+    let known = |caller: &str| -> Vec<(String, &'static str)> {
+        callees(&s, caller)
+            .into_iter()
+            .filter(|(_, how)| *how != "name")
+            .collect()
+    };
+    let expected = pairs(&[
+        ("src/graph.rs:Edge.target", "type"),
+        ("src/graph.rs:Graph.edges", "type"),
+    ]);
+    assert_eq!(known("src/user.rs:check"), expected);
+    assert_eq!(known("src/user.rs:listed"), expected);
+    assert_eq!(known("src/user.rs:plain"), pairs(&[]));
+}
+
 /// A Rust extension trait the file imports, implemented for every type meeting a bound
 /// (`impl<I: Iterator> IterExt for I {}`), is what its methods' calls on a value of unknown
 /// or library type reach: Rust calls a trait's method only where the trait is in scope.

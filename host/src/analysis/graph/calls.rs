@@ -328,6 +328,18 @@ impl Graph {
                 if !same.is_empty() {
                     return (same, Confidence::Container);
                 }
+                // A Rust type's methods are written in any file's `impl` blocks: `self.clone()`
+                // in quickcheck.rs's `impl Arbitrary for Graph` is the `clone` of the
+                // `impl Clone for Graph` beside the type, as a value of the type has it.
+                if rust
+                    && receiver == "self"
+                    && let Some(own) = own
+                {
+                    let methods = callables(self.methods_of_type(scope, at, own, name));
+                    if !methods.is_empty() {
+                        return (methods, Confidence::Container);
+                    }
+                }
             }
             // A base class's: the one the class declaration names, nearest first.
             let inherited = callables(self.inherited(scope, at, own_classes(), name));

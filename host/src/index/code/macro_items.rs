@@ -96,3 +96,67 @@ pub fn view(tree: &Tree, source: &str) -> Option<String> {
     // per byte.
     String::from_utf8(view).ok()
 }
+
+/// The macros written where an expression is (`assert_eq!(edges, set(g.edges().map(|e|
+/// e.target())))`, `vec![..]`, `println!(..)`) whose arguments hold a closure (a `|`
+/// token): tree-sitter leaves their arguments as tokens, so a closure's parameters there
+/// had no type, while the calls inside are read from the tokens. The view is the file with
+/// each such macro's `!` blanked, so `assert_eq (..)` parses as a call whose arguments are
+/// expressions (same length, lines and byte offsets); with the lines each one's arguments
+/// span, whose names' types alone are taken from it. None when the file has no such macro.
+pub fn expression_view(tree: &Tree, source: &str) -> Option<(String, Vec<(u32, u32)>)> {
+    let mut bangs: Vec<usize> = Vec::new();
+    let mut spans: Vec<(u32, u32)> = Vec::new();
+    // A stack, not recursion: a hostile file may nest blocks without end.
+    let mut nodes = vec![tree.root_node()];
+    while let Some(node) = nodes.pop() {
+        let mut walker = node.walk();
+        for child in node.named_children(&mut walker) {
+            if child.kind() != "macro_invocation" {
+                nodes.push(child);
+                continue;
+            }
+            let Some(arguments) = body(child) else {
+                continue;
+            };
+            let opens = source.as_bytes().get(arguments.start_byte()).copied();
+            if holds_items(child) || !matches!(opens, Some(b'(' | b'[')) || !has_bar(arguments) {
+                continue;
+            }
+            // The `!` right before the arguments (`name!`, `path::name!`).
+            let before = source[..arguments.start_byte()].trim_end();
+            if before.ends_with('!') {
+                bangs.push(before.len() - 1);
+                spans.push((
+                    arguments.start_position().row as u32 + 1,
+                    arguments.end_position().row as u32 + 1,
+                ));
+            }
+        }
+    }
+    if bangs.is_empty() {
+        return None;
+    }
+    let mut view = source.as_bytes().to_vec();
+    for at in bangs {
+        view[at] = b' ';
+    }
+    // One ASCII byte written over another: the view stays UTF-8.
+    Some((String::from_utf8(view).ok()?, spans))
+}
+
+/// Whether a token tree holds a `|` token, at any depth of its own token trees.
+fn has_bar(tokens: Node) -> bool {
+    let mut trees = vec![tokens];
+    while let Some(tree) = trees.pop() {
+        let mut walker = tree.walk();
+        for t in tree.children(&mut walker) {
+            match t.kind() {
+                "|" => return true,
+                "token_tree" => trees.push(t),
+                _ => {}
+            }
+        }
+    }
+    false
+}
