@@ -100,12 +100,19 @@ pub fn view(tree: &Tree, source: &str) -> Option<String> {
 /// The macros written where an expression is (`assert_eq!(edges, set(g.edges().map(|e|
 /// e.target())))`, `vec![..]`, `println!(..)`) whose arguments hold a closure (a `|`
 /// token): tree-sitter leaves their arguments as tokens, so a closure's parameters there
-/// had no type, while the calls inside are read from the tokens. The view is the file with
-/// each such macro's `!` blanked, so `assert_eq (..)` parses as a call whose arguments are
-/// expressions (same length, lines and byte offsets); with the lines each one's arguments
-/// span, whose names' types alone are taken from it. None when the file has no such macro.
+/// had no type, while the calls inside are read from the tokens. The view blanks the file
+/// but for each such macro's arguments, which it wraps in a function of their own (`fn
+/// a(){` over the line's indentation and the macro's name, `}` after them): the arguments
+/// parse as an expression, a tuple or an array, at the file's own offsets, and only they
+/// are read again. With the lines each one's arguments span. None when the file has no
+/// such macro.
 pub fn expression_view(tree: &Tree, source: &str) -> Option<(String, Vec<(u32, u32)>)> {
-    let mut bangs: Vec<usize> = Vec::new();
+    const OPEN: &[u8] = b"fn a(){";
+    let bytes = source.as_bytes();
+    let mut view: Vec<u8> = bytes
+        .iter()
+        .map(|&b| if b == b'\n' { b'\n' } else { b' ' })
+        .collect();
     let mut spans: Vec<(u32, u32)> = Vec::new();
     // A stack, not recursion: a hostile file may nest blocks without end.
     let mut nodes = vec![tree.root_node()];
@@ -119,30 +126,38 @@ pub fn expression_view(tree: &Tree, source: &str) -> Option<(String, Vec<(u32, u
             let Some(arguments) = body(child) else {
                 continue;
             };
-            let opens = source.as_bytes().get(arguments.start_byte()).copied();
+            let (start, end) = (arguments.start_byte(), arguments.end_byte());
+            let opens = bytes.get(start).copied();
             if holds_items(child) || !matches!(opens, Some(b'(' | b'[')) || !has_bar(arguments) {
                 continue;
             }
-            // The `!` right before the arguments (`name!`, `path::name!`).
-            let before = source[..arguments.start_byte()].trim_end();
-            if before.ends_with('!') {
-                bangs.push(before.len() - 1);
-                spans.push((
-                    arguments.start_position().row as u32 + 1,
-                    arguments.end_position().row as u32 + 1,
-                ));
+            // The wrapper opens where the macro's line does and closes right after the
+            // arguments: room for both, and none of it written yet (one macro a line).
+            let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
+            let room = start - line_start >= OPEN.len()
+                && bytes.get(end).is_some_and(|&b| b != b'\n')
+                && view[line_start..=end]
+                    .iter()
+                    .all(|&b| b == b' ' || b == b'\n');
+            if !room {
+                continue;
             }
+            view[line_start..line_start + OPEN.len()].copy_from_slice(OPEN);
+            view[start..end].copy_from_slice(&bytes[start..end]);
+            view[end] = b'}';
+            spans.push((
+                arguments.start_position().row as u32 + 1,
+                arguments.end_position().row as u32 + 1,
+            ));
         }
     }
-    if bangs.is_empty() {
+    if spans.is_empty() {
         return None;
     }
-    let mut view = source.as_bytes().to_vec();
-    for at in bangs {
-        view[at] = b' ';
-    }
-    // One ASCII byte written over another: the view stays UTF-8.
-    Some((String::from_utf8(view).ok()?, spans))
+    // ASCII bytes written over ASCII ones (a wrapper over a line's indentation and a
+    // macro's name, a `}` over the byte after its arguments: a `)`, `;` or `,`), or the
+    // arguments' own bytes copied whole, so the view stays UTF-8.
+    String::from_utf8(view).ok().map(|v| (v, spans))
 }
 
 /// Whether a token tree holds a `|` token, at any depth of its own token trees.
