@@ -520,18 +520,17 @@ impl Graph {
         }
         // A chain through fields (`self.app.config.load()`, `h.pair.reader.close()`), or a
         // test's fixture parameter (`app.register_blueprint()`): the last type's method.
-        let mut chained = Vec::new();
+        let (chained, from_fixture) = match receiver.contains("::") {
+            true => (Vec::new(), false),
+            false => self.chain_types(scope, receiver, caller_sym, at, typing::CALL_VALUE_DEPTH),
+        };
         if !receiver.contains("::") {
-            let (types, from_fixture) =
-                self.chain_types(scope, receiver, caller_sym, at, typing::CALL_VALUE_DEPTH);
-            chained = types;
-            let types = &chained;
             let how = if from_fixture {
                 Confidence::Fixture
             } else {
                 Confidence::Type
             };
-            for type_name in types {
+            for type_name in &chained {
                 let methods = callables(self.methods_of_type(scope, at, type_name, name));
                 if !methods.is_empty() {
                     return (methods, how);
@@ -542,7 +541,7 @@ impl Graph {
             let all = stated
                 .iter()
                 .map(String::as_str)
-                .chain(types.iter().map(String::as_str));
+                .chain(chained.iter().map(String::as_str));
             for type_name in all {
                 let methods = callables(self.implementers(scope, at, type_name, name));
                 if !methods.is_empty() {

@@ -1259,7 +1259,7 @@ impl Graph {
         }
         // A Rust generic parameter (`fn all(&self) -> &[T]` of `impl<T> Store<T>`) is the
         // caller's choice, not a type the declaration names.
-        if language == Some("rust") && returned.starts_with(types::TUPLE) {
+        if language == Some("rust") {
             let generics: Vec<&str> = types::rust_generics(&node.symbol().signature)
                 .into_iter()
                 .chain(
@@ -1268,23 +1268,12 @@ impl Graph {
                         .unwrap_or_default(),
                 )
                 .collect();
-            let own = node.symbol().container.as_deref();
-            return self.tuple_as_declared(node.file, &returned, &generics, own);
-        }
-        if language == Some("rust") {
-            let bare = returned.strip_prefix(types::OPTIONAL).unwrap_or(&returned);
-            let bare = bare.strip_prefix(types::ELEMENTS).unwrap_or(bare);
+            if returned.starts_with(types::TUPLE) {
+                let own = node.symbol().container.as_deref();
+                return self.tuple_as_declared(node.file, &returned, &generics, own);
+            }
             // (`-> G::Map` too: the caller's `G` is another.)
-            let bare = bare.split("::").next().unwrap_or(bare);
-            let impl_generics = self
-                .enclosing_impl(function)
-                .map(types::rust_generics)
-                .unwrap_or_default();
-            if types::rust_generics(&node.symbol().signature)
-                .iter()
-                .chain(&impl_generics)
-                .any(|g| *g == bare)
-            {
+            if generics.contains(&type_head(&returned)) {
                 return None;
             }
         }
@@ -1712,8 +1701,7 @@ impl Graph {
         generics: &[&str],
         own: Option<&str>,
     ) -> Option<String> {
-        let inside = tuple.strip_prefix(types::TUPLE)?.strip_suffix(')')?;
-        let elements: Vec<String> = types::split_top(inside, ',')
+        let elements: Vec<String> = types::tuple_parts(tuple)?
             .into_iter()
             .map(|element| {
                 if element.starts_with(types::TUPLE) {
@@ -1721,9 +1709,7 @@ impl Graph {
                         .tuple_as_declared(file, element, generics, own)
                         .unwrap_or_default();
                 }
-                let bare = element.trim_start_matches([types::OPTIONAL]);
-                let bare = bare.strip_prefix(types::ELEMENTS).unwrap_or(bare);
-                let bare = bare.split("::").next().unwrap_or(bare);
+                let bare = type_head(element);
                 match (bare, own) {
                     ("", _) => String::new(),
                     ("Self", Some(own)) if element == "Self" => {
@@ -1736,10 +1722,7 @@ impl Graph {
                 }
             })
             .collect();
-        elements
-            .iter()
-            .any(|e| !e.is_empty())
-            .then(|| format!("{}{})", types::TUPLE, elements.join(",")))
+        types::tuple_named(&elements)
     }
 
     /// The types of a callback's parameter `callee#argument#index` (see
@@ -2524,6 +2507,14 @@ pub(super) fn implemented_trait(signature: &str) -> Option<&str> {
         let name = path.rsplit("::").next()?.trim();
         types::plain_name(name).then_some(name)
     })
+}
+
+/// The first name of a type name, its markers peeled (`?[]G::Map` gives `G`): what a
+/// generic parameter is compared with.
+fn type_head(type_name: &str) -> &str {
+    let bare = type_name.strip_prefix(types::OPTIONAL).unwrap_or(type_name);
+    let bare = bare.strip_prefix(types::ELEMENTS).unwrap_or(bare);
+    bare.split("::").next().unwrap_or(bare)
 }
 
 /// The type a Rust `impl` declaration is for, as written with its spaces dropped (`impl<G:

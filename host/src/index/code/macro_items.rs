@@ -104,16 +104,15 @@ pub fn view(tree: &Tree, source: &str) -> Option<String> {
 /// but for each such macro's arguments, which it wraps in a function of their own (`fn
 /// a(){` over the line's indentation and the macro's name, `}` after them): the arguments
 /// parse as an expression, a tuple or an array, at the file's own offsets, and only they
-/// are read again. With the lines each one's arguments span. None when the file has no
-/// such macro.
-pub fn expression_view(tree: &Tree, source: &str) -> Option<(String, Vec<(u32, u32)>)> {
+/// are read again. None when the file has no such macro.
+pub fn expression_view(tree: &Tree, source: &str) -> Option<String> {
     const OPEN: &[u8] = b"fn a(){";
     let bytes = source.as_bytes();
     let mut view: Vec<u8> = bytes
         .iter()
         .map(|&b| if b == b'\n' { b'\n' } else { b' ' })
         .collect();
-    let mut spans: Vec<(u32, u32)> = Vec::new();
+    let mut wrapped = false;
     // A stack, not recursion: a hostile file may nest blocks without end.
     let mut nodes = vec![tree.root_node()];
     while let Some(node) = nodes.pop() {
@@ -145,19 +144,16 @@ pub fn expression_view(tree: &Tree, source: &str) -> Option<(String, Vec<(u32, u
             view[line_start..line_start + OPEN.len()].copy_from_slice(OPEN);
             view[start..end].copy_from_slice(&bytes[start..end]);
             view[end] = b'}';
-            spans.push((
-                arguments.start_position().row as u32 + 1,
-                arguments.end_position().row as u32 + 1,
-            ));
+            wrapped = true;
         }
     }
-    if spans.is_empty() {
+    if !wrapped {
         return None;
     }
     // ASCII bytes written over ASCII ones (a wrapper over a line's indentation and a
     // macro's name, a `}` over the byte after its arguments: a `)`, `;` or `,`), or the
     // arguments' own bytes copied whole, so the view stays UTF-8.
-    String::from_utf8(view).ok().map(|v| (v, spans))
+    String::from_utf8(view).ok()
 }
 
 /// Whether a token tree holds a `|` token, at any depth of its own token trees.

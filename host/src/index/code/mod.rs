@@ -447,16 +447,15 @@ fn extract_tree_at(lang: Language, source: &str, tree: &Tree, depth: usize) -> E
         merge_macro_items(&mut out, items);
     }
     // The types of the names a closure in a macro's arguments binds (`assert_eq!(..,
-    // g.edges().map(|e| e.target()))`), read once, from the file's own level.
+    // g.edges().map(|e| e.target()))`), read once, from the file's own level: the view
+    // holds only those arguments.
     if lang == Language::Rust
         && depth == 0
-        && let Some((view, spans)) = macro_items::expression_view(tree, source)
+        && let Some(view) = macro_items::expression_view(tree, source)
         && let Some(inner) = parse(lang, &view)
     {
         let read = extract_tree_at(lang, &view, &inner, macro_items::MAX_DEPTH);
-        let inside = |line: u32| spans.iter().any(|&(a, b)| a <= line && line <= b);
-        out.types
-            .extend(read.types.into_iter().filter(|t| inside(t.line)));
+        out.types.extend(read.types);
     }
     out
 }

@@ -498,19 +498,7 @@ fn rust_tuple(raw: &str, depth: usize) -> Option<String> {
     if depth > 4 || raw.len() > 500 {
         return None;
     }
-    let mut t = raw.trim();
-    loop {
-        let before = t;
-        t = t.strip_prefix('&').unwrap_or(t).trim_start();
-        t = t.strip_prefix("mut ").unwrap_or(t).trim_start();
-        if t.starts_with('\'') {
-            t = t.split_once(' ').map_or("", |(_, rest)| rest).trim_start();
-        }
-        if t == before {
-            break;
-        }
-    }
-    let inside = t.strip_prefix('(')?;
+    let inside = rust_referent(raw).strip_prefix('(')?;
     // The whole type is one group: `(A, B)`, not `(A) -> B` or `(dyn Fn())`.
     if group_end(inside, '(', ')')? != inside.len() - 1 {
         return None;
@@ -528,19 +516,31 @@ fn rust_tuple(raw: &str, depth: usize) -> Option<String> {
         .iter()
         .map(|e| rust_type_name_at(e, depth + 1).unwrap_or_default())
         .collect();
-    names
+    tuple_named(&names)
+}
+
+/// A [`TUPLE`] type name of `elements`' names (an unknown one empty); none when every one
+/// is unknown.
+pub fn tuple_named(elements: &[String]) -> Option<String> {
+    elements
         .iter()
         .any(|n| !n.is_empty())
-        .then(|| format!("{TUPLE}{}{TUPLE_END}", names.join(",")))
+        .then(|| format!("{TUPLE}{}{TUPLE_END}", elements.join(",")))
+}
+
+/// The elements' names of a [`TUPLE`] type name, in order (an unknown one empty); none for
+/// any other type name.
+pub fn tuple_parts(type_name: &str) -> Option<Vec<&str>> {
+    let inside = type_name.strip_prefix(TUPLE)?.strip_suffix(TUPLE_END)?;
+    Some(split_top(inside, ',').into_iter().map(str::trim).collect())
 }
 
 /// The name of the element at `index` of a Rust tuple type named as [`rust_tuple`] names it
 /// (`st.1` of an `st: (A, B)` is a `B`); none for any other type, a position past its end, or
 /// an element naming no type.
 pub fn tuple_element(type_name: &str, index: &str) -> Option<String> {
-    let inside = type_name.strip_prefix(TUPLE)?.strip_suffix(TUPLE_END)?;
     let index: usize = index.parse().ok()?;
-    let element = split_top(inside, ',').into_iter().nth(index)?.trim();
+    let element = *tuple_parts(type_name)?.get(index)?;
     (!element.is_empty()).then(|| element.to_string())
 }
 
@@ -622,19 +622,7 @@ fn rust_elements(written: &str, depth: usize) -> Option<String> {
     if depth > 4 || written.len() > 500 {
         return None;
     }
-    let mut t = written.trim();
-    loop {
-        let before = t;
-        for prefix in ["&", "mut ", "dyn ", "impl "] {
-            t = t.strip_prefix(prefix).unwrap_or(t).trim_start();
-        }
-        if t.starts_with('\'') {
-            t = t.split_once(' ').map_or("", |(_, rest)| rest).trim_start();
-        }
-        if t == before {
-            break;
-        }
-    }
+    let mut t = rust_referent(written);
     // `impl Iterator<Item = &Node> + '_`: the trait, its lifetime bound aside.
     t = split_top(t, '+').first().map_or(t, |first| first.trim());
     let element = if let Some(inner) = t.strip_prefix('[') {
@@ -682,6 +670,24 @@ fn rust_elements(written: &str, depth: usize) -> Option<String> {
     }
     let name = rust_path_name(element)?;
     Some(format!("{ELEMENTS}{name}"))
+}
+
+/// A Rust type as written past its references, lifetimes and `dyn` or `impl` (`&'a mut
+/// dyn Iterator<..>` gives `Iterator<..>`): what the value is read as.
+fn rust_referent(written: &str) -> &str {
+    let mut t = written.trim();
+    loop {
+        let before = t;
+        for prefix in ["&", "mut ", "dyn ", "impl "] {
+            t = t.strip_prefix(prefix).unwrap_or(t).trim_start();
+        }
+        if t.starts_with('\'') {
+            t = t.split_once(' ').map_or("", |(_, rest)| rest).trim_start();
+        }
+        if t == before {
+            return t;
+        }
+    }
 }
 
 /// A Go type's name as [`type_name`] gives it, but kept with the package it is reached
