@@ -3598,6 +3598,56 @@ fn go_values_take_the_types_new_assertions_fields_and_embedded_structs_give_them
     );
 }
 
+/// Go's several results and parallel assignments: each name takes the value at its
+/// position (`_, rest := w.split()`, `a, b := s[0], t[0]`), and an index into a slice,
+/// or into a pointer to one (`(*s)[i]`), is an element of it.
+#[test]
+fn go_names_take_the_result_or_the_value_at_their_position() {
+    let s = snapshot(&[
+        (
+            "x/text.go",
+            "package x\n\ntype Node interface {\n\tEqual(n Node) bool\n}\n\n\
+             type List []Record\n\ntype Record struct {\n\tValue Node\n\tKey   Key\n}\n\n\
+             type Key struct{}\n\nfunc (k Key) Hash() int {\n\treturn 0\n}\n\n\
+             type Wrap struct{}\n\nfunc (w *Wrap) Equal(n Node) bool {\n\treturn false\n}\n\n\
+             func (w *Wrap) split() (Node, List) {\n\treturn nil, nil\n}\n\n\
+             func (w *Wrap) named() (n int, rest List, k Key) {\n\treturn\n}\n\n\
+             func (l List) Expand() int {\n\treturn 0\n}\n",
+        ),
+        (
+            "x/use.go",
+            "package x\n\nfunc pair() (*Wrap, List) {\n\treturn nil, nil\n}\n\n\
+             func results(w *Wrap) {\n\t_, rest := w.split()\n\trest.Expand()\n\t_, more, k := w.named()\n\tmore.Expand()\n\tk.Hash()\n\tp, q := pair()\n\tp.Equal(nil)\n\tq.Expand()\n\tvar a, b = pair()\n\ta.Equal(nil)\n\tb.Expand()\n}\n\n\
+             func parallel(s, t List) bool {\n\tr1, r2 := s[0], t[1]\n\tr2.Key.Hash()\n\treturn r1.Value.Equal(r2.Value)\n}\n\n\
+             func (s *List) last() {\n\t(*s)[len(*s)-1].Value.Equal(nil)\n\tr := (*s)[0]\n\tr.Key.Hash()\n}\n\n\
+             func unknown(w *Wrap) {\n\tx, y := w.missing()\n\ty.Expand()\n\t_ = x\n}\n",
+        ),
+    ]);
+    let typed = |caller: &str| {
+        let mut found: Vec<String> = callees(&s, caller)
+            .into_iter()
+            .filter(|(_, how)| *how == "type")
+            .map(|(callee, _)| callee)
+            .collect();
+        found.dedup();
+        found
+    };
+    // One comparison, so that an answer gone wrong shows beside the others.
+    let asked =
+        ["results", "parallel", "List.last", "unknown"].map(|f| typed(&format!("x/use.go:{f}")));
+    let results = [
+        "x/text.go:Key.Hash",
+        "x/text.go:List.Expand",
+        "x/text.go:Wrap.Equal",
+        "x/text.go:Wrap.named",
+        "x/text.go:Wrap.split",
+    ];
+    let element = ["x/text.go:Key.Hash", "x/text.go:Node.Equal"];
+    // A result of a method no type declares is nothing known.
+    let expected: [Vec<&str>; 4] = [results.to_vec(), element.to_vec(), element.to_vec(), vec![]];
+    assert_eq!(asked, expected);
+}
+
 /// Two functions declaring their own `type I interface`: a type meets each by that one's
 /// methods, never by the other's.
 #[test]

@@ -295,8 +295,16 @@ fn extract_tree_at(lang: Language, source: &str, tree: &Tree, depth: usize) -> E
             loops_over_pairs.push((pattern, over));
             continue;
         }
+        // Go's first name is bound by the rules for one name (`x, err := NewX()` makes `x`
+        // what `NewX` returns first): the unpacking adds the others.
+        let first = usize::from(lang == Language::Go);
         if let (Some(pattern), Some(tuple)) = (unpack, tuple) {
-            out.types.extend(tuple_bound(lang, pattern, tuple, source));
+            out.types.extend(
+                tuple_bound(lang, pattern, tuple, source)
+                    .into_iter()
+                    .filter(|(index, _)| *index >= first)
+                    .map(|(_, typed)| typed),
+            );
             continue;
         }
         if let Some(pattern) = unpack {
@@ -306,7 +314,12 @@ fn extract_tree_at(lang: Language, source: &str, tree: &Tree, depth: usize) -> E
                 (None, None) => None,
             };
             if let Some(value) = value {
-                out.types.extend(unpacked(pattern, &value, source));
+                out.types.extend(
+                    unpacked(pattern, &value, source)
+                        .into_iter()
+                        .filter(|(index, _)| *index >= first)
+                        .map(|(_, typed)| typed),
+                );
             }
             continue;
         }
@@ -337,15 +350,7 @@ fn extract_tree_at(lang: Language, source: &str, tree: &Tree, depth: usize) -> E
                 // `Map::<K, V>::new()` makes a `Map`.
                 (None, Some(c), _) => types::constructed_by(&without_turbofish(text(c, source))),
                 (None, None, Some(over)) if lang == Language::Rust => rust_ranged(over, source),
-                (None, None, Some(over)) => {
-                    let path = text(over, source);
-                    let is_path = !path.is_empty()
-                        && path.len() <= 80
-                        && path
-                            .chars()
-                            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.'));
-                    is_path.then(|| format!("{}{path}", types::ELEMENT_OF))
-                }
+                (None, None, Some(over)) => element_of_path(over, source),
                 (None, None, None) => None,
             };
             // `if let Some(x) = ..`, `let x = f()?`: what the `Option` or `Result` holds.
@@ -803,31 +808,37 @@ fn destructured(pattern: Node, path: &str, source: &str) -> Vec<Typed> {
 }
 
 /// The names of a pattern a call's value is unpacked into (`name, cmd, args = f()`, Rust's
-/// `let (a, mut b, _) = f();`), each typed by its position (see [`types::UNPACKED`]); none
-/// past a starred name or Rust's `..`, whose width is unknown.
-fn unpacked(pattern: Node, value: &str, source: &str) -> Vec<Typed> {
-    pattern_names(pattern)
+/// `let (a, mut b, _) = f();`, Go's `_, rest := w.split()`), each with its position and
+/// typed by it (see [`types::UNPACKED`]); none past a starred name or Rust's `..`, whose
+/// width is unknown.
+fn unpacked(pattern: Node, value: &str, source: &str) -> Vec<(usize, Typed)> {
+    pattern_names(pattern, source)
         .into_iter()
-        .map(|(index, name)| Typed {
-            name: text(name, source).to_string(),
-            type_name: format!("{}{index}{value}", types::UNPACKED),
-            field: false,
-            line: line_of(name),
-            until: scope_end(name),
+        .map(|(index, name)| {
+            let typed = Typed {
+                name: text(name, source).to_string(),
+                type_name: format!("{}{index}{value}", types::UNPACKED),
+                field: false,
+                line: line_of(name),
+                until: scope_end(name),
+            };
+            (index, typed)
         })
         .collect()
 }
 
-/// Each name a tuple pattern binds, with its position: positions are counted by the commas
-/// between elements, so a `_` or a nested pattern (which bind nothing here) still takes
-/// its place; comments take none.
-fn pattern_names(pattern: Node) -> Vec<(usize, Node)> {
+/// Each name a tuple pattern (or Go's list of names) binds, with its position: positions
+/// are counted by the commas between elements, so a `_` or a nested pattern (which bind
+/// nothing here) still takes its place; comments take none.
+fn pattern_names<'t>(pattern: Node<'t>, source: &str) -> Vec<(usize, Node<'t>)> {
     let mut walker = pattern.walk();
     let mut out = Vec::new();
     let mut index = 0;
     for element in pattern.children(&mut walker) {
         match element.kind() {
             "," => index += 1,
+            // Go's blank `_` is an identifier that names nothing.
+            "identifier" if text(element, source) == "_" => {}
             "identifier" => out.push((index, element)),
             // Rust's `mut b`, `&b`, `ref b`, `&mut b`.
             "mut_pattern" | "reference_pattern" | "ref_pattern" => {
@@ -903,7 +914,7 @@ fn paired(
         }
         _ => return Vec::new(),
     };
-    pattern_names(pattern)
+    pattern_names(pattern, source)
         .into_iter()
         .filter_map(|(index, name)| {
             let sequence = (*sequences.get(index)?)?;
@@ -943,34 +954,74 @@ fn call_arguments(call: Node<'_>) -> Vec<Node<'_>> {
 }
 
 /// The names of a tuple pattern bound element by element to a tuple written whole (Rust's
-/// `let (utf8, flags) = (self.trans().utf8, self.flags());`): a name whose element is a
-/// call takes the call's value, one whose element is a path of fields the path's value.
-fn tuple_bound(lang: Language, pattern: Node, tuple: Node, source: &str) -> Vec<Typed> {
+/// `let (utf8, flags) = (self.trans().utf8, self.flags());`, Go's `r1, r2 := s1[i],
+/// s2[i]`), each with its position: a name whose element is a call takes the call's value,
+/// one whose element is a path of fields the path's value, one whose element is an index
+/// into a path an element of it, one whose element is a composite literal its type.
+fn tuple_bound(lang: Language, pattern: Node, tuple: Node, source: &str) -> Vec<(usize, Typed)> {
     let mut walker = tuple.walk();
     let elements: Vec<Node> = tuple
         .named_children(&mut walker)
         .filter(|e| !e.kind().ends_with("comment"))
         .collect();
-    pattern_names(pattern)
+    pattern_names(pattern, source)
         .into_iter()
         .filter_map(|(index, name)| {
-            let element = elements.get(index)?;
+            let mut element = *elements.get(index)?;
+            // Go's `&Route{..}`: the literal's type.
+            if element.kind() == "unary_expression" {
+                element = element.child_by_field_name("operand")?;
+            }
             let type_name = match element.kind() {
                 "call_expression" => {
                     call_value(lang, text(element.child_by_field_name("function")?, source))?
                 }
-                "field_expression" => path_value(text(*element, source))?,
+                "field_expression" | "selector_expression" => path_value(text(element, source))?,
+                "index_expression" => {
+                    element_of_path(element.child_by_field_name("operand")?, source)?
+                }
+                "composite_literal" => {
+                    bound_type_name(lang, text(element.child_by_field_name("type")?, source))?
+                }
                 _ => return None,
             };
-            Some(Typed {
+            let typed = Typed {
                 name: text(name, source).to_string(),
                 type_name,
                 field: false,
                 line: line_of(name),
                 until: scope_end(name),
-            })
+            };
+            Some((index, typed))
         })
         .collect()
+}
+
+/// What a name ranging over or indexing into `over` holds, as a [`types::ELEMENT_OF`] type:
+/// an element of the path written (Go's `range r.routes`, `s[i]`; `(*s)[i]` of a pointer
+/// to a slice is an element of `s`); none when `over` is no plain path.
+fn element_of_path(over: Node, source: &str) -> Option<String> {
+    let mut over = over;
+    while let Some(inner) = match over.kind() {
+        "parenthesized_expression" => over.named_child(0),
+        "unary_expression"
+            if over
+                .child_by_field_name("operator")
+                .is_some_and(|o| text(o, source) == "*") =>
+        {
+            over.child_by_field_name("operand")
+        }
+        _ => None,
+    } {
+        over = inner;
+    }
+    let path = text(over, source);
+    let is_path = !path.is_empty()
+        && path.len() <= 80
+        && path
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.'));
+    is_path.then(|| format!("{}{path}", types::ELEMENT_OF))
 }
 
 /// The calls written inside a Rust macro's arguments (`assert_eq!(parser(p).parse(),
@@ -1667,6 +1718,11 @@ fn receiver_text(lang: Language, raw: &str) -> String {
     if raw.starts_with("super(") && raw.ends_with(')') {
         return "super".to_string();
     }
+    if lang == Language::Go
+        && let Some(pointer) = go_dereferenced(raw)
+    {
+        return receiver_text(lang, &pointer);
+    }
     let is_path = |p: &str| {
         p.len() <= 80
             && !p.is_empty()
@@ -1683,18 +1739,11 @@ fn receiver_text(lang: Language, raw: &str) -> String {
     {
         return path;
     }
-    // Go's `r.middlewares[i]`: a slice's or map's element, of the type its name is already.
-    if lang == Language::Go
-        && let Some((collection, index)) = raw.split_once('[')
-        && is_path(collection)
-        && index.ends_with(']')
-        && !index[..index.len() - 1].contains([']', '['])
-    {
-        return collection.to_string();
-    }
-    // Rust's `self.next[0]`, `nodes[i].next[1]`: an element of what each indexed path
-    // holds, `self.next[]` (a slice's, a `Vec`'s or an array's element; see `chain_types`).
-    if lang == Language::Rust
+    // Rust's `self.next[0]`, `nodes[i].next[1]`, Go's `r.middlewares[i]`, `(*s)[n-1].Value`
+    // (a pointer to a slice indexes as the slice): an element of what each indexed path
+    // holds, `self.next[]` (a slice's, a `Vec`'s, an array's or a map's element; see
+    // `chain_types`).
+    if matches!(lang, Language::Rust | Language::Go)
         && let Some(path) = indexed_path(raw)
         && is_path(&path.replace("[]", ""))
     {
@@ -1755,6 +1804,13 @@ fn indexed_path(raw: &str) -> Option<String> {
     }
     out.push_str(rest);
     (out.contains("[]") && out.len() <= 80 && !out.starts_with('[')).then_some(out)
+}
+
+/// A Go receiver opening with a pointer dereferenced in parentheses (`(*s)[i].Value`) as
+/// the pointer's own path (`s[i].Value`): Go indexes and selects through a pointer alike.
+fn go_dereferenced(raw: &str) -> Option<String> {
+    let (pointer, rest) = raw.strip_prefix("(*")?.split_once(')')?;
+    (!pointer.is_empty() && !pointer.contains(['(', '*'])).then(|| format!("{pointer}{rest}"))
 }
 
 /// A JavaScript path through members named by constants (`this[kAgent]`,

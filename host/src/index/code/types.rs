@@ -180,8 +180,8 @@ pub fn unpacked(type_name: &str) -> Option<(usize, &str)> {
 
 /// The type of the element at `index` of the tuple a Python or Rust declaration says it
 /// returns (`-> t.Tuple[t.Optional[str], t.Optional[Command], t.List[str]]`, `-> tuple[A,
-/// B]`, `-> (List<N>, Seq)`); none for a tuple of any length (`tuple[A, ...]`) or anything
-/// else.
+/// B]`, `-> (List<N>, Seq)`), or of a Go declaration's results (`(Node, List)`); none for a
+/// tuple of any length (`tuple[A, ...]`) or anything else.
 pub fn returned_element(language: Option<&str>, signature: &str, index: usize) -> Option<String> {
     returned_elements(language, signature)
         .into_iter()
@@ -189,8 +189,8 @@ pub fn returned_element(language: Option<&str>, signature: &str, index: usize) -
         .flatten()
 }
 
-/// Every element's type of the tuple a Python or Rust declaration says it returns (see
-/// [`returned_element`]), in order; empty for any other declaration.
+/// Every element's type of the tuple a Python or Rust declaration says it returns, or of a
+/// Go declaration's results (see [`returned_element`]), in order; empty for any other.
 pub fn returned_elements(language: Option<&str>, signature: &str) -> Vec<Option<String>> {
     tuple_elements(language, signature).unwrap_or_default()
 }
@@ -198,6 +198,11 @@ pub fn returned_elements(language: Option<&str>, signature: &str) -> Vec<Option<
 fn tuple_elements(language: Option<&str>, signature: &str) -> Option<Vec<Option<String>>> {
     if language == Some("rust") {
         return rust_tuple_elements(signature);
+    }
+    // Go's results (`func (w *Wrap) compact() (Node, List)`), each a value of its own.
+    if language == Some("go") {
+        let results = go_result_types(go_results(signature)?)?;
+        return (results.len() > 1).then(|| results.into_iter().map(go_type_name).collect());
     }
     if language != Some("python") {
         return None;
@@ -806,31 +811,11 @@ pub fn return_type(language: Option<&str>, signature: &str) -> Option<String> {
             }
         }
         "go" => {
-            // A method's receiver (`func (s list) f()`) is a group before its parameters.
-            let params = match signature.strip_prefix("func") {
-                Some(rest) if rest.trim_start().starts_with('(') => after_group(rest)?,
-                _ => signature,
-            };
-            let rest = after_group(params)?.split('{').next()?.trim();
-            match rest.strip_prefix('(') {
-                // Several results, or named ones (`(out textNode)`, `(vx, vy reflect.Value)`:
-                // names share the type written after the last of them).
-                Some(results) => {
-                    let results = results.rsplit_once(')').map_or(results, |(r, _)| r);
-                    let parts = split_top(results, ',');
-                    let named = parts.iter().find(|p| {
-                        let mut words = p.split_whitespace();
-                        let first = words.next().unwrap_or_default();
-                        words.next().is_some()
-                            && first.chars().all(|c| c.is_alphanumeric() || c == '_')
-                            && !matches!(first, "func" | "chan" | "map" | "struct" | "interface")
-                    });
-                    match named {
-                        Some(part) => part.split_whitespace().last()?,
-                        None => parts.first()?.trim(),
-                    }
-                }
-                None => rest.split_whitespace().last()?,
+            let results = go_results(signature)?;
+            match results.strip_prefix('(') {
+                // Several results, or named ones: the first's type.
+                Some(_) => go_result_types(results)?.into_iter().next()?,
+                None => results.split_whitespace().last()?,
             }
         }
         "java" => {
@@ -846,6 +831,44 @@ pub fn return_type(language: Option<&str>, signature: &str) -> Option<String> {
         return go_type_name(written);
     }
     type_name(written)
+}
+
+/// What a Go declaration says it returns, as written after its parameters (`*Foo`, `(Node,
+/// List)`, `(vx, vy reflect.Value)`), its body cut off.
+fn go_results(signature: &str) -> Option<&str> {
+    // A method's receiver (`func (s list) f()`) is a group before its parameters.
+    let params = match signature.strip_prefix("func") {
+        Some(rest) if rest.trim_start().starts_with('(') => after_group(rest)?,
+        _ => signature,
+    };
+    Some(after_group(params)?.split('{').next()?.trim())
+}
+
+/// Each result's type as written, in order, of a Go result list `(Node, List)` or of named
+/// results (`(out textNode)`; `(vx, vy reflect.Value)`: names share the type written after
+/// the last of them).
+fn go_result_types(results: &str) -> Option<Vec<&str>> {
+    let inner = results.strip_prefix('(')?;
+    let inner = &inner[..group_end(inner, '(', ')')?];
+    let parts: Vec<&str> = split_top(inner, ',').into_iter().map(str::trim).collect();
+    let named_part = |p: &str| {
+        let mut words = p.split_whitespace();
+        let first = words.next().unwrap_or_default();
+        words.next().is_some()
+            && first.chars().all(|c| c.is_alphanumeric() || c == '_')
+            && !matches!(first, "func" | "chan" | "map" | "struct" | "interface")
+    };
+    if !parts.iter().any(|p| named_part(p)) {
+        return Some(parts);
+    }
+    // Named: a lone name takes the type of the next part that writes one.
+    (0..parts.len())
+        .map(|i| {
+            let typed = parts[i..].iter().find(|p| named_part(p))?;
+            let name = typed.split_whitespace().next()?;
+            Some(typed[name.len()..].trim())
+        })
+        .collect()
 }
 
 /// What follows the first parenthesised group of `text`, brackets inside it balanced.

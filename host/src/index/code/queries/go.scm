@@ -19,6 +19,10 @@
 (short_var_declaration left: (expression_list . (identifier) @bind.name) right: (expression_list . (selector_expression) @bind.path))
 (short_var_declaration left: (expression_list . (identifier) @bind.name) right: (expression_list . [(composite_literal type: (_) @bind.type) (unary_expression operand: (composite_literal type: (_) @bind.type))]))
 (short_var_declaration left: (expression_list . (identifier) @bind.name) right: (expression_list . (call_expression function: [(identifier) @bind.type (selector_expression) @bind.call])))
+(short_var_declaration left: (expression_list (_) (_)) @bind.unpack right: (expression_list . (call_expression function: [(identifier) @bind.type (selector_expression) @bind.call]) .))
+(var_spec name: (identifier) name: (identifier) !type value: (expression_list . (call_expression function: [(identifier) @bind.type (selector_expression) @bind.call]) .)) @bind.unpack
+(short_var_declaration left: (expression_list (_) (_)) @bind.unpack right: (expression_list (_) (_)) @bind.tuple)
+(short_var_declaration left: (expression_list . (identifier) @bind.name) right: (expression_list . (index_expression operand: [(identifier) (selector_expression) (parenthesized_expression (unary_expression operator: "*" operand: [(identifier) (selector_expression)]))] @bind.elem)))
 (field_declaration name: (field_identifier) @bind.field type: (_) @bind.type)
 (field_declaration !name type: [(type_identifier) (pointer_type (type_identifier)) (qualified_type) (pointer_type (qualified_type)) (generic_type)] @bind.embed)
 (range_clause left: (expression_list (_) (identifier) @bind.name .) right: [(identifier) (selector_expression)] @bind.elem)
