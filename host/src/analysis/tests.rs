@@ -3612,7 +3612,10 @@ fn go_names_take_the_result_or_the_value_at_their_position() {
              type Wrap struct{}\n\nfunc (w *Wrap) Equal(n Node) bool {\n\treturn false\n}\n\n\
              func (w *Wrap) split() (Node, List) {\n\treturn nil, nil\n}\n\n\
              func (w *Wrap) named() (n int, rest List, k Key) {\n\treturn\n}\n\n\
-             func (l List) Expand() int {\n\treturn 0\n}\n",
+             func (l List) Expand() int {\n\treturn 0\n}\n\n\
+             func (l List) Equal(n Node) bool {\n\treturn false\n}\n\n\
+             func (l List) Len() int {\n\treturn 0\n}\n\n\
+             func (r Record) Len() int {\n\treturn 0\n}\n",
         ),
         (
             "x/use.go",
@@ -3620,7 +3623,9 @@ fn go_names_take_the_result_or_the_value_at_their_position() {
              func results(w *Wrap) {\n\t_, rest := w.split()\n\trest.Expand()\n\t_, more, k := w.named()\n\tmore.Expand()\n\tk.Hash()\n\tp, q := pair()\n\tp.Equal(nil)\n\tq.Expand()\n\tvar a, b = pair()\n\ta.Equal(nil)\n\tb.Expand()\n}\n\n\
              func parallel(s, t List) bool {\n\tr1, r2 := s[0], t[1]\n\tr2.Key.Hash()\n\treturn r1.Value.Equal(r2.Value)\n}\n\n\
              func (s *List) last() {\n\t(*s)[len(*s)-1].Value.Equal(nil)\n\tr := (*s)[0]\n\tr.Key.Hash()\n}\n\n\
-             func unknown(w *Wrap) {\n\tx, y := w.missing()\n\ty.Expand()\n\t_ = x\n}\n",
+             func unknown(w *Wrap) {\n\tx, y := w.missing()\n\ty.Expand()\n\t_ = x\n}\n\n\
+             func vars() {\n\tvar a, b = pair()\n\tb.Equal(nil)\n\t_ = a\n}\n\n\
+             func sliced(s List) {\n\ts[1:].Len()\n\ts[0].Len()\n}\n",
         ),
     ]);
     let typed = |caller: &str| {
@@ -3633,8 +3638,15 @@ fn go_names_take_the_result_or_the_value_at_their_position() {
         found
     };
     // One comparison, so that an answer gone wrong shows beside the others.
-    let asked =
-        ["results", "parallel", "List.last", "unknown"].map(|f| typed(&format!("x/use.go:{f}")));
+    let asked = [
+        "results",
+        "parallel",
+        "List.last",
+        "unknown",
+        "vars",
+        "sliced",
+    ]
+    .map(|f| typed(&format!("x/use.go:{f}")));
     let results = [
         "x/text.go:Key.Hash",
         "x/text.go:List.Expand",
@@ -3643,8 +3655,17 @@ fn go_names_take_the_result_or_the_value_at_their_position() {
         "x/text.go:Wrap.split",
     ];
     let element = ["x/text.go:Key.Hash", "x/text.go:Node.Equal"];
-    // A result of a method no type declares is nothing known.
-    let expected: [Vec<&str>; 4] = [results.to_vec(), element.to_vec(), element.to_vec(), vec![]];
+    // A result of a method no type declares is nothing known; only the first of several
+    // names is typed by the first result (`b` of `var a, b = pair()` is the second's); a
+    // slice of a slice (`s[1:]`) is of the slice's type, no element.
+    let expected: [Vec<&str>; 6] = [
+        results.to_vec(),
+        element.to_vec(),
+        element.to_vec(),
+        vec![],
+        vec!["x/text.go:List.Equal"],
+        vec!["x/text.go:List.Len", "x/text.go:Record.Len"],
+    ];
     assert_eq!(asked, expected);
 }
 

@@ -1719,7 +1719,7 @@ fn receiver_text(lang: Language, raw: &str) -> String {
         return "super".to_string();
     }
     if lang == Language::Go
-        && let Some(pointer) = go_dereferenced(raw)
+        && let Some(pointer) = go_dereferenced(raw).or_else(|| go_unsliced(raw))
     {
         return receiver_text(lang, &pointer);
     }
@@ -1811,6 +1811,27 @@ fn indexed_path(raw: &str) -> Option<String> {
 fn go_dereferenced(raw: &str) -> Option<String> {
     let (pointer, rest) = raw.strip_prefix("(*")?.split_once(')')?;
     (!pointer.is_empty() && !pointer.contains(['(', '*'])).then(|| format!("{pointer}{rest}"))
+}
+
+/// A Go receiver with its slice expressions dropped (`s[1:].Len()` is `s.Len()`: a slice of
+/// a slice is of its type, no element), or none when it has none or they do not close.
+fn go_unsliced(raw: &str) -> Option<String> {
+    if !raw.contains(':') {
+        return None;
+    }
+    let mut out = String::new();
+    let mut rest = raw;
+    while let Some(open) = rest.find('[') {
+        let inside = &rest[open + 1..];
+        let close = types::group_end(inside, '[', ']')?;
+        out.push_str(&rest[..open]);
+        if !inside[..close].contains(':') {
+            out.push_str(&rest[open..open + close + 2]);
+        }
+        rest = &inside[close + 1..];
+    }
+    out.push_str(rest);
+    (out.len() < raw.len()).then_some(out)
 }
 
 /// A JavaScript path through members named by constants (`this[kAgent]`,

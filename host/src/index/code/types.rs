@@ -909,7 +909,8 @@ pub fn rust_ok_type(written: &str) -> &str {
         .map_or(t, |ok| ok.trim())
 }
 
-/// `text` split at `sep` outside brackets (the `>` of an arrow, `->` or `=>`, closes none).
+/// `text` split at `sep` outside brackets (the `>` of an arrow, `->` or `=>`, closes none;
+/// the `<` of Go's `<-` opens none).
 pub(crate) fn split_top(text: &str, sep: char) -> Vec<&str> {
     let mut out = Vec::new();
     let (mut depth, mut start) = (0i32, 0);
@@ -918,6 +919,8 @@ pub(crate) fn split_top(text: &str, sep: char) -> Vec<&str> {
         let arrow = c == '>' && matches!(previous, '-' | '=');
         previous = c;
         match c {
+            // Go's channel arrow (`<-chan T`) opens nothing.
+            '<' if text[i + 1..].starts_with('-') => {}
             '<' | '[' | '(' => depth += 1,
             '>' if arrow => {}
             '>' | ']' | ')' => depth -= 1,
@@ -934,7 +937,51 @@ pub(crate) fn split_top(text: &str, sep: char) -> Vec<&str> {
 
 #[cfg(test)]
 mod tests {
-    use super::{constructed_by, rust_type_name, tuple_element, type_name};
+    use super::{
+        constructed_by, return_type, returned_elements, rust_type_name, tuple_element, type_name,
+    };
+
+    #[test]
+    fn a_go_declaration_s_results_are_read_at_their_positions() {
+        let go = Some("go");
+        let cases: [(&str, &[Option<&str>]); 7] = [
+            (
+                "func (w *Wrap) split() (Node, List) {",
+                &[Some("Node"), Some("List")],
+            ),
+            (
+                "func f() (n int, rest List, k *pkg.Key)",
+                &[Some("int"), Some("List"), Some("pkg.Key")],
+            ),
+            (
+                "func f() (vx, vy reflect.Value)",
+                &[Some("reflect.Value"), Some("reflect.Value")],
+            ),
+            // A channel is no value of its element's type.
+            (
+                "func f() (ch <-chan Event, err error)",
+                &[None, Some("error")],
+            ),
+            ("func f() (func() error, []*Node)", &[None, Some("Node")]),
+            // One result is no tuple.
+            ("func f() (out textNode)", &[]),
+            ("func f() *Node {", &[]),
+        ];
+        for (signature, want) in cases {
+            let read = returned_elements(go, signature);
+            let read: Vec<Option<&str>> = read.iter().map(Option::as_deref).collect();
+            assert_eq!(read, want, "{signature}");
+        }
+        // The first result is what a name assigned the call holds.
+        assert_eq!(
+            return_type(go, "func f() (ch <-chan Event, err error)"),
+            None
+        );
+        assert_eq!(
+            return_type(go, "func (s *S) f(a int) (out textNode) {").as_deref(),
+            Some("textNode")
+        );
+    }
 
     #[test]
     fn a_rust_tuple_type_names_its_elements_in_order() {

@@ -13,8 +13,8 @@
 
 (parameter_declaration name: (identifier) @bind.name type: (_) @bind.type)
 (var_spec name: (identifier) @bind.name type: (_) @bind.type)
-(var_spec name: (identifier) @bind.name !type value: (expression_list . [(composite_literal type: (_) @bind.type) (unary_expression operand: (composite_literal type: (_) @bind.type))]))
-(var_spec name: (identifier) @bind.name !type value: (expression_list . (call_expression function: [(identifier) @bind.type (selector_expression) @bind.call])))
+(var_spec . name: (identifier) @bind.name !type value: (expression_list . [(composite_literal type: (_) @bind.type) (unary_expression operand: (composite_literal type: (_) @bind.type))]))
+(var_spec . name: (identifier) @bind.name !type value: (expression_list . (call_expression function: [(identifier) @bind.type (selector_expression) @bind.call])))
 (short_var_declaration left: (expression_list . (identifier) @bind.name) right: (expression_list . (type_assertion_expression type: (_) @bind.type)))
 (short_var_declaration left: (expression_list . (identifier) @bind.name) right: (expression_list . (selector_expression) @bind.path))
 (short_var_declaration left: (expression_list . (identifier) @bind.name) right: (expression_list . [(composite_literal type: (_) @bind.type) (unary_expression operand: (composite_literal type: (_) @bind.type))]))
