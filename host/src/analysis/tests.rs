@@ -3669,6 +3669,42 @@ fn go_names_take_the_result_or_the_value_at_their_position() {
     assert_eq!(asked, expected);
 }
 
+/// A Go slice of a type that is itself a slice (`[]Path` of a `type Path []PathStep`) holds
+/// `Path`s: indexing or ranging over it gives one, no `PathStep`; a named slice type's
+/// value gives its element; a variadic parameter is a slice.
+#[test]
+fn a_go_collection_s_element_is_read_once() {
+    let s = snapshot(&[(
+        "x/path.go",
+        "package x\n\ntype PathStep interface {\n\tString() string\n}\n\n\
+         type Path []PathStep\n\nfunc (p Path) String() string {\n\treturn \"\"\n}\n\n\
+         func (p Path) Last() PathStep {\n\treturn nil\n}\n\n\
+         type Report struct {\n\tpaths []Path\n\tbyName map[string]Path\n}\n\n\
+         func (r *Report) first() {\n\tr.paths[0].String()\n\tp := r.byName[\"a\"]\n\tp.Last()\n}\n\n\
+         func each(paths ...Path) {\n\tfor _, p := range paths {\n\t\tp.Last()\n\t}\n}\n\n\
+         func steps(p Path) {\n\tp[0].String()\n\tfor _, s := range p {\n\t\ts.String()\n\t}\n}\n",
+    )]);
+    let typed = |caller: &str| -> Vec<String> {
+        let mut found: Vec<String> = callees(&s, caller)
+            .into_iter()
+            .filter(|(_, how)| *how == "type")
+            .map(|(callee, _)| callee)
+            .collect();
+        found.dedup();
+        found
+    };
+    let asked = ["Report.first", "each", "steps"].map(|f| typed(&format!("x/path.go:{f}")));
+    let expected: [&[&str]; 3] = [
+        &["x/path.go:Path.Last", "x/path.go:Path.String"],
+        &["x/path.go:Path.Last"],
+        &["x/path.go:PathStep.String"],
+    ];
+    assert_eq!(
+        asked,
+        expected.map(|e| e.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    );
+}
+
 /// Two functions declaring their own `type I interface`: a type meets each by that one's
 /// methods, never by the other's.
 #[test]

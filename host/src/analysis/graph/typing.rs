@@ -1569,9 +1569,10 @@ impl Graph {
                 let element = defined.iter().find_map(|&d| {
                     let sym = self.symbols[d as usize].symbol();
                     let over = sym.signature.strip_prefix(sym.name.as_str())?.trim();
-                    (over.starts_with('[') || over.starts_with("map["))
-                        .then(|| types::go_type_name(over))
-                        .flatten()
+                    // `[]textRecord`, marked a collection: its element.
+                    let element = types::go_type_name(over)?;
+                    let element = element.strip_prefix(types::ELEMENTS)?;
+                    Some(element.to_string())
                 });
                 element.unwrap_or(t)
             })

@@ -197,6 +197,8 @@ fn extract_tree_at(lang: Language, source: &str, tree: &Tree, depth: usize) -> E
         let mut destructure = None;
         // A constructor function given a base apart (`inherits(NyanCat, Base)`).
         let (mut subclass, mut base) = (None, None);
+        // Go's variadic parameter (`paths ...Path`): a slice of its type.
+        let mut variadic = false;
         // The wrapper a Rust pattern takes the name out of (`if let Some(x) = ..`), or a
         // value a `let` takes out with `?`.
         let (mut wrapper, mut tried) = (None, false);
@@ -225,6 +227,7 @@ fn extract_tree_at(lang: Language, source: &str, tree: &Tree, depth: usize) -> E
                     (bound, bound_type, embeds) = (Some((node, true)), Some(node), true);
                 }
                 "bind.type" => bound_type = Some(node),
+                "bind.variadic" => (bound_type, variadic) = (Some(node), true),
                 "bind.ctor" => ctor = Some(node),
                 "bind.elem" => element_of = Some(node),
                 "bind.variant" => variant = Some(node),
@@ -352,6 +355,10 @@ fn extract_tree_at(lang: Language, source: &str, tree: &Tree, depth: usize) -> E
                 (None, None, Some(over)) if lang == Language::Rust => rust_ranged(over, source),
                 (None, None, Some(over)) => element_of_path(over, source),
                 (None, None, None) => None,
+            };
+            let type_name = match variadic {
+                true => type_name.map(|t| format!("{}{t}", types::ELEMENTS)),
+                false => type_name,
             };
             // `if let Some(x) = ..`, `let x = f()?`: what the `Option` or `Result` holds.
             let type_name = match wrapper.is_some() || tried {

@@ -696,18 +696,55 @@ fn rust_referent(written: &str) -> &str {
 }
 
 /// A Go type's name as [`type_name`] gives it, but kept with the package it is reached
-/// through (`goflag.Value`, `http.Handler`): the project's own `Value` is another type.
+/// through (`goflag.Value`, `http.Handler`): the project's own `Value` is another type. A
+/// slice, array or map of it (`[]*Route`, `map[string]Path`, a variadic `...Path`) is
+/// marked [`ELEMENTS`] once per level: it has none of the element's methods, and indexing or
+/// ranging over it gives the element, no element of that (`[]Path` of a `type Path
+/// []PathStep` holds `Path`s).
 pub fn go_type_name(raw: &str) -> Option<String> {
-    let path = type_path(raw)?;
-    match path.rsplit_once('.') {
+    let (levels, element) = go_collection_levels(raw);
+    let path = type_path(element)?;
+    let name = match path.rsplit_once('.') {
         Some((package, name))
             if package.starts_with(|c: char| c.is_lowercase())
                 && package.chars().all(|c| c.is_alphanumeric() || c == '_') =>
         {
-            Some(format!("{package}.{name}"))
+            format!("{package}.{name}")
         }
-        _ => type_name(path),
+        _ => type_name(path)?,
+    };
+    Some(ELEMENTS.repeat(levels) + &name)
+}
+
+/// How many Go slices, arrays, maps or variadic lists a type as written nests (pointers
+/// between them peeled), and the element type they hold, as written.
+fn go_collection_levels(raw: &str) -> (usize, &str) {
+    let mut t = raw.trim();
+    let mut levels = 0;
+    // A few levels at most: a hostile file may nest them without end.
+    while levels < 4 {
+        t = t.trim_start_matches('*').trim_start();
+        let rest = if let Some(rest) = t.strip_prefix("...") {
+            rest
+        } else if let Some(rest) = t.strip_prefix("map[") {
+            match group_end(rest, '[', ']') {
+                Some(close) => &rest[close + 1..],
+                None => break,
+            }
+        } else if let Some(inside) = t.strip_prefix('[')
+            && let Some(close) = inside.find(']')
+            && inside[..close]
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            &inside[close + 1..]
+        } else {
+            break;
+        };
+        t = rest.trim_start();
+        levels += 1;
     }
+    (levels, t)
 }
 
 /// The path of the one type a type as written names, wrappers and references peeled
@@ -962,7 +999,8 @@ mod tests {
                 "func f() (ch <-chan Event, err error)",
                 &[None, Some("error")],
             ),
-            ("func f() (func() error, []*Node)", &[None, Some("Node")]),
+            // A slice of them, marked so.
+            ("func f() (func() error, []*Node)", &[None, Some("[]Node")]),
             // One result is no tuple.
             ("func f() (out textNode)", &[]),
             ("func f() *Node {", &[]),

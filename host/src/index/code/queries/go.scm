@@ -12,6 +12,7 @@
 (import_spec path: (_) @import)
 
 (parameter_declaration name: (identifier) @bind.name type: (_) @bind.type)
+(variadic_parameter_declaration name: (identifier) @bind.name type: (_) @bind.variadic)
 (var_spec name: (identifier) @bind.name type: (_) @bind.type)
 (var_spec . name: (identifier) @bind.name !type value: (expression_list . [(composite_literal type: (_) @bind.type) (unary_expression operand: (composite_literal type: (_) @bind.type))]))
 (var_spec . name: (identifier) @bind.name !type value: (expression_list . (call_expression function: [(identifier) @bind.type (selector_expression) @bind.call])))
