@@ -3705,6 +3705,67 @@ fn a_go_collection_s_element_is_read_once() {
     );
 }
 
+/// A Go function or method named as a value (passed, or a composite literal's element)
+/// is listed among the calls of the function naming it, as gopls lists it, where it
+/// resolves surely: never a parameter or local of that name, never by the name alone,
+/// never a type.
+#[test]
+fn a_go_function_named_as_a_value_is_called_by_the_function_naming_it() {
+    let s = snapshot(&[
+        (
+            "x/flag.go",
+            "package x\n\ntype FlagSet struct{}\n\n\
+             func (f *FlagSet) getFlagType(name string, convert func(string) error) {}\n\n\
+             func (f *FlagSet) GetInt(name string) {\n\tf.getFlagType(name, intConv)\n}\n\n\
+             type approx struct{}\n\nfunc (a approx) compare(x, y float64) bool {\n\treturn true\n}\n\n\
+             func Comparer(f interface{}) {}\n\n\
+             func Approx() {\n\ta := approx{}\n\tComparer(a.compare)\n\tComparer(other.compare)\n}\n\n\
+             type test struct {\n\tfnc interface{}\n}\n\n\
+             func TestTable() {\n\tfor _, t := range []test{{fnc: intConv}, {fnc: Approx}} {\n\t\t_ = t\n\t}\n\tfs := []interface{}{Comparer}\n\t_ = fs\n}\n\n\
+             func shadow(intConv int) {\n\tComparer(intConv)\n}\n\n\
+             func local() {\n\tif intConv := 1; intConv > 0 {\n\t\tComparer(intConv)\n\t}\n\tComparer(FlagSet{})\n\tComparer(approx)\n}\n\n\
+             func guess(v interface{}) {\n\tComparer(v.compare)\n}\n",
+        ),
+        (
+            "x/conv.go",
+            "package x\n\nfunc intConv(s string) error {\n\treturn nil\n}\n",
+        ),
+    ]);
+    let asked = [
+        "FlagSet.GetInt",
+        "Approx",
+        "TestTable",
+        "shadow",
+        "local",
+        "guess",
+    ]
+    .map(|f| {
+        let mut found = callees(&s, &format!("x/flag.go:{f}"));
+        found.dedup();
+        found
+    });
+    let expected = [
+        pairs(&[
+            ("x/conv.go:intConv", "package"),
+            ("x/flag.go:FlagSet.getFlagType", "type"),
+        ]),
+        pairs(&[
+            ("x/flag.go:Comparer", "file"),
+            ("x/flag.go:approx.compare", "type"),
+        ]),
+        pairs(&[
+            ("x/conv.go:intConv", "package"),
+            ("x/flag.go:Approx", "file"),
+            ("x/flag.go:Comparer", "file"),
+        ]),
+        pairs(&[("x/flag.go:Comparer", "file")]),
+        pairs(&[("x/flag.go:Comparer", "file")]),
+        // A method of an unknown receiver, which a call would guess by its name.
+        pairs(&[("x/flag.go:Comparer", "file")]),
+    ];
+    assert_eq!(asked, expected);
+}
+
 /// Two functions declaring their own `type I interface`: a type meets each by that one's
 /// methods, never by the other's.
 #[test]

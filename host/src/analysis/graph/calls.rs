@@ -1,7 +1,7 @@
 //! Resolving a file's call sites to the definitions they can mean, most certain first (see the parent module), each edge with how it resolved.
 
 use super::*;
-use crate::index::code::{Language, types};
+use crate::index::code::{self, Language, types};
 use std::cell::{Cell, RefCell};
 
 impl Graph {
@@ -69,6 +69,12 @@ impl Graph {
         let scip = self.scip_for(file);
         let path = facts.path.as_str();
         for (name, receiver, line) in &facts.calls {
+            // A function named as a value links only where it resolves surely, and only to
+            // a function or method (see `code::NAMED_AS_VALUE`).
+            let (receiver, as_value) = match receiver.strip_prefix(code::NAMED_AS_VALUE) {
+                Some(through) => (through, true),
+                None => (receiver.as_str(), false),
+            };
             scope.call_line.set(*line);
             let Some(caller) = innermost.get(*line as usize).copied().flatten() else {
                 unresolved += 1;
@@ -94,7 +100,21 @@ impl Graph {
                 },
                 None => self.callee(&scope, caller, name, receiver),
             };
-            unresolved += usize::from(targets.is_empty());
+            let targets = match as_value {
+                true if confidence == Confidence::Name => Vec::new(),
+                true => targets
+                    .into_iter()
+                    .filter(|&t| {
+                        matches!(
+                            self.symbols[t as usize].symbol().kind.as_str(),
+                            "function" | "method"
+                        )
+                    })
+                    .collect(),
+                false => targets,
+            };
+            // A value naming no function is no unresolved call.
+            unresolved += usize::from(targets.is_empty() && !as_value);
             for to in targets {
                 out.push(CallEdge {
                     from: caller,

@@ -1,7 +1,7 @@
 //! Keeping the graph current: after a change only the files whose edges could have moved are resolved again (by what their facts, and the definitions they can see, changed); the rest carry their edges over.
 
 use super::*;
-use crate::index::code::{STAR, types};
+use crate::index::code::{self, STAR, types};
 use rayon::prelude::*;
 
 impl Graph {
@@ -601,7 +601,7 @@ pub(super) fn used_names(f: &FileFacts) -> impl Iterator<Item = &str> {
         .chain(f.calls.iter().flat_map(|(_, receiver, _)| {
             // A chain of calls (`Builder().add()`) names each call.
             receiver
-                .split(['.', ':', '(', ')', '[', ']'])
+                .split(['.', ':', '(', ')', '[', ']', code::NAMED_AS_VALUE])
                 .filter(|s| !s.is_empty())
         }))
         .chain(import_names(f))

@@ -66,9 +66,16 @@ pub struct Edge {
     pub line: u32,
     /// For a call through an object or a path, that object as written, clipped (`self`,
     /// `os.path`, `Foo`); `?` when it is not a plain name or path. None for plain calls and
-    /// imports.
+    /// imports. A function named as a value opens it with [`NAMED_AS_VALUE`].
     pub receiver: Option<String>,
 }
+
+/// What the receiver of a call [`Edge`] opens with when no call is written but a function or
+/// method is named as a value (Go's `getFlagType(name, "int32", int32Conv)`, `fnc:
+/// FilterValues`, `Comparer(a.compare)`), which gopls lists among the calls of what it
+/// names: `^` alone for a bare name, `^a` through `a`. Such a reference links only to a
+/// function or method it resolves to surely, never by its name alone.
+pub const NAMED_AS_VALUE: char = '^';
 
 /// A local name bound to an imported definition under another name (`from m import a as
 /// b`, `use m::a as b`, `import { a as b } from "m"`): calls to `b` are calls to `a`, found
@@ -161,6 +168,9 @@ fn extract_tree_at(lang: Language, source: &str, tree: &Tree, depth: usize) -> E
     let mut matches = cursor.matches(query, tree.root_node(), source.as_bytes());
     let mut out = Extraction::default();
     let mut defs: Vec<(Node, Symbol)> = Vec::new();
+    // The names each Go function binds itself, read once per function (see
+    // [`bound_in_function`]).
+    let mut bound_names: HashMap<usize, HashSet<String>> = HashMap::new();
     // Fields assigned a name (`self.app = app`): typed once every name's type is known.
     let mut copies: Vec<(Node, String, &str)> = Vec::new();
     // Tuple patterns of loops over enumerated or zipped sequences (see [`paired`]).
@@ -199,6 +209,8 @@ fn extract_tree_at(lang: Language, source: &str, tree: &Tree, depth: usize) -> E
         let (mut subclass, mut base) = (None, None);
         // Go's variadic parameter (`paths ...Path`): a slice of its type.
         let mut variadic = false;
+        // A function named as a value, not called (see [`NAMED_AS_VALUE`]).
+        let mut as_value = false;
         // The wrapper a Rust pattern takes the name out of (`if let Some(x) = ..`), or a
         // value a `let` takes out with `?`.
         let (mut wrapper, mut tried) = (None, false);
@@ -250,6 +262,7 @@ fn extract_tree_at(lang: Language, source: &str, tree: &Tree, depth: usize) -> E
                 "name" => name = Some(node),
                 "container" => container = Some(node),
                 "call" => call = Some(node),
+                "call.value" => (call, as_value) = (Some(node), true),
                 "call.computed" => (call, computed) = (Some(node), true),
                 "receiver" => receiver = Some(node),
                 "import" => {
@@ -380,10 +393,19 @@ fn extract_tree_at(lang: Language, source: &str, tree: &Tree, depth: usize) -> E
             continue;
         }
         if let Some(node) = call {
+            let receiver = receiver.map(|r| receiver_text(lang, text(r, source)));
+            let receiver = match as_value {
+                // A name the function binds itself (a parameter, a local) names no function.
+                true if receiver.is_none() && bound_in_function(node, source, &mut bound_names) => {
+                    continue;
+                }
+                true => Some(format!("{NAMED_AS_VALUE}{}", receiver.unwrap_or_default())),
+                false => receiver,
+            };
             out.calls.push(Edge {
                 name: written(node),
                 line: line_of(node),
-                receiver: receiver.map(|r| receiver_text(lang, text(r, source))),
+                receiver,
             });
         }
         if let (Some((node, kind)), Some(name)) = (def, name) {
@@ -1662,6 +1684,68 @@ fn callback_parameters(function: Node, source: &str, out: &mut Vec<Typed>) {
             });
         }
     }
+}
+
+/// Whether the Go identifier `name` is bound by the function holding it (outermost, so a
+/// closure sees its parent's names): a parameter, a named result, a receiver, or a name
+/// declared in its body (`:=`, `var`, `const`, a `range` clause), wherever in it; or a
+/// builtin value (`nil`, `true`). `bound` keeps each function's names, read once.
+fn bound_in_function(
+    name: Node,
+    source: &str,
+    bound: &mut HashMap<usize, HashSet<String>>,
+) -> bool {
+    let written = text(name, source);
+    if matches!(written, "nil" | "true" | "false" | "iota" | "_") {
+        return true;
+    }
+    let mut function = None;
+    let mut at = name.parent();
+    while let Some(node) = at {
+        if matches!(
+            node.kind(),
+            "function_declaration" | "method_declaration" | "func_literal"
+        ) {
+            function = Some(node);
+        }
+        at = node.parent();
+    }
+    let Some(function) = function else {
+        return false;
+    };
+    bound
+        .entry(function.id())
+        .or_insert_with(|| {
+            let mut names = HashSet::new();
+            // A stack, not recursion: a hostile file may nest without end.
+            let mut stack = vec![function];
+            while let Some(node) = stack.pop() {
+                let declares = match node.kind() {
+                    "parameter_declaration"
+                    | "variadic_parameter_declaration"
+                    | "var_spec"
+                    | "const_spec" => Some(node),
+                    "short_var_declaration" | "range_clause" | "receive_statement" => {
+                        node.child_by_field_name("left")
+                    }
+                    "type_switch_statement" => node.child_by_field_name("alias"),
+                    _ => None,
+                };
+                if let Some(declares) = declares {
+                    let mut walker = declares.walk();
+                    names.extend(
+                        declares
+                            .children(&mut walker)
+                            .filter(|c| c.kind() == "identifier")
+                            .map(|c| text(c, source).to_string()),
+                    );
+                }
+                let mut walker = node.walk();
+                stack.extend(node.named_children(&mut walker));
+            }
+            names
+        })
+        .contains(written)
 }
 
 /// What Go's builtin `new(T)` makes, when `callee` is that `new` (`router := new(Router)`):

@@ -8,6 +8,13 @@
 
 (call_expression function: (identifier) @call)
 (call_expression function: (selector_expression operand: (_) @receiver field: (field_identifier) @call))
+;; A function or method named as a value (`getFlagType(name, "int32", int32Conv)`, `fnc:
+;; FilterValues`, `Comparer(a.compare)`), which gopls lists among the calls of what it names.
+(argument_list (identifier) @call.value)
+(argument_list (selector_expression operand: (_) @receiver field: (field_identifier) @call.value))
+(keyed_element value: (literal_element (identifier) @call.value))
+(keyed_element value: (literal_element (selector_expression operand: (_) @receiver field: (field_identifier) @call.value)))
+(literal_value (literal_element (identifier) @call.value))
 
 (import_spec path: (_) @import)
 
