@@ -695,8 +695,11 @@ pub(crate) fn calls_named_in_sql() -> String {
          JOIN files f ON f.path = j.value
          CROSS JOIN edges e ON e.id >= (f.id << {ROW_BITS}) AND e.id < ((f.id + 1) << {ROW_BITS})
          WHERE f.id BETWEEN 0 AND {MAX_FILE_ID} - 1 AND +e.kind = {call} AND e.name = ?2
+           AND substr(e.key, 1, 1) != '{value}'
          ORDER BY f.path, e.line, e.kind, e.name, e.key LIMIT ?3",
-        call = edge_code("call").unwrap_or_default()
+        call = edge_code("call").unwrap_or_default(),
+        // A function named as a value is no call site of its name.
+        value = crate::index::code::NAMED_AS_VALUE,
     )
 }
 
@@ -722,10 +725,18 @@ impl EdgeLookup {
             Self::ImportsKeyed => ("import", "e.key"),
             Self::LinksKeyed => ("link", "e.key"),
         };
+        // A function named as a value is no call site of its name.
+        let values = match self {
+            Self::CallsNamed => format!(
+                "AND substr(e.key, 1, 1) != '{}'",
+                crate::index::code::NAMED_AS_VALUE
+            ),
+            Self::ImportsKeyed | Self::LinksKeyed => String::new(),
+        };
         let kind = edge_code(kind).unwrap_or_default();
         format!(
             "SELECT f.path, f.language, e.kind, e.name, e.line FROM edges e JOIN files f ON f.id = e.id >> {ROW_BITS}
-             WHERE e.kind = {kind} AND {column} = ?1 ORDER BY f.path, e.line, e.kind, e.name, e.key LIMIT ?2"
+             WHERE e.kind = {kind} AND {column} = ?1 {values} ORDER BY f.path, e.line, e.kind, e.name, e.key LIMIT ?2"
         )
     }
 }

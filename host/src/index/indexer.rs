@@ -623,7 +623,8 @@ impl Index {
                         calls: entry
                             .edges
                             .iter()
-                            .filter(|e| e.0 == "call")
+                            // A function named as a value is no call of its name.
+                            .filter(|e| e.0 == "call" && !e.2.starts_with(code::NAMED_AS_VALUE))
                             .map(|e| e.1.as_str())
                             .collect(),
                     });

@@ -1186,7 +1186,9 @@ fn calling_files() -> Vec<(String, String)> {
         ),
         (
             "cmd/main.go".to_string(),
-            "package main\n\nfunc main() {\n\thelper()\n\tHTTPServe(nil)\n}\n".to_string(),
+            // `helper` named as a value too: no call site of it.
+            "package main\n\nfunc main() {\n\thelper()\n\tHTTPServe(nil)\n\tRegister(helper)\n}\n"
+                .to_string(),
         ),
         (
             "java/A.java".to_string(),

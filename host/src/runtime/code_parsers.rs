@@ -17,7 +17,7 @@ use super::loading::{Kind, Plugin, Ready};
 use super::{Runtime, arm_deadline, audit, call_failure, instantiate_failure, new_store};
 use crate::config::Limits;
 use crate::error::{HostError, HostResult, codes};
-use crate::index::code::{Doc, Edge, Extraction, Symbol};
+use crate::index::code::{Doc, Edge, Extraction, NAMED_AS_VALUE, Symbol};
 use crate::text::clip;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -294,9 +294,11 @@ fn extraction(structure: wit::Structure, line_count: u32) -> Extraction {
                 (!name.is_empty()).then(|| Edge {
                     name,
                     line: line(r.line),
+                    // The host's marker of a function named as a value is its own
+                    // (`code::NAMED_AS_VALUE`): a plugin's receiver never opens with it.
                     receiver: r
                         .receiver
-                        .map(|x| clip(x.trim(), MAX_NAME_CHARS))
+                        .map(|x| clip(x.trim().trim_start_matches(NAMED_AS_VALUE), MAX_NAME_CHARS))
                         .filter(|x| !x.is_empty()),
                 })
             })
@@ -346,11 +348,19 @@ mod tests {
                 line: 0,
                 receiver: None,
             }],
-            calls: vec![wit::Reference {
-                name: "greet".into(),
-                line: 4,
-                receiver: Some("  ".into()),
-            }],
+            calls: vec![
+                wit::Reference {
+                    name: "greet".into(),
+                    line: 4,
+                    receiver: Some("  ".into()),
+                },
+                // The host's own marker of a value is no plugin's to give.
+                wit::Reference {
+                    name: "greet".into(),
+                    line: 5,
+                    receiver: Some("^^user".into()),
+                },
+            ],
         };
         let x = extraction(structure, 10);
         assert_eq!(x.symbols.len(), 2, "the nameless one is dropped");
@@ -364,5 +374,6 @@ mod tests {
         assert_eq!((doc.text.as_str(), doc.start_line), ("Says hi.", 1));
         assert_eq!(x.imports[0].line, 1);
         assert_eq!(x.calls[0].receiver, None);
+        assert_eq!(x.calls[1].receiver.as_deref(), Some("user"));
     }
 }

@@ -77,7 +77,7 @@ impl Graph {
             };
             scope.call_line.set(*line);
             let Some(caller) = innermost.get(*line as usize).copied().flatten() else {
-                unresolved += 1;
+                unresolved += usize::from(!as_value);
                 continue;
             };
             // Call sites come in file order: most share the caller before them.
@@ -100,8 +100,10 @@ impl Graph {
                 },
                 None => self.callee(&scope, caller, name, receiver),
             };
+            // Never a guess: by the name alone, or through the types below the receiver's
+            // (a field named like an embedding type's method is no method value).
             let targets = match as_value {
-                true if confidence == Confidence::Name => Vec::new(),
+                true if matches!(confidence, Confidence::Name | Confidence::Dispatch) => Vec::new(),
                 true => targets
                     .into_iter()
                     .filter(|&t| {

@@ -171,6 +171,7 @@ fn extract_tree_at(lang: Language, source: &str, tree: &Tree, depth: usize) -> E
     // The names each Go function binds itself, read once per function (see
     // [`bound_in_function`]).
     let mut bound_names: HashMap<usize, HashSet<String>> = HashMap::new();
+    let mut go_functions: Option<Vec<Node>> = None;
     // Fields assigned a name (`self.app = app`): typed once every name's type is known.
     let mut copies: Vec<(Node, String, &str)> = Vec::new();
     // Tuple patterns of loops over enumerated or zipped sequences (see [`paired`]).
@@ -396,7 +397,14 @@ fn extract_tree_at(lang: Language, source: &str, tree: &Tree, depth: usize) -> E
             let receiver = receiver.map(|r| receiver_text(lang, text(r, source)));
             let receiver = match as_value {
                 // A name the function binds itself (a parameter, a local) names no function.
-                true if receiver.is_none() && bound_in_function(node, source, &mut bound_names) => {
+                true if receiver.is_none()
+                    && bound_in_function(
+                        node,
+                        source,
+                        go_functions.get_or_insert_with(|| go_top_functions(tree.root_node())),
+                        &mut bound_names,
+                    ) =>
+                {
                     continue;
                 }
                 true => Some(format!("{NAMED_AS_VALUE}{}", receiver.unwrap_or_default())),
@@ -1686,31 +1694,35 @@ fn callback_parameters(function: Node, source: &str, out: &mut Vec<Typed>) {
     }
 }
 
-/// Whether the Go identifier `name` is bound by the function holding it (outermost, so a
+/// The Go functions and methods a file declares at its top level, by their byte ranges in
+/// order: what holds a name, found by a binary search (a node's parent is found by walking
+/// down from the root again, so climbing from every name would cost the file's size each).
+fn go_top_functions(root: Node) -> Vec<Node> {
+    let mut walker = root.walk();
+    root.named_children(&mut walker)
+        .filter(|n| matches!(n.kind(), "function_declaration" | "method_declaration"))
+        .collect()
+}
+
+/// Whether the Go identifier `name` is bound by the top-level function holding it (so a
 /// closure sees its parent's names): a parameter, a named result, a receiver, or a name
-/// declared in its body (`:=`, `var`, `const`, a `range` clause), wherever in it; or a
-/// builtin value (`nil`, `true`). `bound` keeps each function's names, read once.
+/// declared in its body (`:=`, `var`, `const`, a `range` clause, a type switch's or a
+/// `select` case's), wherever in it; or a builtin value (`nil`, `true`). `functions` are
+/// the file's top-level ones (see [`go_top_functions`]); `bound` keeps each one's names,
+/// read once.
 fn bound_in_function(
     name: Node,
     source: &str,
+    functions: &[Node],
     bound: &mut HashMap<usize, HashSet<String>>,
 ) -> bool {
     let written = text(name, source);
     if matches!(written, "nil" | "true" | "false" | "iota" | "_") {
         return true;
     }
-    let mut function = None;
-    let mut at = name.parent();
-    while let Some(node) = at {
-        if matches!(
-            node.kind(),
-            "function_declaration" | "method_declaration" | "func_literal"
-        ) {
-            function = Some(node);
-        }
-        at = node.parent();
-    }
-    let Some(function) = function else {
+    let at = name.start_byte();
+    let index = functions.partition_point(|f| f.end_byte() <= at);
+    let Some(function) = functions.get(index).filter(|f| f.start_byte() <= at) else {
         return false;
     };
     bound
@@ -1718,7 +1730,7 @@ fn bound_in_function(
         .or_insert_with(|| {
             let mut names = HashSet::new();
             // A stack, not recursion: a hostile file may nest without end.
-            let mut stack = vec![function];
+            let mut stack = vec![*function];
             while let Some(node) = stack.pop() {
                 let declares = match node.kind() {
                     "parameter_declaration"
