@@ -104,7 +104,10 @@ file; properties left out, see below):
   counts among callees only.
 - A link of ours the server's answer for the target lacks is asked the other way round: the
   far end's call hierarchy (its outgoing calls, for a caller of the target; its incoming
-  calls, for a callee) stating the link makes it the server's too (`other-way`).
+  calls, for a callee) stating the link makes it the server's too (`other-way`); for
+  tsserver, so does its own definition (textDocument/definition) of the name at one of our
+  call sites being the callee we name: its call hierarchy leaves out calls through a
+  CommonJS module's exported object (`util.destroy(..)` of `module.exports = { destroy }`).
   rust-analyzer's outgoing calls leave out every call written inside a macro's arguments
   (`assert!(m.is_match(p))`, a test's whole body), which its incoming calls list.
 - precision = |ours & theirs| / |ours|, recall = |ours & theirs| / |theirs|, micro-averaged
@@ -1038,6 +1041,39 @@ def other_way(lsp, lang, root: Path, ours, key, far, direction, cache) -> bool:
     return key in links["callers"]
 
 
+def defined_at_site(lsp, root: Path, ours, callee: str, sites) -> bool:
+    """Whether tsserver's own definition of the name called at one of our call sites of a
+    link (textDocument/definition there) is the callee we name. Its call hierarchy leaves
+    out calls through a CommonJS module's exported object (`util.destroy(..)` of a
+    `module.exports = { destroy, .. }`: neither the caller's outgoing nor the callee's
+    incoming calls list it), which its go-to-definition follows to the function."""
+    rel_callee, _, qualified = callee.partition("#")
+    name = qualified.rsplit(".", 1)[-1]
+    target = next((d for d in ours.outline(rel_callee) if d[3] == callee), None)
+    if target is None or not re.fullmatch(r"[\w$]+", name):
+        return False
+    for site in sorted(sites):
+        rel, _, line = site.rpartition(":")
+        lines = source(root, rel) if rel and line.isdigit() else []
+        if not 0 < int(line or 0) <= len(lines):
+            continue
+        path = root / rel
+        lsp.open(path, "javascript" if path.suffix in (".js", ".cjs", ".mjs") else "typescript")
+        for m in re.finditer(rf"(?<![\w$]){re.escape(name)}(?![\w$])", lines[int(line) - 1]):
+            try:
+                found = lsp.request("textDocument/definition", {
+                    "textDocument": {"uri": path.as_uri()},
+                    "position": {"line": int(line) - 1, "character": m.start()}}) or []
+            except LspError:
+                continue
+            for loc in [found] if isinstance(found, dict) else found:
+                there = relative(root, loc.get("targetUri") or loc.get("uri"))
+                start = (loc.get("targetSelectionRange") or loc.get("range"))["start"]["line"] + 1
+                if there and ours.enclosing(there, start) == target:
+                    return True
+    return False
+
+
 # ---------------------------------------------------------------- judging
 
 def judge(name, binary, sample_n, seed, log):
@@ -1129,8 +1165,13 @@ def judge(name, binary, sample_n, seed, log):
             # A link of ours the server's answer for the target lacks, but its answer for the
             # far end states (a rust-analyzer callee inside a macro's arguments): right by
             # the server too. It counts for precision; recall stays the target's own answer.
+            # tsserver's definition at our call site naming the callee (see
+            # `defined_at_site`) confirms it too.
             confirmed = {far for far in sorted(known - lsp_keys)
-                         if other_way(lsp, lang, root, ours, key, far, direction, reverse)}
+                         if other_way(lsp, lang, root, ours, key, far, direction, reverse)
+                         or lang in ("javascript", "typescript") and defined_at_site(
+                             lsp, root, ours, far if direction == "callees" else key,
+                             sites[far])}
             agreed = lsp_keys | confirmed
             for far, tiers in mine.items():
                 for tier in tiers:
