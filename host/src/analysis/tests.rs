@@ -57,6 +57,17 @@ fn known_callees(s: &Snapshot, caller: &str) -> Vec<(String, &'static str)> {
         .collect()
 }
 
+/// The callees a caller reaches through a receiver's type (`type`), each once.
+fn typed_callees(s: &Snapshot, caller: &str) -> Vec<String> {
+    let mut found: Vec<String> = callees(s, caller)
+        .into_iter()
+        .filter(|(_, how)| *how == "type")
+        .map(|(callee, _)| callee)
+        .collect();
+    found.dedup();
+    found
+}
+
 fn pairs(v: &[(&str, &'static str)]) -> Vec<(String, &'static str)> {
     let mut v: Vec<_> = v.iter().map(|(a, b)| (a.to_string(), *b)).collect();
     v.sort();
@@ -3628,15 +3639,6 @@ fn go_names_take_the_result_or_the_value_at_their_position() {
              func sliced(s List) {\n\ts[1:].Len()\n\ts[0].Len()\n}\n",
         ),
     ]);
-    let typed = |caller: &str| {
-        let mut found: Vec<String> = callees(&s, caller)
-            .into_iter()
-            .filter(|(_, how)| *how == "type")
-            .map(|(callee, _)| callee)
-            .collect();
-        found.dedup();
-        found
-    };
     // One comparison, so that an answer gone wrong shows beside the others.
     let asked = [
         "results",
@@ -3646,7 +3648,7 @@ fn go_names_take_the_result_or_the_value_at_their_position() {
         "vars",
         "sliced",
     ]
-    .map(|f| typed(&format!("x/use.go:{f}")));
+    .map(|f| typed_callees(&s, &format!("x/use.go:{f}")));
     let results = [
         "x/text.go:Key.Hash",
         "x/text.go:List.Expand",
@@ -3684,16 +3686,8 @@ fn a_go_collection_s_element_is_read_once() {
          func each(paths ...Path) {\n\tfor _, p := range paths {\n\t\tp.Last()\n\t}\n}\n\n\
          func steps(p Path) {\n\tp[0].String()\n\tfor _, s := range p {\n\t\ts.String()\n\t}\n}\n",
     )]);
-    let typed = |caller: &str| -> Vec<String> {
-        let mut found: Vec<String> = callees(&s, caller)
-            .into_iter()
-            .filter(|(_, how)| *how == "type")
-            .map(|(callee, _)| callee)
-            .collect();
-        found.dedup();
-        found
-    };
-    let asked = ["Report.first", "each", "steps"].map(|f| typed(&format!("x/path.go:{f}")));
+    let asked =
+        ["Report.first", "each", "steps"].map(|f| typed_callees(&s, &format!("x/path.go:{f}")));
     let expected: [&[&str]; 3] = [
         &["x/path.go:Path.Last", "x/path.go:Path.String"],
         &["x/path.go:Path.Last"],

@@ -687,6 +687,15 @@ pub fn calls_named_in(
     Ok(out)
 }
 
+/// The condition leaving out a call edge that records a function named as a value
+/// (`code::NAMED_AS_VALUE`, which opens its key): no call site of its name.
+fn no_value() -> String {
+    format!(
+        "substr(e.key, 1, 1) != '{}'",
+        crate::index::code::NAMED_AS_VALUE
+    )
+}
+
 /// [`calls_named_in`]'s statement: each listed file's range of keys (see [`ROW_BITS`]).
 pub(crate) fn calls_named_in_sql() -> String {
     format!(
@@ -695,11 +704,10 @@ pub(crate) fn calls_named_in_sql() -> String {
          JOIN files f ON f.path = j.value
          CROSS JOIN edges e ON e.id >= (f.id << {ROW_BITS}) AND e.id < ((f.id + 1) << {ROW_BITS})
          WHERE f.id BETWEEN 0 AND {MAX_FILE_ID} - 1 AND +e.kind = {call} AND e.name = ?2
-           AND substr(e.key, 1, 1) != '{value}'
+           AND {no_value}
          ORDER BY f.path, e.line, e.kind, e.name, e.key LIMIT ?3",
         call = edge_code("call").unwrap_or_default(),
-        // A function named as a value is no call site of its name.
-        value = crate::index::code::NAMED_AS_VALUE,
+        no_value = no_value(),
     )
 }
 
@@ -725,12 +733,8 @@ impl EdgeLookup {
             Self::ImportsKeyed => ("import", "e.key"),
             Self::LinksKeyed => ("link", "e.key"),
         };
-        // A function named as a value is no call site of its name.
         let values = match self {
-            Self::CallsNamed => format!(
-                "AND substr(e.key, 1, 1) != '{}'",
-                crate::index::code::NAMED_AS_VALUE
-            ),
+            Self::CallsNamed => format!("AND {}", no_value()),
             Self::ImportsKeyed | Self::LinksKeyed => String::new(),
         };
         let kind = edge_code(kind).unwrap_or_default();

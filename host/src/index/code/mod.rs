@@ -1053,12 +1053,7 @@ fn element_of_path(over: Node, source: &str) -> Option<String> {
         over = inner;
     }
     let path = text(over, source);
-    let is_path = !path.is_empty()
-        && path.len() <= 80
-        && path
-            .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.'));
-    is_path.then(|| format!("{}{path}", types::ELEMENT_OF))
+    dotted_path(path).then(|| format!("{}{path}", types::ELEMENT_OF))
 }
 
 /// The calls written inside a Rust macro's arguments (`assert_eq!(parser(p).parse(),
